@@ -1,0 +1,198 @@
+//! Piece placement: which piece stands on which square.
+//!
+//! ```
+//! use pocketfen::{Board, Color, Square};
+//! let board = Board::standard();
+//! assert_eq!(board.king_of(Color::White), Some(Square::E1));
+//! assert_eq!(board.occupied().count(), 32);
+//! ```
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::types::{ByColor, ByRole, Color, Piece, Role, Square};
+
+/// Piece placement, one bitboard per role and per colour.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Board {
+    by_role: ByRole<Bitboard>,
+    by_color: ByColor<Bitboard>,
+    occupied: Bitboard,
+}
+
+impl Board {
+    /// No pieces.
+    pub const fn empty() -> Board {
+        Board {
+            by_role: ByRole([Bitboard::EMPTY; 6]),
+            by_color: ByColor { white: Bitboard::EMPTY, black: Bitboard::EMPTY },
+            occupied: Bitboard::EMPTY,
+        }
+    }
+
+    /// The standard start position.
+    pub fn standard() -> Board {
+        let mut b = Board::empty();
+        let back = [
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ];
+        for (i, role) in back.into_iter().enumerate() {
+            b.put(Square::new(i as u8), Piece { color: Color::White, role });
+            b.put(Square::new(56 + i as u8), Piece { color: Color::Black, role });
+            b.put(Square::new(8 + i as u8), Piece { color: Color::White, role: Role::Pawn });
+            b.put(Square::new(48 + i as u8), Piece { color: Color::Black, role: Role::Pawn });
+        }
+        b
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    #[inline]
+    pub fn by_color(&self, c: Color) -> Bitboard {
+        self.by_color[c]
+    }
+
+    #[inline]
+    pub fn by_role(&self, r: Role) -> Bitboard {
+        self.by_role[r]
+    }
+
+    #[inline]
+    pub fn by_piece(&self, p: Piece) -> Bitboard {
+        self.by_role[p.role] & self.by_color[p.color]
+    }
+
+    /// Rooks and queens.
+    #[inline]
+    pub fn rooks_and_queens(&self) -> Bitboard {
+        self.by_role[Role::Rook] | self.by_role[Role::Queen]
+    }
+
+    /// Bishops and queens.
+    #[inline]
+    pub fn bishops_and_queens(&self) -> Bitboard {
+        self.by_role[Role::Bishop] | self.by_role[Role::Queen]
+    }
+
+    /// The square of the king of `c`, if there is exactly one.
+    #[inline]
+    pub fn king_of(&self, c: Color) -> Option<Square> {
+        (self.by_role[Role::King] & self.by_color[c]).single_square()
+    }
+
+    #[inline]
+    pub fn color_at(&self, sq: Square) -> Option<Color> {
+        if self.by_color.white.contains(sq) {
+            Some(Color::White)
+        } else if self.by_color.black.contains(sq) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        if !self.occupied.contains(sq) {
+            return None;
+        }
+        Role::ALL.into_iter().find(|&r| self.by_role[r].contains(sq))
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Some(Piece { role: self.role_at(sq)?, color: self.color_at(sq)? })
+    }
+
+    /// Puts `piece` on `sq`, replacing whatever stood there.
+    #[inline]
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        self.remove(sq);
+        self.put_on_empty(sq, piece);
+    }
+
+    /// Puts `piece` on `sq`, which must be empty.
+    #[inline]
+    pub(crate) fn put_on_empty(&mut self, sq: Square, piece: Piece) {
+        let bb = Bitboard::from_square(sq);
+        self.by_role[piece.role] |= bb;
+        self.by_color[piece.color] |= bb;
+        self.occupied |= bb;
+    }
+
+    /// Removes and returns the piece on `sq`.
+    #[inline]
+    pub fn remove(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.piece_at(sq)?;
+        self.discard(sq, piece);
+        Some(piece)
+    }
+
+    /// Removes `piece`, known to stand on `sq`.
+    #[inline]
+    pub(crate) fn discard(&mut self, sq: Square, piece: Piece) {
+        let bb = !Bitboard::from_square(sq);
+        self.by_role[piece.role] &= bb;
+        self.by_color[piece.color] &= bb;
+        self.occupied &= bb;
+    }
+
+    /// Every piece of `attacker` that attacks `sq`, with blockers `occupied`.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
+        self.by_color[attacker]
+            & ((attacks::rook_attacks(sq, occupied) & self.rooks_and_queens())
+                | (attacks::bishop_attacks(sq, occupied) & self.bishops_and_queens())
+                | (attacks::knight_attacks(sq) & self.by_role[Role::Knight])
+                | (attacks::king_attacks(sq) & self.by_role[Role::King])
+                | (attacks::pawn_attacks(!attacker, sq) & self.by_role[Role::Pawn]))
+    }
+
+    /// The squares the piece on `sq` attacks (empty for an empty square).
+    pub fn attacks_from(&self, sq: Square) -> Bitboard {
+        match self.piece_at(sq) {
+            Some(p) => attacks_of(p, sq, self.occupied),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Iterates over `(square, piece)` from a1 to h8.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.occupied.map(move |sq| (sq, self.piece_at(sq).expect("occupied")))
+    }
+}
+
+/// The squares `piece` on `sq` attacks with blockers `occupied`.
+#[inline]
+pub fn attacks_of(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
+    match piece.role {
+        Role::Pawn => attacks::pawn_attacks(piece.color, sq),
+        Role::Knight => attacks::knight_attacks(sq),
+        Role::Bishop => attacks::bishop_attacks(sq, occupied),
+        Role::Rook => attacks::rook_attacks(sq, occupied),
+        Role::Queen => attacks::queen_attacks(sq, occupied),
+        Role::King => attacks::king_attacks(sq),
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let sq = Square::new(rank * 8 + file);
+                let c = self.piece_at(sq).map_or('.', Piece::char);
+                write!(f, "{c}{}", if file < 7 { ' ' } else { '\n' })?;
+            }
+        }
+        Ok(())
+    }
+}

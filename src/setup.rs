@@ -1,0 +1,309 @@
+//! Unvalidated positions, as FEN writes them.
+//!
+//! A [`Setup`] holds whatever a FEN said, legal or not; only
+//! [`Position::from_setup`](crate::Position::from_setup) decides whether it is a position
+//! that can be played from.
+//!
+//! ```
+//! use pocketfen::{Role, Setup};
+//! let mut setup = Setup::crazyhouse_start();
+//! setup.pockets.as_mut().unwrap().white.add(Role::Queen);
+//! assert_eq!(setup.pockets.unwrap().white.count(), 1);
+//! ```
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::types::{ByColor, Color, File, Piece, Role, Square};
+
+/// The pieces one side holds in hand: a count per role, P N B R Q (kings never).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Pocket(pub [u8; 5]);
+
+impl Pocket {
+    /// How many pieces of `role` (0 for kings).
+    #[inline]
+    pub fn get(&self, role: Role) -> u8 {
+        if role == Role::King { 0 } else { self.0[role as usize] }
+    }
+
+    /// Adds one piece of `role`. Returns `false` (and adds nothing) for a king or when the
+    /// count would pass 255.
+    #[inline]
+    pub fn add(&mut self, role: Role) -> bool {
+        if role == Role::King {
+            return false;
+        }
+        match self.0[role as usize].checked_add(1) {
+            Some(n) => {
+                self.0[role as usize] = n;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Takes one piece of `role` out. Returns `false` if there was none.
+    #[inline]
+    pub fn take(&mut self, role: Role) -> bool {
+        if role == Role::King || self.0[role as usize] == 0 {
+            return false;
+        }
+        self.0[role as usize] -= 1;
+        true
+    }
+
+    /// The number of pieces held.
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|&n| u32::from(n)).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 5]
+    }
+
+    /// A bit per role held (bit `role as usize`).
+    #[inline]
+    pub fn role_mask(&self) -> u8 {
+        let mut m = 0;
+        for (i, &n) in self.0.iter().enumerate() {
+            if n > 0 {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+}
+
+/// Which castling a FEN letter names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastlingSpec {
+    /// `K`/`k`: the outermost rook on the king's h-side.
+    KingSide,
+    /// `Q`/`q`: the outermost rook on the king's a-side.
+    QueenSide,
+    /// A file letter (X-FEN/Shredder-FEN): the rook on that file.
+    File(File),
+}
+
+/// One castling right as written in a FEN: a colour and what its letter names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CastlingFlag {
+    pub color: Color,
+    pub spec: CastlingSpec,
+}
+
+impl CastlingFlag {
+    /// The FEN letter.
+    pub fn char(self) -> char {
+        let c = match self.spec {
+            CastlingSpec::KingSide => 'k',
+            CastlingSpec::QueenSide => 'q',
+            CastlingSpec::File(f) => f.char(),
+        };
+        match self.color {
+            Color::White => c.to_ascii_uppercase(),
+            Color::Black => c,
+        }
+    }
+
+    /// The flag for a FEN letter.
+    pub fn from_char(c: char) -> Option<CastlingFlag> {
+        let color = Color::from_white(c.is_ascii_uppercase());
+        let spec = match c.to_ascii_lowercase() {
+            'k' => CastlingSpec::KingSide,
+            'q' => CastlingSpec::QueenSide,
+            l => CastlingSpec::File(File::from_char(l)?),
+        };
+        Some(CastlingFlag { color, spec })
+    }
+}
+
+/// The castling field as written: up to four distinct letters, in their written order, so
+/// that standard, X-FEN and Shredder-FEN spellings all print back as they were read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Castling {
+    len: u8,
+    flags: [CastlingFlag; 4],
+}
+
+const NO_FLAG: CastlingFlag = CastlingFlag { color: Color::White, spec: CastlingSpec::KingSide };
+
+impl Default for Castling {
+    fn default() -> Castling {
+        Castling::none()
+    }
+}
+
+impl Castling {
+    /// `-`.
+    pub const fn none() -> Castling {
+        Castling { len: 0, flags: [NO_FLAG; 4] }
+    }
+
+    /// `KQkq`.
+    pub const fn standard() -> Castling {
+        Castling {
+            len: 4,
+            flags: [
+                CastlingFlag { color: Color::White, spec: CastlingSpec::KingSide },
+                CastlingFlag { color: Color::White, spec: CastlingSpec::QueenSide },
+                CastlingFlag { color: Color::Black, spec: CastlingSpec::KingSide },
+                CastlingFlag { color: Color::Black, spec: CastlingSpec::QueenSide },
+            ],
+        }
+    }
+
+    /// Appends a flag. Returns `false` if it is already present or four are held.
+    pub fn push(&mut self, flag: CastlingFlag) -> bool {
+        if self.len == 4 || self.iter().any(|f| f == flag) {
+            return false;
+        }
+        self.flags[self.len as usize] = flag;
+        self.len += 1;
+        true
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = CastlingFlag> + '_ {
+        self.flags[..self.len as usize].iter().copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Keeps only the flags for which `keep` is true.
+    pub fn retain(&mut self, mut keep: impl FnMut(CastlingFlag) -> bool) {
+        let mut out = Castling::none();
+        for f in self.iter().filter(|&f| keep(f)) {
+            out.push(f);
+        }
+        *self = out;
+    }
+}
+
+/// An unvalidated position: everything a FEN can say.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Setup {
+    pub board: Board,
+    /// Squares whose pieces are promoted pawns (`Q~`; Chess.com's square list).
+    pub promoted: Bitboard,
+    /// The pockets, or `None` when the FEN has no pocket at all (a standard FEN).
+    pub pockets: Option<ByColor<Pocket>>,
+    pub turn: Color,
+    pub castling: Castling,
+    pub ep_square: Option<Square>,
+    pub halfmoves: u32,
+    pub fullmoves: u32,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup::empty()
+    }
+}
+
+impl Setup {
+    /// An empty board, White to move, no pockets.
+    pub fn empty() -> Setup {
+        Setup {
+            board: Board::empty(),
+            promoted: Bitboard::EMPTY,
+            pockets: None,
+            turn: Color::White,
+            castling: Castling::none(),
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
+    }
+
+    /// The standard start position.
+    pub fn standard() -> Setup {
+        Setup { board: Board::standard(), castling: Castling::standard(), ..Setup::empty() }
+    }
+
+    /// The standard start position with empty pockets.
+    pub fn crazyhouse_start() -> Setup {
+        Setup { pockets: Some(ByColor::default()), ..Setup::standard() }
+    }
+
+    /// The Horde start: 36 white pawns against a full black army.
+    pub fn horde_start() -> Setup {
+        let mut board = Board::empty();
+        let pawns = Bitboard(0x0000_0066_ffff_ffff);
+        for sq in pawns {
+            board.put(sq, Piece { color: Color::White, role: Role::Pawn });
+        }
+        for sq in Board::standard().by_color(Color::Black) {
+            board.put(sq, Board::standard().piece_at(sq).expect("piece"));
+        }
+        let mut castling = Castling::none();
+        castling.push(CastlingFlag { color: Color::Black, spec: CastlingSpec::KingSide });
+        castling.push(CastlingFlag { color: Color::Black, spec: CastlingSpec::QueenSide });
+        Setup { board, castling, ..Setup::empty() }
+    }
+}
+
+/// What one FEN line holds: one board, or a bughouse pair `A | B`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Fen {
+    Single(Setup),
+    Pair(Box<[Setup; 2]>),
+}
+
+impl Fen {
+    /// The boards: one, or A then B.
+    pub fn boards(&self) -> &[Setup] {
+        match self {
+            Fen::Single(s) => std::slice::from_ref(s),
+            Fen::Pair(p) => &p[..],
+        }
+    }
+
+    /// The boards, mutable.
+    pub fn boards_mut(&mut self) -> &mut [Setup] {
+        match self {
+            Fen::Single(s) => std::slice::from_mut(s),
+            Fen::Pair(p) => &mut p[..],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pocket_counts_saturate_and_refuse_kings() {
+        let mut p = Pocket::default();
+        assert!(!p.add(Role::King));
+        for _ in 0..255 {
+            assert!(p.add(Role::Pawn));
+        }
+        assert!(!p.add(Role::Pawn));
+        assert_eq!(p.get(Role::Pawn), 255);
+        assert!(p.take(Role::Pawn));
+        assert!(!p.take(Role::Queen));
+    }
+
+    #[test]
+    fn castling_flags_keep_order_and_refuse_duplicates() {
+        let mut c = Castling::none();
+        for ch in "HAha".chars() {
+            assert!(c.push(CastlingFlag::from_char(ch).unwrap()));
+        }
+        assert!(!c.push(CastlingFlag::from_char('H').unwrap()));
+        assert_eq!(c.iter().map(CastlingFlag::char).collect::<String>(), "HAha");
+    }
+
+    #[test]
+    fn horde_start_has_36_pawns() {
+        let s = Setup::horde_start();
+        assert_eq!(s.board.by_color(Color::White).count(), 36);
+        assert_eq!(s.board.king_of(Color::White), None);
+    }
+}
