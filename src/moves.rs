@@ -1,0 +1,124 @@
+//! Moves: normal moves, promotions, en passant, castling and drops.
+//!
+//! ```
+//! use pocketfen::{Move, Role, Square};
+//! let m = Move::Put { role: Role::Knight, to: "d5".parse()? };
+//! assert_eq!(m.to_uci(false).to_string(), "N@d5");
+//! # Ok::<_, pocketfen::ParseSquareError>(())
+//! ```
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+
+use crate::types::{File, Role, Square};
+
+/// A move of any variant. Castling is stored as king square and rook square, which is
+/// unambiguous in Chess960 too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Move {
+    Normal { role: Role, from: Square, capture: Option<Role>, to: Square, promotion: Option<Role> },
+    EnPassant { from: Square, to: Square },
+    Castle { king: Square, rook: Square },
+    /// A drop from the pocket.
+    Put { role: Role, to: Square },
+}
+
+impl Move {
+    /// The role of the moving (or dropped) piece.
+    pub fn role(self) -> Role {
+        match self {
+            Move::Normal { role, .. } | Move::Put { role, .. } => role,
+            Move::EnPassant { .. } => Role::Pawn,
+            Move::Castle { .. } => Role::King,
+        }
+    }
+
+    /// The origin square (`None` for drops).
+    pub fn from(self) -> Option<Square> {
+        match self {
+            Move::Normal { from, .. } | Move::EnPassant { from, .. } => Some(from),
+            Move::Castle { king, .. } => Some(king),
+            Move::Put { .. } => None,
+        }
+    }
+
+    /// The square the piece lands on (the king's square for castling).
+    pub fn to(self) -> Square {
+        match self {
+            Move::Normal { to, .. } | Move::EnPassant { to, .. } | Move::Put { to, .. } => to,
+            Move::Castle { king, rook } => castle_king_to(king, rook),
+        }
+    }
+
+    /// The captured role, if any.
+    pub fn capture(self) -> Option<Role> {
+        match self {
+            Move::Normal { capture, .. } => capture,
+            Move::EnPassant { .. } => Some(Role::Pawn),
+            _ => None,
+        }
+    }
+
+    pub fn promotion(self) -> Option<Role> {
+        match self {
+            Move::Normal { promotion, .. } => promotion,
+            _ => None,
+        }
+    }
+
+    pub fn is_drop(self) -> bool {
+        matches!(self, Move::Put { .. })
+    }
+
+    /// The move in UCI notation: castling as king-two-squares (`e1g1`) unless `chess960`,
+    /// where it is king-takes-rook (`e1h1`); drops as `N@d5` and `P@e4`.
+    pub fn to_uci(self, chess960: bool) -> Uci {
+        Uci { m: self, chess960 }
+    }
+}
+
+/// Where the king lands when castling with the rook on `rook`.
+pub(crate) fn castle_king_to(king: Square, rook: Square) -> Square {
+    let file = if rook > king { File::G } else { File::C };
+    Square::from_coords(file, king.rank())
+}
+
+/// Where the rook lands when castling with the rook on `rook`.
+pub(crate) fn castle_rook_to(king: Square, rook: Square) -> Square {
+    let file = if rook > king { File::F } else { File::D };
+    Square::from_coords(file, king.rank())
+}
+
+/// A move printed in UCI notation (see [`Move::to_uci`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Uci {
+    m: Move,
+    chess960: bool,
+}
+
+impl fmt::Display for Uci {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.m {
+            Move::Normal { from, to, promotion, .. } => {
+                write!(f, "{from}{to}")?;
+                if let Some(p) = promotion {
+                    write!(f, "{}", p.char())?;
+                }
+                Ok(())
+            }
+            Move::EnPassant { from, to } => write!(f, "{from}{to}"),
+            Move::Castle { king, rook } => {
+                let to = if self.chess960 { rook } else { castle_king_to(king, rook) };
+                write!(f, "{king}{to}")
+            }
+            Move::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),
+        }
+    }
+}
+
+/// Room for every legal move of any position pocketfen accepts.
+pub const MAX_MOVES: usize = 1024;
+
+/// A list of moves on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;

@@ -1,0 +1,354 @@
+//! Legal move generation.
+//!
+//! Pins and check evasions are computed directly: each piece gets a target mask (the
+//! whole board, or the check's blocking squares and the checker) narrowed to its pin line,
+//! so only en passant needs a full test. One generator serves two sinks: a list of moves
+//! and a counter that counts whole target sets with `popcount` (perft's leaf counting, and
+//! drops, which are a pocket × squares product).
+
+use super::Position;
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::moves::{Move, MoveList, castle_king_to, castle_rook_to};
+use crate::setup::Pocket;
+use crate::types::{Color, File, Piece, Rank, Role, Square};
+
+/// Receives generated moves.
+pub(crate) trait Sink {
+    /// `role` from `from` to each square of `targets` (captures read off `board`).
+    fn piece(&mut self, board: &Board, role: Role, from: Square, targets: Bitboard);
+    /// Pawn moves to `targets`, each from `to - delta`; targets on `promo` promote.
+    fn pawns(&mut self, board: &Board, targets: Bitboard, delta: i32, promo: Bitboard);
+    /// Drops: non-pawn roles of `pocket` on `targets`, pawns on `pawn_targets`.
+    fn drops(&mut self, pocket: Pocket, targets: Bitboard, pawn_targets: Bitboard);
+    fn push(&mut self, m: Move);
+}
+
+impl Sink for MoveList {
+    #[inline]
+    fn piece(&mut self, board: &Board, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::Normal { role, from, capture: board.role_at(to), to, promotion: None });
+        }
+    }
+
+    #[inline]
+    fn pawns(&mut self, board: &Board, targets: Bitboard, delta: i32, promo: Bitboard) {
+        for to in targets & !promo {
+            let from = Square::new((to.index() as i32 - delta) as u8);
+            self.push(Move::Normal { role: Role::Pawn, from, capture: board.role_at(to), to, promotion: None });
+        }
+        for to in targets & promo {
+            let from = Square::new((to.index() as i32 - delta) as u8);
+            let capture = board.role_at(to);
+            for p in Role::PROMOTIONS {
+                self.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(p) });
+            }
+        }
+    }
+
+    #[inline]
+    fn drops(&mut self, pocket: Pocket, targets: Bitboard, pawn_targets: Bitboard) {
+        for role in Role::POCKET {
+            if pocket.get(role) > 0 {
+                let t = if role == Role::Pawn { pawn_targets } else { targets };
+                for to in t {
+                    self.push(Move::Put { role, to });
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        ArrayPush::push_move(self, m);
+    }
+}
+
+/// Disambiguates `ArrayVec::push` from `Sink::push`.
+trait ArrayPush {
+    fn push_move(&mut self, m: Move);
+}
+
+impl ArrayPush for MoveList {
+    #[inline]
+    fn push_move(&mut self, m: Move) {
+        arrayvec::ArrayVec::push(self, m);
+    }
+}
+
+/// Counts moves without building them.
+#[derive(Default)]
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline]
+    fn piece(&mut self, _: &Board, _: Role, _: Square, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline]
+    fn pawns(&mut self, _: &Board, targets: Bitboard, _: i32, promo: Bitboard) {
+        self.0 += u64::from((targets & !promo).count()) + 4 * u64::from((targets & promo).count());
+    }
+
+    #[inline]
+    fn drops(&mut self, pocket: Pocket, targets: Bitboard, pawn_targets: Bitboard) {
+        let pieces = (pocket.role_mask() >> 1).count_ones();
+        self.0 += u64::from(pieces * targets.count());
+        if pocket.get(Role::Pawn) > 0 {
+            self.0 += u64::from(pawn_targets.count());
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+impl Position {
+    /// Generates every legal move into `sink`.
+    pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        self.generate_with(sink, true);
+    }
+
+    /// Generates every legal move into `sink`, drops only if `drops`.
+    fn generate_with<S: Sink>(&self, sink: &mut S, drops: bool) {
+        let us = self.turn;
+        let them = !us;
+        let board = &self.board;
+        let ours = board.by_color(us);
+        let occ = board.occupied();
+        let Some(king) = self.our_king() else {
+            // No king (the Horde): every pseudo-legal move is legal.
+            self.gen_pieces(sink, !ours, None, Bitboard::EMPTY);
+            self.gen_en_passant(sink, None);
+            if drops {
+                self.gen_drops(sink, !occ);
+            }
+            return;
+        };
+        let checkers = board.attackers_to(king, them, occ);
+        let pinned = self.pinned(king);
+        self.gen_king(sink, king);
+        match checkers.single_square() {
+            None if checkers.is_empty() => {
+                self.gen_pieces(sink, !ours, Some(king), pinned);
+                self.gen_castling(sink, king);
+                self.gen_en_passant(sink, Some(king));
+                if drops {
+                    self.gen_drops(sink, !occ);
+                }
+            }
+            None => {} // double check: king moves only
+            Some(checker) => {
+                let block = attacks::between(king, checker);
+                self.gen_pieces(sink, block.with(checker), Some(king), pinned);
+                self.gen_en_passant(sink, Some(king));
+                if drops {
+                    self.gen_drops(sink, block);
+                }
+            }
+        }
+    }
+
+    /// Our pieces pinned to `king`.
+    #[inline]
+    pub(crate) fn pinned(&self, king: Square) -> Bitboard {
+        let board = &self.board;
+        let them = board.by_color(!self.turn);
+        let snipers = them
+            & ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+                | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()));
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(king, s) & board.occupied();
+            if !b.more_than_one() {
+                pinned |= b;
+            }
+        }
+        pinned & board.by_color(self.turn)
+    }
+
+    fn gen_king<S: Sink>(&self, sink: &mut S, king: Square) {
+        let board = &self.board;
+        let them = !self.turn;
+        let occ = board.occupied() ^ Bitboard::from_square(king);
+        let mut safe = Bitboard::EMPTY;
+        for to in attacks::king_attacks(king) & !board.by_color(self.turn) {
+            if board.attackers_to(to, them, occ).is_empty() {
+                safe |= to;
+            }
+        }
+        sink.piece(board, Role::King, king, safe);
+    }
+
+    /// Knight, bishop, rook, queen and pawn moves to `target` (kings apart).
+    fn gen_pieces<S: Sink>(&self, sink: &mut S, target: Bitboard, king: Option<Square>, pinned: Bitboard) {
+        let board = &self.board;
+        let us = self.turn;
+        let ours = board.by_color(us);
+        let occ = board.occupied();
+        let pin_line = |from: Square| match king {
+            Some(k) if pinned.contains(from) => attacks::line(k, from),
+            _ => Bitboard::FULL,
+        };
+        for from in board.by_role(Role::Knight) & ours & !pinned {
+            sink.piece(board, Role::Knight, from, attacks::knight_attacks(from) & target);
+        }
+        for from in board.by_role(Role::Bishop) & ours {
+            sink.piece(board, Role::Bishop, from, attacks::bishop_attacks(from, occ) & target & pin_line(from));
+        }
+        for from in board.by_role(Role::Rook) & ours {
+            sink.piece(board, Role::Rook, from, attacks::rook_attacks(from, occ) & target & pin_line(from));
+        }
+        for from in board.by_role(Role::Queen) & ours {
+            sink.piece(board, Role::Queen, from, attacks::queen_attacks(from, occ) & target & pin_line(from));
+        }
+        let pawns = board.by_role(Role::Pawn) & ours;
+        self.gen_pawns(sink, pawns & !pinned, target);
+        for from in pawns & pinned {
+            self.gen_pawns(sink, Bitboard::from_square(from), target & pin_line(from));
+        }
+    }
+
+    /// Pushes and captures (not en passant) of `pawns` to `target`.
+    #[inline]
+    fn gen_pawns<S: Sink>(&self, sink: &mut S, pawns: Bitboard, target: Bitboard) {
+        if pawns.is_empty() {
+            return;
+        }
+        let board = &self.board;
+        let us = self.turn;
+        let empty = !board.occupied();
+        let theirs = board.by_color(!us);
+        let promo = Bitboard::relative_rank(us, Rank::Eighth);
+        let (fwd, left, right) = match us {
+            Color::White => (8, 7, 9),
+            Color::Black => (-8, -9, -7),
+        };
+        let not_a = !Bitboard::file(File::A);
+        let not_h = !Bitboard::file(File::H);
+        let caps_left = (pawns & not_a).shift(left) & theirs & target;
+        let caps_right = (pawns & not_h).shift(right) & theirs & target;
+        sink.pawns(board, caps_left, left, promo);
+        sink.pawns(board, caps_right, right, promo);
+        let single = pawns.shift(fwd) & empty;
+        let mut mid = Bitboard::relative_rank(us, Rank::Third);
+        if self.rules.variant.is_horde() {
+            mid |= Bitboard::relative_rank(us, Rank::Second);
+        }
+        let double = (single & mid).shift(fwd) & empty;
+        sink.pawns(board, single & target, fwd, promo);
+        sink.pawns(board, double & target, 2 * fwd, Bitboard::EMPTY);
+    }
+
+    fn gen_en_passant<S: Sink>(&self, sink: &mut S, king: Option<Square>) {
+        let Some(ep) = self.ep_square else { return };
+        let board = &self.board;
+        let us = self.turn;
+        let capturers = attacks::pawn_attacks(!us, ep) & board.by_role(Role::Pawn) & board.by_color(us);
+        for from in capturers {
+            let victim = Square::from_coords(ep.file(), from.rank());
+            let legal = match king {
+                None => true,
+                Some(k) => {
+                    let occ = (board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(victim)) | ep;
+                    (board.attackers_to(k, !us, occ) & !Bitboard::from_square(victim)).is_empty()
+                }
+            };
+            if legal {
+                sink.push(Move::EnPassant { from, to: ep });
+            }
+        }
+    }
+
+    fn gen_castling<S: Sink>(&self, sink: &mut S, king: Square) {
+        let board = &self.board;
+        let us = self.turn;
+        let rooks = self.castling_rights & Bitboard::relative_rank(us, Rank::First) & board.by_color(us);
+        for rook in rooks {
+            let king_to = castle_king_to(king, rook);
+            let rook_to = castle_rook_to(king, rook);
+            let movers = Bitboard::from_square(king) | rook;
+            let path = (attacks::between(king, king_to) | king_to | attacks::between(rook, rook_to) | rook_to) & !movers;
+            if (path & board.occupied()).any() {
+                continue;
+            }
+            let occ = board.occupied() ^ movers;
+            let mut king_path = attacks::between(king, king_to) | king_to;
+            if Iterator::any(&mut king_path, |sq| board.attackers_to(sq, !us, occ).any()) {
+                continue;
+            }
+            sink.push(Move::Castle { king, rook });
+        }
+    }
+
+    fn gen_drops<S: Sink>(&self, sink: &mut S, targets: Bitboard) {
+        if !self.rules.variant.has_drops() {
+            return;
+        }
+        let us = self.turn;
+        let pocket = self.pockets[us];
+        if pocket.is_empty() || targets.is_empty() {
+            return;
+        }
+        let pawn_targets = if self.rules.variant.first_rank_pawn_drops() {
+            targets & !Bitboard::relative_rank(us, Rank::Eighth)
+        } else {
+            targets & !Bitboard::BACKRANKS
+        };
+        if self.rules.drop_mate {
+            sink.drops(pocket, targets, pawn_targets);
+            return;
+        }
+        let mut list = MoveList::new();
+        list.drops(pocket, targets, pawn_targets);
+        for m in list {
+            if !self.drop_mates(m) {
+                sink.push(m);
+            }
+        }
+    }
+
+    /// Whether the drop `m` gives checkmate.
+    pub(crate) fn drop_mates(&self, m: Move) -> bool {
+        let Move::Put { role, to } = m else { return false };
+        let Some(their_king) = self.board.king_of(!self.turn) else { return false };
+        let piece = Piece { color: self.turn, role };
+        let occ = self.board.occupied() | to;
+        if !crate::board::attacks_of(piece, to, occ).contains(their_king) {
+            return false;
+        }
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        !after.has_legal_moves()
+    }
+
+    /// Whether the side to move has any legal move, trying board moves before drops.
+    pub fn has_legal_moves(&self) -> bool {
+        let mut list = MoveList::new();
+        self.generate_with(&mut list, false);
+        if !list.is_empty() {
+            return true;
+        }
+        self.generate(&mut list);
+        !list.is_empty()
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// The number of legal moves, counted without building them.
+    pub fn count_legal(&self) -> u64 {
+        let mut c = Counter(0);
+        self.generate(&mut c);
+        c.0
+    }
+}

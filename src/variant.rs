@@ -1,0 +1,155 @@
+//! Variants and the rule options of a game.
+//!
+//! The rules of each variant are data here; the move generator reads them.
+//!
+//! ```
+//! use pocketfen::Variant;
+//! assert_eq!("Crazy House".parse::<Variant>(), Ok(Variant::Crazyhouse));
+//! assert!(Variant::Chessgi.first_rank_pawn_drops());
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::setup::Setup;
+
+/// A chess variant pocketfen plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Variant {
+    Chess,
+    Crazyhouse,
+    /// Crazyhouse, but captured promoted pieces keep their rank.
+    Loop,
+    /// Loop, and pawns may also be dropped on the dropper's own first rank.
+    Chessgi,
+    /// 36 white pawns, no white king, against a normal black army.
+    Horde,
+    /// One board of a bughouse match: captures go to the partner's pocket.
+    Bughouse,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 6] = [
+        Variant::Chess,
+        Variant::Crazyhouse,
+        Variant::Loop,
+        Variant::Chessgi,
+        Variant::Horde,
+        Variant::Bughouse,
+    ];
+
+    /// The lowercase name, as the CLI spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Crazyhouse => "crazyhouse",
+            Variant::Loop => "loop",
+            Variant::Chessgi => "chessgi",
+            Variant::Horde => "horde",
+            Variant::Bughouse => "bughouse",
+        }
+    }
+
+    /// Pieces in hand may be dropped.
+    #[inline]
+    pub fn has_drops(self) -> bool {
+        matches!(self, Variant::Crazyhouse | Variant::Loop | Variant::Chessgi | Variant::Bughouse)
+    }
+
+    /// A captured promoted piece goes to the pocket as a pawn.
+    #[inline]
+    pub fn demotes_captured(self) -> bool {
+        matches!(self, Variant::Crazyhouse | Variant::Bughouse)
+    }
+
+    /// Pawns may be dropped on the dropper's own first rank.
+    #[inline]
+    pub fn first_rank_pawn_drops(self) -> bool {
+        self == Variant::Chessgi
+    }
+
+    /// White has no king and its pawns may double-step from rank 1 too.
+    #[inline]
+    pub fn is_horde(self) -> bool {
+        self == Variant::Horde
+    }
+
+    /// The start position.
+    pub fn start(self) -> Setup {
+        match self {
+            Variant::Chess => Setup::standard(),
+            Variant::Horde => Setup::horde_start(),
+            _ => Setup::crazyhouse_start(),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown variant name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseVariantError(pub String);
+
+impl fmt::Display for ParseVariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown variant `{}`", self.0)
+    }
+}
+
+impl std::error::Error for ParseVariantError {}
+
+impl FromStr for Variant {
+    type Err = ParseVariantError;
+    /// Case-insensitive names and the aliases sites use (`ZH`, `House`, `Crazy House`,
+    /// `Standard`, `normal`, `From Position`, `Horde chess`, …).
+    fn from_str(s: &str) -> Result<Variant, ParseVariantError> {
+        let l = s.trim().to_ascii_lowercase();
+        Ok(match l.as_str() {
+            "chess" | "standard" | "normal" | "from position" | "fromposition" => Variant::Chess,
+            "crazyhouse" | "crazy house" | "house" | "zh" => Variant::Crazyhouse,
+            "loop" => Variant::Loop,
+            "chessgi" => Variant::Chessgi,
+            "horde" | "horde chess" => Variant::Horde,
+            "bughouse" | "bug" => Variant::Bughouse,
+            _ => return Err(ParseVariantError(s.to_owned())),
+        })
+    }
+}
+
+/// Where a captured piece goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CaptureMode {
+    /// Into the capturer's pocket (variants with drops); nowhere otherwise.
+    ToPocket,
+    /// Handed back to the caller of `play` (demoted to a pawn when the variant demotes),
+    /// for a bughouse match to route to the partner board.
+    Return,
+}
+
+/// The rules of one game: the variant and its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub variant: Variant,
+    /// A drop may give checkmate (the default). When `false`, a drop that mates is illegal;
+    /// other drop checks stay legal.
+    pub drop_mate: bool,
+    pub captures: CaptureMode,
+}
+
+impl Rules {
+    /// The default rules of `variant` (Bughouse boards return captures to the caller).
+    pub fn new(variant: Variant) -> Rules {
+        let captures = if variant == Variant::Bughouse { CaptureMode::Return } else { CaptureMode::ToPocket };
+        Rules { variant, drop_mate: true, captures }
+    }
+}
+
+impl From<Variant> for Rules {
+    fn from(v: Variant) -> Rules {
+        Rules::new(v)
+    }
+}
