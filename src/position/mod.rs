@@ -467,11 +467,12 @@ impl Position {
     }
 
     pub fn is_checkmate(&self) -> bool {
-        self.is_check() && !self.has_legal_moves()
+        !self.is_variant_end() && self.is_check() && !self.has_legal_moves()
     }
 
+    /// No legal move and not in check (and the game not already over by a variant rule).
     pub fn is_stalemate(&self) -> bool {
-        !self.is_check() && !self.has_legal_moves()
+        !self.is_variant_end() && !self.is_check() && !self.has_legal_moves()
     }
 
     /// Chess only: neither side can ever mate (no pawns, rooks or queens, and at most one
