@@ -19,7 +19,10 @@ fn ours(fen: &str, variant: Variant) -> Position {
 }
 
 fn theirs<P: shakmaty::FromSetup + shakmaty::Position>(fen: &str) -> P {
-    fen.parse::<Fen>().unwrap().into_position(CastlingMode::Chess960).unwrap()
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Chess960)
+        .unwrap()
 }
 
 fn best(f: &mut dyn FnMut() -> u64) -> (u64, Duration) {
@@ -28,7 +31,12 @@ fn best(f: &mut dyn FnMut() -> u64) -> (u64, Duration) {
     (n, start.elapsed())
 }
 
-fn row<P: shakmaty::FromSetup + shakmaty::Position + Clone>(name: &str, fen: &str, variant: Variant, depth: u32) {
+fn row<P: shakmaty::FromSetup + shakmaty::Position + Clone>(
+    name: &str,
+    fen: &str,
+    variant: Variant,
+    depth: u32,
+) {
     let pos = ours(fen, variant);
     let peer: P = theirs(fen);
     let (mut t_ours, mut t_theirs) = (Duration::MAX, Duration::MAX);
@@ -65,7 +73,12 @@ fn main() {
     let zh_start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
     row::<Crazyhouse>("crazyhouse start", zh_start, Variant::Crazyhouse, 5);
     let zh_middle = "r2qk2r/ppp2ppp/2n5/2b5/2B5/5N2/PPP2PPP/R2QK2R[NBPPnbpp] w KQkq - 0 10";
-    row::<Crazyhouse>("crazyhouse middlegame, pockets NBPPnbpp", zh_middle, Variant::Crazyhouse, 4);
+    row::<Crazyhouse>(
+        "crazyhouse middlegame, pockets NBPPnbpp",
+        zh_middle,
+        Variant::Crazyhouse,
+        4,
+    );
     let horde = "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1";
     row::<Horde>("horde start", horde, Variant::Horde, 6);
 }

@@ -208,13 +208,23 @@ struct Magic {
 }
 
 const fn magics(factors: &[u64; 64], dirs: &[(i32, i32); 4], start: usize) -> [Magic; 64] {
-    let mut out = [Magic { mask: 0, factor: 0, shift: 0, offset: 0 }; 64];
+    let mut out = [Magic {
+        mask: 0,
+        factor: 0,
+        shift: 0,
+        offset: 0,
+    }; 64];
     let mut offset = start;
     let mut sq = 0;
     while sq < 64 {
         let mask = relevance(sq, dirs);
         let bits = mask.count_ones();
-        out[sq] = Magic { mask, factor: factors[sq], shift: 64 - bits, offset };
+        out[sq] = Magic {
+            mask,
+            factor: factors[sq],
+            shift: 64 - bits,
+            offset,
+        };
         offset += 1 << bits;
         sq += 1;
     }
@@ -237,7 +247,10 @@ const fn fill(table: &mut [u64; TABLE_SIZE], magics: &[Magic; 64], dirs: &[(i32,
         loop {
             let att = slide(sq, sub, dirs);
             let idx = m.offset + (sub.wrapping_mul(m.factor) >> m.shift) as usize;
-            assert!(table[idx] == 0 || table[idx] == att, "destructive magic collision");
+            assert!(
+                table[idx] == 0 || table[idx] == att,
+                "destructive magic collision"
+            );
             table[idx] = att;
             sub = sub.wrapping_sub(m.mask) & m.mask;
             if sub == 0 {
@@ -251,7 +264,11 @@ const fn fill(table: &mut [u64; TABLE_SIZE], magics: &[Magic; 64], dirs: &[(i32,
 const fn slider_table() -> [u64; TABLE_SIZE] {
     let mut table = [0; TABLE_SIZE];
     fill(&mut table, &magics(&ROOK_MAGICS, &ROOK_DIRS, 0), &ROOK_DIRS);
-    fill(&mut table, &magics(&BISHOP_MAGICS, &BISHOP_DIRS, ROOK_TABLE_SIZE), &BISHOP_DIRS);
+    fill(
+        &mut table,
+        &magics(&BISHOP_MAGICS, &BISHOP_DIRS, ROOK_TABLE_SIZE),
+        &BISHOP_DIRS,
+    );
     table
 }
 
@@ -275,17 +292,42 @@ const fn stepper(deltas: &[(i32, i32)]) -> [u64; 64] {
     table
 }
 
-static KNIGHT: [u64; 64] =
-    stepper(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
-static KING: [u64; 64] =
-    stepper(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+static KNIGHT: [u64; 64] = stepper(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+static KING: [u64; 64] = stepper(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
 static WHITE_PAWN: [u64; 64] = stepper(&[(-1, 1), (1, 1)]);
 static BLACK_PAWN: [u64; 64] = stepper(&[(-1, -1), (1, -1)]);
 
 /// `.0[a][b]`: the squares strictly between `a` and `b` on a line, else empty.
 /// `.1[a][b]`: the whole line through `a` and `b` (edge to edge), else empty.
 const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
-    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const DIRS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
     let mut between = [[0; 64]; 64];
     let mut line = [[0; 64]; 64];
     let mut a = 0;
@@ -395,14 +437,20 @@ mod tests {
             let occ = Bitboard(x & (x >> 3));
             for s in Square::all() {
                 assert_eq!(rook_attacks(s, occ).0, slide(s.index(), occ.0, &ROOK_DIRS));
-                assert_eq!(bishop_attacks(s, occ).0, slide(s.index(), occ.0, &BISHOP_DIRS));
+                assert_eq!(
+                    bishop_attacks(s, occ).0,
+                    slide(s.index(), occ.0, &BISHOP_DIRS)
+                );
             }
         }
     }
 
     #[test]
     fn between_and_line() {
-        assert_eq!(between(sq("a1"), sq("d4")), Bitboard::from_square(sq("b2")) | sq("c3"));
+        assert_eq!(
+            between(sq("a1"), sq("d4")),
+            Bitboard::from_square(sq("b2")) | sq("c3")
+        );
         assert_eq!(between(sq("a1"), sq("b3")), Bitboard::EMPTY);
         assert_eq!(between(sq("e1"), sq("e2")), Bitboard::EMPTY);
         assert_eq!(line(sq("e1"), sq("e4")).count(), 8);
@@ -415,7 +463,10 @@ mod tests {
     fn steppers() {
         assert_eq!(knight_attacks(sq("a1")).count(), 2);
         assert_eq!(king_attacks(sq("e4")).count(), 8);
-        assert_eq!(pawn_attacks(Color::White, sq("e4")), Bitboard::from_square(sq("d5")) | sq("f5"));
+        assert_eq!(
+            pawn_attacks(Color::White, sq("e4")),
+            Bitboard::from_square(sq("d5")) | sq("f5")
+        );
         assert_eq!(pawn_attacks(Color::Black, sq("a1")), Bitboard::EMPTY);
     }
 }

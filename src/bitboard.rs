@@ -74,19 +74,31 @@ impl Bitboard {
     /// The lowest square.
     #[inline]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(Square::new(self.0.trailing_zeros() as u8)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::new(self.0.trailing_zeros() as u8))
+        }
     }
 
     /// The highest square.
     #[inline]
     pub const fn last(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(Square::new(63 - self.0.leading_zeros() as u8)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::new(63 - self.0.leading_zeros() as u8))
+        }
     }
 
     /// The only square, if there is exactly one.
     #[inline]
     pub const fn single_square(self) -> Option<Square> {
-        if self.0 != 0 && !self.more_than_one() { self.first() } else { None }
+        if self.0 != 0 && !self.more_than_one() {
+            self.first()
+        } else {
+            None
+        }
     }
 
     #[inline]
@@ -111,7 +123,11 @@ impl Bitboard {
     /// Shifts every square `delta` ranks*8+files up (negative: down); bits leaving the board vanish.
     #[inline]
     pub const fn shift(self, delta: i32) -> Bitboard {
-        if delta >= 0 { Bitboard(self.0 << delta) } else { Bitboard(self.0 >> -delta) }
+        if delta >= 0 {
+            Bitboard(self.0 << delta)
+        } else {
+            Bitboard(self.0 >> -delta)
+        }
     }
 
     /// Mirrors ranks (a1 ↔ a8).
@@ -209,8 +225,14 @@ mod tests {
     #[test]
     fn ranks_files_and_shifts() {
         assert_eq!(Bitboard::rank(Rank::Eighth).count(), 8);
-        assert_eq!(Bitboard::file(File::H) & Bitboard::rank(Rank::First), Bitboard::from_square(Square::H1));
-        assert_eq!(Bitboard::rank(Rank::First).shift(8), Bitboard::rank(Rank::Second));
+        assert_eq!(
+            Bitboard::file(File::H) & Bitboard::rank(Rank::First),
+            Bitboard::from_square(Square::H1)
+        );
+        assert_eq!(
+            Bitboard::rank(Rank::First).shift(8),
+            Bitboard::rank(Rank::Second)
+        );
         assert_eq!(Bitboard::rank(Rank::First).shift(-8), Bitboard::EMPTY);
         assert!(Bitboard(6).more_than_one());
         assert_eq!(Bitboard(4).single_square(), Some(Square::C1));

@@ -24,7 +24,10 @@ impl Board {
     pub const fn empty() -> Board {
         Board {
             by_role: ByRole([Bitboard::EMPTY; 6]),
-            by_color: ByColor { white: Bitboard::EMPTY, black: Bitboard::EMPTY },
+            by_color: ByColor {
+                white: Bitboard::EMPTY,
+                black: Bitboard::EMPTY,
+            },
             occupied: Bitboard::EMPTY,
         }
     }
@@ -43,10 +46,34 @@ impl Board {
             Role::Rook,
         ];
         for (i, role) in back.into_iter().enumerate() {
-            b.put(Square::new(i as u8), Piece { color: Color::White, role });
-            b.put(Square::new(56 + i as u8), Piece { color: Color::Black, role });
-            b.put(Square::new(8 + i as u8), Piece { color: Color::White, role: Role::Pawn });
-            b.put(Square::new(48 + i as u8), Piece { color: Color::Black, role: Role::Pawn });
+            b.put(
+                Square::new(i as u8),
+                Piece {
+                    color: Color::White,
+                    role,
+                },
+            );
+            b.put(
+                Square::new(56 + i as u8),
+                Piece {
+                    color: Color::Black,
+                    role,
+                },
+            );
+            b.put(
+                Square::new(8 + i as u8),
+                Piece {
+                    color: Color::White,
+                    role: Role::Pawn,
+                },
+            );
+            b.put(
+                Square::new(48 + i as u8),
+                Piece {
+                    color: Color::Black,
+                    role: Role::Pawn,
+                },
+            );
         }
         b
     }
@@ -105,12 +132,17 @@ impl Board {
         if !self.occupied.contains(sq) {
             return None;
         }
-        Role::ALL.into_iter().find(|&r| self.by_role[r].contains(sq))
+        Role::ALL
+            .into_iter()
+            .find(|&r| self.by_role[r].contains(sq))
     }
 
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        Some(Piece { role: self.role_at(sq)?, color: self.color_at(sq)? })
+        Some(Piece {
+            role: self.role_at(sq)?,
+            color: self.color_at(sq)?,
+        })
     }
 
     /// Puts `piece` on `sq`, replacing whatever stood there.
@@ -167,7 +199,8 @@ impl Board {
 
     /// Iterates over `(square, piece)` from a1 to h8.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied.map(move |sq| (sq, self.piece_at(sq).expect("occupied")))
+        self.occupied
+            .map(move |sq| (sq, self.piece_at(sq).expect("occupied")))
     }
 }
 

@@ -15,5 +15,7 @@ pub mod perft;
 pub mod position;
 pub mod variant;
 pub use moves::{Move, MoveList};
-pub use position::{EndReason, IllegalMove, Outcome, Position, PositionError, Problem, ProblemKind, Severity};
-pub use variant::{CaptureMode, Rules, Variant};
+pub use position::{
+    EndReason, IllegalMove, Outcome, Position, PositionError, Problem, ProblemKind, Severity,
+};
+pub use variant::{CaptureMode, Rules, Variant, guess_variant};

@@ -17,11 +17,26 @@ use crate::types::{File, Role, Square};
 /// unambiguous in Chess960 too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
-    Normal { role: Role, from: Square, capture: Option<Role>, to: Square, promotion: Option<Role> },
-    EnPassant { from: Square, to: Square },
-    Castle { king: Square, rook: Square },
+    Normal {
+        role: Role,
+        from: Square,
+        capture: Option<Role>,
+        to: Square,
+        promotion: Option<Role>,
+    },
+    EnPassant {
+        from: Square,
+        to: Square,
+    },
+    Castle {
+        king: Square,
+        rook: Square,
+    },
     /// A drop from the pocket.
-    Put { role: Role, to: Square },
+    Put {
+        role: Role,
+        to: Square,
+    },
 }
 
 impl Move {
@@ -100,7 +115,12 @@ pub struct Uci {
 impl fmt::Display for Uci {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.m {
-            Move::Normal { from, to, promotion, .. } => {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+                ..
+            } => {
                 write!(f, "{from}{to}")?;
                 if let Some(p) = promotion {
                     write!(f, "{}", p.char())?;
@@ -109,7 +129,11 @@ impl fmt::Display for Uci {
             }
             Move::EnPassant { from, to } => write!(f, "{from}{to}"),
             Move::Castle { king, rook } => {
-                let to = if self.chess960 { rook } else { castle_king_to(king, rook) };
+                let to = if self.chess960 {
+                    rook
+                } else {
+                    castle_king_to(king, rook)
+                };
                 write!(f, "{king}{to}")
             }
             Move::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),

@@ -23,7 +23,11 @@ impl Pocket {
     /// How many pieces of `role` (0 for kings).
     #[inline]
     pub fn get(&self, role: Role) -> u8 {
-        if role == Role::King { 0 } else { self.0[role as usize] }
+        if role == Role::King {
+            0
+        } else {
+            self.0[role as usize]
+        }
     }
 
     /// Adds one piece of `role`. Returns `false` (and adds nothing) for a king or when the
@@ -126,7 +130,10 @@ pub struct Castling {
     flags: [CastlingFlag; 4],
 }
 
-const NO_FLAG: CastlingFlag = CastlingFlag { color: Color::White, spec: CastlingSpec::KingSide };
+const NO_FLAG: CastlingFlag = CastlingFlag {
+    color: Color::White,
+    spec: CastlingSpec::KingSide,
+};
 
 impl Default for Castling {
     fn default() -> Castling {
@@ -137,7 +144,10 @@ impl Default for Castling {
 impl Castling {
     /// `-`.
     pub const fn none() -> Castling {
-        Castling { len: 0, flags: [NO_FLAG; 4] }
+        Castling {
+            len: 0,
+            flags: [NO_FLAG; 4],
+        }
     }
 
     /// `KQkq`.
@@ -145,10 +155,22 @@ impl Castling {
         Castling {
             len: 4,
             flags: [
-                CastlingFlag { color: Color::White, spec: CastlingSpec::KingSide },
-                CastlingFlag { color: Color::White, spec: CastlingSpec::QueenSide },
-                CastlingFlag { color: Color::Black, spec: CastlingSpec::KingSide },
-                CastlingFlag { color: Color::Black, spec: CastlingSpec::QueenSide },
+                CastlingFlag {
+                    color: Color::White,
+                    spec: CastlingSpec::KingSide,
+                },
+                CastlingFlag {
+                    color: Color::White,
+                    spec: CastlingSpec::QueenSide,
+                },
+                CastlingFlag {
+                    color: Color::Black,
+                    spec: CastlingSpec::KingSide,
+                },
+                CastlingFlag {
+                    color: Color::Black,
+                    spec: CastlingSpec::QueenSide,
+                },
             ],
         }
     }
@@ -223,12 +245,19 @@ impl Setup {
 
     /// The standard start position.
     pub fn standard() -> Setup {
-        Setup { board: Board::standard(), castling: Castling::standard(), ..Setup::empty() }
+        Setup {
+            board: Board::standard(),
+            castling: Castling::standard(),
+            ..Setup::empty()
+        }
     }
 
     /// The standard start position with empty pockets.
     pub fn crazyhouse_start() -> Setup {
-        Setup { pockets: Some(ByColor::default()), ..Setup::standard() }
+        Setup {
+            pockets: Some(ByColor::default()),
+            ..Setup::standard()
+        }
     }
 
     /// The Horde start: 36 white pawns against a full black army.
@@ -236,15 +265,31 @@ impl Setup {
         let mut board = Board::empty();
         let pawns = Bitboard(0x0000_0066_ffff_ffff);
         for sq in pawns {
-            board.put(sq, Piece { color: Color::White, role: Role::Pawn });
+            board.put(
+                sq,
+                Piece {
+                    color: Color::White,
+                    role: Role::Pawn,
+                },
+            );
         }
         for sq in Board::standard().by_color(Color::Black) {
             board.put(sq, Board::standard().piece_at(sq).expect("piece"));
         }
         let mut castling = Castling::none();
-        castling.push(CastlingFlag { color: Color::Black, spec: CastlingSpec::KingSide });
-        castling.push(CastlingFlag { color: Color::Black, spec: CastlingSpec::QueenSide });
-        Setup { board, castling, ..Setup::empty() }
+        castling.push(CastlingFlag {
+            color: Color::Black,
+            spec: CastlingSpec::KingSide,
+        });
+        castling.push(CastlingFlag {
+            color: Color::Black,
+            spec: CastlingSpec::QueenSide,
+        });
+        Setup {
+            board,
+            castling,
+            ..Setup::empty()
+        }
     }
 }
 

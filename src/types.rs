@@ -98,7 +98,13 @@ impl Role {
     ];
 
     /// The roles a pocket can hold, in the order P N B R Q.
-    pub const POCKET: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+    pub const POCKET: [Role; 5] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ];
 
     /// The roles a pawn may promote to, in the order Q R B N.
     pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
@@ -165,7 +171,10 @@ impl Piece {
     /// The piece for a FEN letter.
     pub const fn from_char(c: char) -> Option<Piece> {
         match Role::from_char(c) {
-            Some(role) => Some(Piece { color: Color::from_white(c.is_ascii_uppercase()), role }),
+            Some(role) => Some(Piece {
+                color: Color::from_white(c.is_ascii_uppercase()),
+                role,
+            }),
             None => None,
         }
     }
@@ -186,7 +195,16 @@ pub enum File {
 }
 
 impl File {
-    pub const ALL: [File; 8] = [File::A, File::B, File::C, File::D, File::E, File::F, File::G, File::H];
+    pub const ALL: [File; 8] = [
+        File::A,
+        File::B,
+        File::C,
+        File::D,
+        File::E,
+        File::F,
+        File::G,
+        File::H,
+    ];
 
     /// The file with index `i` (0 = a).
     ///
@@ -201,7 +219,11 @@ impl File {
     /// The file for a letter `a`–`h` (either case).
     pub const fn from_char(c: char) -> Option<File> {
         let l = c.to_ascii_lowercase();
-        if l >= 'a' && l <= 'h' { Some(File::new(l as u8 - b'a')) } else { None }
+        if l >= 'a' && l <= 'h' {
+            Some(File::new(l as u8 - b'a'))
+        } else {
+            None
+        }
     }
 
     /// The lowercase letter.
@@ -248,7 +270,11 @@ impl Rank {
 
     /// The rank for a digit `1`–`8`.
     pub const fn from_char(c: char) -> Option<Rank> {
-        if c >= '1' && c <= '8' { Some(Rank::new(c as u8 - b'1')) } else { None }
+        if c >= '1' && c <= '8' {
+            Some(Rank::new(c as u8 - b'1'))
+        } else {
+            None
+        }
     }
 
     /// The digit.
@@ -299,7 +325,11 @@ impl Square {
     #[inline]
     pub const fn offset(self, delta: i32) -> Option<Square> {
         let i = self.0 as i32 + delta;
-        if i >= 0 && i < 64 { Some(Square(i as u8)) } else { None }
+        if i >= 0 && i < 64 {
+            Some(Square(i as u8))
+        } else {
+            None
+        }
     }
 
     /// The same square seen from the other side (a1 ↔ a8).
@@ -377,7 +407,10 @@ pub struct ByColor<T> {
 impl<T> ByColor<T> {
     /// Builds both values from a function of the colour.
     pub fn new_with(mut f: impl FnMut(Color) -> T) -> ByColor<T> {
-        ByColor { white: f(Color::White), black: f(Color::Black) }
+        ByColor {
+            white: f(Color::White),
+            black: f(Color::Black),
+        }
     }
 
     #[inline]

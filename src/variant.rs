@@ -53,7 +53,10 @@ impl Variant {
     /// Pieces in hand may be dropped.
     #[inline]
     pub fn has_drops(self) -> bool {
-        matches!(self, Variant::Crazyhouse | Variant::Loop | Variant::Chessgi | Variant::Bughouse)
+        matches!(
+            self,
+            Variant::Crazyhouse | Variant::Loop | Variant::Chessgi | Variant::Bughouse
+        )
     }
 
     /// A captured promoted piece goes to the pocket as a pawn.
@@ -87,6 +90,23 @@ impl Variant {
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// The variant a FEN most likely belongs to: Bughouse for a pair, Crazyhouse when it
+/// has a pocket, Horde when White has no king but Black has one, Chess otherwise.
+pub fn guess_variant(fen: &crate::setup::Fen) -> Variant {
+    use crate::types::Color;
+    match fen {
+        crate::setup::Fen::Pair(_) => Variant::Bughouse,
+        crate::setup::Fen::Single(s) if s.pockets.is_some() => Variant::Crazyhouse,
+        crate::setup::Fen::Single(s)
+            if s.board.king_of(Color::White).is_none()
+                && s.board.king_of(Color::Black).is_some() =>
+        {
+            Variant::Horde
+        }
+        crate::setup::Fen::Single(_) => Variant::Chess,
     }
 }
 
@@ -143,8 +163,16 @@ pub struct Rules {
 impl Rules {
     /// The default rules of `variant` (Bughouse boards return captures to the caller).
     pub fn new(variant: Variant) -> Rules {
-        let captures = if variant == Variant::Bughouse { CaptureMode::Return } else { CaptureMode::ToPocket };
-        Rules { variant, drop_mate: true, captures }
+        let captures = if variant == Variant::Bughouse {
+            CaptureMode::Return
+        } else {
+            CaptureMode::ToPocket
+        };
+        Rules {
+            variant,
+            drop_mate: true,
+            captures,
+        }
     }
 }
 

@@ -29,11 +29,17 @@ impl Rng {
 }
 
 fn our_uci(pos: &Position) -> BTreeSet<String> {
-    pos.legal_moves().iter().map(|m| m.to_uci(true).to_string()).collect()
+    pos.legal_moves()
+        .iter()
+        .map(|m| m.to_uci(true).to_string())
+        .collect()
 }
 
 fn their_uci<P: shakmaty::Position>(pos: &P) -> BTreeSet<String> {
-    pos.legal_moves().iter().map(|m| m.to_uci(CastlingMode::Chess960).to_string()).collect()
+    pos.legal_moves()
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Chess960).to_string())
+        .collect()
 }
 
 /// FEN fields compared: board (with pocket and `~`), side, castling, full-move number.
@@ -72,17 +78,42 @@ where
             .or_else(|e| e.ignore_impossible_check())
             .expect("shakmaty position");
         for ply in 0..300 {
-            let ctx = || format!("seed {seed}, game {game}, ply {ply}, from {fen}: {}", our_fen(&ours));
+            let ctx = || {
+                format!(
+                    "seed {seed}, game {game}, ply {ply}, from {fen}: {}",
+                    our_fen(&ours)
+                )
+            };
             compared += 1;
             let (a, b) = (our_uci(&ours), their_uci(&theirs));
             assert_eq!(a, b, "legal moves differ: {}", ctx());
             assert_eq!(ours.is_check(), theirs.is_check(), "check: {}", ctx());
-            assert_eq!(ours.is_checkmate(), theirs.is_checkmate(), "checkmate: {}", ctx());
-            assert_eq!(ours.is_stalemate(), theirs.is_stalemate(), "stalemate: {}", ctx());
-            assert_eq!(ours.is_variant_end(), theirs.is_variant_end(), "variant end: {}", ctx());
+            assert_eq!(
+                ours.is_checkmate(),
+                theirs.is_checkmate(),
+                "checkmate: {}",
+                ctx()
+            );
+            assert_eq!(
+                ours.is_stalemate(),
+                theirs.is_stalemate(),
+                "stalemate: {}",
+                ctx()
+            );
+            assert_eq!(
+                ours.is_variant_end(),
+                theirs.is_variant_end(),
+                "variant end: {}",
+                ctx()
+            );
             assert_eq!(ours.count_legal(), a.len() as u64, "count: {}", ctx());
             if variant != Variant::Chess {
-                assert_eq!(comparable(&our_fen(&ours)), comparable(&their_fen(&theirs)), "position: {}", ctx());
+                assert_eq!(
+                    comparable(&our_fen(&ours)),
+                    comparable(&their_fen(&theirs)),
+                    "position: {}",
+                    ctx()
+                );
             }
             if a.is_empty() || ours.is_variant_end() {
                 let outcome = ours.outcome().expect("game over");
@@ -107,7 +138,11 @@ where
 }
 
 fn budget() -> usize {
-    if cfg!(debug_assertions) { 4_000 } else { 300_000 }
+    if cfg!(debug_assertions) {
+        4_000
+    } else {
+        300_000
+    }
 }
 
 fn suite_fens(file: &str) -> Vec<String> {
@@ -120,18 +155,30 @@ fn suite_fens(file: &str) -> Vec<String> {
 
 #[test]
 fn chess_against_shakmaty() {
-    let mut starts = vec![Setup::standard()].iter().map(|s| setup_to_string(s, FenDialect::Bracket)).collect::<Vec<_>>();
-    starts.extend(suite_fens("chess-tricky.perft").into_iter().filter(|f| !f.starts_with("kBQQ")));
+    let mut starts = vec![Setup::standard()]
+        .iter()
+        .map(|s| setup_to_string(s, FenDialect::Bracket))
+        .collect::<Vec<_>>();
+    starts.extend(
+        suite_fens("chess-tricky.perft")
+            .into_iter()
+            .filter(|f| !f.starts_with("kBQQ")),
+    );
     starts.extend(suite_fens("chess960.perft").into_iter().step_by(40));
     assert!(playouts::<Chess>(Variant::Chess, &starts, budget(), 0x5eed_0001) >= budget());
 }
 
 #[test]
 fn crazyhouse_against_shakmaty() {
-    let mut starts = vec![setup_to_string(&Setup::crazyhouse_start(), FenDialect::Bracket)];
+    let mut starts = vec![setup_to_string(
+        &Setup::crazyhouse_start(),
+        FenDialect::Bracket,
+    )];
     starts.extend(suite_fens("crazyhouse.perft"));
     starts.extend(suite_fens("crazyhouse-python-chess.perft"));
-    assert!(playouts::<Crazyhouse>(Variant::Crazyhouse, &starts, budget(), 0x5eed_0002) >= budget());
+    assert!(
+        playouts::<Crazyhouse>(Variant::Crazyhouse, &starts, budget(), 0x5eed_0002) >= budget()
+    );
 }
 
 #[test]

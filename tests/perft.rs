@@ -10,7 +10,11 @@ use std::fs;
 use pocketfen::{Position, ProblemKind, Rules, Setup, Variant, perft::perft};
 
 fn cap(debug: u64, release: u64) -> u64 {
-    if cfg!(debug_assertions) { debug } else { release }
+    if cfg!(debug_assertions) {
+        debug
+    } else {
+        release
+    }
 }
 
 fn position(fen: &str, variant: Variant) -> Position {
@@ -33,11 +37,17 @@ fn run_suite(file: &str, variant: Variant, limit: u64) -> usize {
         } else if let Some(fen) = line.strip_prefix("epd ") {
             pos = Some(position(fen, variant));
         } else if let Some(rest) = line.strip_prefix("perft ") {
-            let mut it = rest.split_whitespace().map(|n| n.parse::<u64>().expect("number"));
+            let mut it = rest
+                .split_whitespace()
+                .map(|n| n.parse::<u64>().expect("number"));
             let (depth, nodes) = (it.next().expect("depth"), it.next().expect("nodes"));
             if nodes <= limit {
                 let pos = pos.as_ref().expect("epd before perft");
-                assert_eq!(perft(pos, depth as u32), nodes, "{file} {id} depth {depth}: {pos:?}");
+                assert_eq!(
+                    perft(pos, depth as u32),
+                    nodes,
+                    "{file} {id} depth {depth}: {pos:?}"
+                );
                 checked += 1;
             }
         }
@@ -63,7 +73,11 @@ fn chess960() {
 #[test]
 fn crazyhouse_suites() {
     let limit = cap(1_000_000, u64::MAX);
-    for file in ["crazyhouse.perft", "crazyhouse-python-chess.perft", "crazyhouse-scalachess.perft"] {
+    for file in [
+        "crazyhouse.perft",
+        "crazyhouse-python-chess.perft",
+        "crazyhouse-scalachess.perft",
+    ] {
         assert!(run_suite(file, Variant::Crazyhouse, limit) >= 10, "{file}");
     }
 }
@@ -82,12 +96,18 @@ fn fairy_stockfish_suite() {
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let cols: Vec<&str> = line.split('\t').collect();
-        let Ok(variant) = cols[0].parse::<Variant>() else { continue };
+        let Ok(variant) = cols[0].parse::<Variant>() else {
+            continue;
+        };
         let (depth, nodes): (u32, u64) = (cols[2].parse().unwrap(), cols[3].parse().unwrap());
         if nodes > limit {
             continue;
         }
-        let pos = if cols[1] == "startpos" { Position::start(variant) } else { position(cols[1], variant) };
+        let pos = if cols[1] == "startpos" {
+            Position::start(variant)
+        } else {
+            position(cols[1], variant)
+        };
         assert_eq!(perft(&pos, depth), nodes, "{line}");
         checked += 1;
     }

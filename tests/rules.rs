@@ -1,11 +1,13 @@
 //! Hand-made positions, one per rule of each variant.
 
 use pocketfen::{
-    CaptureMode, Color, EndReason, Move, Outcome, Piece, Position, ProblemKind, Role, Rules, Setup, Square, Variant,
+    CaptureMode, Color, EndReason, Move, Outcome, Piece, Position, ProblemKind, Role, Rules, Setup,
+    Square, Variant,
 };
 
 fn pos(fen: &str, variant: Variant) -> Position {
-    Position::from_setup(&fen.parse::<Setup>().unwrap(), Rules::new(variant)).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Position::from_setup(&fen.parse::<Setup>().unwrap(), Rules::new(variant))
+        .unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn sq(s: &str) -> Square {
@@ -13,7 +15,11 @@ fn sq(s: &str) -> Square {
 }
 
 fn uci_moves(p: &Position) -> Vec<String> {
-    let mut v: Vec<String> = p.legal_moves().iter().map(|m| m.to_uci(false).to_string()).collect();
+    let mut v: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_uci(false).to_string())
+        .collect();
     v.sort();
     v
 }
@@ -33,16 +39,28 @@ fn drop_interposition_saves_from_back_rank_mate() {
     assert!(mated.is_checkmate());
     let saved = pos("6k1/8/8/8/8/8/6PP/r6K[N] w - - 0 1", Variant::Crazyhouse);
     assert!(!saved.is_checkmate());
-    assert_eq!(uci_moves(&saved), ["N@b1", "N@c1", "N@d1", "N@e1", "N@f1", "N@g1"]);
+    assert_eq!(
+        uci_moves(&saved),
+        ["N@b1", "N@c1", "N@d1", "N@e1", "N@f1", "N@g1"]
+    );
     // A pawn cannot block on the first rank.
     let pawn_only = pos("6k1/8/8/8/8/8/6PP/r6K[P] w - - 0 1", Variant::Crazyhouse);
     assert!(pawn_only.is_checkmate());
-    assert_eq!(pawn_only.outcome(), Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::Checkmate }));
+    assert_eq!(
+        pawn_only.outcome(),
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: EndReason::Checkmate
+        })
+    );
 }
 
 #[test]
 fn no_drop_evasion_against_contact_or_double_check() {
-    let knight_check = pos("6k1/8/8/8/8/6n1/6PP/6RK[QRBNP] w - - 0 1", Variant::Crazyhouse);
+    let knight_check = pos(
+        "6k1/8/8/8/8/6n1/6PP/6RK[QRBNP] w - - 0 1",
+        Variant::Crazyhouse,
+    );
     assert!(knight_check.is_check());
     assert!(knight_check.legal_moves().iter().all(|m| !m.is_drop()));
     assert_eq!(uci_moves(&knight_check), ["h2g3"]);
@@ -80,8 +98,15 @@ fn promotion_marks_move_with_the_piece_and_clear_on_capture() {
 fn chessgi_drops_pawns_on_the_own_first_rank_only() {
     let fen = "4k3/8/8/8/8/8/8/4K3[Pp] w - - 0 1";
     let chessgi = pos(fen, Variant::Chessgi);
-    let drops: Vec<String> = uci_moves(&chessgi).into_iter().filter(|m| m.starts_with("P@")).collect();
-    assert_eq!(drops.len(), 62 - 7, "every empty square but rank 8: {drops:?}");
+    let drops: Vec<String> = uci_moves(&chessgi)
+        .into_iter()
+        .filter(|m| m.starts_with("P@"))
+        .collect();
+    assert_eq!(
+        drops.len(),
+        62 - 7,
+        "every empty square but rank 8: {drops:?}"
+    );
     assert!(drops.contains(&"P@a1".to_owned()));
     assert!(!drops.iter().any(|d| d.ends_with('8')));
     let zh = pos(fen, Variant::Crazyhouse);
@@ -112,13 +137,24 @@ fn horde_white_is_never_in_check_and_loses_when_extinct() {
     let mut p = pos("4k3/8/8/8/8/8/8/3Pr3 b - - 0 1", Variant::Horde);
     play_uci(&mut p, "e1d1");
     assert!(p.is_variant_end());
-    assert_eq!(p.outcome(), Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::Extinction }));
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: EndReason::Extinction
+        })
+    );
 }
 
 #[test]
 fn horde_blocked_pawns_are_stalemate() {
     let p = pos("4k3/8/8/8/p7/P7/8/8 w - - 0 1", Variant::Horde);
-    assert_eq!(p.outcome(), Some(Outcome::Draw { reason: EndReason::Stalemate }));
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome::Draw {
+            reason: EndReason::Stalemate
+        })
+    );
 }
 
 #[test]
@@ -131,7 +167,10 @@ fn drop_mate_can_be_forbidden() {
     forbidden.set_drop_mate(false);
     let moves = uci_moves(&forbidden);
     assert!(!moves.contains(&"Q@g7".to_owned()));
-    assert!(moves.contains(&"Q@e8".to_owned()), "non-mating drop checks stay legal");
+    assert!(
+        moves.contains(&"Q@e8".to_owned()),
+        "non-mating drop checks stay legal"
+    );
     assert_eq!(allowed.count_legal(), forbidden.count_legal() + 1);
 }
 
@@ -150,13 +189,19 @@ fn a_dropped_rook_cannot_castle() {
     let mut p = pos("b3k3/8/8/8/8/8/8/4K2R[RP] b K - 0 1", Variant::Crazyhouse);
     assert!(p.castling_rights().contains(sq("h1")));
     play_uci(&mut p, "a8h1");
-    assert!(p.castling_rights().is_empty(), "capturing the rook removes the right");
+    assert!(
+        p.castling_rights().is_empty(),
+        "capturing the rook removes the right"
+    );
     play_uci(&mut p, "P@a3");
     play_uci(&mut p, "h1d5");
     play_uci(&mut p, "R@h1");
     play_uci(&mut p, "d5e6");
     assert!(!uci_moves(&p).contains(&"e1g1".to_owned()));
-    let fen = pocketfen::notation::fen::setup_to_string(&p.to_setup(), pocketfen::notation::fen::FenDialect::Lichess);
+    let fen = pocketfen::notation::fen::setup_to_string(
+        &p.to_setup(),
+        pocketfen::notation::fen::FenDialect::Lichess,
+    );
     assert_eq!(fen, "4k3/8/4b3/8/8/P7/8/4K2R/r w - - 3 4");
 }
 
@@ -165,11 +210,29 @@ fn bughouse_captures_are_handed_back_promoted_as_pawns() {
     let mut p = pos("4k3/8/8/8/8/8/8/q~2RK3/ w - - 0 1", Variant::Bughouse);
     assert_eq!(p.rules().captures, CaptureMode::Return);
     let handed = play_uci(&mut p, "d1a1");
-    assert_eq!(handed, Some(Piece { color: Color::Black, role: Role::Pawn }));
-    assert!(p.pockets().white.is_empty(), "nothing goes to the capturer's own pocket");
+    assert_eq!(
+        handed,
+        Some(Piece {
+            color: Color::Black,
+            role: Role::Pawn
+        })
+    );
+    assert!(
+        p.pockets().white.is_empty(),
+        "nothing goes to the capturer's own pocket"
+    );
     let mut p = pos("4k3/8/8/8/8/8/8/r2RK3/ w - - 0 1", Variant::Bughouse);
-    assert_eq!(play_uci(&mut p, "d1a1"), Some(Piece { color: Color::Black, role: Role::Rook }));
-    assert!(p.add_to_pocket(Piece { color: Color::Black, role: Role::Rook }));
+    assert_eq!(
+        play_uci(&mut p, "d1a1"),
+        Some(Piece {
+            color: Color::Black,
+            role: Role::Rook
+        })
+    );
+    assert!(p.add_to_pocket(Piece {
+        color: Color::Black,
+        role: Role::Rook
+    }));
     assert_eq!(p.pockets().black.get(Role::Rook), 1);
 }
 
@@ -178,7 +241,12 @@ fn setup_problems_are_all_reported() {
     let setup: Setup = "4k2K/P7/8/8/8/8/8/p3K3 w Qk e6 0 1".parse().unwrap();
     let problems = Position::check_setup(&setup, Rules::new(Variant::Chess));
     let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind).collect();
-    for k in [ProblemKind::TooManyKings, ProblemKind::PawnsOnBackrank, ProblemKind::InvalidCastlingRights, ProblemKind::InvalidEpSquare] {
+    for k in [
+        ProblemKind::TooManyKings,
+        ProblemKind::PawnsOnBackrank,
+        ProblemKind::InvalidCastlingRights,
+        ProblemKind::InvalidEpSquare,
+    ] {
         assert!(kinds.contains(&k), "{k:?} missing from {problems:?}");
     }
 }
@@ -186,11 +254,17 @@ fn setup_problems_are_all_reported() {
 #[test]
 fn opposite_check_and_impossible_check() {
     let setup: Setup = "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
-    let kinds: Vec<_> = Position::check_setup(&setup, Rules::new(Variant::Chess)).into_iter().map(|p| p.kind).collect();
+    let kinds: Vec<_> = Position::check_setup(&setup, Rules::new(Variant::Chess))
+        .into_iter()
+        .map(|p| p.kind)
+        .collect();
     assert_eq!(kinds, [ProblemKind::OppositeCheck]);
     let setup: Setup = "5R2/2P5/8/4k3/8/3rK2r/8/8 w - - 0 1".parse().unwrap();
     let err = Position::from_setup(&setup, Rules::new(Variant::Chess)).unwrap_err();
-    assert_eq!(err.errors().map(|p| p.kind).collect::<Vec<_>>(), [ProblemKind::ImpossibleCheck]);
+    assert_eq!(
+        err.errors().map(|p| p.kind).collect::<Vec<_>>(),
+        [ProblemKind::ImpossibleCheck]
+    );
     assert!(err.ignore(&[ProblemKind::ImpossibleCheck]).is_ok());
 }
 
@@ -205,10 +279,17 @@ fn crazyhouse_material_beyond_two_sets_is_a_warning() {
 
 #[test]
 fn chess960_castling_round_trips_through_setup() {
-    let p = pos("4rrk1/pbbp2p1/1ppnp3/3n1pqp/3N1PQP/1PPNP3/PBBP2P1/4RRK1 w Ff - 0 1", Variant::Chess);
+    let p = pos(
+        "4rrk1/pbbp2p1/1ppnp3/3n1pqp/3N1PQP/1PPNP3/PBBP2P1/4RRK1 w Ff - 0 1",
+        Variant::Chess,
+    );
     assert!(p.is_chess960());
     let flags: String = p.to_setup().castling.iter().map(|f| f.char()).collect();
     assert_eq!(flags, "Ff");
     // The e-rook stands on the king's path: no castling (lila#4625).
-    assert!(p.legal_moves().iter().all(|m| !matches!(m, Move::Castle { .. })));
+    assert!(
+        p.legal_moves()
+            .iter()
+            .all(|m| !matches!(m, Move::Castle { .. }))
+    );
 }

@@ -92,8 +92,12 @@ pub enum FenDialect {
 }
 
 impl FenDialect {
-    pub const ALL: [FenDialect; 4] =
-        [FenDialect::Lichess, FenDialect::Xboard, FenDialect::Chesscom, FenDialect::Bracket];
+    pub const ALL: [FenDialect; 4] = [
+        FenDialect::Lichess,
+        FenDialect::Xboard,
+        FenDialect::Chesscom,
+        FenDialect::Bracket,
+    ];
 
     /// `lichess`, `xboard`, `chesscom` or `bracket`.
     pub fn name(self) -> &'static str {
@@ -219,9 +223,10 @@ type FieldRes<'a, T> = Result<(&'a str, T), Located<'a>>;
 fn field<'a, T>(f: FenField, res: Res<'a, T>) -> FieldRes<'a, T> {
     res.map_err(|e| match e {
         nom::Err::Error(err) | nom::Err::Failure(err) => Located { field: f, err },
-        nom::Err::Incomplete(_) => {
-            Located { field: f, err: NomErr::new("", "more input") }
-        }
+        nom::Err::Incomplete(_) => Located {
+            field: f,
+            err: NomErr::new("", "more input"),
+        },
     })
 }
 
@@ -233,7 +238,11 @@ fn sep(i: &str) -> Res<'_, &str> {
 /// The next field's text, if a separator and a token that is not the pair separator follow.
 fn next_field(i: &str) -> Option<&str> {
     let (rest, _) = sep(i).ok()?;
-    if rest.is_empty() || rest.starts_with('|') { None } else { Some(rest) }
+    if rest.is_empty() || rest.starts_with('|') {
+        None
+    } else {
+        Some(rest)
+    }
 }
 
 /// `rank = 1*(piece ["~"] / digit)`, exactly 8 squares, placed on rank `r` (0 = rank 1).
@@ -284,10 +293,12 @@ fn board(mut i: &str) -> Res<'_, (Board, Bitboard)> {
                 Err(_) => return cut_fail(i, "'/' and 8 ranks in all"),
             };
         }
-        i = rank(i, r, &mut board, &mut promoted).map_err(|e| match e {
-            nom::Err::Error(e) => nom::Err::Failure(e),
-            e => e,
-        })?.0;
+        i = rank(i, r, &mut board, &mut promoted)
+            .map_err(|e| match e {
+                nom::Err::Error(e) => nom::Err::Failure(e),
+                e => e,
+            })?
+            .0;
     }
     Ok((i, (board, promoted)))
 }
@@ -307,7 +318,10 @@ fn holdings(mut i: &str) -> Res<'_, ByColor<Pocket>> {
         let mut chars = rest.chars();
         match chars.next().and_then(Piece::from_char) {
             Some(p) if p.role == Role::King => {
-                return cut_fail(rest, "a pocket piece (P N B R Q); kings never go into a pocket");
+                return cut_fail(
+                    rest,
+                    "a pocket piece (P N B R Q); kings never go into a pocket",
+                );
             }
             Some(p) => {
                 let slot = &mut pockets[p.color].0[p.role as usize];
@@ -420,7 +434,9 @@ fn squares(mut i: &str) -> Res<'_, Bitboard> {
                 bb.set(sq, true);
                 i = rest;
             }
-            Err(_) if after_comma.len() != i.len() => return cut_fail(after_comma, "a square (a1-h8) after ','"),
+            Err(_) if after_comma.len() != i.len() => {
+                return cut_fail(after_comma, "a square (a1-h8) after ','");
+            }
             Err(_) => return Ok((i, bb)),
         }
     }
@@ -450,7 +466,12 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
         }
         if seen < Seen::Full {
             let number = match clock(tok) {
-                Err(nom::Err::Failure(err)) => return Err(Located { field: FenField::Clocks, err }),
+                Err(nom::Err::Failure(err)) => {
+                    return Err(Located {
+                        field: FenField::Clocks,
+                        err,
+                    });
+                }
                 other => other.ok(),
             };
             if let Some((rest, n)) = number {
@@ -469,7 +490,8 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
         }
         if seen < Seen::Pocket {
             let is_dash = tok.starts_with('-') && at_token_end(&tok[1..]);
-            if is_dash || tok.starts_with(|c: char| c.is_ascii_digit() || "PNBRQpnbrq".contains(c)) {
+            if is_dash || tok.starts_with(|c: char| c.is_ascii_digit() || "PNBRQpnbrq".contains(c))
+            {
                 if *style != Style::None {
                     return Err(Located {
                         field: FenField::Pocket,
@@ -484,7 +506,10 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
                 if !at_token_end(rest) {
                     return Err(Located {
                         field: FenField::Pocket,
-                        err: NomErr::new(rest, "a pocket piece (P N B R Q, either case) or a space"),
+                        err: NomErr::new(
+                            rest,
+                            "a pocket piece (P N B R Q, either case) or a space",
+                        ),
                     });
                 }
                 setup.pockets = Some(p);
@@ -511,8 +536,15 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
             Seen::Half => "a full-move number or a Chess.com pocket",
             _ => "a Chess.com pocket (P N B R Q, either case) or the end of the FEN",
         };
-        let f = if seen < Seen::Full { FenField::Clocks } else { FenField::Pocket };
-        return Err(Located { field: f, err: NomErr::new(tok, expected) });
+        let f = if seen < Seen::Full {
+            FenField::Clocks
+        } else {
+            FenField::Pocket
+        };
+        return Err(Located {
+            field: f,
+            err: NomErr::new(tok, expected),
+        });
     }
     Ok((i, ()))
 }
@@ -523,7 +555,10 @@ fn whole_token<'a, T>(f: FenField, res: Res<'a, T>, expected: &'static str) -> F
     if at_token_end(rest) {
         Ok((rest, out))
     } else {
-        Err(Located { field: f, err: NomErr::new(rest, expected) })
+        Err(Located {
+            field: f,
+            err: NomErr::new(rest, expected),
+        })
     }
 }
 
@@ -535,14 +570,22 @@ fn one_fen(i: &str) -> FieldRes<'_, (Setup, Style, usize)> {
     if !at_token_end(i) {
         return Err(Located {
             field: FenField::Board,
-            err: NomErr::new(i, "the end of the board field (8 ranks, then an optional pocket)"),
+            err: NomErr::new(
+                i,
+                "the end of the board field (8 ranks, then an optional pocket)",
+            ),
         });
     }
     let (mut style, pockets) = match pocket {
         Some((s, p)) => (s, Some(p)),
         None => (Style::None, None),
     };
-    let mut setup = Setup { board, promoted, pockets, ..Setup::empty() };
+    let mut setup = Setup {
+        board,
+        promoted,
+        pockets,
+        ..Setup::empty()
+    };
     if let Some(tok) = next_field(i) {
         (i, setup.turn) = whole_token(FenField::Turn, turn(tok), "`w` or `b`")?;
         if let Some(tok) = next_field(i) {
@@ -578,7 +621,12 @@ fn trim_ws(i: &str) -> &str {
 pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFenError> {
     let to_err = |l: Located<'_>| {
         let (column, found) = locate(line, l.err.at);
-        ParseFenError { column, field: l.field, expected: l.err.expected, found }
+        ParseFenError {
+            column,
+            field: l.field,
+            expected: l.err.expected,
+            found,
+        }
     };
     let mut boards = Vec::with_capacity(2);
     let mut dialect = None;
@@ -591,10 +639,17 @@ pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFen
                 let at = if style == Style::Chesscom { rest } else { at };
                 let expected = match d {
                     FenDialect::Lichess => "a Lichess pocket (`/` after the 8th rank) or none",
-                    FenDialect::Xboard | FenDialect::Bracket => "a bracket pocket (`[...]`) or none",
-                    FenDialect::Chesscom => "a Chess.com pocket (after the full-move number) or none",
+                    FenDialect::Xboard | FenDialect::Bracket => {
+                        "a bracket pocket (`[...]`) or none"
+                    }
+                    FenDialect::Chesscom => {
+                        "a Chess.com pocket (after the full-move number) or none"
+                    }
                 };
-                return Err(to_err(Located { field: FenField::Pocket, err: NomErr::new(at, expected) }));
+                return Err(to_err(Located {
+                    field: FenField::Pocket,
+                    err: NomErr::new(at, expected),
+                }));
             }
         }
         dialect = dialect.or(style.dialect());
@@ -781,17 +836,35 @@ mod tests {
     fn lichess_to_every_dialect() {
         let s = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Pq w KQkq - 0 1";
         assert_eq!(conv(s, FenDialect::Lichess), s);
-        assert_eq!(conv(s, FenDialect::Xboard), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pq] w KQkq - 0 1");
-        assert_eq!(conv(s, FenDialect::Chesscom), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Pq");
+        assert_eq!(
+            conv(s, FenDialect::Xboard),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pq] w KQkq - 0 1"
+        );
+        assert_eq!(
+            conv(s, FenDialect::Chesscom),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Pq"
+        );
     }
 
     #[test]
     fn empty_pockets_per_dialect() {
         let s = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
-        assert_eq!(conv(s, FenDialect::Xboard), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1");
-        assert_eq!(conv(s, FenDialect::Bracket), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1");
-        assert_eq!(conv(s, FenDialect::Chesscom), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert_eq!(conv("8/8/8/8/8/8/8/8[-] w - - 0 1", FenDialect::Lichess), "8/8/8/8/8/8/8/8/ w - - 0 1");
+        assert_eq!(
+            conv(s, FenDialect::Xboard),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1"
+        );
+        assert_eq!(
+            conv(s, FenDialect::Bracket),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"
+        );
+        assert_eq!(
+            conv(s, FenDialect::Chesscom),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        assert_eq!(
+            conv("8/8/8/8/8/8/8/8[-] w - - 0 1", FenDialect::Lichess),
+            "8/8/8/8/8/8/8/8/ w - - 0 1"
+        );
     }
 
     #[test]
@@ -830,7 +903,10 @@ mod tests {
             "8/8/8/8/8/8/8/K6k b - - 0 1"
         );
         assert_eq!(
-            conv("8/5p2/5Pkq/2pp1Q2/6P1/3p3P/1PP4K/r7 b - - QNrp", FenDialect::Lichess),
+            conv(
+                "8/5p2/5Pkq/2pp1Q2/6P1/3p3P/1PP4K/r7 b - - QNrp",
+                FenDialect::Lichess
+            ),
             "8/5p2/5Pkq/2pp1Q2/6P1/3p3P/1PP4K/r7/NQpr b - - 0 1"
         );
     }
@@ -848,14 +924,46 @@ mod tests {
     #[test]
     fn errors_name_column_and_field() {
         let cases = [
-            ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 18, FenField::Board),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", 35, FenField::Board),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", 45, FenField::Turn),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkX - 0 1", 50, FenField::Castling),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", 52, FenField::EnPassant),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Kq] w KQkq - 0 1", 45, FenField::Pocket),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[q w KQkq - 0 1", 46, FenField::Pocket),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x", 56, FenField::Clocks),
+            (
+                "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                18,
+                FenField::Board,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+                35,
+                FenField::Board,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                45,
+                FenField::Turn,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkX - 0 1",
+                50,
+                FenField::Castling,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+                52,
+                FenField::EnPassant,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Kq] w KQkq - 0 1",
+                45,
+                FenField::Pocket,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[q w KQkq - 0 1",
+                46,
+                FenField::Pocket,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x",
+                56,
+                FenField::Clocks,
+            ),
         ];
         for (s, col, f) in cases {
             let e = parse(s, None).unwrap_err();

@@ -20,14 +20,21 @@ const GENERIC: &str = "valid syntax";
 
 impl<'a> ParseError<&'a str> for NomErr<'a> {
     fn from_error_kind(at: &'a str, _: ErrorKind) -> Self {
-        NomErr { at, expected: GENERIC }
+        NomErr {
+            at,
+            expected: GENERIC,
+        }
     }
     fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
         other
     }
     fn or(self, other: Self) -> Self {
         // Prefer the alternative that got further.
-        if other.at.len() < self.at.len() { other } else { self }
+        if other.at.len() < self.at.len() {
+            other
+        } else {
+            self
+        }
     }
 }
 
@@ -42,7 +49,10 @@ impl<'a> ContextError<&'a str> for NomErr<'a> {
 
 impl<'a, E> FromExternalError<&'a str, E> for NomErr<'a> {
     fn from_external_error(at: &'a str, _: ErrorKind, _: E) -> Self {
-        NomErr { at, expected: GENERIC }
+        NomErr {
+            at,
+            expected: GENERIC,
+        }
     }
 }
 
@@ -61,9 +71,17 @@ pub(crate) fn cut_fail<'a, T>(at: &'a str, expected: &'static str) -> Res<'a, T>
 /// The 1-based byte column of `at` within `whole`, and a short snippet of what stands there.
 pub(crate) fn locate(whole: &str, at: &str) -> (usize, String) {
     let offset = whole.len().saturating_sub(at.len());
-    let found: String = at.chars().take_while(|c| !c.is_whitespace()).take(12).collect();
+    let found: String = at
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(12)
+        .collect();
     let found = if found.is_empty() {
-        if at.is_empty() { "end of input".to_owned() } else { "whitespace".to_owned() }
+        if at.is_empty() {
+            "end of input".to_owned()
+        } else {
+            "whitespace".to_owned()
+        }
     } else {
         format!("`{found}`")
     };

@@ -120,7 +120,9 @@ pub struct PositionError {
 impl PositionError {
     /// The errors (warnings left out).
     pub fn errors(&self) -> impl Iterator<Item = &Problem> {
-        self.problems.iter().filter(|p| p.severity == Severity::Error)
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
     }
 
     /// Accepts the position anyway if every error is of one of `kinds`.
@@ -129,13 +131,19 @@ impl PositionError {
     ///
     /// `self` when an error of another kind remains.
     pub fn ignore(self, kinds: &[ProblemKind]) -> Result<Position, PositionError> {
-        if self.errors().all(|p| kinds.contains(&p.kind)) { Ok(*self.position) } else { Err(self) }
+        if self.errors().all(|p| kinds.contains(&p.kind)) {
+            Ok(*self.position)
+        } else {
+            Err(self)
+        }
     }
 }
 
 impl fmt::Debug for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PositionError").field("problems", &self.problems).finish()
+        f.debug_struct("PositionError")
+            .field("problems", &self.problems)
+            .finish()
     }
 }
 
@@ -177,8 +185,14 @@ impl Outcome {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result(self) -> &'static str {
         match self {
-            Outcome::Decisive { winner: Color::White, .. } => "1-0",
-            Outcome::Decisive { winner: Color::Black, .. } => "0-1",
+            Outcome::Decisive {
+                winner: Color::White,
+                ..
+            } => "1-0",
+            Outcome::Decisive {
+                winner: Color::Black,
+                ..
+            } => "0-1",
             Outcome::Draw { .. } => "1/2-1/2",
         }
     }
@@ -186,7 +200,10 @@ impl Outcome {
 
 /// The outermost rook of `color` on its back rank on the `king_side` of `king`.
 fn outer_rook(board: &Board, color: Color, king: Square, king_side: bool) -> Option<Square> {
-    let rooks = board.by_piece(Piece { color, role: Role::Rook }) & Bitboard::relative_rank(color, Rank::First);
+    let rooks = board.by_piece(Piece {
+        color,
+        role: Role::Rook,
+    }) & Bitboard::relative_rank(color, Rank::First);
     let side: Bitboard = rooks.filter(|&r| (r > king) == king_side).collect();
     if king_side { side.last() } else { side.first() }
 }
@@ -200,7 +217,10 @@ impl Position {
     pub fn from_setup(setup: &Setup, rules: Rules) -> Result<Position, PositionError> {
         let (position, problems) = Position::build(setup, rules);
         if problems.iter().any(|p| p.severity == Severity::Error) {
-            Err(PositionError { problems, position: Box::new(position) })
+            Err(PositionError {
+                problems,
+                position: Box::new(position),
+            })
         } else {
             Ok(position)
         }
@@ -213,25 +233,49 @@ impl Position {
 
     /// The start position of `variant` with its default rules.
     pub fn start(variant: Variant) -> Position {
-        Position::from_setup(&variant.start(), Rules::new(variant)).expect("start positions are legal")
+        Position::from_setup(&variant.start(), Rules::new(variant))
+            .expect("start positions are legal")
     }
 
     fn build(setup: &Setup, rules: Rules) -> (Position, Vec<Problem>) {
         let mut problems = Vec::new();
-        let mut problem = |kind, severity, message: String| problems.push(Problem { kind, severity, message });
+        let mut problem = |kind, severity, message: String| {
+            problems.push(Problem {
+                kind,
+                severity,
+                message,
+            })
+        };
         let err = Severity::Error;
         let variant = rules.variant;
         let board = setup.board;
 
         // Kings.
         for color in Color::ALL {
-            let kings = board.by_piece(Piece { color, role: Role::King }).count();
+            let kings = board
+                .by_piece(Piece {
+                    color,
+                    role: Role::King,
+                })
+                .count();
             let horde_white = variant.is_horde() && color == Color::White;
             match kings {
-                0 if !horde_white => problem(ProblemKind::MissingKing, err, format!("{} has no king", color.name())),
-                1 if horde_white => problem(ProblemKind::UnexpectedKing, err, "white has a king in horde".to_owned()),
+                0 if !horde_white => problem(
+                    ProblemKind::MissingKing,
+                    err,
+                    format!("{} has no king", color.name()),
+                ),
+                1 if horde_white => problem(
+                    ProblemKind::UnexpectedKing,
+                    err,
+                    "white has a king in horde".to_owned(),
+                ),
                 0 | 1 => {}
-                n => problem(ProblemKind::TooManyKings, err, format!("{} has {n} kings", color.name())),
+                n => problem(
+                    ProblemKind::TooManyKings,
+                    err,
+                    format!("{} has {n} kings", color.name()),
+                ),
             }
         }
 
@@ -248,34 +292,59 @@ impl Position {
         }
         if backrank.any() {
             let list: Vec<String> = backrank.map(|s| s.to_string()).collect();
-            problem(ProblemKind::PawnsOnBackrank, err, format!("pawns on the first or last rank: {}", list.join(" ")));
+            problem(
+                ProblemKind::PawnsOnBackrank,
+                err,
+                format!("pawns on the first or last rank: {}", list.join(" ")),
+            );
         }
 
         // Promoted marks.
         for sq in setup.promoted {
             match board.role_at(sq) {
-                None => problem(ProblemKind::InvalidPromotedMark, err, format!("promoted mark on empty square {sq}")),
-                Some(r @ (Role::Pawn | Role::King)) => {
-                    problem(ProblemKind::InvalidPromotedMark, err, format!("a {} on {sq} cannot be promoted", r.name()))
-                }
+                None => problem(
+                    ProblemKind::InvalidPromotedMark,
+                    err,
+                    format!("promoted mark on empty square {sq}"),
+                ),
+                Some(r @ (Role::Pawn | Role::King)) => problem(
+                    ProblemKind::InvalidPromotedMark,
+                    err,
+                    format!("a {} on {sq} cannot be promoted", r.name()),
+                ),
                 Some(_) => {}
             }
         }
-        let promoted = setup.promoted & board.occupied() & !board.by_role(Role::Pawn) & !board.by_role(Role::King);
+        let promoted = setup.promoted
+            & board.occupied()
+            & !board.by_role(Role::Pawn)
+            & !board.by_role(Role::King);
 
         // Pockets.
         let pockets = match setup.pockets {
             Some(p) if !variant.has_drops() => {
                 if !(p.white.is_empty() && p.black.is_empty()) {
-                    problem(ProblemKind::UnexpectedPockets, err, format!("pockets in {}, which has no drops", variant.name()));
+                    problem(
+                        ProblemKind::UnexpectedPockets,
+                        err,
+                        format!("pockets in {}, which has no drops", variant.name()),
+                    );
                 }
                 ByColor::default()
             }
             Some(p) => p,
             None => ByColor::default(),
         };
-        if let Some(problem_text) = too_much_material(&board, promoted, &pockets, variant) {
-            problem(ProblemKind::TooMuchMaterial, Severity::Warning, problem_text);
+        // Bughouse boards trade material with the partner board, so one board alone has
+        // no limit.
+        let material = (variant != Variant::Bughouse)
+            .then(|| too_much_material(&board, promoted, &pockets, variant));
+        if let Some(problem_text) = material.flatten() {
+            problem(
+                ProblemKind::TooMuchMaterial,
+                Severity::Warning,
+                problem_text,
+            );
         }
 
         // Castling rights.
@@ -283,13 +352,21 @@ impl Position {
         let mut chess960 = false;
         for flag in setup.castling.iter() {
             let color = flag.color;
-            let king = board.king_of(color).filter(|k| k.rank() == color.back_rank());
+            let king = board
+                .king_of(color)
+                .filter(|k| k.rank() == color.back_rank());
             let rook = king.and_then(|k| match flag.spec {
                 CastlingSpec::KingSide => outer_rook(&board, color, k, true),
                 CastlingSpec::QueenSide => outer_rook(&board, color, k, false),
                 CastlingSpec::File(f) => {
                     let sq = Square::from_coords(f, color.back_rank());
-                    (board.piece_at(sq) == Some(Piece { color, role: Role::Rook }) && sq != k).then_some(sq)
+                    (board.piece_at(sq)
+                        == Some(Piece {
+                            color,
+                            role: Role::Rook,
+                        })
+                        && sq != k)
+                        .then_some(sq)
                 }
             });
             match (king, rook) {
@@ -302,16 +379,27 @@ impl Position {
                 _ => problem(
                     ProblemKind::InvalidCastlingRights,
                     err,
-                    format!("castling right `{}` without a king and rook on the back rank", flag.char()),
+                    format!(
+                        "castling right `{}` without a king and rook on the back rank",
+                        flag.char()
+                    ),
                 ),
             }
         }
-        if setup.castling.iter().any(|f| matches!(f.spec, CastlingSpec::File(_))) {
+        if setup
+            .castling
+            .iter()
+            .any(|f| matches!(f.spec, CastlingSpec::File(_)))
+        {
             chess960 = true;
         }
 
         let fullmoves = if setup.fullmoves == 0 {
-            problem(ProblemKind::InvalidFullmoves, Severity::Warning, "full-move number 0, read as 1".to_owned());
+            problem(
+                ProblemKind::InvalidFullmoves,
+                Severity::Warning,
+                "full-move number 0, read as 1".to_owned(),
+            );
             1
         } else {
             setup.fullmoves
@@ -319,7 +407,11 @@ impl Position {
 
         let mut pos = Position {
             board,
-            promoted: if variant.has_drops() { promoted } else { Bitboard::EMPTY },
+            promoted: if variant.has_drops() {
+                promoted
+            } else {
+                Bitboard::EMPTY
+            },
             pockets,
             turn: setup.turn,
             castling_rights,
@@ -336,20 +428,35 @@ impl Position {
             let pushed = Square::from_coords(ep.file(), us.relative_rank(Rank::Fifth));
             let origin = Square::from_coords(ep.file(), us.relative_rank(Rank::Seventh));
             let ok = ep.rank() == us.relative_rank(Rank::Sixth)
-                && board.piece_at(pushed) == Some(Piece { color: !us, role: Role::Pawn })
+                && board.piece_at(pushed)
+                    == Some(Piece {
+                        color: !us,
+                        role: Role::Pawn,
+                    })
                 && !board.occupied().contains(ep)
                 && !board.occupied().contains(origin);
             if ok {
                 pos.ep_square = pos.capturable_ep(ep);
             } else {
-                problem(ProblemKind::InvalidEpSquare, err, format!("en passant square {ep} without a pawn that just moved two squares"));
+                problem(
+                    ProblemKind::InvalidEpSquare,
+                    err,
+                    format!("en passant square {ep} without a pawn that just moved two squares"),
+                );
             }
         }
 
         // Checks.
         if let Some(their_king) = board.king_of(!pos.turn) {
-            if board.attackers_to(their_king, pos.turn, board.occupied()).any() {
-                problem(ProblemKind::OppositeCheck, err, format!("{} is in check but it is not its turn", (!pos.turn).name()));
+            if board
+                .attackers_to(their_king, pos.turn, board.occupied())
+                .any()
+            {
+                problem(
+                    ProblemKind::OppositeCheck,
+                    err,
+                    format!("{} is in check but it is not its turn", (!pos.turn).name()),
+                );
             }
         }
         if let Some(why) = pos.impossible_check(setup.ep_square) {
@@ -360,7 +467,11 @@ impl Position {
 
     /// `ep` if a pawn of the side to move attacks it (so FENs and keys mention it only then).
     fn capturable_ep(&self, ep: Square) -> Option<Square> {
-        let capturers = attacks::pawn_attacks(!self.turn, ep) & self.board.by_piece(Piece { color: self.turn, role: Role::Pawn });
+        let capturers = attacks::pawn_attacks(!self.turn, ep)
+            & self.board.by_piece(Piece {
+                color: self.turn,
+                role: Role::Pawn,
+            });
         capturers.any().then_some(ep)
     }
 
@@ -386,7 +497,9 @@ impl Position {
             // The last move was a double step: its pawn, or a piece it uncovered, gives check.
             let pushed = Square::from_coords(ep.file(), self.turn.relative_rank(Rank::Fifth));
             let origin = Square::from_coords(ep.file(), self.turn.relative_rank(Rank::Seventh));
-            let explained = checkers.into_iter().all(|c| c == pushed || attacks::between(king, c).contains(origin));
+            let explained = checkers
+                .into_iter()
+                .all(|c| c == pushed || attacks::between(king, c).contains(origin));
             if !explained {
                 return Some("a check the last double step could not have given".to_owned());
             }
@@ -457,7 +570,9 @@ impl Position {
     /// The pieces giving check to the side to move.
     pub fn checkers(&self) -> Bitboard {
         match self.our_king() {
-            Some(k) => self.board.attackers_to(k, !self.turn, self.board.occupied()),
+            Some(k) => self
+                .board
+                .attackers_to(k, !self.turn, self.board.occupied()),
             None => Bitboard::EMPTY,
         }
     }
@@ -492,7 +607,8 @@ impl Position {
         }
         let bishops = b.by_role(Role::Bishop);
         b.by_role(Role::Knight).is_empty()
-            && ((bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & Bitboard::LIGHT_SQUARES).is_empty())
+            && ((bishops & Bitboard::DARK_SQUARES).is_empty()
+                || (bishops & Bitboard::LIGHT_SQUARES).is_empty())
     }
 
     /// Horde: White has lost every piece.
@@ -504,17 +620,27 @@ impl Position {
     /// claims, never automatic: see [`Position::is_fifty_move_claimable`].
     pub fn outcome(&self) -> Option<Outcome> {
         if self.is_variant_end() {
-            return Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::Extinction });
+            return Some(Outcome::Decisive {
+                winner: Color::Black,
+                reason: EndReason::Extinction,
+            });
         }
         if !self.has_legal_moves() {
             return Some(if self.is_check() {
-                Outcome::Decisive { winner: !self.turn, reason: EndReason::Checkmate }
+                Outcome::Decisive {
+                    winner: !self.turn,
+                    reason: EndReason::Checkmate,
+                }
             } else {
-                Outcome::Draw { reason: EndReason::Stalemate }
+                Outcome::Draw {
+                    reason: EndReason::Stalemate,
+                }
             });
         }
         if self.is_insufficient_material() {
-            return Some(Outcome::Draw { reason: EndReason::InsufficientMaterial });
+            return Some(Outcome::Draw {
+                reason: EndReason::InsufficientMaterial,
+            });
         }
         None
     }
@@ -536,7 +662,11 @@ impl Position {
     ///
     /// [`IllegalMove`] when `m` is not legal; the position is unchanged.
     pub fn play(&mut self, m: Move) -> Result<Option<Piece>, IllegalMove> {
-        if self.is_legal(m) { Ok(self.play_unchecked(m)) } else { Err(IllegalMove(m)) }
+        if self.is_legal(m) {
+            Ok(self.play_unchecked(m))
+        } else {
+            Err(IllegalMove(m))
+        }
     }
 
     /// Plays `m`, which must be legal (an illegal move leaves an inconsistent position but
@@ -549,7 +679,13 @@ impl Position {
         self.ep_square = None;
         self.halfmoves = self.halfmoves.saturating_add(1);
         match m {
-            Move::Normal { role, from, capture, to, promotion } => {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
                 if role == Role::Pawn || capture.is_some() {
                     self.halfmoves = 0;
                 }
@@ -566,11 +702,20 @@ impl Position {
                 self.promoted.set(from, false);
                 self.promoted.set(to, false);
                 let lands = promotion.unwrap_or(role);
-                self.board.put_on_empty(to, Piece { color: us, role: lands });
+                self.board.put_on_empty(
+                    to,
+                    Piece {
+                        color: us,
+                        role: lands,
+                    },
+                );
                 if self.rules.variant.has_drops() && (promotion.is_some() || moved_promoted) {
                     self.promoted.set(to, true);
                 }
-                if role == Role::Pawn && from.rank() == us.relative_rank(Rank::Second) && to.rank() == us.relative_rank(Rank::Fourth) {
+                if role == Role::Pawn
+                    && from.rank() == us.relative_rank(Rank::Second)
+                    && to.rank() == us.relative_rank(Rank::Fourth)
+                {
                     let mid = Square::from_coords(from.file(), us.relative_rank(Rank::Third));
                     self.turn = them;
                     self.ep_square = self.capturable_ep(mid);
@@ -584,15 +729,33 @@ impl Position {
                     handed = self.take_capture(victim, false);
                 }
                 self.board.remove(from);
-                self.board.put(to, Piece { color: us, role: Role::Pawn });
+                self.board.put(
+                    to,
+                    Piece {
+                        color: us,
+                        role: Role::Pawn,
+                    },
+                );
             }
             Move::Castle { king, rook } => {
                 self.castling_rights &= !Bitboard::relative_rank(us, Rank::First);
                 self.board.remove(king);
                 self.board.remove(rook);
                 self.promoted.set(rook, false);
-                self.board.put(castle_king_to(king, rook), Piece { color: us, role: Role::King });
-                self.board.put(castle_rook_to(king, rook), Piece { color: us, role: Role::Rook });
+                self.board.put(
+                    castle_king_to(king, rook),
+                    Piece {
+                        color: us,
+                        role: Role::King,
+                    },
+                );
+                self.board.put(
+                    castle_rook_to(king, rook),
+                    Piece {
+                        color: us,
+                        role: Role::Rook,
+                    },
+                );
             }
             Move::Put { role, to } => {
                 if role == Role::Pawn {
@@ -615,13 +778,20 @@ impl Position {
         if !self.rules.variant.has_drops() {
             return None;
         }
-        let role = if was_promoted && self.rules.variant.demotes_captured() { Role::Pawn } else { victim.role };
+        let role = if was_promoted && self.rules.variant.demotes_captured() {
+            Role::Pawn
+        } else {
+            victim.role
+        };
         match self.rules.captures {
             CaptureMode::ToPocket => {
                 self.pockets[self.turn].add(role);
                 None
             }
-            CaptureMode::Return => Some(Piece { color: victim.color, role }),
+            CaptureMode::Return => Some(Piece {
+                color: victim.color,
+                role,
+            }),
         }
     }
 
@@ -631,13 +801,21 @@ impl Position {
         let mut castling = Castling::none();
         for color in Color::ALL {
             let rooks = self.castling_rights & Bitboard::relative_rank(color, Rank::First);
-            let Some(king) = self.board.king_of(color) else { continue };
+            let Some(king) = self.board.king_of(color) else {
+                continue;
+            };
             let king_side = rooks.filter(|&r| r > king);
             let queen_side = rooks.filter(|&r| r < king);
             for rook in king_side.chain(queen_side) {
                 let king_side = rook > king;
-                let spec = if !self.chess960 || outer_rook(&self.board, color, king, king_side) == Some(rook) {
-                    if king_side { CastlingSpec::KingSide } else { CastlingSpec::QueenSide }
+                let spec = if !self.chess960
+                    || outer_rook(&self.board, color, king, king_side) == Some(rook)
+                {
+                    if king_side {
+                        CastlingSpec::KingSide
+                    } else {
+                        CastlingSpec::QueenSide
+                    }
                 } else {
                     CastlingSpec::File(rook.file())
                 };
@@ -659,7 +837,12 @@ impl Position {
 
 /// More material than a set holds, as a message (board + pockets, promoted pieces counted
 /// as pawns). Horde's White is allowed its 36 pawns.
-fn too_much_material(board: &Board, promoted: Bitboard, pockets: &ByColor<Pocket>, variant: Variant) -> Option<String> {
+fn too_much_material(
+    board: &Board,
+    promoted: Bitboard,
+    pockets: &ByColor<Pocket>,
+    variant: Variant,
+) -> Option<String> {
     let total = |role: Role| {
         let on_board = (board.by_role(role) & !promoted).count();
         on_board + u32::from(pockets.white.get(role)) + u32::from(pockets.black.get(role))
@@ -667,20 +850,44 @@ fn too_much_material(board: &Board, promoted: Bitboard, pockets: &ByColor<Pocket
     if variant.has_drops() {
         // Pieces change sides: count both colours against two sets.
         let pawns = total(Role::Pawn) + promoted.count();
-        let limits = [(Role::Knight, 4), (Role::Bishop, 4), (Role::Rook, 4), (Role::Queen, 2)];
-        let over = pawns > 16 || limits.iter().any(|&(r, n)| total(r) > n);
+        let limits = [
+            (Role::Pawn, 16, pawns),
+            (Role::Knight, 4, total(Role::Knight)),
+            (Role::Bishop, 4, total(Role::Bishop)),
+            (Role::Rook, 4, total(Role::Rook)),
+            (Role::Queen, 2, total(Role::Queen)),
+        ];
+        let mut over: Vec<String> = limits
+            .iter()
+            .filter(|&&(_, max, n)| n > max)
+            .map(|&(role, max, n)| format!("{n} {}s where two sets hold {max}", role.name()))
+            .collect();
         let all = board.occupied().count() + pockets.white.count() + pockets.black.count();
-        if over || all > 32 {
-            return Some(format!("{all} pieces on the board and in the pockets: more than two sets (32) hold"));
+        if all > 32 {
+            over.push(format!("{all} pieces where two sets hold 32"));
+        }
+        if !over.is_empty() {
+            return Some(format!(
+                "board and pockets hold {} (promoted pieces count as pawns)",
+                over.join(", ")
+            ));
         }
         return None;
     }
     for color in Color::ALL {
         let ours = board.by_color(color);
         let pawns = (ours & board.by_role(Role::Pawn)).count();
-        let (max_pieces, max_pawns) = if variant.is_horde() && color == Color::White { (36, 36) } else { (16, 8) };
+        let (max_pieces, max_pawns) = if variant.is_horde() && color == Color::White {
+            (36, 36)
+        } else {
+            (16, 8)
+        };
         if ours.count() > max_pieces || pawns > max_pawns {
-            return Some(format!("{} has {} pieces ({pawns} pawns): more than a set holds", color.name(), ours.count()));
+            return Some(format!(
+                "{} has {} pieces ({pawns} pawns): more than a set holds",
+                color.name(),
+                ours.count()
+            ));
         }
     }
     None
@@ -700,7 +907,10 @@ impl std::error::Error for IllegalMove {}
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let fen = crate::notation::fen::setup_to_string(&self.to_setup(), crate::notation::fen::FenDialect::Bracket);
+        let fen = crate::notation::fen::setup_to_string(
+            &self.to_setup(),
+            crate::notation::fen::FenDialect::Bracket,
+        );
         write!(f, "Position({fen}, {:?})", self.rules)
     }
 }

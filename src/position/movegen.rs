@@ -29,7 +29,13 @@ impl Sink for MoveList {
     #[inline]
     fn piece(&mut self, board: &Board, role: Role, from: Square, targets: Bitboard) {
         for to in targets {
-            self.push(Move::Normal { role, from, capture: board.role_at(to), to, promotion: None });
+            self.push(Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
         }
     }
 
@@ -37,13 +43,25 @@ impl Sink for MoveList {
     fn pawns(&mut self, board: &Board, targets: Bitboard, delta: i32, promo: Bitboard) {
         for to in targets & !promo {
             let from = Square::new((to.index() as i32 - delta) as u8);
-            self.push(Move::Normal { role: Role::Pawn, from, capture: board.role_at(to), to, promotion: None });
+            self.push(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
         }
         for to in targets & promo {
             let from = Square::new((to.index() as i32 - delta) as u8);
             let capture = board.role_at(to);
             for p in Role::PROMOTIONS {
-                self.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(p) });
+                self.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(p),
+                });
             }
         }
     }
@@ -52,7 +70,11 @@ impl Sink for MoveList {
     fn drops(&mut self, pocket: Pocket, targets: Bitboard, pawn_targets: Bitboard) {
         for role in Role::POCKET {
             if pocket.get(role) > 0 {
-                let t = if role == Role::Pawn { pawn_targets } else { targets };
+                let t = if role == Role::Pawn {
+                    pawn_targets
+                } else {
+                    targets
+                };
                 for to in t {
                     self.push(Move::Put { role, to });
                 }
@@ -186,7 +208,13 @@ impl Position {
     }
 
     /// Knight, bishop, rook, queen and pawn moves to `target` (kings apart).
-    fn gen_pieces<S: Sink>(&self, sink: &mut S, target: Bitboard, king: Option<Square>, pinned: Bitboard) {
+    fn gen_pieces<S: Sink>(
+        &self,
+        sink: &mut S,
+        target: Bitboard,
+        king: Option<Square>,
+        pinned: Bitboard,
+    ) {
         let board = &self.board;
         let us = self.turn;
         let ours = board.by_color(us);
@@ -196,16 +224,36 @@ impl Position {
             _ => Bitboard::FULL,
         };
         for from in board.by_role(Role::Knight) & ours & !pinned {
-            sink.piece(board, Role::Knight, from, attacks::knight_attacks(from) & target);
+            sink.piece(
+                board,
+                Role::Knight,
+                from,
+                attacks::knight_attacks(from) & target,
+            );
         }
         for from in board.by_role(Role::Bishop) & ours {
-            sink.piece(board, Role::Bishop, from, attacks::bishop_attacks(from, occ) & target & pin_line(from));
+            sink.piece(
+                board,
+                Role::Bishop,
+                from,
+                attacks::bishop_attacks(from, occ) & target & pin_line(from),
+            );
         }
         for from in board.by_role(Role::Rook) & ours {
-            sink.piece(board, Role::Rook, from, attacks::rook_attacks(from, occ) & target & pin_line(from));
+            sink.piece(
+                board,
+                Role::Rook,
+                from,
+                attacks::rook_attacks(from, occ) & target & pin_line(from),
+            );
         }
         for from in board.by_role(Role::Queen) & ours {
-            sink.piece(board, Role::Queen, from, attacks::queen_attacks(from, occ) & target & pin_line(from));
+            sink.piece(
+                board,
+                Role::Queen,
+                from,
+                attacks::queen_attacks(from, occ) & target & pin_line(from),
+            );
         }
         let pawns = board.by_role(Role::Pawn) & ours;
         self.gen_pawns(sink, pawns & !pinned, target);
@@ -249,13 +297,17 @@ impl Position {
         let Some(ep) = self.ep_square else { return };
         let board = &self.board;
         let us = self.turn;
-        let capturers = attacks::pawn_attacks(!us, ep) & board.by_role(Role::Pawn) & board.by_color(us);
+        let capturers =
+            attacks::pawn_attacks(!us, ep) & board.by_role(Role::Pawn) & board.by_color(us);
         for from in capturers {
             let victim = Square::from_coords(ep.file(), from.rank());
             let legal = match king {
                 None => true,
                 Some(k) => {
-                    let occ = (board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(victim)) | ep;
+                    let occ = (board.occupied()
+                        ^ Bitboard::from_square(from)
+                        ^ Bitboard::from_square(victim))
+                        | ep;
                     (board.attackers_to(k, !us, occ) & !Bitboard::from_square(victim)).is_empty()
                 }
             };
@@ -268,12 +320,17 @@ impl Position {
     fn gen_castling<S: Sink>(&self, sink: &mut S, king: Square) {
         let board = &self.board;
         let us = self.turn;
-        let rooks = self.castling_rights & Bitboard::relative_rank(us, Rank::First) & board.by_color(us);
+        let rooks =
+            self.castling_rights & Bitboard::relative_rank(us, Rank::First) & board.by_color(us);
         for rook in rooks {
             let king_to = castle_king_to(king, rook);
             let rook_to = castle_rook_to(king, rook);
             let movers = Bitboard::from_square(king) | rook;
-            let path = (attacks::between(king, king_to) | king_to | attacks::between(rook, rook_to) | rook_to) & !movers;
+            let path = (attacks::between(king, king_to)
+                | king_to
+                | attacks::between(rook, rook_to)
+                | rook_to)
+                & !movers;
             if (path & board.occupied()).any() {
                 continue;
             }
@@ -315,9 +372,16 @@ impl Position {
 
     /// Whether the drop `m` gives checkmate.
     pub(crate) fn drop_mates(&self, m: Move) -> bool {
-        let Move::Put { role, to } = m else { return false };
-        let Some(their_king) = self.board.king_of(!self.turn) else { return false };
-        let piece = Piece { color: self.turn, role };
+        let Move::Put { role, to } = m else {
+            return false;
+        };
+        let Some(their_king) = self.board.king_of(!self.turn) else {
+            return false;
+        };
+        let piece = Piece {
+            color: self.turn,
+            role,
+        };
         let occ = self.board.occupied() | to;
         if !crate::board::attacks_of(piece, to, occ).contains(their_king) {
             return false;

@@ -1,0 +1,163 @@
+//! Command-line arguments (clap derive).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use pocketfen::Variant;
+use pocketfen::notation::fen::FenDialect;
+
+/// Notation and rules for pocket chess variants: convert FENs between sites, check
+/// positions, count moves.
+#[derive(Debug, Parser)]
+#[command(name = "pocketfen", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read, convert, check and show FEN positions.
+    #[command(subcommand)]
+    Fen(FenCommand),
+    /// Count the leaf nodes of the legal-move tree (move generator test).
+    Perft(PerftArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FenCommand {
+    /// Convert FENs to another site's dialect: one output line per input line.
+    Convert(ConvertArgs),
+    /// Check that positions are legal; prints every problem of every position.
+    Check(CheckArgs),
+    /// Draw a position: board, pockets, promoted pieces, side to move, castling, e.p.
+    Show(ShowArgs),
+}
+
+/// The FEN dialect to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// Lichess: pocket as a 9th rank (`…/RNBQKBNR/Pq`), empty pocket = trailing `/`.
+    Lichess,
+    /// Xboard/WinBoard: `…[Pq]`, empty pocket = `[-]`.
+    Xboard,
+    /// Chess.com: pocket after the full-move number, then the promoted squares.
+    Chesscom,
+    /// python-chess, shakmaty, chessops, Fairy-Stockfish: `…[Pq]`, empty `[]`.
+    Bracket,
+}
+
+impl From<DialectArg> for FenDialect {
+    fn from(d: DialectArg) -> FenDialect {
+        match d {
+            DialectArg::Lichess => FenDialect::Lichess,
+            DialectArg::Xboard => FenDialect::Xboard,
+            DialectArg::Chesscom => FenDialect::Chesscom,
+            DialectArg::Bracket => FenDialect::Bracket,
+        }
+    }
+}
+
+/// The FEN dialect to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FromArg {
+    /// Detect the dialect of each line.
+    Auto,
+    Lichess,
+    Xboard,
+    Chesscom,
+    Bracket,
+}
+
+impl FromArg {
+    pub fn dialect(self) -> Option<FenDialect> {
+        match self {
+            FromArg::Auto => None,
+            FromArg::Lichess => Some(FenDialect::Lichess),
+            FromArg::Xboard => Some(FenDialect::Xboard),
+            FromArg::Chesscom => Some(FenDialect::Chesscom),
+            FromArg::Bracket => Some(FenDialect::Bracket),
+        }
+    }
+}
+
+/// A variant, or `auto`: crazyhouse when the FEN has a pocket, bughouse for a pair,
+/// horde when White has no king but Black has, chess otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    Auto,
+    Chess,
+    Crazyhouse,
+    Loop,
+    Chessgi,
+    Horde,
+    Bughouse,
+}
+
+impl VariantArg {
+    pub fn variant(self) -> Option<Variant> {
+        match self {
+            VariantArg::Auto => None,
+            VariantArg::Chess => Some(Variant::Chess),
+            VariantArg::Crazyhouse => Some(Variant::Crazyhouse),
+            VariantArg::Loop => Some(Variant::Loop),
+            VariantArg::Chessgi => Some(Variant::Chessgi),
+            VariantArg::Horde => Some(Variant::Horde),
+            VariantArg::Bughouse => Some(Variant::Bughouse),
+        }
+    }
+}
+
+/// Where FENs come from.
+#[derive(Debug, Args)]
+pub struct FenInput {
+    /// FENs to read (quote each). Without any, one FEN per line is read from stdin.
+    pub fens: Vec<String>,
+    /// Write JSON Lines instead of text (schema in the README).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The dialect to write.
+    #[arg(long, value_enum)]
+    pub to: DialectArg,
+    /// The dialect to read; with a dialect, a pocket spelled another way is an error.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub from: FromArg,
+    #[command(flatten)]
+    pub input: FenInput,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The variant whose rules apply.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub variant: VariantArg,
+    #[command(flatten)]
+    pub input: FenInput,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The position (any dialect; a bughouse pair shows both boards).
+    pub fen: String,
+    /// Letters instead of Unicode figurines.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// How many plies deep to count.
+    pub depth: u32,
+    /// The variant; `auto` reads it off the FEN (see `fen check --help`).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub variant: VariantArg,
+    /// The start position, in any dialect (default: the variant's start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print the count below each root move (`uci: count`, sorted), then the total.
+    #[arg(long)]
+    pub divide: bool,
+}

@@ -1,0 +1,274 @@
+//! One function per subcommand.
+
+use std::io::{self, BufRead, BufWriter, Write};
+
+use anyhow::{Context, Result};
+
+use super::args::{
+    CheckArgs, Cli, Command, ConvertArgs, FenCommand, FenInput, PerftArgs, ShowArgs,
+};
+use super::output::{self, CheckRecord, ConvertRecord, FenErrorDto, ProblemDto};
+use pocketfen::notation::fen::{self, FenDialect};
+use pocketfen::{Fen, Position, Rules, Severity, Variant, guess_variant};
+
+/// Runs the command; `Ok(false)` when some input was invalid.
+pub fn run(cli: Cli) -> Result<bool> {
+    match cli.command {
+        Command::Fen(FenCommand::Convert(args)) => convert(&args),
+        Command::Fen(FenCommand::Check(args)) => check(&args),
+        Command::Fen(FenCommand::Show(args)) => show(&args),
+        Command::Perft(args) => perft(&args),
+    }
+}
+
+/// Calls `f` with each record (1-based number, text): the arguments, else stdin's lines
+/// (`\r\n` or `\n`; bytes that are not UTF-8 are replaced, and the parser then points at
+/// them).
+fn for_each_record(
+    input: &FenInput,
+    mut f: impl FnMut(usize, &str) -> io::Result<()>,
+) -> Result<()> {
+    if !input.fens.is_empty() {
+        for (n, fen) in input.fens.iter().enumerate() {
+            f(n + 1, fen)?;
+        }
+        return Ok(());
+    }
+    let stdin = io::stdin();
+    let mut reader = io::BufReader::with_capacity(1 << 16, stdin.lock());
+    let mut buf = Vec::with_capacity(256);
+    let mut n = 0;
+    loop {
+        buf.clear();
+        if reader
+            .read_until(b'\n', &mut buf)
+            .context("reading stdin")?
+            == 0
+        {
+            return Ok(());
+        }
+        n += 1;
+        while matches!(buf.last(), Some(b'\n' | b'\r')) {
+            buf.pop();
+        }
+        match std::str::from_utf8(&buf) {
+            Ok(line) => f(n, line)?,
+            Err(_) => f(n, &String::from_utf8_lossy(&buf))?,
+        }
+    }
+}
+
+fn stdout() -> BufWriter<io::StdoutLock<'static>> {
+    BufWriter::with_capacity(1 << 16, io::stdout().lock())
+}
+
+fn dialect_name(d: Option<FenDialect>) -> &'static str {
+    d.map_or("plain", FenDialect::name)
+}
+
+fn convert(args: &ConvertArgs) -> Result<bool> {
+    let to = FenDialect::from(args.to);
+    let from = args.from.dialect();
+    let mut out = stdout();
+    let mut text = String::with_capacity(128);
+    let mut json = Vec::with_capacity(256);
+    let mut ok = true;
+    for_each_record(&args.input, |n, line| {
+        if line.trim().is_empty() {
+            // Blank lines keep their place in text output and are skipped in JSON.
+            return if args.input.json {
+                Ok(())
+            } else {
+                out.write_all(b"\n")
+            };
+        }
+        let parsed = fen::parse(line, from);
+        if let Err(e) = &parsed {
+            ok = false;
+            if !args.input.json {
+                out.flush()?;
+                eprintln!("pocketfen: line {n}, {e}");
+                return Ok(());
+            }
+        }
+        text.clear();
+        let record = match &parsed {
+            Ok(p) => {
+                fen::append_fen(&mut text, &p.fen, to);
+                if !args.input.json {
+                    text.push('\n');
+                    return out.write_all(text.as_bytes());
+                }
+                ConvertRecord::Converted {
+                    line: n,
+                    input: line,
+                    dialect: dialect_name(p.dialect),
+                    output: &text,
+                }
+            }
+            Err(e) => ConvertRecord::Error {
+                line: n,
+                input: line,
+                error: FenErrorDto::from(e),
+            },
+        };
+        json.clear();
+        serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;
+        json.push(b'\n');
+        out.write_all(&json)
+    })?;
+    out.flush().context("writing stdout")?;
+    Ok(ok)
+}
+
+fn board_names(fen: &Fen) -> &'static [Option<&'static str>] {
+    match fen {
+        Fen::Single(_) => &[None],
+        Fen::Pair(_) => &[Some("A"), Some("B")],
+    }
+}
+
+fn check(args: &CheckArgs) -> Result<bool> {
+    let mut out = stdout();
+    let mut ok = true;
+    for_each_record(&args.input, |n, line| {
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        let parsed = match fen::parse(line, None) {
+            Ok(p) => p,
+            Err(e) => {
+                ok = false;
+                return if args.input.json {
+                    let rec = CheckRecord::Error {
+                        line: n,
+                        input: line,
+                        error: FenErrorDto::from(&e),
+                    };
+                    writeln!(
+                        out,
+                        "{}",
+                        serde_json::to_string(&rec).map_err(io::Error::other)?
+                    )
+                } else {
+                    writeln!(out, "line {n}: error: syntax: {e}")
+                };
+            }
+        };
+        let variant = args
+            .variant
+            .variant()
+            .unwrap_or_else(|| guess_variant(&parsed.fen));
+        let mut problems = Vec::new();
+        for (setup, board) in parsed.fen.boards().iter().zip(board_names(&parsed.fen)) {
+            for p in Position::check_setup(setup, Rules::new(variant)) {
+                problems.push((*board, p));
+            }
+        }
+        let valid = problems.iter().all(|(_, p)| p.severity != Severity::Error);
+        ok &= valid;
+        if args.input.json {
+            let problems = problems
+                .iter()
+                .map(|(b, p)| ProblemDto::new(*b, p))
+                .collect();
+            let rec = CheckRecord::Checked {
+                line: n,
+                input: line,
+                variant: variant.name(),
+                valid,
+                problems,
+            };
+            return writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&rec).map_err(io::Error::other)?
+            );
+        }
+        if problems.is_empty() {
+            return writeln!(out, "line {n}: ok: {variant}");
+        }
+        for (board, p) in &problems {
+            match board {
+                Some(b) => writeln!(out, "line {n}, board {b}: {p}")?,
+                None => writeln!(out, "line {n}: {p}")?,
+            }
+        }
+        Ok(())
+    })?;
+    out.flush().context("writing stdout")?;
+    Ok(ok)
+}
+
+fn show(args: &ShowArgs) -> Result<bool> {
+    let parsed = match fen::parse(&args.fen, None) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("pocketfen: {e}");
+            return Ok(false);
+        }
+    };
+    let mut out = stdout();
+    for (setup, board) in parsed.fen.boards().iter().zip(board_names(&parsed.fen)) {
+        if let Some(b) = board {
+            writeln!(out, "board {b}:")?;
+        }
+        out.write_all(output::diagram(setup, args.ascii).as_bytes())?;
+    }
+    out.flush().context("writing stdout")?;
+    Ok(true)
+}
+
+fn perft(args: &PerftArgs) -> Result<bool> {
+    let (setup, variant) = match &args.fen {
+        Some(text) => {
+            let parsed = match fen::parse(text, None) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("pocketfen: --fen: {e}");
+                    return Ok(false);
+                }
+            };
+            let variant = args
+                .variant
+                .variant()
+                .unwrap_or_else(|| guess_variant(&parsed.fen));
+            let Fen::Single(setup) = parsed.fen else {
+                eprintln!(
+                    "pocketfen: --fen: perft counts one board; give board A or B of the pair"
+                );
+                return Ok(false);
+            };
+            (setup, variant)
+        }
+        None => {
+            let variant = args.variant.variant().unwrap_or(Variant::Chess);
+            (variant.start(), variant)
+        }
+    };
+    let pos = match Position::from_setup(&setup, Rules::new(variant)) {
+        Ok(pos) => pos,
+        Err(e) => {
+            for p in &e.problems {
+                eprintln!("pocketfen: --fen: {p}");
+            }
+            return Ok(false);
+        }
+    };
+    let mut out = stdout();
+    if args.divide && args.depth > 0 {
+        let mut rows: Vec<(String, u64)> = pocketfen::perft::divide(&pos, args.depth)
+            .into_iter()
+            .map(|(m, n)| (m.to_uci(pos.is_chess960()).to_string(), n))
+            .collect();
+        rows.sort();
+        for (uci, n) in &rows {
+            writeln!(out, "{uci}: {n}")?;
+        }
+        writeln!(out, "{}", rows.iter().map(|r| r.1).sum::<u64>())?;
+    } else {
+        writeln!(out, "{}", pocketfen::perft::perft(&pos, args.depth))?;
+    }
+    out.flush().context("writing stdout")?;
+    Ok(true)
+}

@@ -1,0 +1,152 @@
+//! Folder-driven grammar tests: every file under `grammar-tests/fen/**/{ok,err}/` gives one
+//! snapshot in `snapshots/` (the input, then its reading in every dialect and the position
+//! check, or the located error). `ok/` inputs must parse and `err/` inputs must fail.
+
+use std::fmt::Write as _;
+use std::fs;
+
+use pocketfen::notation::fen::{self, FenDialect};
+use pocketfen::{Fen, Position, Rules, guess_variant};
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s
+}
+
+/// Pockets that are present but empty print as nothing in Chess.com's dialect, so a
+/// Chess.com reprint reads back without pockets (documented in `notation::fen`).
+fn without_empty_pockets(mut f: Fen) -> Fen {
+    for s in f.boards_mut() {
+        if s.pockets
+            .is_some_and(|p| p.white.is_empty() && p.black.is_empty())
+            && s.promoted.is_empty()
+        {
+            s.pockets = None;
+        }
+    }
+    f
+}
+
+/// The round-trip laws: `parse(print(x)) == x` in every dialect.
+fn assert_round_trips(fen: &Fen, input: &str) {
+    for d in FenDialect::ALL {
+        let printed = fen::to_string(fen, d);
+        let back = fen::parse(&printed, Some(d))
+            .unwrap_or_else(|e| panic!("{input} -> {d}: {printed}: {e}"))
+            .fen;
+        if d == FenDialect::Chesscom {
+            assert_eq!(
+                without_empty_pockets(back),
+                without_empty_pockets(fen.clone()),
+                "{input} -> {printed}"
+            );
+        } else {
+            assert_eq!(&back, fen, "{input} -> {d}: {printed}");
+            assert_eq!(
+                fen::to_string(&back, d),
+                printed,
+                "print(parse(print(x))) for {input}"
+            );
+        }
+    }
+}
+
+fn describe(line: &str, expect_ok: bool) -> String {
+    let mut out = String::new();
+    writeln!(out, "input: {line}").unwrap();
+    match fen::parse(line, None) {
+        Ok(parsed) => {
+            assert!(expect_ok, "an err/ input parsed: {line}");
+            assert_round_trips(&parsed.fen, line);
+            writeln!(
+                out,
+                "dialect: {}",
+                parsed.dialect.map_or("plain", FenDialect::name)
+            )
+            .unwrap();
+            for d in FenDialect::ALL {
+                writeln!(
+                    out,
+                    "{:<9} {}",
+                    format!("{d}:"),
+                    fen::to_string(&parsed.fen, d)
+                )
+                .unwrap();
+            }
+            let variant = guess_variant(&parsed.fen);
+            writeln!(out, "variant: {variant}").unwrap();
+            let names = if parsed.fen.boards().len() == 2 {
+                ["board A", "board B"]
+            } else {
+                ["board", ""]
+            };
+            for (setup, n) in parsed.fen.boards().iter().zip(names) {
+                let problems = Position::check_setup(setup, Rules::new(variant));
+                if problems.is_empty() {
+                    writeln!(out, "{n}: legal").unwrap();
+                }
+                for p in problems {
+                    writeln!(out, "{n}: {p}").unwrap();
+                }
+            }
+        }
+        Err(e) => {
+            assert!(!expect_ok, "an ok/ input failed: {line}: {e}");
+            writeln!(out, "error: {e}").unwrap();
+            writeln!(out, "       {line}").unwrap();
+            writeln!(out, "       {}^", " ".repeat(e.column - 1)).unwrap();
+        }
+    }
+    out
+}
+
+#[test]
+fn fen_grammar() {
+    settings().bind(|| {
+        insta::glob!("../grammar-tests", "fen/**/*.fen", |path| {
+            let text = fs::read_to_string(path).unwrap();
+            let expect_ok = path
+                .parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|n| n == "ok");
+            let snap: String = text
+                .lines()
+                .map(|l| describe(l, expect_ok))
+                .collect::<Vec<_>>()
+                .join("\n");
+            insta::assert_snapshot!(snap);
+        });
+    });
+}
+
+/// Every FEN of the perft suites and of `shared/corpus/fen` (copied into
+/// `grammar-tests/perft/`) parses and round-trips in every dialect.
+#[test]
+fn every_suite_fen_round_trips() {
+    let mut n = 0;
+    for entry in fs::read_dir("grammar-tests/perft").unwrap() {
+        let path = entry.unwrap().path();
+        let text = fs::read_to_string(&path).unwrap();
+        for line in text.lines() {
+            let fen = match line.strip_prefix("epd ") {
+                Some(f) => f,
+                None if path.extension().is_some_and(|e| e == "tsv") && !line.starts_with('#') => {
+                    let cols: Vec<&str> = line.split('\t').collect();
+                    let col = cols[1];
+                    if col == "startpos" || cols[0].parse::<pocketfen::Variant>().is_err() {
+                        continue;
+                    }
+                    col
+                }
+                None => continue,
+            };
+            let parsed =
+                fen::parse(fen, None).unwrap_or_else(|e| panic!("{}: {fen}: {e}", path.display()));
+            assert_round_trips(&parsed.fen, fen);
+            n += 1;
+        }
+    }
+    assert!(n > 7000, "{n}");
+}
