@@ -82,35 +82,27 @@ fn convert(args: &ConvertArgs) -> Result<bool> {
                 out.write_all(b"\n")
             };
         }
-        let parsed = fen::parse(line, from);
-        if let Err(e) = &parsed {
+        text.clear();
+        let converted = fen::convert_line(line, from, to, &mut text);
+        if let Err(e) = &converted {
             ok = false;
             if !args.input.json {
+                // An empty line keeps output line N aligned with input line N.
+                out.write_all(b"\n")?;
                 out.flush()?;
                 eprintln!("pocketfen: line {n}, {e}");
                 return Ok(());
             }
         }
-        text.clear();
-        let record = match &parsed {
-            Ok(p) => {
-                fen::append_fen(&mut text, &p.fen, to);
+        let record = match converted {
+            Ok(dialect) => {
                 if !args.input.json {
                     text.push('\n');
                     return out.write_all(text.as_bytes());
                 }
-                ConvertRecord::Converted {
-                    line: n,
-                    input: line,
-                    dialect: dialect_name(p.dialect),
-                    output: &text,
-                }
+                ConvertRecord::Converted { line: n, input: line, dialect: dialect_name(dialect), output: &text }
             }
-            Err(e) => ConvertRecord::Error {
-                line: n,
-                input: line,
-                error: FenErrorDto::from(e),
-            },
+            Err(e) => ConvertRecord::Error { line: n, input: line, error: FenErrorDto::from(&e) },
         };
         json.clear();
         serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;

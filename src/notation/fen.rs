@@ -810,6 +810,23 @@ pub fn append_fen(out: &mut String, fen: &Fen, dialect: FenDialect) {
     }
 }
 
+/// Converts one FEN line (any dialect, or `from`) to `to`, appending it to `out`: the
+/// work of `pocketfen fen convert` per line. Returns the dialect the line was read in.
+///
+/// # Errors
+///
+/// [`ParseFenError`] when the line does not parse; `out` is unchanged.
+pub fn convert_line(
+    line: &str,
+    from: Option<FenDialect>,
+    to: FenDialect,
+    out: &mut String,
+) -> Result<Option<FenDialect>, ParseFenError> {
+    let parsed = parse(line, from)?;
+    append_fen(out, &parsed.fen, to);
+    Ok(parsed.dialect)
+}
+
 /// A FEN line as `dialect` writes it.
 pub fn to_string(fen: &Fen, dialect: FenDialect) -> String {
     let mut out = String::with_capacity(96);

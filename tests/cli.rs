@@ -1,0 +1,110 @@
+//! CLI snapshots: exit code, stdout and stderr of each subcommand (insta-cmd).
+
+use std::process::Command;
+
+use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
+
+fn cmd(args: &[&str]) -> Command {
+    let mut c = Command::new(get_cargo_bin("pocketfen"));
+    c.args(args);
+    c
+}
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s
+}
+
+macro_rules! snap {
+    ($name:literal, $cmd:expr) => {
+        settings().bind(|| assert_cmd_snapshot!($name, $cmd));
+    };
+}
+
+const ZH_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
+
+#[test]
+fn convert_arguments_with_one_bad() {
+    snap!(
+        "cli_convert_arguments",
+        cmd(&[
+            "fen",
+            "convert",
+            "--to",
+            "chesscom",
+            "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNrp] b - - 39 20",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "b2nkbnQ~/p1pppp1p/pP1q2p1/r7/8/R5PR/P1PP1P1P/1NBQ1BNK/R w - - 1 2",
+        ])
+    );
+}
+
+#[test]
+fn convert_stdin_sample_to_each_dialect() {
+    let input = std::fs::read("samples/crazyhouse-fens.txt").unwrap();
+    for to in ["lichess", "xboard", "chesscom", "bracket"] {
+        let name = format!("cli_convert_sample_to_{to}");
+        settings().bind(|| assert_cmd_snapshot!(name, cmd(&["fen", "convert", "--to", to]).pass_stdin(input.clone())));
+    }
+}
+
+#[test]
+fn convert_json_lines_with_pair_blank_line_crlf_and_error() {
+    let input = format!("{ZH_START} | {ZH_START}\n\n8/8/8/8/8/8/8/K6k[Q~] w - - 0 1\r\n8/8/8/8/8/8/8/K6k[Q] w - - 0 1\r\n");
+    snap!("cli_convert_json", cmd(&["fen", "convert", "--to", "xboard", "--json"]).pass_stdin(input));
+}
+
+#[test]
+fn convert_with_a_fixed_source_dialect() {
+    snap!(
+        "cli_convert_from_lichess",
+        cmd(&["fen", "convert", "--from", "lichess", "--to", "bracket", ZH_START, "8/8/8/8/8/8/8/K6k[Q] w - - 0 1"])
+    );
+}
+
+#[test]
+fn check_reports_every_problem() {
+    snap!(
+        "cli_check_text",
+        cmd(&[
+            "fen",
+            "check",
+            "4k2K/P7/8/8/8/8/8/p3K3 w Qk e6 0 1",
+            ZH_START,
+            "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+            "4k3/8/8/8/8/8/8/4K3[QQQ] w - - 0 1",
+            "not a fen",
+        ])
+    );
+    snap!(
+        "cli_check_json",
+        cmd(&["fen", "check", "--json", "--variant", "chess", ZH_START, "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"])
+    );
+}
+
+#[test]
+fn show_draws_boards() {
+    snap!(
+        "cli_show_chesscom",
+        cmd(&["fen", "show", "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q w - - 0 26 NNBRpr h1"])
+    );
+    snap!("cli_show_pair_ascii", cmd(&["fen", "show", "--ascii", &format!("{ZH_START} | {ZH_START}")]));
+    snap!("cli_show_bad", cmd(&["fen", "show", "8/8/8"]));
+}
+
+#[test]
+fn perft_counts_and_divides() {
+    snap!("cli_perft_crazyhouse", cmd(&["perft", "--variant", "crazyhouse", "3"]));
+    snap!("cli_perft_divide", cmd(&["perft", "--fen", "2k5/8/8/8/8/8/8/4K3[Qn] w - -", "2", "--divide"]));
+    snap!("cli_perft_horde", cmd(&["perft", "--variant", "horde", "3"]));
+    snap!("cli_perft_chess960_divide", cmd(&["perft", "--fen", "4rrk1/8/8/8/8/8/8/4RRK1 w Ff - 0 1", "1", "--divide"]));
+    snap!("cli_perft_illegal", cmd(&["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "2"]));
+    snap!("cli_perft_pair", cmd(&["perft", "--fen", &format!("{ZH_START} | {ZH_START}"), "1"]));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    snap!("cli_usage_error", cmd(&["fen", "convert", "--to", "nowhere"]));
+}

@@ -1,0 +1,109 @@
+//! Property tests: random setups print and parse back unchanged in every dialect, and
+//! conversion chains lose nothing.
+
+use pocketfen::notation::fen::{self, FenDialect};
+use pocketfen::{Bitboard, Board, ByColor, Castling, CastlingFlag, Color, Fen, Piece, Pocket, Role, Setup, Square};
+use proptest::prelude::*;
+
+fn piece() -> impl Strategy<Value = Piece> {
+    (any::<bool>(), 0..6usize).prop_map(|(white, r)| Piece { color: Color::from_white(white), role: Role::ALL[r] })
+}
+
+fn pocket() -> impl Strategy<Value = Pocket> {
+    prop::array::uniform5(prop_oneof![3 => Just(0u8), 2 => 0u8..4, 1 => 0u8..=40]).prop_map(Pocket)
+}
+
+fn castling() -> impl Strategy<Value = Castling> {
+    prop::collection::vec(prop::sample::select("KQkqABCDEFGHabcdefgh".chars().collect::<Vec<_>>()), 0..6).prop_map(|letters| {
+        let mut c = Castling::none();
+        for l in letters {
+            c.push(CastlingFlag::from_char(l).unwrap());
+        }
+        c
+    })
+}
+
+prop_compose! {
+    fn setup()(
+        squares in prop::collection::vec(prop::option::weighted(0.4, piece()), 64),
+        marks in any::<u64>(),
+        pockets in prop::option::of((pocket(), pocket())),
+        white in any::<bool>(),
+        castling in castling(),
+        ep in prop::option::of(0u8..64),
+        halfmoves in prop_oneof![0u32..200, Just(u32::MAX)],
+        fullmoves in prop_oneof![1u32..500, Just(0), Just(u32::MAX)],
+    ) -> Setup {
+        let mut board = Board::empty();
+        for (i, p) in squares.into_iter().enumerate() {
+            if let Some(p) = p {
+                board.put(Square::new(i as u8), p);
+            }
+        }
+        Setup {
+            board,
+            promoted: Bitboard(marks) & board.occupied(),
+            pockets: pockets.map(|(white, black)| ByColor { white, black }),
+            turn: Color::from_white(white),
+            castling,
+            ep_square: ep.map(Square::new),
+            halfmoves,
+            fullmoves,
+        }
+    }
+}
+
+/// What survives a Chess.com print: no pocket field when pockets are empty and nothing is
+/// promoted, and no promoted squares without a pocket field.
+fn chesscom_view(mut s: Setup) -> Setup {
+    match s.pockets {
+        None => s.promoted = Bitboard::EMPTY,
+        Some(p) if p.white.is_empty() && p.black.is_empty() && s.promoted.is_empty() => s.pockets = None,
+        Some(_) => {}
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(debug_assertions) { 2000 } else { 20000 }, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parse_print_round_trips(s in setup()) {
+        let fen = Fen::Single(s.clone());
+        for d in FenDialect::ALL {
+            let printed = fen::to_string(&fen, d);
+            let back = fen::parse(&printed, Some(d)).map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?;
+            prop_assert_eq!(fen::to_string(&back.fen, d), printed.clone());
+            let Fen::Single(back) = back.fen else { panic!("single") };
+            if d == FenDialect::Chesscom {
+                prop_assert_eq!(chesscom_view(back), chesscom_view(s.clone()), "{}", printed);
+            } else {
+                prop_assert_eq!(&back, &s, "{}", printed);
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_round_trip(a in setup(), b in setup()) {
+        let fen = Fen::Pair(Box::new([a, b]));
+        for d in [FenDialect::Lichess, FenDialect::Xboard, FenDialect::Bracket] {
+            let printed = fen::to_string(&fen, d);
+            let back = fen::parse(&printed, None).map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?;
+            prop_assert_eq!(&back.fen, &fen);
+        }
+    }
+
+    #[test]
+    fn conversion_chains_keep_promoted_pieces(mut s in setup()) {
+        s.pockets.get_or_insert_with(ByColor::default);
+        let fen = Fen::Single(s);
+        let mut text = fen::to_string(&fen, FenDialect::Lichess);
+        for d in [FenDialect::Chesscom, FenDialect::Xboard, FenDialect::Bracket, FenDialect::Lichess] {
+            let parsed = fen::parse(&text, None).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+            text = fen::to_string(&parsed.fen, d);
+        }
+        let end = fen::parse(&text, None).unwrap().fen;
+        prop_assert_eq!(end.boards()[0].promoted, fen.boards()[0].promoted);
+        prop_assert_eq!(chesscom_view(end.boards()[0].clone()), chesscom_view(fen.boards()[0].clone()));
+    }
+}
