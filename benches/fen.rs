@@ -31,10 +31,10 @@ fn build_corpus(path: &Path) -> Vec<String> {
         .collect();
     let mut starts: Vec<Position> = vec![Position::start(Variant::Crazyhouse)];
     for s in &samples {
-        if let Ok(setup) = s.parse::<Setup>() {
-            if let Ok(p) = Position::from_setup(&setup, Rules::new(Variant::Crazyhouse)) {
-                starts.push(p);
-            }
+        if let Ok(setup) = s.parse::<Setup>()
+            && let Ok(p) = Position::from_setup(&setup, Rules::new(Variant::Crazyhouse))
+        {
+            starts.push(p);
         }
     }
     let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -72,7 +72,11 @@ fn main() {
     let path = Path::new("target/bench-data/zh-fens.txt");
     let lines = build_corpus(path);
     let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
-    println!("{} crazyhouse FENs, {:.1} MB, all four dialects mixed", lines.len(), bytes as f64 / 1e6);
+    println!(
+        "{} crazyhouse FENs, {:.1} MB, all four dialects mixed",
+        lines.len(),
+        bytes as f64 / 1e6
+    );
     println!("| path | target | lines/s (best of 5) | MB/s |");
     println!("| --- | --- | --- | --- |");
     for to in FenDialect::ALL {
@@ -90,11 +94,17 @@ fn main() {
             best = best.min(start.elapsed());
         }
         let secs = best.as_secs_f64();
-        println!("| library `convert_line` | {to} | {:.0} | {:.0} |", lines.len() as f64 / secs, bytes as f64 / secs / 1e6);
+        println!(
+            "| library `convert_line` | {to} | {:.0} | {:.0} |",
+            lines.len() as f64 / secs,
+            bytes as f64 / secs / 1e6
+        );
     }
     let bin = Path::new("target/release/pocketfen");
     if !bin.exists() {
-        println!("(build target/release/pocketfen with `cargo build --release` for the end-to-end row)");
+        println!(
+            "(build target/release/pocketfen with `cargo build --release` for the end-to-end row)"
+        );
         return;
     }
     let mut best = Duration::MAX;
@@ -110,5 +120,9 @@ fn main() {
         best = best.min(start.elapsed());
     }
     let secs = best.as_secs_f64();
-    println!("| `pocketfen fen convert` binary, stdin → /dev/null | lichess | {:.0} | {:.0} |", lines.len() as f64 / secs, bytes as f64 / secs / 1e6);
+    println!(
+        "| `pocketfen fen convert` binary, stdin → /dev/null | lichess | {:.0} | {:.0} |",
+        lines.len() as f64 / secs,
+        bytes as f64 / secs / 1e6
+    );
 }

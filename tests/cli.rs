@@ -46,21 +46,40 @@ fn convert_stdin_sample_to_each_dialect() {
     let input = std::fs::read("samples/crazyhouse-fens.txt").unwrap();
     for to in ["lichess", "xboard", "chesscom", "bracket"] {
         let name = format!("cli_convert_sample_to_{to}");
-        settings().bind(|| assert_cmd_snapshot!(name, cmd(&["fen", "convert", "--to", to]).pass_stdin(input.clone())));
+        settings().bind(|| {
+            assert_cmd_snapshot!(
+                name,
+                cmd(&["fen", "convert", "--to", to]).pass_stdin(input.clone())
+            )
+        });
     }
 }
 
 #[test]
 fn convert_json_lines_with_pair_blank_line_crlf_and_error() {
-    let input = format!("{ZH_START} | {ZH_START}\n\n8/8/8/8/8/8/8/K6k[Q~] w - - 0 1\r\n8/8/8/8/8/8/8/K6k[Q] w - - 0 1\r\n");
-    snap!("cli_convert_json", cmd(&["fen", "convert", "--to", "xboard", "--json"]).pass_stdin(input));
+    let input = format!(
+        "{ZH_START} | {ZH_START}\n\n8/8/8/8/8/8/8/K6k[Q~] w - - 0 1\r\n8/8/8/8/8/8/8/K6k[Q] w - - 0 1\r\n"
+    );
+    snap!(
+        "cli_convert_json",
+        cmd(&["fen", "convert", "--to", "xboard", "--json"]).pass_stdin(input)
+    );
 }
 
 #[test]
 fn convert_with_a_fixed_source_dialect() {
     snap!(
         "cli_convert_from_lichess",
-        cmd(&["fen", "convert", "--from", "lichess", "--to", "bracket", ZH_START, "8/8/8/8/8/8/8/K6k[Q] w - - 0 1"])
+        cmd(&[
+            "fen",
+            "convert",
+            "--from",
+            "lichess",
+            "--to",
+            "bracket",
+            ZH_START,
+            "8/8/8/8/8/8/8/K6k[Q] w - - 0 1"
+        ])
     );
 }
 
@@ -80,7 +99,15 @@ fn check_reports_every_problem() {
     );
     snap!(
         "cli_check_json",
-        cmd(&["fen", "check", "--json", "--variant", "chess", ZH_START, "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"])
+        cmd(&[
+            "fen",
+            "check",
+            "--json",
+            "--variant",
+            "chess",
+            ZH_START,
+            "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"
+        ])
     );
 }
 
@@ -88,23 +115,68 @@ fn check_reports_every_problem() {
 fn show_draws_boards() {
     snap!(
         "cli_show_chesscom",
-        cmd(&["fen", "show", "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q w - - 0 26 NNBRpr h1"])
+        cmd(&[
+            "fen",
+            "show",
+            "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q w - - 0 26 NNBRpr h1"
+        ])
     );
-    snap!("cli_show_pair_ascii", cmd(&["fen", "show", "--ascii", &format!("{ZH_START} | {ZH_START}")]));
+    snap!(
+        "cli_show_pair_ascii",
+        cmd(&[
+            "fen",
+            "show",
+            "--ascii",
+            &format!("{ZH_START} | {ZH_START}")
+        ])
+    );
     snap!("cli_show_bad", cmd(&["fen", "show", "8/8/8"]));
 }
 
 #[test]
 fn perft_counts_and_divides() {
-    snap!("cli_perft_crazyhouse", cmd(&["perft", "--variant", "crazyhouse", "3"]));
-    snap!("cli_perft_divide", cmd(&["perft", "--fen", "2k5/8/8/8/8/8/8/4K3[Qn] w - -", "2", "--divide"]));
-    snap!("cli_perft_horde", cmd(&["perft", "--variant", "horde", "3"]));
-    snap!("cli_perft_chess960_divide", cmd(&["perft", "--fen", "4rrk1/8/8/8/8/8/8/4RRK1 w Ff - 0 1", "1", "--divide"]));
-    snap!("cli_perft_illegal", cmd(&["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "2"]));
-    snap!("cli_perft_pair", cmd(&["perft", "--fen", &format!("{ZH_START} | {ZH_START}"), "1"]));
+    snap!(
+        "cli_perft_crazyhouse",
+        cmd(&["perft", "--variant", "crazyhouse", "3"])
+    );
+    snap!(
+        "cli_perft_divide",
+        cmd(&[
+            "perft",
+            "--fen",
+            "2k5/8/8/8/8/8/8/4K3[Qn] w - -",
+            "2",
+            "--divide"
+        ])
+    );
+    snap!(
+        "cli_perft_horde",
+        cmd(&["perft", "--variant", "horde", "3"])
+    );
+    snap!(
+        "cli_perft_chess960_divide",
+        cmd(&[
+            "perft",
+            "--fen",
+            "4rrk1/8/8/8/8/8/8/4RRK1 w Ff - 0 1",
+            "1",
+            "--divide"
+        ])
+    );
+    snap!(
+        "cli_perft_illegal",
+        cmd(&["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "2"])
+    );
+    snap!(
+        "cli_perft_pair",
+        cmd(&["perft", "--fen", &format!("{ZH_START} | {ZH_START}"), "1"])
+    );
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    snap!("cli_usage_error", cmd(&["fen", "convert", "--to", "nowhere"]));
+    snap!(
+        "cli_usage_error",
+        cmd(&["fen", "convert", "--to", "nowhere"])
+    );
 }

@@ -155,7 +155,7 @@ fn suite_fens(file: &str) -> Vec<String> {
 
 #[test]
 fn chess_against_shakmaty() {
-    let mut starts = vec![Setup::standard()]
+    let mut starts = [Setup::standard()]
         .iter()
         .map(|s| setup_to_string(s, FenDialect::Bracket))
         .collect::<Vec<_>>();

@@ -2,11 +2,17 @@
 //! conversion chains lose nothing.
 
 use pocketfen::notation::fen::{self, FenDialect};
-use pocketfen::{Bitboard, Board, ByColor, Castling, CastlingFlag, Color, Fen, Piece, Pocket, Role, Setup, Square};
+use pocketfen::{
+    Bitboard, Board, ByColor, Castling, CastlingFlag, Color, Fen, Piece, Pocket, Role, Setup,
+    Square,
+};
 use proptest::prelude::*;
 
 fn piece() -> impl Strategy<Value = Piece> {
-    (any::<bool>(), 0..6usize).prop_map(|(white, r)| Piece { color: Color::from_white(white), role: Role::ALL[r] })
+    (any::<bool>(), 0..6usize).prop_map(|(white, r)| Piece {
+        color: Color::from_white(white),
+        role: Role::ALL[r],
+    })
 }
 
 fn pocket() -> impl Strategy<Value = Pocket> {
@@ -14,7 +20,11 @@ fn pocket() -> impl Strategy<Value = Pocket> {
 }
 
 fn castling() -> impl Strategy<Value = Castling> {
-    prop::collection::vec(prop::sample::select("KQkqABCDEFGHabcdefgh".chars().collect::<Vec<_>>()), 0..6).prop_map(|letters| {
+    prop::collection::vec(
+        prop::sample::select("KQkqABCDEFGHabcdefgh".chars().collect::<Vec<_>>()),
+        0..6,
+    )
+    .prop_map(|letters| {
         let mut c = Castling::none();
         for l in letters {
             c.push(CastlingFlag::from_char(l).unwrap());
@@ -58,7 +68,9 @@ prop_compose! {
 fn chesscom_view(mut s: Setup) -> Setup {
     match s.pockets {
         None => s.promoted = Bitboard::EMPTY,
-        Some(p) if p.white.is_empty() && p.black.is_empty() && s.promoted.is_empty() => s.pockets = None,
+        Some(p) if p.white.is_empty() && p.black.is_empty() && s.promoted.is_empty() => {
+            s.pockets = None
+        }
         Some(_) => {}
     }
     s

@@ -133,7 +133,7 @@ fn horde_white_is_never_in_check_and_loses_when_extinct() {
     assert!(!p.is_check());
     let mut p = pos("4k3/8/8/8/8/8/3P4/4r3 b - - 0 1", Variant::Horde);
     play_uci(&mut p, "e1d1");
-    assert!(p.is_check() == false && p.legal_moves().len() > 0 || p.is_variant_end());
+    assert!(!p.is_check() && !p.legal_moves().is_empty() || p.is_variant_end());
     let mut p = pos("4k3/8/8/8/8/8/8/3Pr3 b - - 0 1", Variant::Horde);
     play_uci(&mut p, "e1d1");
     assert!(p.is_variant_end());

@@ -100,9 +100,18 @@ fn convert(args: &ConvertArgs) -> Result<bool> {
                     text.push('\n');
                     return out.write_all(text.as_bytes());
                 }
-                ConvertRecord::Converted { line: n, input: line, dialect: dialect_name(dialect), output: &text }
+                ConvertRecord::Converted {
+                    line: n,
+                    input: line,
+                    dialect: dialect_name(dialect),
+                    output: &text,
+                }
             }
-            Err(e) => ConvertRecord::Error { line: n, input: line, error: FenErrorDto::from(&e) },
+            Err(e) => ConvertRecord::Error {
+                line: n,
+                input: line,
+                error: FenErrorDto::from(&e),
+            },
         };
         json.clear();
         serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;

@@ -201,13 +201,16 @@ impl Style {
     }
 
     fn fits(self, d: FenDialect) -> bool {
-        match (self, d) {
-            (Style::None, _) => true,
-            (Style::Slash, FenDialect::Lichess) => true,
-            (Style::BracketDash | Style::Bracket, FenDialect::Xboard | FenDialect::Bracket) => true,
-            (Style::Chesscom, FenDialect::Chesscom) => true,
-            _ => false,
-        }
+        matches!(
+            (self, d),
+            (Style::None, _)
+                | (Style::Slash, FenDialect::Lichess)
+                | (
+                    Style::BracketDash | Style::Bracket,
+                    FenDialect::Xboard | FenDialect::Bracket
+                )
+                | (Style::Chesscom, FenDialect::Chesscom)
+        )
     }
 }
 
@@ -458,11 +461,12 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
     }
     let mut seen = Seen::Ep;
     while let Some(tok) = next_field(i) {
-        if let Ok((rest, _)) = checks(tok) {
-            if seen <= Seen::Full && at_token_end(rest) {
-                i = rest;
-                continue;
-            }
+        if let Ok((rest, _)) = checks(tok)
+            && seen <= Seen::Full
+            && at_token_end(rest)
+        {
+            i = rest;
+            continue;
         }
         if seen < Seen::Full {
             let number = match clock(tok) {
@@ -474,18 +478,18 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
                 }
                 other => other.ok(),
             };
-            if let Some((rest, n)) = number {
-                if at_token_end(rest) {
-                    if seen == Seen::Ep {
-                        setup.halfmoves = n;
-                        seen = Seen::Half;
-                    } else {
-                        setup.fullmoves = n;
-                        seen = Seen::Full;
-                    }
-                    i = rest;
-                    continue;
+            if let Some((rest, n)) = number
+                && at_token_end(rest)
+            {
+                if seen == Seen::Ep {
+                    setup.halfmoves = n;
+                    seen = Seen::Half;
+                } else {
+                    setup.fullmoves = n;
+                    seen = Seen::Full;
                 }
+                i = rest;
+                continue;
             }
         }
         if seen < Seen::Pocket {
@@ -633,24 +637,20 @@ pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFen
     let mut i = trim_ws(line.trim_end_matches(['\r', '\n']));
     loop {
         let (rest, (setup, style, pocket_at)) = one_fen(i).map_err(to_err)?;
-        if let Some(d) = from {
-            if !style.fits(d) {
-                let at = &i[i.len() - pocket_at..];
-                let at = if style == Style::Chesscom { rest } else { at };
-                let expected = match d {
-                    FenDialect::Lichess => "a Lichess pocket (`/` after the 8th rank) or none",
-                    FenDialect::Xboard | FenDialect::Bracket => {
-                        "a bracket pocket (`[...]`) or none"
-                    }
-                    FenDialect::Chesscom => {
-                        "a Chess.com pocket (after the full-move number) or none"
-                    }
-                };
-                return Err(to_err(Located {
-                    field: FenField::Pocket,
-                    err: NomErr::new(at, expected),
-                }));
-            }
+        if let Some(d) = from
+            && !style.fits(d)
+        {
+            let at = &i[i.len() - pocket_at..];
+            let at = if style == Style::Chesscom { rest } else { at };
+            let expected = match d {
+                FenDialect::Lichess => "a Lichess pocket (`/` after the 8th rank) or none",
+                FenDialect::Xboard | FenDialect::Bracket => "a bracket pocket (`[...]`) or none",
+                FenDialect::Chesscom => "a Chess.com pocket (after the full-move number) or none",
+            };
+            return Err(to_err(Located {
+                field: FenField::Pocket,
+                err: NomErr::new(at, expected),
+            }));
         }
         dialect = dialect.or(style.dialect());
         boards.push(setup);
@@ -783,18 +783,18 @@ pub fn append_setup(out: &mut String, setup: &Setup, dialect: FenDialect) {
         None => out.push('-'),
     }
     let _ = write!(out, " {} {}", setup.halfmoves, setup.fullmoves);
-    if dialect == FenDialect::Chesscom {
-        if let Some(p) = &setup.pockets {
-            let empty = p.white.is_empty() && p.black.is_empty();
-            if !empty || setup.promoted.any() {
-                out.push(' ');
-                if empty {
-                    out.push('-');
-                }
-                write_pocket_letters(out, p);
-                for sq in setup.promoted {
-                    let _ = write!(out, " {sq}");
-                }
+    if dialect == FenDialect::Chesscom
+        && let Some(p) = &setup.pockets
+    {
+        let empty = p.white.is_empty() && p.black.is_empty();
+        if !empty || setup.promoted.any() {
+            out.push(' ');
+            if empty {
+                out.push('-');
+            }
+            write_pocket_letters(out, p);
+            for sq in setup.promoted {
+                let _ = write!(out, " {sq}");
             }
         }
     }

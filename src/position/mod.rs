@@ -447,17 +447,16 @@ impl Position {
         }
 
         // Checks.
-        if let Some(their_king) = board.king_of(!pos.turn) {
-            if board
+        if let Some(their_king) = board.king_of(!pos.turn)
+            && board
                 .attackers_to(their_king, pos.turn, board.occupied())
                 .any()
-            {
-                problem(
-                    ProblemKind::OppositeCheck,
-                    err,
-                    format!("{} is in check but it is not its turn", (!pos.turn).name()),
-                );
-            }
+        {
+            problem(
+                ProblemKind::OppositeCheck,
+                err,
+                format!("{} is in check but it is not its turn", (!pos.turn).name()),
+            );
         }
         if let Some(why) = pos.impossible_check(setup.ep_square) {
             problem(ProblemKind::ImpossibleCheck, err, why);
