@@ -1,21 +1,44 @@
 //! pocketfen: notation and rules for pocket chess variants.
+//!
+//! - [`notation::fen`] reads the FEN dialects of Lichess, Xboard/WinBoard, Chess.com and
+//!   the generic bracket form (and bughouse pairs `A | B`) into unvalidated [`Setup`]s,
+//!   and prints each dialect exactly.
+//! - [`Position`] is a legal position of any [`Variant`] (Chess, Crazyhouse, Loop, Chessgi,
+//!   Horde, one Bughouse board), built from a `Setup` by validation, with legal move
+//!   generation, play, outcome and [`perft`].
+//!
+//! ```
+//! use pocketfen::notation::fen::{self, FenDialect};
+//! use pocketfen::{Position, Rules, Setup, Variant};
+//!
+//! let setup: Setup = "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R/ b KQkq - 0 1".parse()?;
+//! assert_eq!(
+//!     fen::setup_to_string(&setup, FenDialect::Xboard),
+//!     "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[-] b KQkq - 0 1"
+//! );
+//! let pos = Position::from_setup(&setup, Rules::new(Variant::Crazyhouse))?;
+//! assert_eq!(pos.legal_moves().len(), 42);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
 pub mod attacks;
 pub mod bitboard;
-pub mod types;
-
-pub use bitboard::Bitboard;
-pub use types::{ByColor, ByRole, Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub mod board;
-pub mod notation;
-pub mod setup;
-pub use board::Board;
-pub use setup::{Castling, CastlingFlag, CastlingSpec, Fen, Pocket, Setup};
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod setup;
+pub mod types;
 pub mod variant;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
 pub use moves::{Move, MoveList};
 pub use position::{
-    EndReason, IllegalMove, Outcome, Position, PositionError, Problem, ProblemKind, Severity,
+    EndReason, IllegalMove, Outcome, Position, PositionError, Problem, ProblemKind, Repetitions,
+    Severity,
 };
+pub use setup::{Castling, CastlingFlag, CastlingSpec, Fen, Pocket, Setup};
+pub use types::{ByColor, ByRole, Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use variant::{CaptureMode, Rules, Variant, guess_variant};

@@ -293,3 +293,33 @@ fn chess960_castling_round_trips_through_setup() {
             .all(|m| !matches!(m, Move::Castle { .. }))
     );
 }
+
+#[test]
+fn threefold_repetition_is_a_claim_counted_by_key() {
+    let mut p = Position::start(Variant::Crazyhouse);
+    let mut reps = pocketfen::Repetitions::new();
+    assert_eq!(reps.push(&p), 1);
+    for round in 2..=3 {
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            play_uci(&mut p, m);
+            reps.push(&p);
+        }
+        assert_eq!(reps.is_threefold(&p), round == 3);
+    }
+    assert_eq!(
+        p.outcome(),
+        None,
+        "repetition never ends the game by itself"
+    );
+    // A different pocket is a different position.
+    let a = pos("4k3/8/8/8/8/8/8/4K3[P] w - - 0 1", Variant::Crazyhouse);
+    let b = pos("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", Variant::Crazyhouse);
+    assert_ne!(a.repetition_key(), b.repetition_key());
+}
+
+#[test]
+fn fifty_move_rule_is_a_claim() {
+    let p = pos("4k3/8/8/8/8/8/8/4K2R[] w - - 100 80", Variant::Crazyhouse);
+    assert!(p.is_fifty_move_claimable());
+    assert_eq!(p.outcome(), None);
+}

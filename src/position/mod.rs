@@ -644,6 +644,48 @@ impl Position {
         None
     }
 
+    /// A key equal for positions that count as the same for threefold repetition: same
+    /// pieces on the same squares, promoted marks, pockets, side to move, castling rights
+    /// and en passant square (kept only when a capture there is possible). Clocks are left
+    /// out. Collisions are possible but rare (a 64-bit mix of the parts).
+    pub fn repetition_key(&self) -> u64 {
+        fn mix(h: u64, v: u64) -> u64 {
+            let h = (h ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            h ^ (h >> 29)
+        }
+        let b = &self.board;
+        let mut h = mix(0, b.by_color(Color::White).0);
+        for role in Role::ALL {
+            h = mix(h, b.by_role(role).0);
+        }
+        h = mix(h, self.promoted.0);
+        for color in Color::ALL {
+            h = mix(
+                h,
+                u64::from_le_bytes([
+                    0,
+                    0,
+                    0,
+                    self.pockets[color].0[0],
+                    self.pockets[color].0[1],
+                    self.pockets[color].0[2],
+                    self.pockets[color].0[3],
+                    self.pockets[color].0[4],
+                ]),
+            );
+        }
+        h = mix(h, self.castling_rights.0);
+        let ep = self.ep_square.filter(|_| {
+            let mut list = crate::moves::MoveList::new();
+            self.generate(&mut list);
+            list.iter().any(|m| matches!(m, Move::EnPassant { .. }))
+        });
+        mix(
+            h,
+            u64::from(self.turn == Color::White) | (ep.map_or(64, |s| s.index() as u64) << 1),
+        )
+    }
+
     /// A draw may be claimed under the 50-move rule.
     pub fn is_fifty_move_claimable(&self) -> bool {
         self.halfmoves >= 100
@@ -831,6 +873,33 @@ impl Position {
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
         }
+    }
+}
+
+/// Counts positions of a game to tell when threefold repetition may be claimed (never
+/// automatic).
+#[derive(Debug, Clone, Default)]
+pub struct Repetitions {
+    seen: std::collections::HashMap<u64, u32>,
+}
+
+impl Repetitions {
+    pub fn new() -> Repetitions {
+        Repetitions::default()
+    }
+
+    /// Records `pos`; returns how often it has now occurred.
+    pub fn push(&mut self, pos: &Position) -> u32 {
+        let n = self.seen.entry(pos.repetition_key()).or_insert(0);
+        *n += 1;
+        *n
+    }
+
+    /// Whether `pos` has occurred at least three times.
+    pub fn is_threefold(&self, pos: &Position) -> bool {
+        self.seen
+            .get(&pos.repetition_key())
+            .is_some_and(|&n| n >= 3)
     }
 }
 
