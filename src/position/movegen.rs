@@ -100,6 +100,25 @@ impl ArrayPush for MoveList {
     }
 }
 
+/// Which moves to generate: those landing on `to`, of the roles in the bit set `roles`.
+#[derive(Clone, Copy)]
+pub(crate) struct Filter {
+    pub to: Bitboard,
+    pub roles: u8,
+}
+
+impl Filter {
+    pub const ALL: Filter = Filter {
+        to: Bitboard::FULL,
+        roles: 0x3f,
+    };
+
+    #[inline]
+    fn has(self, role: Role) -> bool {
+        self.roles & (1 << role as u8) != 0
+    }
+}
+
 /// Counts moves without building them.
 #[derive(Default)]
 pub(crate) struct Counter(pub u64);
@@ -133,11 +152,11 @@ impl Sink for Counter {
 impl Position {
     /// Generates every legal move into `sink`.
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
-        self.generate_with(sink, true);
+        self.generate_with(sink, true, Filter::ALL);
     }
 
-    /// Generates every legal move into `sink`, drops only if `drops`.
-    fn generate_with<S: Sink>(&self, sink: &mut S, drops: bool) {
+    /// Generates the legal moves that pass `filter` into `sink`, drops only if `drops`.
+    pub(crate) fn generate_with<S: Sink>(&self, sink: &mut S, drops: bool, filter: Filter) {
         let us = self.turn;
         let them = !us;
         let board = &self.board;
@@ -145,32 +164,48 @@ impl Position {
         let occ = board.occupied();
         let Some(king) = self.our_king() else {
             // No king (the Horde): every pseudo-legal move is legal.
-            self.gen_pieces(sink, !ours, None, Bitboard::EMPTY);
-            self.gen_en_passant(sink, None);
+            self.gen_pieces(sink, !ours & filter.to, None, Bitboard::EMPTY, filter.roles);
+            if filter.has(Role::Pawn) {
+                self.gen_en_passant(sink, None, filter.to);
+            }
             if drops {
-                self.gen_drops(sink, !occ);
+                self.gen_drops(sink, !occ & filter.to, filter.roles);
             }
             return;
         };
         let checkers = board.attackers_to(king, them, occ);
         let pinned = self.pinned(king);
-        self.gen_king(sink, king);
+        if filter.has(Role::King) {
+            self.gen_king(sink, king, filter.to);
+        }
         match checkers.single_square() {
             None if checkers.is_empty() => {
-                self.gen_pieces(sink, !ours, Some(king), pinned);
-                self.gen_castling(sink, king);
-                self.gen_en_passant(sink, Some(king));
+                self.gen_pieces(sink, !ours & filter.to, Some(king), pinned, filter.roles);
+                if filter.has(Role::King) {
+                    self.gen_castling(sink, king);
+                }
+                if filter.has(Role::Pawn) {
+                    self.gen_en_passant(sink, Some(king), filter.to);
+                }
                 if drops {
-                    self.gen_drops(sink, !occ);
+                    self.gen_drops(sink, !occ & filter.to, filter.roles);
                 }
             }
             None => {} // double check: king moves only
             Some(checker) => {
                 let block = attacks::between(king, checker);
-                self.gen_pieces(sink, block.with(checker), Some(king), pinned);
-                self.gen_en_passant(sink, Some(king));
+                self.gen_pieces(
+                    sink,
+                    block.with(checker) & filter.to,
+                    Some(king),
+                    pinned,
+                    filter.roles,
+                );
+                if filter.has(Role::Pawn) {
+                    self.gen_en_passant(sink, Some(king), filter.to);
+                }
                 if drops {
-                    self.gen_drops(sink, block);
+                    self.gen_drops(sink, block & filter.to, filter.roles);
                 }
             }
         }
@@ -194,14 +229,14 @@ impl Position {
         pinned & board.by_color(self.turn)
     }
 
-    fn gen_king<S: Sink>(&self, sink: &mut S, king: Square) {
+    fn gen_king<S: Sink>(&self, sink: &mut S, king: Square, to: Bitboard) {
         let board = &self.board;
         let them = !self.turn;
         let occ = board.occupied() ^ Bitboard::from_square(king);
         let mut safe = Bitboard::EMPTY;
-        for to in attacks::king_attacks(king) & !board.by_color(self.turn) {
-            if board.attackers_to(to, them, occ).is_empty() {
-                safe |= to;
+        for sq in attacks::king_attacks(king) & !board.by_color(self.turn) & to {
+            if board.attackers_to(sq, them, occ).is_empty() {
+                safe |= sq;
             }
         }
         sink.piece(board, Role::King, king, safe);
@@ -214,7 +249,11 @@ impl Position {
         target: Bitboard,
         king: Option<Square>,
         pinned: Bitboard,
+        roles: u8,
     ) {
+        if target.is_empty() {
+            return;
+        }
         let board = &self.board;
         let us = self.turn;
         let ours = board.by_color(us);
@@ -223,7 +262,14 @@ impl Position {
             Some(k) if pinned.contains(from) => attacks::line(k, from),
             _ => Bitboard::FULL,
         };
-        for from in board.by_role(Role::Knight) & ours & !pinned {
+        let only = |role: Role| {
+            if roles & (1 << role as u8) != 0 {
+                Bitboard::FULL
+            } else {
+                Bitboard::EMPTY
+            }
+        };
+        for from in board.by_role(Role::Knight) & ours & !pinned & only(Role::Knight) {
             sink.piece(
                 board,
                 Role::Knight,
@@ -231,7 +277,7 @@ impl Position {
                 attacks::knight_attacks(from) & target,
             );
         }
-        for from in board.by_role(Role::Bishop) & ours {
+        for from in board.by_role(Role::Bishop) & ours & only(Role::Bishop) {
             sink.piece(
                 board,
                 Role::Bishop,
@@ -239,7 +285,7 @@ impl Position {
                 attacks::bishop_attacks(from, occ) & target & pin_line(from),
             );
         }
-        for from in board.by_role(Role::Rook) & ours {
+        for from in board.by_role(Role::Rook) & ours & only(Role::Rook) {
             sink.piece(
                 board,
                 Role::Rook,
@@ -247,7 +293,7 @@ impl Position {
                 attacks::rook_attacks(from, occ) & target & pin_line(from),
             );
         }
-        for from in board.by_role(Role::Queen) & ours {
+        for from in board.by_role(Role::Queen) & ours & only(Role::Queen) {
             sink.piece(
                 board,
                 Role::Queen,
@@ -255,7 +301,7 @@ impl Position {
                 attacks::queen_attacks(from, occ) & target & pin_line(from),
             );
         }
-        let pawns = board.by_role(Role::Pawn) & ours;
+        let pawns = board.by_role(Role::Pawn) & ours & only(Role::Pawn);
         self.gen_pawns(sink, pawns & !pinned, target);
         for from in pawns & pinned {
             self.gen_pawns(sink, Bitboard::from_square(from), target & pin_line(from));
@@ -293,8 +339,10 @@ impl Position {
         sink.pawns(board, double & target, 2 * fwd, Bitboard::EMPTY);
     }
 
-    fn gen_en_passant<S: Sink>(&self, sink: &mut S, king: Option<Square>) {
-        let Some(ep) = self.ep_square else { return };
+    fn gen_en_passant<S: Sink>(&self, sink: &mut S, king: Option<Square>, to: Bitboard) {
+        let Some(ep) = self.ep_square.filter(|&ep| to.contains(ep)) else {
+            return;
+        };
         let board = &self.board;
         let us = self.turn;
         let capturers =
@@ -343,12 +391,17 @@ impl Position {
         }
     }
 
-    fn gen_drops<S: Sink>(&self, sink: &mut S, targets: Bitboard) {
+    fn gen_drops<S: Sink>(&self, sink: &mut S, targets: Bitboard, roles: u8) {
         if !self.rules.variant.has_drops() {
             return;
         }
         let us = self.turn;
-        let pocket = self.pockets[us];
+        let mut pocket = self.pockets[us];
+        for role in Role::POCKET {
+            if roles & (1 << role as u8) == 0 {
+                pocket.0[role as usize] = 0;
+            }
+        }
         if pocket.is_empty() || targets.is_empty() {
             return;
         }
@@ -394,12 +447,24 @@ impl Position {
     /// Whether the side to move has any legal move, trying board moves before drops.
     pub fn has_legal_moves(&self) -> bool {
         let mut list = MoveList::new();
-        self.generate_with(&mut list, false);
+        self.generate_with(&mut list, false, Filter::ALL);
         if !list.is_empty() {
             return true;
         }
         self.generate(&mut list);
         !list.is_empty()
+    }
+
+    /// The legal moves of `role` (drops included) that land on `to`, found without
+    /// generating the others.
+    pub fn legal_moves_to(&self, role: Role, to: Square) -> MoveList {
+        let mut list = MoveList::new();
+        let filter = Filter {
+            to: Bitboard::from_square(to),
+            roles: 1 << role as u8,
+        };
+        self.generate_with(&mut list, true, filter);
+        list
     }
 
     /// Every legal move.
