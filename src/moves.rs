@@ -7,10 +7,9 @@
 //! # Ok::<_, pocketfen::ParseSquareError>(())
 //! ```
 
-use std::fmt;
-
 use arrayvec::ArrayVec;
 
+use crate::notation::uci::UciMove;
 use crate::types::{File, Role, Square};
 
 /// A move of any variant. Castling is stored as king square and rook square, which is
@@ -88,8 +87,8 @@ impl Move {
 
     /// The move in UCI notation: castling as king-two-squares (`e1g1`) unless `chess960`,
     /// where it is king-takes-rook (`e1h1`); drops as `N@d5` and `P@e4`.
-    pub fn to_uci(self, chess960: bool) -> Uci {
-        Uci { m: self, chess960 }
+    pub fn to_uci(self, chess960: bool) -> UciMove {
+        UciMove::from_move(self, chess960)
     }
 }
 
@@ -103,42 +102,6 @@ pub(crate) fn castle_king_to(king: Square, rook: Square) -> Square {
 pub(crate) fn castle_rook_to(king: Square, rook: Square) -> Square {
     let file = if rook > king { File::F } else { File::D };
     Square::from_coords(file, king.rank())
-}
-
-/// A move printed in UCI notation (see [`Move::to_uci`]).
-#[derive(Debug, Clone, Copy)]
-pub struct Uci {
-    m: Move,
-    chess960: bool,
-}
-
-impl fmt::Display for Uci {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.m {
-            Move::Normal {
-                from,
-                to,
-                promotion,
-                ..
-            } => {
-                write!(f, "{from}{to}")?;
-                if let Some(p) = promotion {
-                    write!(f, "{}", p.char())?;
-                }
-                Ok(())
-            }
-            Move::EnPassant { from, to } => write!(f, "{from}{to}"),
-            Move::Castle { king, rook } => {
-                let to = if self.chess960 {
-                    rook
-                } else {
-                    castle_king_to(king, rook)
-                };
-                write!(f, "{king}{to}")
-            }
-            Move::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),
-        }
-    }
 }
 
 /// Room for every legal move of any position pocketfen accepts.

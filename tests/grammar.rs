@@ -150,3 +150,75 @@ fn every_suite_fen_round_trips() {
     }
     assert!(n > 7000, "{n}");
 }
+
+fn describe_san(token: &str, expect_ok: bool) -> String {
+    use pocketfen::notation::san::{DropStyle, SanPlus};
+    match token.parse::<SanPlus>() {
+        Ok(san) => {
+            assert!(expect_ok, "an err/ token parsed: {token:?}");
+            let canonical = san.to_string_with(DropStyle::Letter);
+            let again: SanPlus = canonical.parse().unwrap();
+            assert_eq!(again.san, san.san, "{token}");
+            format!(
+                "{token:<10} -> {canonical:<10} {:?} {:?}",
+                san.suffix, san.glyph
+            )
+        }
+        Err(e) => {
+            assert!(!expect_ok, "an ok/ token failed: {token:?}: {e}");
+            format!("{token:<10} error: {e}")
+        }
+    }
+}
+
+#[test]
+fn san_grammar() {
+    settings().bind(|| {
+        insta::glob!("../grammar-tests", "san/{ok,err}/*.san", |path| {
+            let text = fs::read_to_string(path).unwrap();
+            let expect_ok = path
+                .parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|n| n == "ok");
+            let snap: Vec<String> = text.lines().map(|l| describe_san(l, expect_ok)).collect();
+            insta::assert_snapshot!(snap.join("\n"));
+        });
+    });
+}
+
+fn describe_resolution(line: &str) -> String {
+    use pocketfen::notation::san::{DropStyle, SanPlus};
+    let cols: Vec<&str> = line.split(" | ").collect();
+    let variant: pocketfen::Variant = cols[0].parse().unwrap();
+    let setup: pocketfen::Setup = cols[1].parse().unwrap();
+    let pos = Position::from_setup(&setup, Rules::new(variant)).unwrap();
+    let san: SanPlus = cols[2].parse().unwrap();
+    let mut out = format!("{} in {} ({variant}):\n", cols[2], cols[1]);
+    match san.resolve(&pos, true) {
+        Ok((m, defects)) => {
+            let canonical = SanPlus::from_move(&pos, m).to_string_with(DropStyle::Letter);
+            writeln!(
+                out,
+                "  legal: {} ({canonical})",
+                m.to_uci(pos.is_chess960())
+            )
+            .unwrap();
+            for d in defects {
+                writeln!(out, "  strict: {d}").unwrap();
+            }
+        }
+        Err(e) => writeln!(out, "  illegal: {e}").unwrap(),
+    }
+    out
+}
+
+#[test]
+fn san_resolution() {
+    settings().bind(|| {
+        insta::glob!("../grammar-tests", "san/resolve/*.txt", |path| {
+            let text = fs::read_to_string(path).unwrap();
+            let snap: String = text.lines().map(describe_resolution).collect();
+            insta::assert_snapshot!(snap);
+        });
+    });
+}

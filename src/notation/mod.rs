@@ -3,5 +3,7 @@
 //! Each submodule pairs a nom parser with its printer.
 
 pub mod fen;
+pub mod san;
+pub mod uci;
 
 pub(crate) mod nomerr;

@@ -423,8 +423,8 @@ impl Position {
         }
     }
 
-    /// Whether the drop `m` gives checkmate.
-    pub(crate) fn drop_mates(&self, m: Move) -> bool {
+    /// Whether the drop `m` gives checkmate (whatever the drop-mate option).
+    pub fn drop_mates(&self, m: Move) -> bool {
         let Move::Put { role, to } = m else {
             return false;
         };

@@ -1,0 +1,1111 @@
+//! Standard Algebraic Notation with drops: a nom parser into an unvalidated [`San`], its
+//! resolution against a [`Position`] with precise reasons, and a canonical printer.
+//!
+//! ```
+//! use pocketfen::notation::san::{DropStyle, SanPlus};
+//! use pocketfen::{Position, Variant};
+//! let pos = Position::start(Variant::Crazyhouse);
+//! let san: SanPlus = "Nf3".parse()?;
+//! let m = san.san.to_move(&pos)?;
+//! assert_eq!(SanPlus::from_move(&pos, m).to_string_with(DropStyle::Letter), "Nf3");
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Grammar
+//!
+//! ```text
+//! san-plus = san [ "+" / "#" ] [ glyph ]
+//! san      = castle / null / drop / piece-move / pawn-move
+//! castle   = "O-O-O" / "O-O" / "0-0-0" / "0-0"
+//! null     = "--" / "Z0"
+//! drop     = [ role ] "@" square                    ; role P N B R Q, either case
+//! piece    = ROLE [ file ] [ rank ] [ "x" ] square  ; ROLE N B R Q K
+//! pawn     = [ file "x" ] square [ [ "=" ] ROLE ]
+//! glyph    = "!!" / "??" / "!?" / "?!" / "!" / "?"
+//! ```
+//!
+//! # Leniencies
+//!
+//! Accepted always; under strict resolution each is a [`DefectKind`]: castling with zeros
+//! (`0-0`), a promotion without `=` (`e8Q`), a lowercase drop or promotion letter (`n@d5`,
+//! `e8=q`), over-disambiguation (`Nge2` where `Ne2` is unique), a missing or spurious `x`,
+//! a missing or wrong `+`/`#`. `@e4` (no letter) is a pawn drop and is not a defect.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::bitboard::Bitboard;
+use crate::board::attacks_of;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{File, Piece, Rank, Role, Square};
+
+/// King side or queen side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastlingSide {
+    KingSide,
+    QueenSide,
+}
+
+/// A move as SAN writes it, not yet checked against a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum San {
+    Normal {
+        role: Role,
+        file: Option<File>,
+        rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Role>,
+    },
+    Castle(CastlingSide),
+    Put {
+        role: Role,
+        to: Square,
+    },
+    Null,
+}
+
+/// `+` or `#`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    Check,
+    Checkmate,
+}
+
+/// A move annotation glyph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Glyph {
+    Good,
+    Mistake,
+    Brilliant,
+    Blunder,
+    Speculative,
+    Dubious,
+}
+
+impl Glyph {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Glyph::Good => "!",
+            Glyph::Mistake => "?",
+            Glyph::Brilliant => "!!",
+            Glyph::Blunder => "??",
+            Glyph::Speculative => "!?",
+            Glyph::Dubious => "?!",
+        }
+    }
+}
+
+/// Non-canonical spellings the parser accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Spelling {
+    pub zero_castling: bool,
+    pub promotion_without_equals: bool,
+    pub lowercase_piece: bool,
+}
+
+/// A SAN token: the move, its check suffix and glyph, and how it was spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SanPlus {
+    pub san: San,
+    pub suffix: Option<Suffix>,
+    pub glyph: Option<Glyph>,
+    pub spelling: Spelling,
+}
+
+/// How to write pawn drops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DropStyle {
+    /// `P@e4` (Lichess exports, Xboard, bughouse-db, Fairy-Stockfish).
+    #[default]
+    Letter,
+    /// `@e4` (Chess.com, chessops, python-chess).
+    Bare,
+}
+
+/// A SAN token that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseSanError {
+    /// 1-based byte column within the token.
+    pub column: usize,
+    pub expected: &'static str,
+    pub found: String,
+}
+
+impl fmt::Display for ParseSanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "column {}: expected {}, found {}",
+            self.column, self.expected, self.found
+        )
+    }
+}
+
+impl std::error::Error for ParseSanError {}
+
+struct Cursor<'a> {
+    s: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.at).copied()
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_str(&mut self, t: &str) -> bool {
+        if self.s[self.at..].starts_with(t.as_bytes()) {
+            self.at += t.len();
+            true
+        } else {
+            false
+        }
+    }
+    fn err<T>(&self, expected: &'static str) -> Result<T, ParseSanError> {
+        let rest = String::from_utf8_lossy(&self.s[self.at..]);
+        let found = if rest.is_empty() {
+            "end of token".to_owned()
+        } else {
+            format!("`{rest}`")
+        };
+        Err(ParseSanError {
+            column: self.at + 1,
+            expected,
+            found,
+        })
+    }
+    /// `square = file rank`
+    fn square(&mut self) -> Option<Square> {
+        let sq = Square::from_ascii(self.s.get(self.at..self.at + 2)?).ok()?;
+        self.at += 2;
+        Some(sq)
+    }
+    fn file(&mut self) -> Option<File> {
+        match self.peek() {
+            Some(c @ b'a'..=b'h') => {
+                self.at += 1;
+                Some(File::new(c - b'a'))
+            }
+            _ => None,
+        }
+    }
+    fn rank(&mut self) -> Option<Rank> {
+        match self.peek() {
+            Some(c @ b'1'..=b'8') => {
+                self.at += 1;
+                Some(Rank::new(c - b'1'))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `castle = "O-O-O" / "O-O" / "0-0-0" / "0-0"`
+fn castle(c: &mut Cursor<'_>, spelling: &mut Spelling) -> Option<San> {
+    for (text, side, zero) in [
+        ("O-O-O", CastlingSide::QueenSide, false),
+        ("0-0-0", CastlingSide::QueenSide, true),
+        ("O-O", CastlingSide::KingSide, false),
+        ("0-0", CastlingSide::KingSide, true),
+    ] {
+        if c.eat_str(text) {
+            spelling.zero_castling = zero;
+            return Some(San::Castle(side));
+        }
+    }
+    None
+}
+
+/// `drop = [role] "@" square`
+fn drop(c: &mut Cursor<'_>, spelling: &mut Spelling) -> Result<Option<San>, ParseSanError> {
+    let start = c.at;
+    let role = match c.peek() {
+        Some(b'@') => Role::Pawn,
+        Some(l) if c.s.get(c.at + 1) == Some(&b'@') => match Role::from_char(l as char) {
+            Some(r) => {
+                spelling.lowercase_piece = l.is_ascii_lowercase();
+                c.at += 1;
+                r
+            }
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    c.at += 1; // '@'
+    match c.square() {
+        Some(to) => Ok(Some(San::Put { role, to })),
+        None => {
+            let _ = start;
+            c.err("a square after `@`")
+        }
+    }
+}
+
+/// `promotion = ["="] ROLE`
+fn promotion(c: &mut Cursor<'_>, spelling: &mut Spelling) -> Result<Option<Role>, ParseSanError> {
+    let equals = c.eat(b'=');
+    match c.peek().and_then(|l| {
+        Role::from_char(l as char)
+            .filter(|&r| r != Role::Pawn)
+            .map(|r| (l, r))
+    }) {
+        Some((l, r)) => {
+            c.at += 1;
+            spelling.promotion_without_equals = !equals;
+            spelling.lowercase_piece |= l.is_ascii_lowercase();
+            Ok(Some(r))
+        }
+        None if equals => c.err("a promotion piece (Q R B N)"),
+        None => Ok(None),
+    }
+}
+
+/// `piece = ROLE [file] [rank] ["x"] square`
+fn piece_move(c: &mut Cursor<'_>, role: Role) -> Result<San, ParseSanError> {
+    // Read the longest run of file/rank/x characters, then split off the square.
+    let start = c.at;
+    while matches!(c.peek(), Some(b'a'..=b'h' | b'1'..=b'8' | b'x')) {
+        c.at += 1;
+    }
+    let body = &c.s[start..c.at];
+    if body.len() < 2 || Square::from_ascii(&body[body.len() - 2..]).is_err() {
+        c.at = start;
+        return c.err("a destination square");
+    }
+    let to = Square::from_ascii(&body[body.len() - 2..]).expect("square");
+    let mut head = Cursor {
+        s: &body[..body.len() - 2],
+        at: 0,
+    };
+    let file = head.file();
+    let rank = head.rank();
+    let capture = head.eat(b'x');
+    if head.at != head.s.len() {
+        c.at = start + head.at;
+        return c.err("a file, a rank, `x` or the destination square");
+    }
+    Ok(San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion: None,
+    })
+}
+
+/// `pawn = [file "x"] square [promotion]`
+fn pawn_move(c: &mut Cursor<'_>, spelling: &mut Spelling) -> Result<San, ParseSanError> {
+    let start = c.at;
+    let (file, capture) = match (c.file(), c.peek()) {
+        (Some(f), Some(b'x')) => {
+            c.at += 1;
+            (Some(f), true)
+        }
+        _ => {
+            c.at = start;
+            (None, false)
+        }
+    };
+    let Some(to) = c.square() else {
+        return c.err("a move (a square, a piece letter, `@` or castling)");
+    };
+    let promotion = promotion(c, spelling)?;
+    Ok(San::Normal {
+        role: Role::Pawn,
+        file,
+        rank: None,
+        capture,
+        to,
+        promotion,
+    })
+}
+
+impl SanPlus {
+    /// Parses one SAN token.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseSanError`] with the column in the token and what was expected.
+    pub fn from_ascii(s: &[u8]) -> Result<SanPlus, ParseSanError> {
+        let mut c = Cursor { s, at: 0 };
+        let mut spelling = Spelling::default();
+        let san = if c.eat_str("--") || c.eat_str("Z0") {
+            San::Null
+        } else if let Some(san) = castle(&mut c, &mut spelling) {
+            san
+        } else if let Some(san) = drop(&mut c, &mut spelling)? {
+            san
+        } else {
+            match c.peek() {
+                Some(l @ (b'N' | b'B' | b'R' | b'Q' | b'K')) => {
+                    c.at += 1;
+                    piece_move(&mut c, Role::from_char(l as char).expect("role"))?
+                }
+                _ => pawn_move(&mut c, &mut spelling)?,
+            }
+        };
+        let suffix = if c.eat(b'#') {
+            Some(Suffix::Checkmate)
+        } else if c.eat(b'+') {
+            Some(Suffix::Check)
+        } else {
+            None
+        };
+        let glyph = [
+            ("!!", Glyph::Brilliant),
+            ("??", Glyph::Blunder),
+            ("!?", Glyph::Speculative),
+            ("?!", Glyph::Dubious),
+            ("!", Glyph::Good),
+            ("?", Glyph::Mistake),
+        ]
+        .into_iter()
+        .find(|(t, _)| c.eat_str(t))
+        .map(|(_, g)| g);
+        if c.at != s.len() {
+            return c.err("the end of the move (after it only `+`, `#` and `!`/`?` glyphs)");
+        }
+        Ok(SanPlus {
+            san,
+            suffix,
+            glyph,
+            spelling,
+        })
+    }
+
+    /// The SAN of legal move `m` in `pos`, with its check or mate suffix.
+    pub fn from_move(pos: &Position, m: Move) -> SanPlus {
+        let san = San::from_move(pos, m);
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        let suffix = if after.is_checkmate() {
+            Some(Suffix::Checkmate)
+        } else if after.is_check() {
+            Some(Suffix::Check)
+        } else {
+            None
+        };
+        SanPlus {
+            san,
+            suffix,
+            glyph: None,
+            spelling: Spelling::default(),
+        }
+    }
+
+    /// Appends the canonical spelling (no glyph) with drops written in `style`.
+    pub fn append_to(&self, out: &mut String, style: DropStyle) {
+        self.san.append_to(out, style);
+        match self.suffix {
+            Some(Suffix::Check) => out.push('+'),
+            Some(Suffix::Checkmate) => out.push('#'),
+            None => {}
+        }
+    }
+
+    /// The canonical spelling with drops written in `style`.
+    pub fn to_string_with(&self, style: DropStyle) -> String {
+        let mut s = String::with_capacity(8);
+        self.append_to(&mut s, style);
+        s
+    }
+}
+
+impl FromStr for SanPlus {
+    type Err = ParseSanError;
+    fn from_str(s: &str) -> Result<SanPlus, ParseSanError> {
+        SanPlus::from_ascii(s.as_bytes())
+    }
+}
+
+impl fmt::Display for SanPlus {
+    /// The canonical spelling, pawn drops as `P@e4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_string_with(DropStyle::Letter))
+    }
+}
+
+impl San {
+    /// Appends the canonical spelling with drops written in `style`.
+    pub fn append_to(&self, out: &mut String, style: DropStyle) {
+        match *self {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    out.push(role.upper_char());
+                }
+                if let Some(f) = file {
+                    out.push(f.char());
+                }
+                if let Some(r) = rank {
+                    out.push(r.char());
+                }
+                if capture {
+                    out.push('x');
+                }
+                out.push_str(&to.to_string());
+                if let Some(p) = promotion {
+                    out.push('=');
+                    out.push(p.upper_char());
+                }
+            }
+            San::Castle(CastlingSide::KingSide) => out.push_str("O-O"),
+            San::Castle(CastlingSide::QueenSide) => out.push_str("O-O-O"),
+            San::Put { role, to } => {
+                if role != Role::Pawn || style == DropStyle::Letter {
+                    out.push(role.upper_char());
+                }
+                out.push('@');
+                out.push_str(&to.to_string());
+            }
+            San::Null => out.push_str("--"),
+        }
+    }
+
+    /// The SAN of legal move `m` in `pos`, with the least disambiguation.
+    pub fn from_move(pos: &Position, m: Move) -> San {
+        match m {
+            Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture,
+                to,
+                promotion,
+            } => San::Normal {
+                role: Role::Pawn,
+                file: capture.is_some().then(|| from.file()),
+                rank: None,
+                capture: capture.is_some(),
+                to,
+                promotion,
+            },
+            Move::EnPassant { from, to } => San::Normal {
+                role: Role::Pawn,
+                file: Some(from.file()),
+                rank: None,
+                capture: true,
+                to,
+                promotion: None,
+            },
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                let others: Bitboard = pos
+                    .legal_moves_to(role, to)
+                    .iter()
+                    .filter_map(|o| match *o {
+                        Move::Normal { from: f, .. } if f != from => Some(f),
+                        _ => None,
+                    })
+                    .collect();
+                let (file, rank) = if others.is_empty() || role == Role::King {
+                    (None, None)
+                } else if (others & Bitboard::file(from.file())).is_empty() {
+                    (Some(from.file()), None)
+                } else if (others & Bitboard::rank(from.rank())).is_empty() {
+                    (None, Some(from.rank()))
+                } else {
+                    (Some(from.file()), Some(from.rank()))
+                };
+                San::Normal {
+                    role,
+                    file,
+                    rank,
+                    capture: capture.is_some(),
+                    to,
+                    promotion,
+                }
+            }
+            Move::Castle { king, rook } => San::Castle(if rook > king {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            }),
+            Move::Put { role, to } => San::Put { role, to },
+        }
+    }
+
+    /// The legal move this SAN names in `pos`.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalSan`] with the precise reason.
+    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalSan> {
+        match *self {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture: _,
+                to,
+                promotion,
+            } => normal_to_move(pos, role, file, rank, to, promotion),
+            San::Castle(side) => castle_to_move(pos, side),
+            San::Put { role, to } => put_to_move(pos, role, to),
+            San::Null => Err(IllegalSan::new(
+                IllegalKind::NullMove,
+                "a null move is not a move".to_owned(),
+            )),
+        }
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.append_to(&mut s, DropStyle::Letter);
+        f.write_str(&s)
+    }
+}
+
+/// Why a SAN names no legal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IllegalKind {
+    /// No piece of that kind can reach the square at all.
+    NoSuchPiece,
+    /// Several legal moves fit.
+    Ambiguous,
+    /// The move would leave (or put) the own king in check.
+    LeavesKingInCheck,
+    /// A drop of a piece the pocket does not hold (or a variant without drops).
+    NotInPocket,
+    /// A pawn drop on a rank where pawns may not be dropped.
+    PawnDropRank,
+    DropOnOccupied,
+    /// A drop that checkmates where drop-mate is forbidden.
+    DropMate,
+    CastlingWithoutRight,
+    CastlingOutOfCheck,
+    CastlingThroughCheck,
+    CastlingBlocked,
+    /// A pawn capture onto an empty square that is not the en passant square.
+    EnPassantNotAvailable,
+    PromotionMissing,
+    /// A promotion where none is possible, or to a king.
+    BadPromotion,
+    NullMove,
+}
+
+impl IllegalKind {
+    /// The kebab-case name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            IllegalKind::NoSuchPiece => "no-such-piece",
+            IllegalKind::Ambiguous => "ambiguous",
+            IllegalKind::LeavesKingInCheck => "leaves-king-in-check",
+            IllegalKind::NotInPocket => "not-in-pocket",
+            IllegalKind::PawnDropRank => "pawn-drop-rank",
+            IllegalKind::DropOnOccupied => "drop-on-occupied",
+            IllegalKind::DropMate => "drop-mate",
+            IllegalKind::CastlingWithoutRight => "castling-without-right",
+            IllegalKind::CastlingOutOfCheck => "castling-out-of-check",
+            IllegalKind::CastlingThroughCheck => "castling-through-check",
+            IllegalKind::CastlingBlocked => "castling-blocked",
+            IllegalKind::EnPassantNotAvailable => "en-passant-not-available",
+            IllegalKind::PromotionMissing => "promotion-missing",
+            IllegalKind::BadPromotion => "bad-promotion",
+            IllegalKind::NullMove => "null-move",
+        }
+    }
+}
+
+/// A SAN (or UCI) move that is not legal in the position, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalSan {
+    pub kind: IllegalKind,
+    pub message: String,
+}
+
+impl IllegalSan {
+    fn new(kind: IllegalKind, message: String) -> IllegalSan {
+        IllegalSan { kind, message }
+    }
+}
+
+impl fmt::Display for IllegalSan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
+impl std::error::Error for IllegalSan {}
+
+fn who(pos: &Position, role: Role) -> String {
+    format!("{} {}", pos.turn().name(), role.name())
+}
+
+/// The squares from which a piece of `role` could move to `to`, ignoring checks and pins.
+fn pseudo_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
+    let board = pos.board();
+    let us = pos.turn();
+    let ours = board.by_piece(Piece { color: us, role });
+    if board.by_color(us).contains(to) {
+        return Bitboard::EMPTY;
+    }
+    if role != Role::Pawn {
+        // Attacks are symmetric for every piece but the pawn.
+        return ours & attacks_of(Piece { color: !us, role }, to, board.occupied());
+    }
+    let mut from = Bitboard::EMPTY;
+    let back = if us == crate::types::Color::White {
+        -8
+    } else {
+        8
+    };
+    if board.occupied().contains(to) || pos.ep_square() == Some(to) {
+        from |= crate::attacks::pawn_attacks(!us, to) & ours;
+    } else if let Some(one) = to.offset(back) {
+        if ours.contains(one) {
+            from |= one;
+        } else if !board.occupied().contains(one)
+            && let Some(two) = one.offset(back)
+        {
+            let mut start_ranks = Bitboard::relative_rank(us, Rank::Second);
+            if pos.variant().is_horde() {
+                start_ranks |= Bitboard::relative_rank(us, Rank::First);
+            }
+            from |= Bitboard::from_square(two) & ours & start_ranks;
+        }
+    }
+    from
+}
+
+fn normal_to_move(
+    pos: &Position,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    to: Square,
+    promotion: Option<Role>,
+) -> Result<Move, IllegalSan> {
+    let us = pos.turn();
+    let fits = |from: Square| {
+        file.is_none_or(|f| from.file() == f) && rank.is_none_or(|r| from.rank() == r)
+    };
+    let last_rank = to.rank() == us.relative_rank(Rank::Eighth);
+    if role == Role::Pawn {
+        match promotion {
+            Some(Role::King) => {
+                return Err(IllegalSan::new(
+                    IllegalKind::BadPromotion,
+                    "a pawn cannot promote to a king".to_owned(),
+                ));
+            }
+            Some(p) if !last_rank => {
+                return Err(IllegalSan::new(
+                    IllegalKind::BadPromotion,
+                    format!(
+                        "promotion to a {} on {to}, which is not the last rank",
+                        p.name()
+                    ),
+                ));
+            }
+            None if last_rank && !pseudo_origins(pos, role, to).is_empty() => {
+                return Err(IllegalSan::new(
+                    IllegalKind::PromotionMissing,
+                    format!("a pawn reaching {to} must promote (=Q, =R, =B or =N)"),
+                ));
+            }
+            _ => {}
+        }
+        // Without a file, a pawn SAN is a push from the same file.
+        if file.is_none() && pos.board().occupied().contains(to) {
+            return Err(IllegalSan::new(
+                IllegalKind::NoSuchPiece,
+                format!(
+                    "{to} is occupied, and a pawn move without a file is a push (a capture names the pawn's file)"
+                ),
+            ));
+        }
+    }
+    let candidates: Vec<Move> = pos
+        .legal_moves_to(role, to)
+        .into_iter()
+        .filter(|m| match *m {
+            Move::Normal {
+                from, promotion: p, ..
+            } => {
+                fits(from)
+                    && p == promotion
+                    && (role != Role::Pawn || file.is_some() || from.file() == to.file())
+            }
+            Move::EnPassant { from, .. } => fits(from) && promotion.is_none(),
+            _ => false,
+        })
+        .collect();
+    match candidates.as_slice() {
+        [m] => return Ok(*m),
+        [] => {}
+        many => {
+            let list: Vec<String> = many
+                .iter()
+                .map(|m| San::from_move(pos, *m).to_string())
+                .collect();
+            return Err(IllegalSan::new(
+                IllegalKind::Ambiguous,
+                format!("{} moves fit: {}", many.len(), list.join(", ")),
+            ));
+        }
+    }
+    let mut origins = pseudo_origins(pos, role, to);
+    origins = origins
+        .filter(|&f| fits(f) && (role != Role::Pawn || file.is_some() || f.file() == to.file()))
+        .collect();
+    if role == Role::Pawn
+        && file.is_some_and(|f| f != to.file())
+        && !pos.board().occupied().contains(to)
+        && pos.ep_square() != Some(to)
+    {
+        return Err(IllegalSan::new(
+            IllegalKind::EnPassantNotAvailable,
+            format!("nothing to capture on {to}, and en passant is not available there"),
+        ));
+    }
+    if origins.is_empty() {
+        let whence = match (file, rank) {
+            (Some(f), Some(r)) => format!(" from {}", Square::from_coords(f, r)),
+            (Some(f), None) => format!(" from the {}-file", f.char()),
+            (None, Some(r)) => format!(" from rank {}", r.char()),
+            (None, None) => String::new(),
+        };
+        let blocked = if pos.board().by_color(us).contains(to) {
+            format!(" ({to} holds a {} piece)", us.name())
+        } else {
+            String::new()
+        };
+        return Err(IllegalSan::new(
+            IllegalKind::NoSuchPiece,
+            format!("no {}{whence} can reach {to}{blocked}", who(pos, role)),
+        ));
+    }
+    let why = if role == Role::King {
+        format!("the king would stand in check on {to}")
+    } else if pos.is_check() {
+        "the move does not get the king out of check".to_owned()
+    } else {
+        "the piece is pinned: the move would leave the king in check".to_owned()
+    };
+    Err(IllegalSan::new(IllegalKind::LeavesKingInCheck, why))
+}
+
+fn castle_to_move(pos: &Position, side: CastlingSide) -> Result<Move, IllegalSan> {
+    let us = pos.turn();
+    let board = pos.board();
+    let king = board.king_of(us);
+    let rook = king.and_then(|k| {
+        (pos.castling_rights() & Bitboard::relative_rank(us, Rank::First))
+            .find(|&r| (r > k) == (side == CastlingSide::KingSide))
+            .map(|r| (k, r))
+    });
+    let name = if side == CastlingSide::KingSide {
+        "king-side"
+    } else {
+        "queen-side"
+    };
+    let Some((king, rook)) = rook else {
+        return Err(IllegalSan::new(
+            IllegalKind::CastlingWithoutRight,
+            format!("{} has no {name} castling right", us.name()),
+        ));
+    };
+    let m = Move::Castle { king, rook };
+    if pos.legal_moves_to(Role::King, m.to()).contains(&m) || pos.legal_moves().contains(&m) {
+        return Ok(m);
+    }
+    if pos.is_check() {
+        return Err(IllegalSan::new(
+            IllegalKind::CastlingOutOfCheck,
+            "castling out of check".to_owned(),
+        ));
+    }
+    let king_to = m.to();
+    let rook_to = crate::moves::castle_rook_to(king, rook);
+    let movers = Bitboard::from_square(king) | rook;
+    let path = (crate::attacks::between(king, king_to)
+        | king_to
+        | crate::attacks::between(rook, rook_to)
+        | rook_to)
+        & !movers;
+    if (path & board.occupied()).any() {
+        return Err(IllegalSan::new(
+            IllegalKind::CastlingBlocked,
+            format!("pieces stand between king and rook ({name})"),
+        ));
+    }
+    Err(IllegalSan::new(
+        IllegalKind::CastlingThroughCheck,
+        format!("the king would pass through or land on an attacked square ({name})"),
+    ))
+}
+
+fn put_to_move(pos: &Position, role: Role, to: Square) -> Result<Move, IllegalSan> {
+    let us = pos.turn();
+    if role == Role::King {
+        return Err(IllegalSan::new(
+            IllegalKind::NotInPocket,
+            "kings never go into a pocket".to_owned(),
+        ));
+    }
+    if !pos.variant().has_drops() {
+        return Err(IllegalSan::new(
+            IllegalKind::NotInPocket,
+            format!("{} has no drops", pos.variant()),
+        ));
+    }
+    if pos.pockets()[us].get(role) == 0 {
+        return Err(IllegalSan::new(
+            IllegalKind::NotInPocket,
+            format!("no {} in the pocket", who(pos, role)),
+        ));
+    }
+    if pos.board().occupied().contains(to) {
+        return Err(IllegalSan::new(
+            IllegalKind::DropOnOccupied,
+            format!("{to} is occupied"),
+        ));
+    }
+    if role == Role::Pawn {
+        let last = to.rank() == us.relative_rank(Rank::Eighth);
+        let first = to.rank() == us.relative_rank(Rank::First);
+        if last || (first && !pos.variant().first_rank_pawn_drops()) {
+            let rule = if pos.variant().first_rank_pawn_drops() {
+                "the last rank"
+            } else {
+                "the first or last rank"
+            };
+            return Err(IllegalSan::new(
+                IllegalKind::PawnDropRank,
+                format!("pawns cannot be dropped on {rule} ({to})"),
+            ));
+        }
+    }
+    let m = Move::Put { role, to };
+    if pos.legal_moves_to(role, to).contains(&m) {
+        return Ok(m);
+    }
+    if !pos.rules().drop_mate && pos.drop_mates(m) {
+        return Err(IllegalSan::new(
+            IllegalKind::DropMate,
+            format!(
+                "{} would checkmate, and drop-mate is forbidden",
+                San::Put { role, to }
+            ),
+        ));
+    }
+    Err(IllegalSan::new(
+        IllegalKind::LeavesKingInCheck,
+        "the drop does not get the king out of check".to_owned(),
+    ))
+}
+
+/// A spelling that strict resolution reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DefectKind {
+    /// `Nge2` where `Ne2` names the move.
+    OverDisambiguated,
+    /// A capture written without `x`.
+    MissingCapture,
+    /// `x` on a move that captures nothing.
+    SpuriousCapture,
+    /// A check or mate written without `+`/`#`.
+    MissingCheck,
+    /// `+` on a mate, or `#` on a check that is not mate.
+    WrongCheck,
+    /// `+` or `#` on a move that gives no check.
+    SpuriousCheck,
+    /// `e8Q` for `e8=Q`.
+    PromotionWithoutEquals,
+    /// `0-0` for `O-O`.
+    ZeroCastling,
+    /// A lowercase piece letter (`n@d5`, `e8=q`).
+    LowercasePiece,
+}
+
+impl DefectKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            DefectKind::OverDisambiguated => "over-disambiguated",
+            DefectKind::MissingCapture => "missing-capture",
+            DefectKind::SpuriousCapture => "spurious-capture",
+            DefectKind::MissingCheck => "missing-check",
+            DefectKind::WrongCheck => "wrong-check",
+            DefectKind::SpuriousCheck => "spurious-check",
+            DefectKind::PromotionWithoutEquals => "promotion-without-equals",
+            DefectKind::ZeroCastling => "zero-castling",
+            DefectKind::LowercasePiece => "lowercase-piece",
+        }
+    }
+}
+
+/// A non-canonical spelling of a legal move, found by strict resolution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Defect {
+    pub kind: DefectKind,
+    pub message: String,
+}
+
+impl fmt::Display for Defect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
+impl SanPlus {
+    /// Resolves the move in `pos` and, under `strict`, lists every defect of its spelling
+    /// (the canonical SAN is named in each message).
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalSan`] when the move is not legal (in both modes).
+    pub fn resolve(&self, pos: &Position, strict: bool) -> Result<(Move, Vec<Defect>), IllegalSan> {
+        let m = self.san.to_move(pos)?;
+        if !strict {
+            return Ok((m, Vec::new()));
+        }
+        let canonical = SanPlus::from_move(pos, m);
+        let canon = canonical.to_string_with(DropStyle::Letter);
+        let mut defects = Vec::new();
+        let mut add = |kind, what: &str| {
+            defects.push(Defect {
+                kind,
+                message: format!("{what}; canonical SAN is {canon}"),
+            })
+        };
+        if self.spelling.zero_castling {
+            add(DefectKind::ZeroCastling, "castling written with zeros");
+        }
+        if self.spelling.promotion_without_equals {
+            add(
+                DefectKind::PromotionWithoutEquals,
+                "promotion written without `=`",
+            );
+        }
+        if self.spelling.lowercase_piece {
+            add(DefectKind::LowercasePiece, "lowercase piece letter");
+        }
+        if let (
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                ..
+            },
+            San::Normal {
+                file: cf,
+                rank: cr,
+                capture: cc,
+                ..
+            },
+        ) = (self.san, canonical.san)
+        {
+            if role != Role::Pawn
+                && (file.is_some() && cf.is_none() || rank.is_some() && cr.is_none())
+            {
+                add(
+                    DefectKind::OverDisambiguated,
+                    "more disambiguation than needed",
+                );
+            }
+            if cc && !capture {
+                add(DefectKind::MissingCapture, "a capture written without `x`");
+            }
+            if capture && !cc {
+                add(
+                    DefectKind::SpuriousCapture,
+                    "`x` on a move that captures nothing",
+                );
+            }
+        }
+        match (self.suffix, canonical.suffix) {
+            (None, Some(_)) => add(
+                DefectKind::MissingCheck,
+                "the move gives check but has no `+`/`#`",
+            ),
+            (Some(_), None) => add(
+                DefectKind::SpuriousCheck,
+                "`+`/`#` on a move that gives no check",
+            ),
+            (Some(a), Some(b)) if a != b => add(DefectKind::WrongCheck, "`+` and `#` confused"),
+            _ => {}
+        }
+        Ok((m, defects))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_print_forms() {
+        for (input, canonical) in [
+            ("e4", "e4"),
+            ("exd5", "exd5"),
+            ("e8=Q+", "e8=Q+"),
+            ("e8Q", "e8=Q"),
+            ("bxa1=n#", "bxa1=N#"),
+            ("Nbd2", "Nbd2"),
+            ("R1a3", "R1a3"),
+            ("Qh4xe1", "Qh4xe1"),
+            ("O-O", "O-O"),
+            ("0-0-0+", "O-O-O+"),
+            ("N@d5", "N@d5"),
+            ("@e4", "P@e4"),
+            ("P@e4!?", "P@e4"),
+            ("n@f7#", "N@f7#"),
+            ("--", "--"),
+            ("Z0", "--"),
+            ("Kxe2??", "Kxe2"),
+        ] {
+            let san: SanPlus = input.parse().unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!(san.to_string(), canonical, "{input}");
+        }
+        assert_eq!(
+            "@e4"
+                .parse::<SanPlus>()
+                .unwrap()
+                .to_string_with(DropStyle::Bare),
+            "@e4"
+        );
+    }
+
+    #[test]
+    fn parse_errors_have_columns() {
+        for (input, column) in [
+            ("", 1),
+            ("e9", 1),
+            ("Nz3", 2),
+            ("e8=", 4),
+            ("N@", 3),
+            ("e4x", 3),
+            ("Nf3 ", 4),
+            ("O-O-", 4),
+        ] {
+            let e = input.parse::<SanPlus>().unwrap_err();
+            assert_eq!(e.column, column, "{input}: {e}");
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! UCI move notation with drops: `e2e4`, `e7e8q`, `N@d5`, `P@e4`, `0000`; castling read as
+//! king-two-squares (`e1g1`) or king-takes-rook (`e1h1`, Chess960).
+//!
+//! ```
+//! use pocketfen::notation::uci::UciMove;
+//! use pocketfen::{Position, Variant};
+//! let pos = Position::start(Variant::Chess);
+//! let m = "e2e4".parse::<UciMove>()?.to_move(&pos)?;
+//! assert_eq!(UciMove::from_move(m, false).to_string(), "e2e4");
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::san::{IllegalKind, IllegalSan, San};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Role, Square};
+
+/// A move in UCI notation, not yet checked against a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UciMove {
+    Normal {
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    },
+    Put {
+        role: Role,
+        to: Square,
+    },
+    Null,
+}
+
+/// A UCI token that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseUciError {
+    /// 1-based byte column within the token.
+    pub column: usize,
+    pub expected: &'static str,
+}
+
+impl fmt::Display for ParseUciError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: expected {}", self.column, self.expected)
+    }
+}
+
+impl std::error::Error for ParseUciError {}
+
+impl UciMove {
+    /// Parses `e2e4`, `e7e8q`, `N@d5` (either case), `0000`.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseUciError`] with the column and what was expected.
+    pub fn from_ascii(s: &[u8]) -> Result<UciMove, ParseUciError> {
+        let err = |column, expected| Err(ParseUciError { column, expected });
+        if s == b"0000" {
+            return Ok(UciMove::Null);
+        }
+        if s.get(1) == Some(&b'@') {
+            let Some(role) = Role::from_char(s[0] as char).filter(|&r| r != Role::King) else {
+                return err(1, "a piece letter (P N B R Q) before `@`");
+            };
+            return match s.get(2..4).map(Square::from_ascii) {
+                Some(Ok(to)) if s.len() == 4 => Ok(UciMove::Put { role, to }),
+                Some(Ok(_)) => err(5, "the end of the move"),
+                _ => err(3, "a square after `@`"),
+            };
+        }
+        let Some(Ok(from)) = s.get(0..2).map(Square::from_ascii) else {
+            return err(1, "a square (or a drop such as N@d5, or 0000)");
+        };
+        let Some(Ok(to)) = s.get(2..4).map(Square::from_ascii) else {
+            return err(3, "the destination square");
+        };
+        let promotion = match s.get(4) {
+            None => None,
+            Some(&c) => match Role::from_char(c as char).filter(|&r| r != Role::Pawn) {
+                Some(r) if s.len() == 5 => Some(r),
+                Some(_) => return err(6, "the end of the move"),
+                None => return err(5, "a promotion letter (q r b n) or the end of the move"),
+            },
+        };
+        Ok(UciMove::Normal {
+            from,
+            to,
+            promotion,
+        })
+    }
+
+    /// The UCI of `m`: castling as king-takes-rook when `chess960`, else king-two-squares.
+    pub fn from_move(m: Move, chess960: bool) -> UciMove {
+        match m {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+                ..
+            } => UciMove::Normal {
+                from,
+                to,
+                promotion,
+            },
+            Move::EnPassant { from, to } => UciMove::Normal {
+                from,
+                to,
+                promotion: None,
+            },
+            Move::Castle { king, rook } => UciMove::Normal {
+                from: king,
+                to: if chess960 { rook } else { m.to() },
+                promotion: None,
+            },
+            Move::Put { role, to } => UciMove::Put { role, to },
+        }
+    }
+
+    /// The legal move this UCI names in `pos` (both castling spellings are read).
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalSan`] with the reason (the same kinds as for SAN).
+    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalSan> {
+        match *self {
+            UciMove::Null => Err(IllegalSan {
+                kind: IllegalKind::NullMove,
+                message: "a null move is not a move".to_owned(),
+            }),
+            UciMove::Put { role, to } => San::Put { role, to }.to_move(pos),
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                let board = pos.board();
+                let Some(piece) = board.piece_at(from) else {
+                    return Err(IllegalSan {
+                        kind: IllegalKind::NoSuchPiece,
+                        message: format!("no piece on {from}"),
+                    });
+                };
+                if piece.color != pos.turn() {
+                    return Err(IllegalSan {
+                        kind: IllegalKind::NoSuchPiece,
+                        message: format!(
+                            "the piece on {from} is {}'s, and it is {}'s turn",
+                            piece.color.name(),
+                            pos.turn().name()
+                        ),
+                    });
+                }
+                if piece.role == Role::King && promotion.is_none() {
+                    let castle = pos
+                        .legal_moves_to(
+                            Role::King,
+                            Square::from_coords(crate::File::G, from.rank()),
+                        )
+                        .into_iter()
+                        .chain(pos.legal_moves_to(
+                            Role::King,
+                            Square::from_coords(crate::File::C, from.rank()),
+                        ))
+                        .find(|m| match *m {
+                            Move::Castle { king, rook } => {
+                                king == from && (rook == to || (m.to() == to && !pos.is_chess960()))
+                            }
+                            _ => false,
+                        });
+                    if let Some(m) = castle {
+                        return Ok(m);
+                    }
+                    if board.piece_at(to)
+                        == Some(crate::Piece {
+                            color: piece.color,
+                            role: Role::Rook,
+                        })
+                    {
+                        let side = if to > from {
+                            super::san::CastlingSide::KingSide
+                        } else {
+                            super::san::CastlingSide::QueenSide
+                        };
+                        return San::Castle(side).to_move(pos);
+                    }
+                }
+                let san = San::Normal {
+                    role: piece.role,
+                    file: Some(from.file()),
+                    rank: Some(from.rank()),
+                    capture: board.occupied().contains(to),
+                    to,
+                    promotion,
+                };
+                san.to_move(pos)
+            }
+        }
+    }
+}
+
+impl FromStr for UciMove {
+    type Err = ParseUciError;
+    fn from_str(s: &str) -> Result<UciMove, ParseUciError> {
+        UciMove::from_ascii(s.as_bytes())
+    }
+}
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                write!(f, "{from}{to}")?;
+                if let Some(p) = promotion {
+                    write!(f, "{}", p.char())?;
+                }
+                Ok(())
+            }
+            UciMove::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),
+            UciMove::Null => f.write_str("0000"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_print() {
+        for s in ["e2e4", "e7e8q", "N@d5", "P@e4", "0000", "e1h1"] {
+            assert_eq!(s.parse::<UciMove>().unwrap().to_string(), s);
+        }
+        assert_eq!("p@e4".parse::<UciMove>().unwrap().to_string(), "P@e4");
+        for (s, col) in [
+            ("e2", 3),
+            ("e2e9", 3),
+            ("e7e8x", 5),
+            ("K@e4", 1),
+            ("e2e4q5", 6),
+            ("", 1),
+        ] {
+            assert_eq!(s.parse::<UciMove>().unwrap_err().column, col, "{s}");
+        }
+    }
+}
