@@ -180,3 +180,71 @@ fn usage_errors_exit_2() {
         cmd(&["fen", "convert", "--to", "nowhere"])
     );
 }
+
+#[test]
+fn moves_converts_and_stops_at_the_first_illegal_move() {
+    snap!(
+        "cli_moves_san_to_uci",
+        cmd(&[
+            "moves", "--to", "uci", "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"
+        ])
+    );
+    snap!(
+        "cli_moves_crazyhouse_mixed",
+        cmd(&[
+            "moves",
+            "--variant",
+            "crazyhouse",
+            "--drop-style",
+            "at",
+            "--dialect",
+            "xboard"
+        ])
+        .pass_stdin("e2e4 d5 exd5 Qxd5 Nc3 Qa5 P@d5 Nf6 @e4\n")
+    );
+    snap!(
+        "cli_moves_illegal",
+        cmd(&["moves", "e4", "e5", "Ke3", "Nc6"])
+    );
+    snap!("cli_moves_syntax_error", cmd(&["moves", "e4", "e9"]));
+    snap!(
+        "cli_moves_strict",
+        cmd(&["moves", "--strict", "e4", "e5", "Ngf3", "Nc6", "0-0"])
+    );
+    snap!(
+        "cli_moves_json",
+        cmd(&[
+            "moves",
+            "--json",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/8/6K1/R w - - 0 1",
+            "R@a8",
+            "Kh8"
+        ])
+    );
+    snap!(
+        "cli_moves_no_drop_mate",
+        cmd(&[
+            "moves",
+            "--no-drop-mate",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/8/6K1/R w - - 0 1",
+            "R@a8"
+        ])
+    );
+}
+
+#[test]
+fn legal_lists_sorted_moves() {
+    snap!(
+        "cli_legal_drops",
+        cmd(&[
+            "legal",
+            "--fen",
+            "2k5/8/8/8/8/8/8/4K3[Qn] w - -",
+            "--to",
+            "uci"
+        ])
+    );
+    snap!("cli_legal_horde", cmd(&["legal", "--variant", "horde"]));
+}

@@ -4,6 +4,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use pocketfen::Variant;
 use pocketfen::notation::fen::FenDialect;
+use pocketfen::notation::san::DropStyle;
 
 /// Notation and rules for pocket chess variants: convert FENs between sites, check
 /// positions, count moves.
@@ -21,6 +22,11 @@ pub enum Command {
     Fen(FenCommand),
     /// Count the leaf nodes of the legal-move tree (move generator test).
     Perft(PerftArgs),
+    /// Play moves (SAN or UCI, mixed) from a position: prints each move converted, then
+    /// the final FEN.
+    Moves(MovesArgs),
+    /// List every legal move of a position, sorted.
+    Legal(LegalArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -160,4 +166,80 @@ pub struct PerftArgs {
     /// Print the count below each root move (`uci: count`, sorted), then the total.
     #[arg(long)]
     pub divide: bool,
+}
+
+/// How to write moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MoveFormat {
+    San,
+    Uci,
+}
+
+/// How to write pawn drops in SAN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DropStyleArg {
+    /// `P@e4` (Lichess exports, Xboard, bughouse-db).
+    PAt,
+    /// `@e4` (Chess.com, chessops, python-chess).
+    At,
+}
+
+impl From<DropStyleArg> for DropStyle {
+    fn from(d: DropStyleArg) -> DropStyle {
+        match d {
+            DropStyleArg::PAt => DropStyle::Letter,
+            DropStyleArg::At => DropStyle::Bare,
+        }
+    }
+}
+
+/// The position moves are played from.
+#[derive(Debug, Args)]
+pub struct PositionArgs {
+    /// The variant; `auto` reads it off the FEN (see `fen check --help`), and without a
+    /// FEN takes crazyhouse when a move is a drop, chess otherwise.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub variant: VariantArg,
+    /// The start position, in any dialect (default: the variant's start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Forbid drops that checkmate (bughouse house rule).
+    #[arg(long)]
+    pub no_drop_mate: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// The notation to print the moves in.
+    #[arg(long, value_enum, default_value = "san")]
+    pub to: MoveFormat,
+    /// How SAN writes pawn drops.
+    #[arg(long, value_enum, default_value = "p-at")]
+    pub drop_style: DropStyleArg,
+    /// Report every non-canonical SAN spelling (over-disambiguation, missing `x`, a wrong
+    /// `+`/`#`, `e8Q`, `0-0`, lowercase letters) and exit 1 if there is any.
+    #[arg(long)]
+    pub strict: bool,
+    /// The dialect of the final FEN.
+    #[arg(long, value_enum, default_value = "lichess")]
+    pub dialect: DialectArg,
+    /// Write JSON Lines: one record per move, then the final position.
+    #[arg(long)]
+    pub json: bool,
+    /// The moves; without any, whitespace-separated moves are read from stdin.
+    pub moves: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct LegalArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// The notation to print the moves in.
+    #[arg(long, value_enum, default_value = "san")]
+    pub to: MoveFormat,
+    /// How SAN writes pawn drops.
+    #[arg(long, value_enum, default_value = "p-at")]
+    pub drop_style: DropStyleArg,
 }

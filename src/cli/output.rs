@@ -92,6 +92,32 @@ pub enum CheckRecord<'a> {
     },
 }
 
+/// One line of `moves --json`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum MoveRecord<'a> {
+    Move {
+        index: usize,
+        token: &'a str,
+        san: String,
+        uci: String,
+        fen: String,
+        defects: Vec<String>,
+    },
+    Error {
+        index: usize,
+        token: &'a str,
+        kind: &'static str,
+        message: String,
+        fen: String,
+    },
+    End {
+        plies: usize,
+        fen: String,
+        outcome: Option<&'static str>,
+    },
+}
+
 fn figurine(p: Piece) -> char {
     match (p.color, p.role) {
         (Color::White, Role::King) => '♔',

@@ -5,11 +5,14 @@ use std::io::{self, BufRead, BufWriter, Write};
 use anyhow::{Context, Result};
 
 use super::args::{
-    CheckArgs, Cli, Command, ConvertArgs, FenCommand, FenInput, PerftArgs, ShowArgs,
+    CheckArgs, Cli, Command, ConvertArgs, FenCommand, FenInput, LegalArgs, MoveFormat, MovesArgs,
+    PerftArgs, ShowArgs,
 };
-use super::output::{self, CheckRecord, ConvertRecord, FenErrorDto, ProblemDto};
+use super::output::{self, CheckRecord, ConvertRecord, FenErrorDto, MoveRecord, ProblemDto};
 use pocketfen::notation::fen::{self, FenDialect};
-use pocketfen::{Fen, Position, Rules, Severity, Variant, guess_variant};
+use pocketfen::notation::san::{DropStyle, SanPlus};
+use pocketfen::notation::uci::UciMove;
+use pocketfen::{Fen, Position, Rules, Severity, Square, Variant, guess_variant};
 
 /// Runs the command; `Ok(false)` when some input was invalid.
 pub fn run(cli: Cli) -> Result<bool> {
@@ -18,6 +21,8 @@ pub fn run(cli: Cli) -> Result<bool> {
         Command::Fen(FenCommand::Check(args)) => check(&args),
         Command::Fen(FenCommand::Show(args)) => show(&args),
         Command::Perft(args) => perft(&args),
+        Command::Moves(args) => moves(&args),
+        Command::Legal(args) => legal(&args),
     }
 }
 
@@ -269,6 +274,202 @@ fn perft(args: &PerftArgs) -> Result<bool> {
         writeln!(out, "{}", rows.iter().map(|r| r.1).sum::<u64>())?;
     } else {
         writeln!(out, "{}", pocketfen::perft::perft(&pos, args.depth))?;
+    }
+    out.flush().context("writing stdout")?;
+    Ok(true)
+}
+
+/// Builds the start position of `moves`/`legal`; `Err` carries the message already printed.
+fn start_position(args: &super::args::PositionArgs, tokens: &[String]) -> Result<Position, ()> {
+    let (setup, variant) = match &args.fen {
+        Some(text) => match fen::parse(text, None) {
+            Ok(parsed) => {
+                let variant = args
+                    .variant
+                    .variant()
+                    .unwrap_or_else(|| guess_variant(&parsed.fen));
+                match parsed.fen {
+                    Fen::Single(setup) => (setup, variant),
+                    Fen::Pair(_) => {
+                        eprintln!(
+                            "pocketfen: --fen: one board is played here; give board A or B of the pair"
+                        );
+                        return Err(());
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("pocketfen: --fen: {e}");
+                return Err(());
+            }
+        },
+        None => {
+            let drops = tokens.iter().any(|t| t.contains('@'));
+            let variant = args.variant.variant().unwrap_or(if drops {
+                Variant::Crazyhouse
+            } else {
+                Variant::Chess
+            });
+            (variant.start(), variant)
+        }
+    };
+    let mut rules = Rules::new(variant);
+    rules.drop_mate = !args.no_drop_mate;
+    Position::from_setup(&setup, rules).map_err(|e| {
+        for p in e.errors() {
+            eprintln!("pocketfen: --fen: {p}");
+        }
+    })
+}
+
+/// A token that is UCI (`e2e4`, `e7e8q`, `0000`) rather than SAN. Drops read the same in both.
+fn looks_like_uci(token: &str) -> bool {
+    let b = token.as_bytes();
+    token == "0000"
+        || (matches!(b.len(), 4 | 5)
+            && Square::from_ascii(&b[0..2]).is_ok()
+            && Square::from_ascii(&b[2..4]).is_ok()
+            && b.get(4).is_none_or(|c| b"qrbn".contains(c)))
+}
+
+fn move_text(pos: &Position, m: pocketfen::Move, to: MoveFormat, style: DropStyle) -> String {
+    match to {
+        MoveFormat::San => SanPlus::from_move(pos, m).to_string_with(style),
+        MoveFormat::Uci => m.to_uci(pos.is_chess960()).to_string(),
+    }
+}
+
+fn moves(args: &MovesArgs) -> Result<bool> {
+    let mut tokens = args.moves.clone();
+    if tokens.is_empty() {
+        let mut text = String::new();
+        io::Read::read_to_string(&mut io::stdin().lock(), &mut text).context("reading stdin")?;
+        tokens = text.split_whitespace().map(str::to_owned).collect();
+    }
+    let Ok(mut pos) = start_position(&args.position, &tokens) else {
+        return Ok(false);
+    };
+    let dialect = FenDialect::from(args.dialect);
+    let style = DropStyle::from(args.drop_style);
+    let fen_of = |p: &Position| fen::setup_to_string(&p.to_setup(), dialect);
+    let mut out = stdout();
+    let mut ok = true;
+    let emit =
+        |out: &mut BufWriter<io::StdoutLock<'static>>, rec: &MoveRecord<'_>| -> io::Result<()> {
+            serde_json::to_writer(&mut *out, rec).map_err(io::Error::other)?;
+            out.write_all(b"\n")
+        };
+    for (i, token) in tokens.iter().enumerate() {
+        let index = i + 1;
+        let resolved = if let Some(outcome) = pos.outcome() {
+            Err((
+                "game-over",
+                format!(
+                    "the game has ended ({}, {})",
+                    outcome.reason().name(),
+                    outcome.result()
+                ),
+            ))
+        } else if looks_like_uci(token) {
+            match token.parse::<UciMove>() {
+                Ok(u) => u
+                    .to_move(&pos)
+                    .map(|m| (m, Vec::new()))
+                    .map_err(|e| (e.kind.name(), e.message)),
+                Err(e) => Err(("syntax", e.to_string())),
+            }
+        } else {
+            match token.parse::<SanPlus>() {
+                Ok(san) => san
+                    .resolve(&pos, args.strict)
+                    .map_err(|e| (e.kind.name(), e.message)),
+                Err(e) => Err(("syntax", e.to_string())),
+            }
+        };
+        let (m, defects) = match resolved {
+            Ok(r) => r,
+            Err((kind, message)) => {
+                let fen = fen_of(&pos);
+                if args.json {
+                    emit(
+                        &mut out,
+                        &MoveRecord::Error {
+                            index,
+                            token,
+                            kind,
+                            message,
+                            fen,
+                        },
+                    )?;
+                } else {
+                    out.flush()?;
+                    eprintln!(
+                        "pocketfen: move {index} ({token}): {kind}: {message} (position {fen})"
+                    );
+                }
+                out.flush()?;
+                return Ok(false);
+            }
+        };
+        let text = move_text(&pos, m, args.to, style);
+        let san = SanPlus::from_move(&pos, m).to_string_with(style);
+        let uci = m.to_uci(pos.is_chess960()).to_string();
+        pos.play_unchecked(m);
+        ok &= defects.is_empty();
+        if args.json {
+            let defects = defects.iter().map(ToString::to_string).collect();
+            emit(
+                &mut out,
+                &MoveRecord::Move {
+                    index,
+                    token,
+                    san,
+                    uci,
+                    fen: fen_of(&pos),
+                    defects,
+                },
+            )?;
+        } else {
+            writeln!(out, "{text}")?;
+            if !defects.is_empty() {
+                out.flush()?;
+                for d in &defects {
+                    eprintln!("pocketfen: move {index} ({token}): strict: {d}");
+                }
+            }
+        }
+    }
+    let outcome = pos.outcome().map(|o| o.result());
+    if args.json {
+        emit(
+            &mut out,
+            &MoveRecord::End {
+                plies: tokens.len(),
+                fen: fen_of(&pos),
+                outcome,
+            },
+        )?;
+    } else {
+        writeln!(out, "{}", fen_of(&pos))?;
+    }
+    out.flush().context("writing stdout")?;
+    Ok(ok)
+}
+
+fn legal(args: &LegalArgs) -> Result<bool> {
+    let Ok(pos) = start_position(&args.position, &[]) else {
+        return Ok(false);
+    };
+    let style = DropStyle::from(args.drop_style);
+    let mut list: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| move_text(&pos, m, args.to, style))
+        .collect();
+    list.sort();
+    let mut out = stdout();
+    for m in list {
+        writeln!(out, "{m}")?;
     }
     out.flush().context("writing stdout")?;
     Ok(true)

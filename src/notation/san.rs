@@ -739,25 +739,27 @@ fn normal_to_move(
             ));
         }
     }
-    let candidates: Vec<Move> = pos
-        .legal_moves_to(role, to)
-        .into_iter()
-        .filter(|m| match *m {
-            Move::Normal {
-                from, promotion: p, ..
-            } => {
-                fits(from)
-                    && p == promotion
-                    && (role != Role::Pawn || file.is_some() || from.file() == to.file())
-            }
-            Move::EnPassant { from, .. } => fits(from) && promotion.is_none(),
-            _ => false,
-        })
-        .collect();
-    match candidates.as_slice() {
-        [m] => return Ok(*m),
-        [] => {}
-        many => {
+    let candidates = pos.legal_moves_to(role, to);
+    let mut fitting = candidates.iter().filter(|m| match **m {
+        Move::Normal {
+            from, promotion: p, ..
+        } => {
+            fits(from)
+                && p == promotion
+                && (role != Role::Pawn || file.is_some() || from.file() == to.file())
+        }
+        Move::EnPassant { from, .. } => fits(from) && promotion.is_none(),
+        _ => false,
+    });
+    match (fitting.next(), fitting.next()) {
+        (Some(m), None) => return Ok(*m),
+        (None, _) => {}
+        (Some(_), Some(_)) => {
+            let many: Vec<Move> = candidates
+                .iter()
+                .copied()
+                .filter(|m| m.from().is_some_and(fits) && m.promotion() == promotion)
+                .collect();
             let list: Vec<String> = many
                 .iter()
                 .map(|m| San::from_move(pos, *m).to_string())

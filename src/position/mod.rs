@@ -12,6 +12,8 @@
 
 mod movegen;
 
+pub use movegen::SquareMoves;
+
 use std::fmt;
 
 use crate::attacks;
@@ -174,6 +176,18 @@ pub enum EndReason {
     InsufficientMaterial,
 }
 
+impl EndReason {
+    /// `checkmate`, `stalemate`, `extinction` or `insufficient-material`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Extinction => "extinction",
+            EndReason::InsufficientMaterial => "insufficient-material",
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -182,6 +196,12 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    pub fn reason(self) -> EndReason {
+        match self {
+            Outcome::Decisive { reason, .. } | Outcome::Draw { reason } => reason,
+        }
+    }
+
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result(self) -> &'static str {
         match self {

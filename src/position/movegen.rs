@@ -25,7 +25,7 @@ pub(crate) trait Sink {
     fn push(&mut self, m: Move);
 }
 
-impl Sink for MoveList {
+impl<const N: usize> Sink for arrayvec::ArrayVec<Move, N> {
     #[inline]
     fn piece(&mut self, board: &Board, role: Role, from: Square, targets: Bitboard) {
         for to in targets {
@@ -93,12 +93,16 @@ trait ArrayPush {
     fn push_move(&mut self, m: Move);
 }
 
-impl ArrayPush for MoveList {
+impl<const N: usize> ArrayPush for arrayvec::ArrayVec<Move, N> {
     #[inline]
     fn push_move(&mut self, m: Move) {
         arrayvec::ArrayVec::push(self, m);
     }
 }
+
+/// The legal moves of one role to one square: at most 8 sliders or knights, or 3 pawns
+/// with 4 promotions each, or 1 drop.
+pub type SquareMoves = arrayvec::ArrayVec<Move, 32>;
 
 /// Which moves to generate: those landing on `to`, of the roles in the bit set `roles`.
 #[derive(Clone, Copy)]
@@ -457,8 +461,8 @@ impl Position {
 
     /// The legal moves of `role` (drops included) that land on `to`, found without
     /// generating the others.
-    pub fn legal_moves_to(&self, role: Role, to: Square) -> MoveList {
-        let mut list = MoveList::new();
+    pub fn legal_moves_to(&self, role: Role, to: Square) -> SquareMoves {
+        let mut list = SquareMoves::new();
         let filter = Filter {
             to: Bitboard::from_square(to),
             roles: 1 << role as u8,
