@@ -17,16 +17,9 @@ use shakmaty::fen::Fen;
 use shakmaty::variant::{Crazyhouse, Horde};
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use common::Rng;
 
 fn our_uci(pos: &Position) -> BTreeSet<String> {
     pos.legal_moves()

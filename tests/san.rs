@@ -8,16 +8,9 @@ use shakmaty::fen::Fen;
 use shakmaty::variant::{Crazyhouse, Horde};
 use shakmaty::{CastlingMode, Chess};
 
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use common::Rng;
 
 fn positions(variant: Variant, count: usize, seed: u64) -> Vec<Position> {
     let mut rng = Rng(seed);

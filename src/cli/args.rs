@@ -208,16 +208,23 @@ pub struct PositionArgs {
     pub no_drop_mate: bool,
 }
 
+/// How moves are printed.
 #[derive(Debug, Args)]
-pub struct MovesArgs {
-    #[command(flatten)]
-    pub position: PositionArgs,
+pub struct MoveOutputArgs {
     /// The notation to print the moves in.
     #[arg(long, value_enum, default_value = "san")]
     pub to: MoveFormat,
     /// How SAN writes pawn drops.
     #[arg(long, value_enum, default_value = "p-at")]
     pub drop_style: DropStyleArg,
+}
+
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    #[command(flatten)]
+    pub output: MoveOutputArgs,
     /// Report every non-canonical SAN spelling (over-disambiguation, missing `x`, a wrong
     /// `+`/`#`, `e8Q`, `0-0`, lowercase letters) and exit 1 if there is any.
     #[arg(long)]
@@ -236,10 +243,6 @@ pub struct MovesArgs {
 pub struct LegalArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// The notation to print the moves in.
-    #[arg(long, value_enum, default_value = "san")]
-    pub to: MoveFormat,
-    /// How SAN writes pawn drops.
-    #[arg(long, value_enum, default_value = "p-at")]
-    pub drop_style: DropStyleArg,
+    #[command(flatten)]
+    pub output: MoveOutputArgs,
 }

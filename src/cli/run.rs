@@ -350,7 +350,7 @@ fn moves(args: &MovesArgs) -> Result<bool> {
         return Ok(false);
     };
     let dialect = FenDialect::from(args.dialect);
-    let style = DropStyle::from(args.drop_style);
+    let style = DropStyle::from(args.output.drop_style);
     let fen_of = |p: &Position| fen::setup_to_string(&p.to_setup(), dialect);
     let mut out = stdout();
     let mut ok = true;
@@ -411,7 +411,7 @@ fn moves(args: &MovesArgs) -> Result<bool> {
                 return Ok(false);
             }
         };
-        let text = move_text(&pos, m, args.to, style);
+        let text = move_text(&pos, m, args.output.to, style);
         let san = SanPlus::from_move(&pos, m).to_string_with(style);
         let uci = m.to_uci(pos.is_chess960()).to_string();
         pos.play_unchecked(m);
@@ -460,11 +460,11 @@ fn legal(args: &LegalArgs) -> Result<bool> {
     let Ok(pos) = start_position(&args.position, &[]) else {
         return Ok(false);
     };
-    let style = DropStyle::from(args.drop_style);
+    let style = DropStyle::from(args.output.drop_style);
     let mut list: Vec<String> = pos
         .legal_moves()
         .into_iter()
-        .map(|m| move_text(&pos, m, args.to, style))
+        .map(|m| move_text(&pos, m, args.output.to, style))
         .collect();
     list.sort();
     let mut out = stdout();

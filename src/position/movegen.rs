@@ -281,29 +281,11 @@ impl Position {
                 attacks::knight_attacks(from) & target,
             );
         }
-        for from in board.by_role(Role::Bishop) & ours & only(Role::Bishop) {
-            sink.piece(
-                board,
-                Role::Bishop,
-                from,
-                attacks::bishop_attacks(from, occ) & target & pin_line(from),
-            );
-        }
-        for from in board.by_role(Role::Rook) & ours & only(Role::Rook) {
-            sink.piece(
-                board,
-                Role::Rook,
-                from,
-                attacks::rook_attacks(from, occ) & target & pin_line(from),
-            );
-        }
-        for from in board.by_role(Role::Queen) & ours & only(Role::Queen) {
-            sink.piece(
-                board,
-                Role::Queen,
-                from,
-                attacks::queen_attacks(from, occ) & target & pin_line(from),
-            );
+        for role in [Role::Bishop, Role::Rook, Role::Queen] {
+            for from in board.by_role(role) & ours & only(role) {
+                let attacks = crate::board::attacks_of(Piece { color: us, role }, from, occ);
+                sink.piece(board, role, from, attacks & target & pin_line(from));
+            }
         }
         let pawns = board.by_role(Role::Pawn) & ours & only(Role::Pawn);
         self.gen_pawns(sink, pawns & !pinned, target);
