@@ -27,6 +27,7 @@ pub mod board;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
 pub mod position;
 pub mod setup;
 pub mod types;

@@ -1,0 +1,110 @@
+//! Opening archives: files or stdin, plain or compressed (zstd, gzip, bzip2), detected by
+//! their magic bytes and decompressed as a stream.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+
+/// The compression of a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    None,
+    Zstd,
+    Gzip,
+    Bzip2,
+}
+
+impl Compression {
+    /// Reads the compression off the first bytes of a stream.
+    pub fn detect(head: &[u8]) -> Compression {
+        match head {
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            [0x1f, 0x8b, ..] => Compression::Gzip,
+            [b'B', b'Z', b'h', ..] => Compression::Bzip2,
+            _ => Compression::None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "none",
+            Compression::Zstd => "zstd",
+            Compression::Gzip => "gzip",
+            Compression::Bzip2 => "bzip2",
+        }
+    }
+}
+
+/// Wraps `inner` in the decoder its first bytes call for.
+///
+/// # Errors
+///
+/// I/O errors reading the first bytes or setting up the decoder.
+pub fn decode<'a, R: Read + 'a>(inner: R) -> io::Result<(Box<dyn BufRead + 'a>, Compression)> {
+    let mut buffered = BufReader::with_capacity(1 << 16, inner);
+    let compression = Compression::detect(buffered.fill_buf()?);
+    let reader: Box<dyn BufRead + 'a> = match compression {
+        Compression::None => Box::new(buffered),
+        Compression::Zstd => Box::new(BufReader::with_capacity(1 << 16, zstd::stream::read::Decoder::with_buffer(buffered)?)),
+        Compression::Gzip => Box::new(BufReader::with_capacity(1 << 16, flate2::bufread::MultiGzDecoder::new(buffered))),
+        Compression::Bzip2 => Box::new(BufReader::with_capacity(1 << 16, bzip2::bufread::MultiBzDecoder::new(buffered))),
+    };
+    Ok((reader, compression))
+}
+
+/// Opens `path` (`-` for stdin) for reading, decompressing as needed. Returns the reader,
+/// its compression and the file size when known.
+///
+/// # Errors
+///
+/// The error of opening the file or of reading its first bytes.
+pub fn open(path: &str) -> io::Result<(Box<dyn BufRead>, Compression, Option<u64>)> {
+    if path == "-" {
+        let (r, c) = decode(io::stdin())?;
+        return Ok((r, c, None));
+    }
+    let file = File::open(path)?;
+    let size = file.metadata().ok().map(|m| m.len());
+    let (r, c) = decode(file)?;
+    Ok((r, c, size))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    const PGN: &[u8] = b"[Event \"x\"]\n\n1. e4 e5 *\n";
+
+    fn read_all(bytes: &[u8]) -> (String, Compression) {
+        let (mut r, c) = decode(bytes).unwrap();
+        let mut s = String::new();
+        r.read_to_string(&mut s).unwrap();
+        (s, c)
+    }
+
+    #[test]
+    fn every_compression_round_trips() {
+        let gz = {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(PGN).unwrap();
+            e.finish().unwrap()
+        };
+        let bz = {
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+            e.write_all(PGN).unwrap();
+            e.finish().unwrap()
+        };
+        let zst = zstd::encode_all(PGN, 3).unwrap();
+        for (bytes, c) in [(&PGN[..], Compression::None), (&gz[..], Compression::Gzip), (&bz[..], Compression::Bzip2), (&zst[..], Compression::Zstd)] {
+            assert_eq!(read_all(bytes), (String::from_utf8(PGN.to_vec()).unwrap(), c));
+        }
+    }
+
+    #[test]
+    fn truncated_streams_are_errors() {
+        let zst = zstd::encode_all(&PGN.repeat(100)[..], 3).unwrap();
+        let (mut r, _) = decode(&zst[..zst.len() / 2]).unwrap();
+        let mut s = String::new();
+        assert!(r.read_to_string(&mut s).is_err());
+    }
+}

@@ -1,0 +1,391 @@
+//! Replays one game through the rules engine and reports every problem with its place.
+
+use std::borrow::Cow;
+
+use super::split::RawGame;
+use super::token::{LineIndex, TokenKind, Tokenizer};
+use crate::moves::Move;
+use crate::notation::fen::{self, FenDialect};
+use crate::notation::san::SanPlus;
+use crate::position::{EndReason, Outcome, Position, Severity};
+use crate::setup::Setup;
+use crate::variant::{Rules, Variant};
+
+/// How to validate.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Overrides every game's `[Variant]`.
+    pub variant: Option<Variant>,
+    /// Report non-canonical SAN, and a missing result marker, as warnings.
+    pub strict: bool,
+    /// Validate the moves of variations too (they are always parsed).
+    pub variations: bool,
+    /// Forbid drops that checkmate.
+    pub no_drop_mate: bool,
+}
+
+/// The verdict on a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    /// A move is illegal or a token unreadable.
+    Illegal,
+    /// The game cannot be replayed at all (unknown variant, bad FEN tag).
+    Error,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Illegal => "illegal",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// One problem of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameProblem {
+    pub severity: Severity,
+    /// Kebab-case kind (`no-such-piece`, `unparseable-token`, `result-mismatch`, …).
+    pub kind: &'static str,
+    /// 1-based ply of the move concerned.
+    pub ply: Option<usize>,
+    pub token: Option<String>,
+    pub line: usize,
+    pub column: usize,
+    pub reason: String,
+    /// The position before the move, in Lichess's dialect.
+    pub fen_before: Option<String>,
+}
+
+/// What validation found in a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameReport {
+    pub number: usize,
+    pub line: usize,
+    pub variant: Option<Variant>,
+    /// Mainline plies replayed.
+    pub plies: usize,
+    pub status: Status,
+    pub problems: Vec<GameProblem>,
+}
+
+impl GameReport {
+    pub fn has_errors(&self) -> bool {
+        self.status != Status::Ok
+    }
+    pub fn warnings(&self) -> usize {
+        self.problems.iter().filter(|p| p.severity == Severity::Warning).count()
+    }
+}
+
+/// One mainline ply, handed to the caller of [`validate_game_with`].
+pub struct Ply<'p> {
+    /// 1-based.
+    pub number: usize,
+    pub before: &'p Position,
+    pub m: Move,
+    pub after: &'p Position,
+}
+
+/// The variant a `[Variant]` value names (the aliases of Lichess, chessops, python-chess,
+/// cutechess and Xboard, case-insensitive); Chess960 spellings play as chess with
+/// Chess960 castling from the FEN.
+pub fn variant_from_tag(value: &str) -> Option<Variant> {
+    let l = value.trim().to_ascii_lowercase();
+    match l.as_str() {
+        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "960" => Some(Variant::Chess),
+        _ if l.starts_with("wild/") => Some(Variant::Chess),
+        _ => l.parse().ok(),
+    }
+}
+
+fn unescape(v: &str) -> Cow<'_, str> {
+    if v.contains('\\') { Cow::Owned(v.replace("\\\"", "\"").replace("\\\\", "\\")) } else { Cow::Borrowed(v) }
+}
+
+fn fen_of(pos: &Position) -> String {
+    fen::setup_to_string(&pos.to_setup(), FenDialect::Lichess)
+}
+
+struct Reporter<'t> {
+    index: LineIndex<'t>,
+    problems: Vec<GameProblem>,
+    status: Status,
+}
+
+impl Reporter<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        severity: Severity,
+        kind: &'static str,
+        ply: Option<usize>,
+        token: Option<&str>,
+        offset: usize,
+        reason: String,
+        before: Option<&Position>,
+    ) {
+        let (line, column) = self.index.locate(offset);
+        self.problems.push(GameProblem {
+            severity,
+            kind,
+            ply,
+            token: token.map(str::to_owned),
+            line,
+            column,
+            reason,
+            fen_before: before.map(fen_of),
+        });
+    }
+}
+
+/// Validates one game.
+pub fn validate_game(game: &RawGame, opts: &Options) -> GameReport {
+    validate_game_with(game, opts, &mut |_| {})
+}
+
+/// Validates one game, handing every mainline ply to `on_ply` (for `replay`).
+pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut(Ply<'_>)) -> GameReport {
+    let text = String::from_utf8_lossy(&game.bytes);
+    let mut rep = Reporter { index: LineIndex::new(&text, game.line), problems: Vec::new(), status: Status::Ok };
+    let mut tokens = Tokenizer::new(&text).peekable();
+
+    // Tag section.
+    let mut tags: Vec<(&str, Cow<'_, str>, usize)> = Vec::new();
+    while let Some(t) = tokens.peek() {
+        match t.kind {
+            TokenKind::Tag { name, value } => tags.push((name, unescape(value), t.offset)),
+            TokenKind::LineComment(_) => {}
+            _ => break,
+        }
+        tokens.next();
+    }
+    let tag = |name: &str| tags.iter().find(|t| t.0.eq_ignore_ascii_case(name)).map(|t| (t.1.as_ref(), t.2));
+
+    let finish = |rep: Reporter<'_>, variant, plies| GameReport {
+        number: game.number,
+        line: game.line,
+        variant,
+        plies,
+        status: rep.status,
+        problems: rep.problems,
+    };
+
+    // Variant.
+    let variant = match (opts.variant, tag("Variant")) {
+        (Some(v), _) => v,
+        (None, Some((value, offset))) => match variant_from_tag(value) {
+            Some(v) => v,
+            None => {
+                rep.add(Severity::Error, "unknown-variant", None, Some(value), offset, format!("unknown variant `{value}`; give --variant to validate it"), None);
+                rep.status = Status::Error;
+                return finish(rep, None, 0);
+            }
+        },
+        (None, None) => match tag("Event") {
+            Some((event, offset)) if event.to_ascii_lowercase().contains("crazyhouse") => {
+                rep.add(Severity::Warning, "variant-inferred", None, Some(event), offset, "no [Variant] tag; the Event names crazyhouse, so the game is read as crazyhouse".to_owned(), None);
+                Variant::Crazyhouse
+            }
+            _ => Variant::Chess,
+        },
+    };
+    let mut rules = Rules::new(variant);
+    rules.drop_mate = !opts.no_drop_mate;
+
+    // Start position.
+    let start = match tag("FEN") {
+        None => Position::from_setup(&variant.start(), rules).expect("start positions are legal"),
+        Some((value, offset)) => {
+            let setup: Setup = match value.parse() {
+                Ok(s) => s,
+                Err(e) => {
+                    rep.add(Severity::Error, "bad-fen", None, Some(value), offset, format!("FEN tag: {e}"), None);
+                    rep.status = Status::Error;
+                    return finish(rep, Some(variant), 0);
+                }
+            };
+            let setup = if variant.is_horde() && setup == Setup::standard() {
+                rep.add(Severity::Warning, "horde-standard-fen", None, Some(value), offset, "a Horde game with the standard start FEN (a Lichess export bug of 2021); the Horde start is used".to_owned(), None);
+                Setup::horde_start()
+            } else {
+                setup
+            };
+            match Position::from_setup(&setup, rules) {
+                Ok(p) => p,
+                Err(e) => {
+                    rep.add(Severity::Error, "illegal-fen", None, Some(value), offset, format!("FEN tag: {e}"), None);
+                    rep.status = Status::Error;
+                    return finish(rep, Some(variant), 0);
+                }
+            }
+        }
+    };
+
+    // Movetext.
+    let mut pos = start;
+    let mut before: Option<Position> = None;
+    // Variations: the position and the position before its last move, saved at each `(`.
+    let mut stack: Vec<(Position, Option<Position>)> = Vec::new();
+    let mut depth = 0usize;
+    let mut plies = 0usize;
+    let mut marker: Option<(&str, usize)> = None;
+    let mut stopped = false;
+    for t in tokens {
+        let live = depth == 0 || opts.variations;
+        match t.kind {
+            TokenKind::MoveNumber(_) | TokenKind::Comment(_) | TokenKind::LineComment(_) | TokenKind::Nag(_) => {}
+            TokenKind::VariationStart => {
+                depth += 1;
+                if opts.variations && !stopped {
+                    match before.clone() {
+                        Some(b) => {
+                            let current = std::mem::replace(&mut pos, b);
+                            stack.push((current, before.take()));
+                        }
+                        None => {
+                            rep.add(Severity::Error, "unparseable-token", None, Some("("), t.offset, "a variation before any move".to_owned(), None);
+                            rep.status = Status::Illegal;
+                            stopped = true;
+                        }
+                    }
+                }
+            }
+            TokenKind::VariationEnd => {
+                if depth == 0 {
+                    rep.add(Severity::Error, "unparseable-token", None, Some(")"), t.offset, "a `)` without its `(`".to_owned(), None);
+                    rep.status = Status::Illegal;
+                    break;
+                }
+                depth -= 1;
+                if opts.variations && !stopped {
+                    if let Some((p, b)) = stack.pop() {
+                        pos = p;
+                        before = b;
+                    }
+                }
+            }
+            TokenKind::Result(r) => {
+                if depth == 0 {
+                    marker = Some((r, t.offset));
+                }
+            }
+            TokenKind::Tag { .. } | TokenKind::Unknown(..) if !live => {}
+            TokenKind::Tag { .. } => {
+                rep.add(Severity::Error, "unparseable-token", Some(plies + 1), Some(t.text), t.offset, "a tag inside the movetext (is a blank line missing between games?)".to_owned(), Some(&pos));
+                rep.status = Status::Illegal;
+                break;
+            }
+            TokenKind::Unknown(raw, why) => {
+                rep.add(Severity::Error, "unparseable-token", Some(plies + 1), Some(raw), t.offset, format!("expected {why}"), Some(&pos));
+                rep.status = Status::Illegal;
+                break;
+            }
+            TokenKind::Move(_) if !live || stopped => {}
+            TokenKind::Move(tok) => {
+                let ply = if depth == 0 { plies + 1 } else { 0 };
+                let ply_field = (depth == 0).then_some(ply);
+                if depth == 0 && marker.is_some() {
+                    rep.add(Severity::Error, "move-after-result", ply_field, Some(tok), t.offset, "a move after the result marker".to_owned(), Some(&pos));
+                    rep.status = Status::Illegal;
+                    break;
+                }
+                let san: SanPlus = match tok.parse() {
+                    Ok(s) => s,
+                    Err(e) => {
+                        rep.add(Severity::Error, "unparseable-token", ply_field, Some(tok), t.offset, format!("not a move: {e}"), Some(&pos));
+                        rep.status = Status::Illegal;
+                        break;
+                    }
+                };
+                match san.resolve(&pos, opts.strict) {
+                    Ok((m, defects)) => {
+                        for d in defects {
+                            rep.add(Severity::Warning, d.kind.name(), ply_field, Some(tok), t.offset, d.message, Some(&pos));
+                        }
+                        let prev = pos.clone();
+                        pos.play_unchecked(m);
+                        if depth == 0 {
+                            plies += 1;
+                            on_ply(Ply { number: plies, before: &prev, m, after: &pos });
+                        }
+                        before = Some(prev);
+                    }
+                    Err(e) => {
+                        let (kind, reason) = match pos.outcome() {
+                            Some(o) => ("move-after-end", format!("the game has already ended ({}, {})", o.reason().name(), o.result())),
+                            None => (e.kind.name(), e.message),
+                        };
+                        rep.add(Severity::Error, kind, ply_field, Some(tok), t.offset, reason, Some(&pos));
+                        rep.status = Status::Illegal;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    if rep.status != Status::Ok {
+        return finish(rep, Some(variant), plies);
+    }
+    // The main line's end: result consistency.
+    let end = text.len();
+    if depth > 0 {
+        rep.add(Severity::Error, "unparseable-token", None, None, end, "a variation `(` is never closed".to_owned(), None);
+        rep.status = Status::Illegal;
+        return finish(rep, Some(variant), plies);
+    }
+    // Variations may have replaced `pos`; the main line's final position is restored by the
+    // stack discipline above.
+    let outcome = pos.outcome();
+    let result_tag = tag("Result");
+    if let (Some(o), Some((r, offset))) = (outcome, result_tag) {
+        if matches!(r, "1-0" | "0-1" | "1/2-1/2") && r != o.result() {
+            rep.add(Severity::Warning, "result-mismatch", None, Some(r), offset, format!("the Result tag says {r} but the game ends in {} ({})", describe(o), o.result()), None);
+        }
+    }
+    match (marker, result_tag) {
+        (Some((m, offset)), Some((r, _))) if m != r => {
+            rep.add(Severity::Warning, "result-mismatch", None, Some(m), offset, format!("the movetext ends with {m} but the Result tag says {r}"), None);
+        }
+        (None, _) if opts.strict => {
+            rep.add(Severity::Warning, "no-result-marker", None, None, end, "the movetext has no result marker (1-0, 0-1, 1/2-1/2 or *)".to_owned(), None);
+        }
+        _ => {}
+    }
+    if let Some((value, offset)) = tag("PlyCount") {
+        if value.trim().parse::<usize>().ok() != Some(plies) {
+            rep.add(Severity::Warning, "ply-count-mismatch", None, Some(value), offset, format!("PlyCount says {value} but the main line has {plies} plies"), None);
+        }
+    }
+    if let Some((value, offset)) = tag("CurrentPosition") {
+        match value.parse::<Setup>() {
+            Ok(current) => {
+                let ours = pos.to_setup();
+                let empty = |s: &Setup| s.pockets.is_none_or(|p| p.white.is_empty() && p.black.is_empty());
+                let same = current.board == ours.board
+                    && current.turn == ours.turn
+                    && (current.pockets == ours.pockets || (empty(&current) && empty(&ours)));
+                if !same {
+                    rep.add(Severity::Warning, "current-position-mismatch", None, Some(value), offset, format!("CurrentPosition differs from the final position {}", fen_of(&pos)), None);
+                }
+            }
+            Err(e) => {
+                rep.add(Severity::Warning, "current-position-mismatch", None, Some(value), offset, format!("CurrentPosition does not parse: {e}"), None);
+            }
+        }
+    }
+    finish(rep, Some(variant), plies)
+}
+
+fn describe(o: Outcome) -> String {
+    match o {
+        Outcome::Decisive { winner, reason: EndReason::Checkmate } => format!("checkmate by {}", winner.name()),
+        Outcome::Decisive { reason: EndReason::Extinction, .. } => "the capture of every white piece".to_owned(),
+        Outcome::Decisive { winner, reason } => format!("a {} win ({})", winner.name(), reason.name()),
+        Outcome::Draw { reason } => reason.name().to_owned(),
+    }
+}
+
