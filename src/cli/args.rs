@@ -27,6 +27,11 @@ pub enum Command {
     Moves(MovesArgs),
     /// List every legal move of a position, sorted.
     Legal(LegalArgs),
+    /// Validate PGN archives (plain, .zst, .gz, .bz2 or stdin): replay every game and report
+    /// each problem with file:line:column, game, ply and token.
+    Validate(ValidateArgs),
+    /// Replay PGN games and print, per ply, the FEN after it, the SAN or the UCI.
+    Replay(ReplayArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -245,4 +250,65 @@ pub struct LegalArgs {
     pub position: PositionArgs,
     #[command(flatten)]
     pub output: MoveOutputArgs,
+}
+
+/// What to validate, and how.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// PGN files (`-` for stdin; compressed files are detected by their first bytes).
+    /// Without any, stdin is read.
+    pub files: Vec<String>,
+    /// Read every game as this variant, whatever its `[Variant]` tag says.
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
+    /// Forbid drops that checkmate.
+    #[arg(long)]
+    pub no_drop_mate: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub games: GameArgs,
+    /// Also report non-canonical SAN and a missing result marker, and exit 1 on warnings.
+    #[arg(long)]
+    pub strict: bool,
+    /// Validate the moves of variations too (they are always parsed).
+    #[arg(long)]
+    pub variations: bool,
+    /// JSON Lines output (schema in the README).
+    #[arg(long)]
+    pub json: bool,
+    /// Report every game, not only games with problems.
+    #[arg(long)]
+    pub all: bool,
+    /// Worker threads (default: all cores). The output is the same for any number.
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// No progress line on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// What `replay` prints per ply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Emit {
+    Fen,
+    San,
+    Uci,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub games: GameArgs,
+    /// What to print per ply.
+    #[arg(long, value_enum, default_value = "fen")]
+    pub emit: Emit,
+    /// The dialect of `--emit fen`.
+    #[arg(long, value_enum, default_value = "lichess")]
+    pub dialect: DialectArg,
+    /// How SAN writes pawn drops.
+    #[arg(long, value_enum, default_value = "p-at")]
+    pub drop_style: DropStyleArg,
 }

@@ -3,6 +3,7 @@
 mod args;
 mod output;
 mod run;
+mod validate;
 
 use std::io;
 use std::process::ExitCode;

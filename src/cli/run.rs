@@ -23,6 +23,8 @@ pub fn run(cli: Cli) -> Result<bool> {
         Command::Perft(args) => perft(&args),
         Command::Moves(args) => moves(&args),
         Command::Legal(args) => legal(&args),
+        Command::Validate(args) => super::validate::validate(&args),
+        Command::Replay(args) => super::validate::replay(&args),
     }
 }
 

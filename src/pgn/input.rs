@@ -39,14 +39,25 @@ impl Compression {
 /// # Errors
 ///
 /// I/O errors reading the first bytes or setting up the decoder.
-pub fn decode<'a, R: Read + 'a>(inner: R) -> io::Result<(Box<dyn BufRead + 'a>, Compression)> {
+pub fn decode<'a, R: Read + Send + 'a>(
+    inner: R,
+) -> io::Result<(Box<dyn BufRead + Send + 'a>, Compression)> {
     let mut buffered = BufReader::with_capacity(1 << 16, inner);
     let compression = Compression::detect(buffered.fill_buf()?);
-    let reader: Box<dyn BufRead + 'a> = match compression {
+    let reader: Box<dyn BufRead + Send + 'a> = match compression {
         Compression::None => Box::new(buffered),
-        Compression::Zstd => Box::new(BufReader::with_capacity(1 << 16, zstd::stream::read::Decoder::with_buffer(buffered)?)),
-        Compression::Gzip => Box::new(BufReader::with_capacity(1 << 16, flate2::bufread::MultiGzDecoder::new(buffered))),
-        Compression::Bzip2 => Box::new(BufReader::with_capacity(1 << 16, bzip2::bufread::MultiBzDecoder::new(buffered))),
+        Compression::Zstd => Box::new(BufReader::with_capacity(
+            1 << 16,
+            zstd::stream::read::Decoder::with_buffer(buffered)?,
+        )),
+        Compression::Gzip => Box::new(BufReader::with_capacity(
+            1 << 16,
+            flate2::bufread::MultiGzDecoder::new(buffered),
+        )),
+        Compression::Bzip2 => Box::new(BufReader::with_capacity(
+            1 << 16,
+            bzip2::bufread::MultiBzDecoder::new(buffered),
+        )),
     };
     Ok((reader, compression))
 }
@@ -57,7 +68,7 @@ pub fn decode<'a, R: Read + 'a>(inner: R) -> io::Result<(Box<dyn BufRead + 'a>, 
 /// # Errors
 ///
 /// The error of opening the file or of reading its first bytes.
-pub fn open(path: &str) -> io::Result<(Box<dyn BufRead>, Compression, Option<u64>)> {
+pub fn open(path: &str) -> io::Result<(Box<dyn BufRead + Send>, Compression, Option<u64>)> {
     if path == "-" {
         let (r, c) = decode(io::stdin())?;
         return Ok((r, c, None));
@@ -95,8 +106,16 @@ mod tests {
             e.finish().unwrap()
         };
         let zst = zstd::encode_all(PGN, 3).unwrap();
-        for (bytes, c) in [(&PGN[..], Compression::None), (&gz[..], Compression::Gzip), (&bz[..], Compression::Bzip2), (&zst[..], Compression::Zstd)] {
-            assert_eq!(read_all(bytes), (String::from_utf8(PGN.to_vec()).unwrap(), c));
+        for (bytes, c) in [
+            (PGN, Compression::None),
+            (&gz[..], Compression::Gzip),
+            (&bz[..], Compression::Bzip2),
+            (&zst[..], Compression::Zstd),
+        ] {
+            assert_eq!(
+                read_all(bytes),
+                (String::from_utf8(PGN.to_vec()).unwrap(), c)
+            );
         }
     }
 

@@ -30,7 +30,15 @@ pub struct GameSplitter<R> {
 
 impl<R: BufRead> GameSplitter<R> {
     pub fn new(reader: R) -> GameSplitter<R> {
-        GameSplitter { reader, line: 0, number: 0, pending: None, in_comment: false, bom_checked: false, bytes_read: 0 }
+        GameSplitter {
+            reader,
+            line: 0,
+            number: 0,
+            pending: None,
+            in_comment: false,
+            bom_checked: false,
+            bytes_read: 0,
+        }
     }
 
     /// Bytes consumed from the stream so far.
@@ -64,7 +72,10 @@ impl<R: BufRead> GameSplitter<R> {
                     line.drain(..3);
                 }
             }
-            let trimmed = line.iter().position(|c| !c.is_ascii_whitespace()).map_or(&[][..], |i| &line[i..]);
+            let trimmed = line
+                .iter()
+                .position(|c| !c.is_ascii_whitespace())
+                .map_or(&[][..], |i| &line[i..]);
             let starts_tag = !self.in_comment && trimmed.first() == Some(&b'[');
             if starts_tag && (has_movetext || tags_ended) {
                 // This line opens the next game.
@@ -98,7 +109,11 @@ impl<R: BufRead> GameSplitter<R> {
 
     fn finish(&mut self, bytes: Vec<u8>, start: usize) -> RawGame {
         self.number += 1;
-        RawGame { number: self.number, line: start, bytes }
+        RawGame {
+            number: self.number,
+            line: start,
+            bytes,
+        }
     }
 
     /// Tracks whether a `{…}` comment is open at the end of `line` (`;` comments and
@@ -149,7 +164,9 @@ mod tests {
 
     #[test]
     fn comments_spanning_lines_hide_brackets() {
-        let games = split("[A \"1\"]\n1. e4 {a comment\n[not a tag] still comment} e5 *\n[B \"2\"]\n1. d4 *\n");
+        let games = split(
+            "[A \"1\"]\n1. e4 {a comment\n[not a tag] still comment} e5 *\n[B \"2\"]\n1. d4 *\n",
+        );
         assert_eq!(games.len(), 2);
         assert!(games[0].2.contains("[not a tag]"));
     }

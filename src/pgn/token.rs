@@ -27,7 +27,10 @@ use crate::notation::nomerr::Res;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind<'a> {
     /// A tag pair; the value is raw (escapes not resolved).
-    Tag { name: &'a str, value: &'a str },
+    Tag {
+        name: &'a str,
+        value: &'a str,
+    },
     /// `12.`, `12...`, `12A.` (BPGN).
     MoveNumber(&'a str),
     /// A move token (SAN or anything else that is not a delimiter).
@@ -62,7 +65,8 @@ fn is_delimiter(c: char) -> bool {
 fn tag_pair(i: &str) -> Res<'_, TokenKind<'_>> {
     let (i, _) = char('[').parse(i)?;
     let (i, _) = take_while(|c: char| c == ' ' || c == '\t').parse(i)?;
-    let (i, name) = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-').parse(i)?;
+    let (i, name) =
+        take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-').parse(i)?;
     let (i, _) = take_while(|c: char| c == ' ' || c == '\t').parse(i)?;
     let (i, _) = char('"').parse(i)?;
     let mut end = None;
@@ -79,7 +83,9 @@ fn tag_pair(i: &str) -> Res<'_, TokenKind<'_>> {
             _ => {}
         }
     }
-    let Some(end) = end else { return crate::notation::nomerr::fail(i, "a closing quote") };
+    let Some(end) = end else {
+        return crate::notation::nomerr::fail(i, "a closing quote");
+    };
     let (value, i) = (&i[..end], &i[end + 1..]);
     let (i, _) = take_while(|c: char| c == ' ' || c == '\t').parse(i)?;
     let (i, _) = char(']').parse(i)?;
@@ -88,7 +94,8 @@ fn tag_pair(i: &str) -> Res<'_, TokenKind<'_>> {
 
 /// `result = "1-0" / "0-1" / "1/2-1/2" / "*"`, followed by a delimiter or the end.
 fn result(i: &str) -> Res<'_, TokenKind<'_>> {
-    let (rest, r) = nom::branch::alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(i)?;
+    let (rest, r) =
+        nom::branch::alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(i)?;
     if rest.chars().next().is_some_and(|c| !is_delimiter(c)) {
         return crate::notation::nomerr::fail(i, "a result");
     }
@@ -117,7 +124,11 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn at_line_start(&self, offset: usize) -> bool {
-        self.text[..offset].chars().rev().take_while(|&c| c != '\n').all(|c| c == ' ' || c == '\t' || c == '\r')
+        self.text[..offset]
+            .chars()
+            .rev()
+            .take_while(|&c| c != '\n')
+            .all(|c| c == ' ' || c == '\t' || c == '\r')
     }
 }
 
@@ -136,13 +147,20 @@ impl<'a> Iterator for Tokenizer<'a> {
                 Some(end) => (&i[end + 2..], TokenKind::Comment(&i[1..end + 1])),
                 None => ("", TokenKind::Unknown(i, "a `}` closing this comment")),
             },
-            '}' => (&i[1..], TokenKind::Unknown(&i[..1], "no `}` without an opening `{`")),
+            '}' => (
+                &i[1..],
+                TokenKind::Unknown(&i[..1], "no `}` without an opening `{`"),
+            ),
             ';' => {
-                let (r, c) = take_till::<_, _, ()>(|c| c == '\n').parse(&i[1..]).unwrap_or(("", &i[1..]));
+                let (r, c) = take_till::<_, _, ()>(|c| c == '\n')
+                    .parse(&i[1..])
+                    .unwrap_or(("", &i[1..]));
                 (r, TokenKind::LineComment(c))
             }
             '%' if self.at_line_start(start) => {
-                let (r, c) = take_till::<_, _, ()>(|c| c == '\n').parse(&i[1..]).unwrap_or(("", &i[1..]));
+                let (r, c) = take_till::<_, _, ()>(|c| c == '\n')
+                    .parse(&i[1..])
+                    .unwrap_or(("", &i[1..]));
                 (r, TokenKind::LineComment(c))
             }
             '(' => (&i[1..], TokenKind::VariationStart),
@@ -151,13 +169,18 @@ impl<'a> Iterator for Tokenizer<'a> {
                 Ok(ok) => ok,
                 Err(_) => {
                     let line = i.find('\n').map_or(i, |n| &i[..n]);
-                    (&i[line.len()..], TokenKind::Unknown(line, "a tag `[Name \"value\"]`"))
+                    (
+                        &i[line.len()..],
+                        TokenKind::Unknown(line, "a tag `[Name \"value\"]`"),
+                    )
                 }
             },
             '$' => match recognize::<_, nom::error::Error<&str>, _>((char('$'), digit1)).parse(i) {
                 Ok((r, n)) => (r, TokenKind::Nag(n)),
                 Err(_) => {
-                    let (r, t) = take_till1::<_, _, ()>(is_delimiter).parse(i).unwrap_or(("", i));
+                    let (r, t) = take_till1::<_, _, ()>(is_delimiter)
+                        .parse(i)
+                        .unwrap_or(("", i));
                     (r, TokenKind::Move(t))
                 }
             },
@@ -167,13 +190,19 @@ impl<'a> Iterator for Tokenizer<'a> {
                 } else if let Ok(ok) = move_number(i) {
                     ok
                 } else {
-                    let (r, t) = take_till1::<_, _, ()>(is_delimiter).parse(i).unwrap_or((&i[1..], &i[..1]));
+                    let (r, t) = take_till1::<_, _, ()>(is_delimiter)
+                        .parse(i)
+                        .unwrap_or((&i[1..], &i[..1]));
                     (r, TokenKind::Move(t))
                 }
             }
         };
         self.pos = self.text.len() - rest.len();
-        Some(Token { kind, offset: start, text: &self.text[start..self.pos] })
+        Some(Token {
+            kind,
+            offset: start,
+            text: &self.text[start..self.pos],
+        })
     }
 }
 
@@ -189,7 +218,13 @@ pub struct LineIndex<'a> {
 impl<'a> LineIndex<'a> {
     /// `first_line` is the line number of the text's first byte.
     pub fn new(text: &'a str, first_line: usize) -> LineIndex<'a> {
-        LineIndex { text, first_line, offset: 0, line: first_line, line_start: 0 }
+        LineIndex {
+            text,
+            first_line,
+            offset: 0,
+            line: first_line,
+            line_start: 0,
+        }
     }
 
     /// The line and column of `offset` (cheap when offsets grow between calls).
@@ -219,8 +254,16 @@ mod tests {
 
     #[test]
     fn tokens_of_real_movetext() {
-        let k = kinds("[Event \"a \\\"b\\\"\"]\n1. e4 { [%clk 0:05:00] } 1... P@e4?! $14 (1... e5) 2.Nf3 1-0");
-        assert_eq!(k[0], TokenKind::Tag { name: "Event", value: "a \\\"b\\\"" });
+        let k = kinds(
+            "[Event \"a \\\"b\\\"\"]\n1. e4 { [%clk 0:05:00] } 1... P@e4?! $14 (1... e5) 2.Nf3 1-0",
+        );
+        assert_eq!(
+            k[0],
+            TokenKind::Tag {
+                name: "Event",
+                value: "a \\\"b\\\""
+            }
+        );
         assert_eq!(k[1], TokenKind::MoveNumber("1."));
         assert_eq!(k[2], TokenKind::Move("e4"));
         assert_eq!(k[3], TokenKind::Comment(" [%clk 0:05:00] "));

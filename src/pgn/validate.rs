@@ -77,7 +77,10 @@ impl GameReport {
         self.status != Status::Ok
     }
     pub fn warnings(&self) -> usize {
-        self.problems.iter().filter(|p| p.severity == Severity::Warning).count()
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Warning)
+            .count()
     }
 }
 
@@ -96,14 +99,20 @@ pub struct Ply<'p> {
 pub fn variant_from_tag(value: &str) -> Option<Variant> {
     let l = value.trim().to_ascii_lowercase();
     match l.as_str() {
-        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "960" => Some(Variant::Chess),
+        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "960" => {
+            Some(Variant::Chess)
+        }
         _ if l.starts_with("wild/") => Some(Variant::Chess),
         _ => l.parse().ok(),
     }
 }
 
 fn unescape(v: &str) -> Cow<'_, str> {
-    if v.contains('\\') { Cow::Owned(v.replace("\\\"", "\"").replace("\\\\", "\\")) } else { Cow::Borrowed(v) }
+    if v.contains('\\') {
+        Cow::Owned(v.replace("\\\"", "\"").replace("\\\\", "\\"))
+    } else {
+        Cow::Borrowed(v)
+    }
 }
 
 fn fen_of(pos: &Position) -> String {
@@ -129,11 +138,21 @@ impl Reporter<'_> {
         before: Option<&Position>,
     ) {
         let (line, column) = self.index.locate(offset);
+        // A token is quoted on one line and briefly (an unclosed comment runs far).
+        let token = token.map(|t| {
+            let first = t.lines().next().unwrap_or("");
+            let short: String = first.chars().take(40).collect();
+            if short.len() < t.len() {
+                format!("{short}…")
+            } else {
+                short
+            }
+        });
         self.problems.push(GameProblem {
             severity,
             kind,
             ply,
-            token: token.map(str::to_owned),
+            token,
             line,
             column,
             reason,
@@ -148,9 +167,17 @@ pub fn validate_game(game: &RawGame, opts: &Options) -> GameReport {
 }
 
 /// Validates one game, handing every mainline ply to `on_ply` (for `replay`).
-pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut(Ply<'_>)) -> GameReport {
+pub fn validate_game_with(
+    game: &RawGame,
+    opts: &Options,
+    on_ply: &mut dyn FnMut(Ply<'_>),
+) -> GameReport {
     let text = String::from_utf8_lossy(&game.bytes);
-    let mut rep = Reporter { index: LineIndex::new(&text, game.line), problems: Vec::new(), status: Status::Ok };
+    let mut rep = Reporter {
+        index: LineIndex::new(&text, game.line),
+        problems: Vec::new(),
+        status: Status::Ok,
+    };
     let mut tokens = Tokenizer::new(&text).peekable();
 
     // Tag section.
@@ -163,7 +190,11 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
         }
         tokens.next();
     }
-    let tag = |name: &str| tags.iter().find(|t| t.0.eq_ignore_ascii_case(name)).map(|t| (t.1.as_ref(), t.2));
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|t| t.0.eq_ignore_ascii_case(name))
+            .map(|t| (t.1.as_ref(), t.2))
+    };
 
     let finish = |rep: Reporter<'_>, variant, plies| GameReport {
         number: game.number,
@@ -180,7 +211,15 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
         (None, Some((value, offset))) => match variant_from_tag(value) {
             Some(v) => v,
             None => {
-                rep.add(Severity::Error, "unknown-variant", None, Some(value), offset, format!("unknown variant `{value}`; give --variant to validate it"), None);
+                rep.add(
+                    Severity::Error,
+                    "unknown-variant",
+                    None,
+                    Some(value),
+                    offset,
+                    format!("unknown variant `{value}`; give --variant to validate it"),
+                    None,
+                );
                 rep.status = Status::Error;
                 return finish(rep, None, 0);
             }
@@ -203,7 +242,15 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
             let setup: Setup = match value.parse() {
                 Ok(s) => s,
                 Err(e) => {
-                    rep.add(Severity::Error, "bad-fen", None, Some(value), offset, format!("FEN tag: {e}"), None);
+                    rep.add(
+                        Severity::Error,
+                        "bad-fen",
+                        None,
+                        Some(value),
+                        offset,
+                        format!("FEN tag: {e}"),
+                        None,
+                    );
                     rep.status = Status::Error;
                     return finish(rep, Some(variant), 0);
                 }
@@ -217,7 +264,15 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
             match Position::from_setup(&setup, rules) {
                 Ok(p) => p,
                 Err(e) => {
-                    rep.add(Severity::Error, "illegal-fen", None, Some(value), offset, format!("FEN tag: {e}"), None);
+                    rep.add(
+                        Severity::Error,
+                        "illegal-fen",
+                        None,
+                        Some(value),
+                        offset,
+                        format!("FEN tag: {e}"),
+                        None,
+                    );
                     rep.status = Status::Error;
                     return finish(rep, Some(variant), 0);
                 }
@@ -237,7 +292,10 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
     for t in tokens {
         let live = depth == 0 || opts.variations;
         match t.kind {
-            TokenKind::MoveNumber(_) | TokenKind::Comment(_) | TokenKind::LineComment(_) | TokenKind::Nag(_) => {}
+            TokenKind::MoveNumber(_)
+            | TokenKind::Comment(_)
+            | TokenKind::LineComment(_)
+            | TokenKind::Nag(_) => {}
             TokenKind::VariationStart => {
                 depth += 1;
                 if opts.variations && !stopped {
@@ -247,7 +305,15 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
                             stack.push((current, before.take()));
                         }
                         None => {
-                            rep.add(Severity::Error, "unparseable-token", None, Some("("), t.offset, "a variation before any move".to_owned(), None);
+                            rep.add(
+                                Severity::Error,
+                                "unparseable-token",
+                                None,
+                                Some("("),
+                                t.offset,
+                                "a variation before any move".to_owned(),
+                                None,
+                            );
                             rep.status = Status::Illegal;
                             stopped = true;
                         }
@@ -256,16 +322,25 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
             }
             TokenKind::VariationEnd => {
                 if depth == 0 {
-                    rep.add(Severity::Error, "unparseable-token", None, Some(")"), t.offset, "a `)` without its `(`".to_owned(), None);
+                    rep.add(
+                        Severity::Error,
+                        "unparseable-token",
+                        None,
+                        Some(")"),
+                        t.offset,
+                        "a `)` without its `(`".to_owned(),
+                        None,
+                    );
                     rep.status = Status::Illegal;
                     break;
                 }
                 depth -= 1;
-                if opts.variations && !stopped {
-                    if let Some((p, b)) = stack.pop() {
-                        pos = p;
-                        before = b;
-                    }
+                if opts.variations
+                    && !stopped
+                    && let Some((p, b)) = stack.pop()
+                {
+                    pos = p;
+                    before = b;
                 }
             }
             TokenKind::Result(r) => {
@@ -275,12 +350,28 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
             }
             TokenKind::Tag { .. } | TokenKind::Unknown(..) if !live => {}
             TokenKind::Tag { .. } => {
-                rep.add(Severity::Error, "unparseable-token", Some(plies + 1), Some(t.text), t.offset, "a tag inside the movetext (is a blank line missing between games?)".to_owned(), Some(&pos));
+                rep.add(
+                    Severity::Error,
+                    "unparseable-token",
+                    Some(plies + 1),
+                    Some(t.text),
+                    t.offset,
+                    "a tag inside the movetext (is a blank line missing between games?)".to_owned(),
+                    Some(&pos),
+                );
                 rep.status = Status::Illegal;
                 break;
             }
             TokenKind::Unknown(raw, why) => {
-                rep.add(Severity::Error, "unparseable-token", Some(plies + 1), Some(raw), t.offset, format!("expected {why}"), Some(&pos));
+                rep.add(
+                    Severity::Error,
+                    "unparseable-token",
+                    Some(plies + 1),
+                    Some(raw),
+                    t.offset,
+                    format!("expected {why}"),
+                    Some(&pos),
+                );
                 rep.status = Status::Illegal;
                 break;
             }
@@ -289,14 +380,30 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
                 let ply = if depth == 0 { plies + 1 } else { 0 };
                 let ply_field = (depth == 0).then_some(ply);
                 if depth == 0 && marker.is_some() {
-                    rep.add(Severity::Error, "move-after-result", ply_field, Some(tok), t.offset, "a move after the result marker".to_owned(), Some(&pos));
+                    rep.add(
+                        Severity::Error,
+                        "move-after-result",
+                        ply_field,
+                        Some(tok),
+                        t.offset,
+                        "a move after the result marker".to_owned(),
+                        Some(&pos),
+                    );
                     rep.status = Status::Illegal;
                     break;
                 }
                 let san: SanPlus = match tok.parse() {
                     Ok(s) => s,
                     Err(e) => {
-                        rep.add(Severity::Error, "unparseable-token", ply_field, Some(tok), t.offset, format!("not a move: {e}"), Some(&pos));
+                        rep.add(
+                            Severity::Error,
+                            "unparseable-token",
+                            ply_field,
+                            Some(tok),
+                            t.offset,
+                            format!("not a move: {e}"),
+                            Some(&pos),
+                        );
                         rep.status = Status::Illegal;
                         break;
                     }
@@ -304,22 +411,53 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
                 match san.resolve(&pos, opts.strict) {
                     Ok((m, defects)) => {
                         for d in defects {
-                            rep.add(Severity::Warning, d.kind.name(), ply_field, Some(tok), t.offset, d.message, Some(&pos));
+                            rep.add(
+                                Severity::Warning,
+                                d.kind.name(),
+                                ply_field,
+                                Some(tok),
+                                t.offset,
+                                d.message,
+                                Some(&pos),
+                            );
                         }
                         let prev = pos.clone();
                         pos.play_unchecked(m);
                         if depth == 0 {
                             plies += 1;
-                            on_ply(Ply { number: plies, before: &prev, m, after: &pos });
+                            on_ply(Ply {
+                                number: plies,
+                                before: &prev,
+                                m,
+                                after: &pos,
+                            });
                         }
                         before = Some(prev);
                     }
                     Err(e) => {
-                        let (kind, reason) = match pos.outcome() {
-                            Some(o) => ("move-after-end", format!("the game has already ended ({}, {})", o.reason().name(), o.result())),
+                        let (kind, mut reason) = match pos.outcome() {
+                            Some(o) => (
+                                "move-after-end",
+                                format!(
+                                    "the game has already ended ({}, {})",
+                                    o.reason().name(),
+                                    o.result()
+                                ),
+                            ),
                             None => (e.kind.name(), e.message),
                         };
-                        rep.add(Severity::Error, kind, ply_field, Some(tok), t.offset, reason, Some(&pos));
+                        if depth > 0 {
+                            reason.push_str(" (in a variation)");
+                        }
+                        rep.add(
+                            Severity::Error,
+                            kind,
+                            ply_field,
+                            Some(tok),
+                            t.offset,
+                            reason,
+                            Some(&pos),
+                        );
                         rep.status = Status::Illegal;
                         break;
                     }
@@ -333,7 +471,15 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
     // The main line's end: result consistency.
     let end = text.len();
     if depth > 0 {
-        rep.add(Severity::Error, "unparseable-token", None, None, end, "a variation `(` is never closed".to_owned(), None);
+        rep.add(
+            Severity::Error,
+            "unparseable-token",
+            None,
+            None,
+            end,
+            "a variation `(` is never closed".to_owned(),
+            None,
+        );
         rep.status = Status::Illegal;
         return finish(rep, Some(variant), plies);
     }
@@ -341,39 +487,98 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
     // stack discipline above.
     let outcome = pos.outcome();
     let result_tag = tag("Result");
-    if let (Some(o), Some((r, offset))) = (outcome, result_tag) {
-        if matches!(r, "1-0" | "0-1" | "1/2-1/2") && r != o.result() {
-            rep.add(Severity::Warning, "result-mismatch", None, Some(r), offset, format!("the Result tag says {r} but the game ends in {} ({})", describe(o), o.result()), None);
-        }
+    if let (Some(o), Some((r, offset))) = (outcome, result_tag)
+        && matches!(r, "1-0" | "0-1" | "1/2-1/2")
+        && r != o.result()
+    {
+        rep.add(
+            Severity::Warning,
+            "result-mismatch",
+            None,
+            Some(r),
+            offset,
+            format!(
+                "the Result tag says {r} but the game ends in {} ({})",
+                describe(o),
+                o.result()
+            ),
+            None,
+        );
     }
     match (marker, result_tag) {
         (Some((m, offset)), Some((r, _))) if m != r => {
-            rep.add(Severity::Warning, "result-mismatch", None, Some(m), offset, format!("the movetext ends with {m} but the Result tag says {r}"), None);
+            rep.add(
+                Severity::Warning,
+                "result-mismatch",
+                None,
+                Some(m),
+                offset,
+                format!("the movetext ends with {m} but the Result tag says {r}"),
+                None,
+            );
         }
         (None, _) if opts.strict => {
-            rep.add(Severity::Warning, "no-result-marker", None, None, end, "the movetext has no result marker (1-0, 0-1, 1/2-1/2 or *)".to_owned(), None);
+            rep.add(
+                Severity::Warning,
+                "no-result-marker",
+                None,
+                None,
+                end,
+                "the movetext has no result marker (1-0, 0-1, 1/2-1/2 or *)".to_owned(),
+                None,
+            );
         }
         _ => {}
     }
-    if let Some((value, offset)) = tag("PlyCount") {
-        if value.trim().parse::<usize>().ok() != Some(plies) {
-            rep.add(Severity::Warning, "ply-count-mismatch", None, Some(value), offset, format!("PlyCount says {value} but the main line has {plies} plies"), None);
-        }
+    if let Some((value, offset)) = tag("PlyCount")
+        && value.trim().parse::<usize>().ok() != Some(plies)
+    {
+        rep.add(
+            Severity::Warning,
+            "ply-count-mismatch",
+            None,
+            Some(value),
+            offset,
+            format!("PlyCount says {value} but the main line has {plies} plies"),
+            None,
+        );
     }
     if let Some((value, offset)) = tag("CurrentPosition") {
         match value.parse::<Setup>() {
             Ok(current) => {
                 let ours = pos.to_setup();
-                let empty = |s: &Setup| s.pockets.is_none_or(|p| p.white.is_empty() && p.black.is_empty());
+                let empty = |s: &Setup| {
+                    s.pockets
+                        .is_none_or(|p| p.white.is_empty() && p.black.is_empty())
+                };
                 let same = current.board == ours.board
                     && current.turn == ours.turn
                     && (current.pockets == ours.pockets || (empty(&current) && empty(&ours)));
                 if !same {
-                    rep.add(Severity::Warning, "current-position-mismatch", None, Some(value), offset, format!("CurrentPosition differs from the final position {}", fen_of(&pos)), None);
+                    rep.add(
+                        Severity::Warning,
+                        "current-position-mismatch",
+                        None,
+                        Some(value),
+                        offset,
+                        format!(
+                            "CurrentPosition differs from the final position {}",
+                            fen_of(&pos)
+                        ),
+                        None,
+                    );
                 }
             }
             Err(e) => {
-                rep.add(Severity::Warning, "current-position-mismatch", None, Some(value), offset, format!("CurrentPosition does not parse: {e}"), None);
+                rep.add(
+                    Severity::Warning,
+                    "current-position-mismatch",
+                    None,
+                    Some(value),
+                    offset,
+                    format!("CurrentPosition does not parse: {e}"),
+                    None,
+                );
             }
         }
     }
@@ -382,10 +587,17 @@ pub fn validate_game_with(game: &RawGame, opts: &Options, on_ply: &mut dyn FnMut
 
 fn describe(o: Outcome) -> String {
     match o {
-        Outcome::Decisive { winner, reason: EndReason::Checkmate } => format!("checkmate by {}", winner.name()),
-        Outcome::Decisive { reason: EndReason::Extinction, .. } => "the capture of every white piece".to_owned(),
-        Outcome::Decisive { winner, reason } => format!("a {} win ({})", winner.name(), reason.name()),
+        Outcome::Decisive {
+            winner,
+            reason: EndReason::Checkmate,
+        } => format!("checkmate by {}", winner.name()),
+        Outcome::Decisive {
+            reason: EndReason::Extinction,
+            ..
+        } => "the capture of every white piece".to_owned(),
+        Outcome::Decisive { winner, reason } => {
+            format!("a {} win ({})", winner.name(), reason.name())
+        }
         Outcome::Draw { reason } => reason.name().to_owned(),
     }
 }
-

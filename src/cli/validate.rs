@@ -1,0 +1,452 @@
+//! `validate` and `replay`: archives in, one report per game, in input order whatever the
+//! number of worker threads.
+
+use std::io::{self, IsTerminal, Write};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::args::{Emit, GameArgs, ReplayArgs, ValidateArgs};
+use pocketfen::notation::fen::{self, FenDialect};
+use pocketfen::notation::san::{DropStyle, SanPlus};
+use pocketfen::pgn::input;
+use pocketfen::pgn::split::{GameSplitter, RawGame};
+use pocketfen::pgn::validate::{
+    GameProblem, GameReport, Options, Status, validate_game, validate_game_with,
+};
+use pocketfen::{Severity, Variant};
+
+/// The version of the JSON Lines schema written by `validate --json`.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct ProblemDto<'a> {
+    severity: &'static str,
+    kind: &'static str,
+    ply: Option<usize>,
+    token: Option<&'a str>,
+    line: usize,
+    column: usize,
+    reason: &'a str,
+    fen_before: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Record<'a> {
+    Game {
+        file: &'a str,
+        game: usize,
+        line: usize,
+        variant: Option<&'static str>,
+        plies: usize,
+        status: &'static str,
+        problems: Vec<ProblemDto<'a>>,
+    },
+    Summary {
+        version: u32,
+        file: &'a str,
+        games: usize,
+        plies: u64,
+        illegal_games: usize,
+        error_games: usize,
+        warnings: usize,
+        bytes: u64,
+        seconds: f64,
+        complete: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stream_error: Option<String>,
+    },
+}
+
+fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
+    Options {
+        variant: games.variant.and_then(|v| v.variant()),
+        strict,
+        variations,
+        no_drop_mate: games.no_drop_mate,
+    }
+}
+
+fn files(games: &GameArgs) -> Vec<String> {
+    if games.files.is_empty() {
+        vec!["-".to_owned()]
+    } else {
+        games.files.clone()
+    }
+}
+
+fn display_name(path: &str) -> &str {
+    if path == "-" { "<stdin>" } else { path }
+}
+
+#[derive(Default)]
+struct Totals {
+    games: usize,
+    plies: u64,
+    illegal: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+struct Printer<'a, W: Write> {
+    out: W,
+    file: &'a str,
+    json: bool,
+    all: bool,
+    totals: Totals,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> Printer<'_, W> {
+    fn report(&mut self, r: &GameReport) -> io::Result<()> {
+        let t = &mut self.totals;
+        t.games += 1;
+        t.plies += r.plies as u64;
+        t.illegal += usize::from(r.status == Status::Illegal);
+        t.errors += usize::from(r.status == Status::Error);
+        t.warnings += r.warnings();
+        if r.problems.is_empty() && !self.all {
+            return Ok(());
+        }
+        if self.json {
+            let problems = r.problems.iter().map(dto).collect();
+            let rec = Record::Game {
+                file: self.file,
+                game: r.number,
+                line: r.line,
+                variant: r.variant.map(Variant::name),
+                plies: r.plies,
+                status: r.status.name(),
+                problems,
+            };
+            self.buf.clear();
+            serde_json::to_writer(&mut self.buf, &rec).map_err(io::Error::other)?;
+            self.buf.push(b'\n');
+            return self.out.write_all(&self.buf);
+        }
+        if r.problems.is_empty() {
+            let v = r.variant.map_or("?", Variant::name);
+            return writeln!(
+                self.out,
+                "{}:{}:1: game {}: ok ({v}, {} plies)",
+                self.file, r.line, r.number, r.plies
+            );
+        }
+        for p in &r.problems {
+            write!(
+                self.out,
+                "{}:{}:{}: game {}",
+                self.file, p.line, p.column, r.number
+            )?;
+            if let Some(ply) = p.ply {
+                write!(self.out, ", ply {ply}")?;
+            }
+            if let Some(tok) = &p.token {
+                write!(self.out, " ({tok})")?;
+            }
+            let sev = if p.severity == Severity::Error {
+                "error"
+            } else {
+                "warning"
+            };
+            writeln!(self.out, ": {sev}: {}: {}", p.kind, p.reason)?;
+        }
+        Ok(())
+    }
+}
+
+fn dto(p: &GameProblem) -> ProblemDto<'_> {
+    ProblemDto {
+        severity: if p.severity == Severity::Error {
+            "error"
+        } else {
+            "warning"
+        },
+        kind: p.kind,
+        ply: p.ply,
+        token: p.token.as_deref(),
+        line: p.line,
+        column: p.column,
+        reason: &p.reason,
+        fen_before: p.fen_before.as_deref(),
+    }
+}
+
+/// A progress line on stderr, only when stderr is a terminal.
+struct Progress {
+    on: bool,
+    size: Option<u64>,
+    start: Instant,
+    last: Instant,
+}
+
+impl Progress {
+    fn new(quiet: bool, size: Option<u64>, plain: bool) -> Progress {
+        let now = Instant::now();
+        Progress {
+            on: !quiet && io::stderr().is_terminal(),
+            size: size.filter(|_| plain),
+            start: now,
+            last: now,
+        }
+    }
+
+    fn tick(&mut self, bytes: u64, games: usize) {
+        if !self.on || self.last.elapsed().as_millis() < 250 {
+            return;
+        }
+        self.last = Instant::now();
+        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+        let rate = bytes as f64 / secs;
+        let eta = match self.size {
+            Some(size) if rate > 0.0 => {
+                format!(", ETA {:.0} s", size.saturating_sub(bytes) as f64 / rate)
+            }
+            _ => String::new(),
+        };
+        eprint!(
+            "\r{:.1} MB, {games} games, {:.1} MB/s{eta}   ",
+            bytes as f64 / 1e6,
+            rate / 1e6
+        );
+    }
+
+    fn done(&self) {
+        if self.on {
+            eprint!("\r{:60}\r", "");
+        }
+    }
+}
+
+type Batch = (usize, Vec<RawGame>);
+
+type Splitter = GameSplitter<Box<dyn io::BufRead + Send>>;
+
+/// Validates one stream; returns the stream's error, if it ended in one.
+fn validate_stream<W: Write>(
+    splitter: &mut Splitter,
+    opts: Options,
+    jobs: usize,
+    printer: &mut Printer<'_, W>,
+    progress: &mut Progress,
+) -> io::Result<Option<String>> {
+    if jobs <= 1 {
+        loop {
+            match splitter.next_game() {
+                Ok(Some(game)) => printer.report(&validate_game(&game, &opts))?,
+                Ok(None) => return Ok(None),
+                Err(e) => return Ok(Some(e.to_string())),
+            }
+            progress.tick(splitter.bytes_read(), printer.totals.games);
+        }
+    }
+    // Reader thread → bounded work queue → workers → results, re-ordered by batch number
+    // and printed here. Bounded queues keep memory flat in the size of the archive.
+    let (work_tx, work_rx): (SyncSender<Batch>, Receiver<Batch>) = sync_channel(jobs * 2);
+    let (done_tx, done_rx) = sync_channel::<(usize, Vec<GameReport>)>(jobs * 2);
+    let work_rx = Arc::new(Mutex::new(work_rx));
+    thread::scope(|scope| {
+        for _ in 0..jobs {
+            let work_rx = Arc::clone(&work_rx);
+            let done_tx = done_tx.clone();
+            scope.spawn(move || {
+                loop {
+                    let next = work_rx.lock().expect("queue").recv();
+                    let Ok((n, batch)) = next else { return };
+                    let reports = batch.iter().map(|g| validate_game(g, &opts)).collect();
+                    if done_tx.send((n, reports)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let reader = scope.spawn(move || {
+            let mut batch = Vec::new();
+            let mut batch_bytes = 0;
+            let mut n = 0;
+            let mut games = 0;
+            let stream_error = loop {
+                match splitter.next_game() {
+                    Ok(Some(game)) => {
+                        batch_bytes += game.bytes.len();
+                        batch.push(game);
+                        games += 1;
+                        if batch.len() >= 256 || batch_bytes >= 1 << 20 {
+                            if work_tx.send((n, std::mem::take(&mut batch))).is_err() {
+                                break None;
+                            }
+                            n += 1;
+                            batch_bytes = 0;
+                        }
+                    }
+                    Ok(None) => break None,
+                    Err(e) => break Some(e.to_string()),
+                }
+                progress.tick(splitter.bytes_read(), games);
+            };
+            if !batch.is_empty() {
+                let _ = work_tx.send((n, batch));
+            }
+            stream_error
+        });
+        let mut pending = std::collections::BTreeMap::new();
+        let mut next = 0;
+        let mut result = Ok(());
+        for (n, reports) in done_rx {
+            pending.insert(n, reports);
+            while let Some(reports) = pending.remove(&next) {
+                for r in &reports {
+                    if result.is_ok() {
+                        result = printer.report(r);
+                    }
+                }
+                next += 1;
+            }
+        }
+        let stream_error = reader.join().expect("reader thread");
+        result.map(|()| stream_error)
+    })
+}
+
+pub fn validate(args: &ValidateArgs) -> Result<bool> {
+    let opts = options(&args.games, args.strict, args.variations);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let stdout = io::stdout();
+    let mut all_ok = true;
+    let mut io_failed = false;
+    for path in files(&args.games) {
+        let name = display_name(&path);
+        let start = Instant::now();
+        let (reader, compression, size) = match input::open(&path) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("pocketfen: {name}: {e}");
+                io_failed = true;
+                continue;
+            }
+        };
+        let mut splitter = GameSplitter::new(reader);
+        let mut printer = Printer {
+            out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+            file: name,
+            json: args.json,
+            all: args.all,
+            totals: Totals::default(),
+            buf: Vec::new(),
+        };
+        let mut progress = Progress::new(args.quiet, size, compression == input::Compression::None);
+        let stream_error = validate_stream(&mut splitter, opts, jobs, &mut printer, &mut progress)
+            .context("writing the report")?;
+        progress.done();
+        let secs = start.elapsed().as_secs_f64();
+        let t = &printer.totals;
+        let bytes = splitter.bytes_read();
+        if args.json {
+            let rec = Record::Summary {
+                version: SCHEMA_VERSION,
+                file: name,
+                games: t.games,
+                plies: t.plies,
+                illegal_games: t.illegal,
+                error_games: t.errors,
+                warnings: t.warnings,
+                bytes,
+                seconds: (secs * 1000.0).round() / 1000.0,
+                complete: stream_error.is_none(),
+                stream_error: stream_error.clone(),
+            };
+            let line = serde_json::to_string(&rec)?;
+            writeln!(printer.out, "{line}")?;
+        }
+        printer.out.flush().context("writing the report")?;
+        eprintln!(
+            "pocketfen: {name}: {} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
+            t.games,
+            t.plies,
+            t.illegal,
+            t.errors,
+            t.warnings,
+            secs,
+            t.games as f64 / secs.max(1e-9),
+            bytes as f64 / 1e6 / secs.max(1e-9),
+            if compression == input::Compression::None {
+                String::new()
+            } else {
+                format!(" ({} decompressed)", compression.name())
+            },
+        );
+        if let Some(e) = stream_error {
+            eprintln!(
+                "pocketfen: {name}: the stream ends in an error after {} games ({bytes} bytes): {e}",
+                t.games
+            );
+            io_failed = true;
+        }
+        all_ok &= t.illegal == 0 && t.errors == 0 && !(args.strict && t.warnings > 0);
+    }
+    if io_failed {
+        anyhow::bail!("some input could not be read completely");
+    }
+    Ok(all_ok)
+}
+
+pub fn replay(args: &ReplayArgs) -> Result<bool> {
+    let opts = options(&args.games, false, false);
+    let dialect = FenDialect::from(args.dialect);
+    let style = DropStyle::from(args.drop_style);
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut ok = true;
+    for path in files(&args.games) {
+        let name = display_name(&path);
+        let (reader, _, _) = input::open(&path).with_context(|| format!("{name}: opening"))?;
+        let mut line = String::new();
+        let mut write_error = None;
+        for game in GameSplitter::new(reader) {
+            let game = game.with_context(|| format!("{name}: reading"))?;
+            writeln!(out, "# {name} game {} (line {})", game.number, game.line)?;
+            let report = validate_game_with(&game, &opts, &mut |ply| {
+                line.clear();
+                match args.emit {
+                    Emit::Fen => fen::append_setup(&mut line, &ply.after.to_setup(), dialect),
+                    Emit::San => SanPlus::from_move(ply.before, ply.m).append_to(&mut line, style),
+                    Emit::Uci => line.push_str(&ply.m.to_uci(ply.before.is_chess960()).to_string()),
+                }
+                line.push('\n');
+                if write_error.is_none() {
+                    write_error = out.write_all(line.as_bytes()).err();
+                }
+            });
+            if let Some(e) = write_error.take() {
+                return Err(e.into());
+            }
+            for p in report
+                .problems
+                .iter()
+                .filter(|p| p.severity == Severity::Error)
+            {
+                out.flush()?;
+                ok = false;
+                let ply = p.ply.map_or(String::new(), |n| format!(", ply {n}"));
+                let tok = p
+                    .token
+                    .as_deref()
+                    .map_or(String::new(), |t| format!(" ({t})"));
+                eprintln!(
+                    "pocketfen: {name}:{}:{}: game {}{ply}{tok}: {}: {}",
+                    p.line, p.column, report.number, p.kind, p.reason
+                );
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ok)
+}

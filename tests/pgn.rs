@@ -1,0 +1,237 @@
+//! Archive validation: the corpus validates, hand-made illegal games give their located
+//! diagnostics (snapshotted), output is identical for any number of jobs, compressed
+//! input, replay.
+
+use std::fs;
+use std::io::Write;
+use std::process::Command;
+
+use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
+use pocketfen::pgn::split::GameSplitter;
+use pocketfen::pgn::validate::{Options, Status, validate_game};
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s
+}
+
+fn cmd(args: &[&str]) -> Command {
+    let mut c = Command::new(get_cargo_bin("pocketfen"));
+    c.args(args);
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// The summary line carries timings; keep only its counts.
+fn without_timings(s: &mut insta::Settings) {
+    s.add_filter(r"; [0-9.]+ s, [0-9]+ games/s, [0-9.]+ MB/s", "; [timing]");
+    s.add_filter(r#""seconds":[0-9.]+"#, r#""seconds":"[timing]""#);
+}
+
+#[test]
+fn every_corpus_game_validates() {
+    let mut files: Vec<_> = fs::read_dir("grammar-tests/pgn/ok")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.push("samples/lichess_standard_2025-05_sample438.pgn".into());
+    let mut games = 0;
+    for path in files {
+        let bytes = fs::read(&path).unwrap();
+        for game in GameSplitter::new(&bytes[..]) {
+            let game = game.unwrap();
+            let report = validate_game(
+                &game,
+                &Options {
+                    variations: true,
+                    ..Options::default()
+                },
+            );
+            assert_eq!(
+                report.status,
+                Status::Ok,
+                "{}: game {}: {:?}",
+                path.display(),
+                game.number,
+                report.problems
+            );
+            games += 1;
+        }
+    }
+    assert_eq!(
+        games,
+        438 + 102 + 100 + 81 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1
+    );
+}
+
+#[test]
+fn hand_made_errors_are_located() {
+    let mut s = settings();
+    without_timings(&mut s);
+    s.bind(|| {
+        insta::glob!("../grammar-tests", "pgn/err/*.pgn", |path| {
+            let p = path.to_str().unwrap();
+            let rel = &p[p.find("grammar-tests").unwrap()..];
+            let out = cmd(&["validate", "-q", "--strict", "--variations", "-j", "1", rel])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(1), "{rel} must fail");
+            let text = format!(
+                "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            insta::assert_snapshot!(text);
+        });
+    });
+}
+
+#[test]
+fn output_is_identical_for_one_and_two_jobs() {
+    let files = [
+        "grammar-tests/pgn/err/three-games-middle-bad.pgn",
+        "samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn",
+    ];
+    let mut big = Vec::new();
+    for _ in 0..40 {
+        for f in files {
+            big.extend(fs::read(f).unwrap());
+            big.push(b'\n');
+        }
+    }
+    let run = |jobs: &str| {
+        let mut child = cmd(&[
+            "validate", "-q", "--json", "--all", "--strict", "-j", jobs, "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let data = big.clone();
+        let writer = std::thread::spawn(move || stdin.write_all(&data).unwrap());
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        // Drop the summary's timing.
+        text.lines()
+            .filter(|l| !l.contains("\"type\":\"summary\""))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let one = run("1");
+    assert!(one.len() > 4000, "{}", one.len());
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("3"));
+}
+
+#[test]
+fn cli_text_json_compressed_and_replay() {
+    let mut s = settings();
+    without_timings(&mut s);
+    let dir = std::env::temp_dir().join(format!("pocketfen-test-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let src = fs::read("grammar-tests/pgn/err/three-games-middle-bad.pgn").unwrap();
+    let gz = dir.join("games.pgn.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(&src).unwrap();
+    fs::write(&gz, e.finish().unwrap()).unwrap();
+    let truncated = dir.join("truncated.pgn.zst");
+    // A streamed frame (no content size, as `zstd` writes from a pipe): its blocks decode
+    // one by one before the cut.
+    let big = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+    let mut enc = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    enc.write_all(&big).unwrap();
+    let zst = enc.finish().unwrap();
+    fs::write(&truncated, &zst[..zst.len() / 2]).unwrap();
+    s.add_filter(&regex_escape(dir.to_str().unwrap()), "[TMP]");
+    s.bind(|| {
+        assert_cmd_snapshot!(
+            "validate_text",
+            cmd(&[
+                "validate",
+                "-q",
+                "grammar-tests/pgn/err/three-games-middle-bad.pgn"
+            ])
+        );
+        assert_cmd_snapshot!(
+            "validate_json_all",
+            cmd(&[
+                "validate",
+                "-q",
+                "--json",
+                "--all",
+                "grammar-tests/pgn/err/three-games-middle-bad.pgn"
+            ])
+        );
+        assert_cmd_snapshot!(
+            "validate_gzip",
+            cmd(&["validate", "-q", gz.to_str().unwrap()])
+        );
+        assert_cmd_snapshot!(
+            "validate_truncated_zstd",
+            cmd(&["validate", "-q", "-j", "1", truncated.to_str().unwrap()])
+        );
+        assert_cmd_snapshot!(
+            "validate_missing_file",
+            cmd(&["validate", "-q", "no/such/file.pgn"])
+        );
+        assert_cmd_snapshot!(
+            "validate_variant_override",
+            cmd(&[
+                "validate",
+                "-q",
+                "--variant",
+                "crazyhouse",
+                "grammar-tests/pgn/err/drop-without-variant.pgn"
+            ])
+        );
+        assert_cmd_snapshot!(
+            "replay_san",
+            cmd(&[
+                "replay",
+                "--emit",
+                "san",
+                "--drop-style",
+                "at",
+                "grammar-tests/pgn/ok/chesscom_zh_2016_eekarf-JannLeeCrazyhouse_scalachess.pgn"
+            ])
+        );
+        assert_cmd_snapshot!(
+            "replay_fen_bad_game",
+            cmd(&[
+                "replay",
+                "--emit",
+                "fen",
+                "--dialect",
+                "xboard",
+                "grammar-tests/pgn/err/illegal-drop.pgn"
+            ])
+        );
+        assert_cmd_snapshot!(
+            "replay_uci_horde",
+            cmd(&[
+                "replay",
+                "--emit",
+                "uci",
+                "grammar-tests/pgn/ok/lichess_horde_2022_Daymon_Rivera-pripredi.pgn"
+            ])
+        );
+    });
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+fn regex_escape(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '/' || c == '-' {
+                c.to_string()
+            } else {
+                format!("\\{c}")
+            }
+        })
+        .collect()
+}
