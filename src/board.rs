@@ -132,9 +132,15 @@ impl Board {
         if !self.occupied.contains(sq) {
             return None;
         }
-        Role::ALL
-            .into_iter()
-            .find(|&r| self.by_role[r].contains(sq))
+        // Branch-free: the one role bitboard holding the square.
+        let bit = |r: Role| u8::from(self.by_role[r].contains(sq)) * (r as u8 + 1);
+        let n = bit(Role::Pawn)
+            | bit(Role::Knight)
+            | bit(Role::Bishop)
+            | bit(Role::Rook)
+            | bit(Role::Queen)
+            | bit(Role::King);
+        n.checked_sub(1).map(|i| Role::ALL[i as usize])
     }
 
     #[inline]

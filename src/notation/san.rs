@@ -339,11 +339,20 @@ impl SanPlus {
     pub fn from_ascii(s: &[u8]) -> Result<SanPlus, ParseSanError> {
         let mut c = Cursor { s, at: 0 };
         let mut spelling = Spelling::default();
-        let san = if c.eat_str("--") || c.eat_str("Z0") {
+        // Dispatch on the first byte; drops are the only form with `@` second or first.
+        let first = c.peek();
+        let san = if matches!(first, Some(b'-' | b'Z')) && (c.eat_str("--") || c.eat_str("Z0")) {
             San::Null
-        } else if let Some(san) = castle(&mut c, &mut spelling) {
+        } else if let Some(san) = matches!(first, Some(b'O' | b'0'))
+            .then(|| castle(&mut c, &mut spelling))
+            .flatten()
+        {
             san
-        } else if let Some(san) = drop(&mut c, &mut spelling)? {
+        } else if let Some(san) = (first == Some(b'@') || s.get(1) == Some(&b'@'))
+            .then(|| drop(&mut c, &mut spelling))
+            .transpose()?
+            .flatten()
+        {
             san
         } else {
             match c.peek() {
@@ -361,17 +370,24 @@ impl SanPlus {
         } else {
             None
         };
-        let glyph = [
-            ("!!", Glyph::Brilliant),
-            ("??", Glyph::Blunder),
-            ("!?", Glyph::Speculative),
-            ("?!", Glyph::Dubious),
-            ("!", Glyph::Good),
-            ("?", Glyph::Mistake),
-        ]
-        .into_iter()
-        .find(|(t, _)| c.eat_str(t))
-        .map(|(_, g)| g);
+        let glyph = match &s[c.at..] {
+            [] => None,
+            rest => {
+                let g = match rest {
+                    [b'!', b'!', ..] => Some((2, Glyph::Brilliant)),
+                    [b'?', b'?', ..] => Some((2, Glyph::Blunder)),
+                    [b'!', b'?', ..] => Some((2, Glyph::Speculative)),
+                    [b'?', b'!', ..] => Some((2, Glyph::Dubious)),
+                    [b'!', ..] => Some((1, Glyph::Good)),
+                    [b'?', ..] => Some((1, Glyph::Mistake)),
+                    _ => None,
+                };
+                g.map(|(n, g)| {
+                    c.at += n;
+                    g
+                })
+            }
+        };
         if c.at != s.len() {
             return c.err("the end of the move (after it only `+`, `#` and `!`/`?` glyphs)");
         }

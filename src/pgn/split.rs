@@ -57,10 +57,9 @@ impl<R: BufRead> GameSplitter<R> {
         // line now opens the next game.
         let mut has_movetext = false;
         let mut tags_ended = false;
-        let mut line = Vec::with_capacity(256);
         loop {
-            line.clear();
-            let n = self.reader.read_until(b'\n', &mut line)?;
+            let line_start = bytes.len();
+            let n = self.reader.read_until(b'\n', &mut bytes)?;
             if n == 0 {
                 break;
             }
@@ -68,38 +67,36 @@ impl<R: BufRead> GameSplitter<R> {
             self.line += 1;
             if !self.bom_checked {
                 self.bom_checked = true;
-                if line.starts_with(b"\xef\xbb\xbf") {
-                    line.drain(..3);
+                if bytes[line_start..].starts_with(b"\xef\xbb\xbf") {
+                    bytes.drain(line_start..line_start + 3);
                 }
             }
-            let trimmed = line
-                .iter()
-                .position(|c| !c.is_ascii_whitespace())
-                .map_or(&[][..], |i| &line[i..]);
-            let starts_tag = !self.in_comment && trimmed.first() == Some(&b'[');
+            let line = &bytes[line_start..];
+            let first = line.iter().position(|c| !c.is_ascii_whitespace());
+            let lead = first.map(|i| line[i]);
+            let was_in_comment = self.in_comment;
+            let starts_tag = !was_in_comment && lead == Some(b'[');
             if starts_tag && (has_movetext || tags_ended) {
                 // This line opens the next game.
-                self.pending = Some((line.clone(), self.line));
-                self.scan_comments(&line);
+                let next = bytes.split_off(line_start);
+                self.scan_comments(&next);
+                self.pending = Some((next, self.line));
                 return Ok(Some(self.finish(bytes, start)));
             }
-            let blank = trimmed.is_empty();
-            if blank && !bytes.is_empty() && !self.in_comment {
-                tags_ended = true;
-            }
-            if bytes.is_empty() {
+            let blank = lead.is_none();
+            if line_start == 0 {
                 if blank {
+                    bytes.clear();
                     continue;
                 }
                 start = self.line;
+            } else if blank && !was_in_comment {
+                tags_ended = true;
             }
-            if !starts_tag && !blank && !self.in_comment && trimmed.first() != Some(&b'%') {
+            if !blank && !starts_tag && (was_in_comment || lead != Some(b'%')) {
                 has_movetext = true;
-            } else if self.in_comment && !blank {
-                has_movetext |= !starts_tag;
             }
-            self.scan_comments(&line);
-            bytes.extend_from_slice(&line);
+            self.scan_comments(&bytes[line_start..]);
         }
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
@@ -117,17 +114,33 @@ impl<R: BufRead> GameSplitter<R> {
     }
 
     /// Tracks whether a `{…}` comment is open at the end of `line` (`;` comments and
-    /// quoted tag values do not open one).
+    /// quoted tag values do not open one). Jumps between the interesting bytes.
     fn scan_comments(&mut self, line: &[u8]) {
+        let mut at = 0;
         let mut in_string = false;
-        for &c in line {
-            match c {
-                b'}' if self.in_comment => self.in_comment = false,
-                _ if self.in_comment => {}
-                b'"' => in_string = !in_string,
-                b'{' if !in_string => self.in_comment = true,
-                b';' if !in_string => return,
-                _ => {}
+        while at < line.len() {
+            if self.in_comment {
+                match memchr::memchr(b'}', &line[at..]) {
+                    Some(n) => {
+                        self.in_comment = false;
+                        at += n + 1;
+                    }
+                    None => return,
+                }
+            } else {
+                let hit = if in_string {
+                    memchr::memchr(b'"', &line[at..])
+                } else {
+                    memchr::memchr3(b'{', b'"', b';', &line[at..])
+                };
+                let Some(n) = hit else { return };
+                at += n;
+                match line[at] {
+                    b'"' => in_string = !in_string,
+                    b'{' => self.in_comment = true,
+                    _ => return, // `;`: the rest of the line is a comment
+                }
+                at += 1;
             }
         }
     }

@@ -17,7 +17,7 @@
 //! ```
 
 use nom::Parser;
-use nom::bytes::complete::{tag, take_till, take_till1, take_while, take_while1};
+use nom::bytes::complete::{take_while, take_while1};
 use nom::character::complete::{char, digit1, one_of};
 use nom::combinator::{opt, recognize};
 
@@ -92,16 +92,6 @@ fn tag_pair(i: &str) -> Res<'_, TokenKind<'_>> {
     Ok((i, TokenKind::Tag { name, value }))
 }
 
-/// `result = "1-0" / "0-1" / "1/2-1/2" / "*"`, followed by a delimiter or the end.
-fn result(i: &str) -> Res<'_, TokenKind<'_>> {
-    let (rest, r) =
-        nom::branch::alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(i)?;
-    if rest.chars().next().is_some_and(|c| !is_delimiter(c)) {
-        return crate::notation::nomerr::fail(i, "a result");
-    }
-    Ok((rest, TokenKind::Result(r)))
-}
-
 /// `move-number = 1*DIGIT [board] *"."`
 fn move_number(i: &str) -> Res<'_, TokenKind<'_>> {
     let (rest, n) = recognize((digit1, opt(one_of("AaBb")), take_while(|c| c == '.'))).parse(i)?;
@@ -132,77 +122,114 @@ impl<'a> Tokenizer<'a> {
     }
 }
 
+/// Bytes that end a move token: ASCII whitespace and `( ) { } [ ] ;`.
+static DELIMITER: [bool; 256] = {
+    let mut t = [false; 256];
+    let list = b" \t\n\r\x0c(){}[];";
+    let mut i = 0;
+    while i < list.len() {
+        t[list[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// The end of the run of bytes from `from` that are not delimiters.
+#[inline]
+fn token_end(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < b.len() && !DELIMITER[b[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
 impl<'a> Iterator for Tokenizer<'a> {
     type Item = Token<'a>;
 
     fn next(&mut self) -> Option<Token<'a>> {
-        let rest = &self.text[self.pos..];
-        let skipped = rest.len() - rest.trim_start().len();
-        self.pos += skipped;
-        let i = &self.text[self.pos..];
-        let first = i.chars().next()?;
+        let b = self.text.as_bytes();
+        while self.pos < b.len() && b[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
         let start = self.pos;
-        let (rest, kind): (&str, TokenKind<'a>) = match first {
-            '{' => match i[1..].find('}') {
-                Some(end) => (&i[end + 2..], TokenKind::Comment(&i[1..end + 1])),
-                None => ("", TokenKind::Unknown(i, "a `}` closing this comment")),
+        let i = &self.text[start..];
+        let first = *b.get(start)?;
+        let line_end =
+            |from: usize| memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |n| from + n);
+        let (end, kind): (usize, TokenKind<'a>) = match first {
+            b'{' => match memchr::memchr(b'}', &b[start + 1..]) {
+                Some(n) => (
+                    start + n + 2,
+                    TokenKind::Comment(&self.text[start + 1..start + 1 + n]),
+                ),
+                None => (b.len(), TokenKind::Unknown(i, "a `}` closing this comment")),
             },
-            '}' => (
-                &i[1..],
+            b'}' => (
+                start + 1,
                 TokenKind::Unknown(&i[..1], "no `}` without an opening `{`"),
             ),
-            ';' => {
-                let (r, c) = take_till::<_, _, ()>(|c| c == '\n')
-                    .parse(&i[1..])
-                    .unwrap_or(("", &i[1..]));
-                (r, TokenKind::LineComment(c))
+            b';' => {
+                let end = line_end(start);
+                (end, TokenKind::LineComment(&self.text[start + 1..end]))
             }
-            '%' if self.at_line_start(start) => {
-                let (r, c) = take_till::<_, _, ()>(|c| c == '\n')
-                    .parse(&i[1..])
-                    .unwrap_or(("", &i[1..]));
-                (r, TokenKind::LineComment(c))
+            b'%' if self.at_line_start(start) => {
+                let end = line_end(start);
+                (end, TokenKind::LineComment(&self.text[start + 1..end]))
             }
-            '(' => (&i[1..], TokenKind::VariationStart),
-            ')' => (&i[1..], TokenKind::VariationEnd),
-            '[' => match tag_pair(i) {
-                Ok(ok) => ok,
+            b'(' => (start + 1, TokenKind::VariationStart),
+            b')' => (start + 1, TokenKind::VariationEnd),
+            b'[' => match tag_pair(i) {
+                Ok((rest, kind)) => (self.text.len() - rest.len(), kind),
                 Err(_) => {
-                    let line = i.find('\n').map_or(i, |n| &i[..n]);
+                    let end = line_end(start);
                     (
-                        &i[line.len()..],
-                        TokenKind::Unknown(line, "a tag `[Name \"value\"]`"),
+                        end,
+                        TokenKind::Unknown(&self.text[start..end], "a tag `[Name \"value\"]`"),
                     )
                 }
             },
-            '$' => match recognize::<_, nom::error::Error<&str>, _>((char('$'), digit1)).parse(i) {
-                Ok((r, n)) => (r, TokenKind::Nag(n)),
-                Err(_) => {
-                    let (r, t) = take_till1::<_, _, ()>(is_delimiter)
-                        .parse(i)
-                        .unwrap_or(("", i));
-                    (r, TokenKind::Move(t))
-                }
-            },
-            _ => {
-                if let Ok(ok) = result(i) {
-                    ok
-                } else if let Ok(ok) = move_number(i) {
-                    ok
+            b'$' => {
+                let end = token_end(b, start + 1);
+                let t = &self.text[start..end];
+                if end > start + 1 && b[start + 1..end].iter().all(u8::is_ascii_digit) {
+                    (end, TokenKind::Nag(t))
                 } else {
-                    let (r, t) = take_till1::<_, _, ()>(is_delimiter)
-                        .parse(i)
-                        .unwrap_or((&i[1..], &i[..1]));
-                    (r, TokenKind::Move(t))
+                    (end, TokenKind::Move(t))
                 }
             }
+            b'0'..=b'9' | b'*' => {
+                let end = token_end(b, start);
+                let t = &self.text[start..end];
+                match t {
+                    "1-0" | "0-1" | "1/2-1/2" | "*" => (end, TokenKind::Result(t)),
+                    _ => match move_number(i) {
+                        Ok((rest, kind)) => (self.text.len() - rest.len(), kind),
+                        Err(_) => (end, TokenKind::Move(t)),
+                    },
+                }
+            }
+            _ => {
+                let end = token_end(b, start).max(start + first_char_len(first));
+                (end, TokenKind::Move(&self.text[start..end]))
+            }
         };
-        self.pos = self.text.len() - rest.len();
+        self.pos = end;
         Some(Token {
             kind,
             offset: start,
-            text: &self.text[start..self.pos],
+            text: &self.text[start..end],
         })
+    }
+}
+
+/// The byte length of the UTF-8 character starting with byte `lead`.
+fn first_char_len(lead: u8) -> usize {
+    match lead {
+        0xf0..=0xff => 4,
+        0xe0..=0xef => 3,
+        0xc0..=0xdf => 2,
+        _ => 1,
     }
 }
 

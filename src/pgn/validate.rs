@@ -163,7 +163,7 @@ impl Reporter<'_> {
 
 /// Validates one game.
 pub fn validate_game(game: &RawGame, opts: &Options) -> GameReport {
-    validate_game_with(game, opts, &mut |_| {})
+    validate(game, opts, None)
 }
 
 /// Validates one game, handing every mainline ply to `on_ply` (for `replay`).
@@ -172,7 +172,21 @@ pub fn validate_game_with(
     opts: &Options,
     on_ply: &mut dyn FnMut(Ply<'_>),
 ) -> GameReport {
-    let text = String::from_utf8_lossy(&game.bytes);
+    validate(game, opts, Some(on_ply))
+}
+
+fn validate(
+    game: &RawGame,
+    opts: &Options,
+    mut on_ply: Option<&mut dyn FnMut(Ply<'_>)>,
+) -> GameReport {
+    // The position before the last move is kept only for variations and `on_ply`.
+    let keep_before = opts.variations || on_ply.is_some();
+    // UTF-8 as a rule; anything else (Latin-1 names) is read lossily, never an error.
+    let text = match std::str::from_utf8(&game.bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(&game.bytes),
+    };
     let mut rep = Reporter {
         index: LineIndex::new(&text, game.line),
         problems: Vec::new(),
@@ -421,18 +435,20 @@ pub fn validate_game_with(
                                 Some(&pos),
                             );
                         }
-                        let prev = pos.clone();
+                        let prev = keep_before.then(|| pos.clone());
                         pos.play_unchecked(m);
                         if depth == 0 {
                             plies += 1;
-                            on_ply(Ply {
-                                number: plies,
-                                before: &prev,
-                                m,
-                                after: &pos,
-                            });
+                            if let (Some(f), Some(prev)) = (on_ply.as_mut(), &prev) {
+                                f(Ply {
+                                    number: plies,
+                                    before: prev,
+                                    m,
+                                    after: &pos,
+                                });
+                            }
                         }
-                        before = Some(prev);
+                        before = prev;
                     }
                     Err(e) => {
                         let (kind, mut reason) = match pos.outcome() {

@@ -1,0 +1,240 @@
+//! Archive validation speed and memory: `cargo build --release && cargo bench --bench pgn`.
+//!
+//! Builds a ≥ 100 MB PGN of standard and crazyhouse games by repeating the samples (under
+//! `target/bench-data/`), then in one run:
+//!
+//! - pgn-reader's parse-only speed (a visitor that does nothing): the ceiling;
+//! - a shakmaty + pgn-reader validator (each SAN resolved and played, crazyhouse games
+//!   through shakmaty's Crazyhouse): the peer;
+//! - `pocketfen validate` with 1 and 2 jobs (the release binary, timed as a process; peak
+//!   RSS from `/usr/bin/time` when it exists);
+//! - `pocketfen validate -j 2` on 1 GB streamed through stdin (the file 8 times), for RSS.
+
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::variant::{Crazyhouse, VariantPosition};
+use shakmaty::{Chess, Position};
+
+struct ParseOnly;
+
+impl Visitor for ParseOnly {
+    type Tags = ();
+    type Movetext = u64;
+    type Output = u64;
+    fn begin_tags(&mut self) -> ControlFlow<u64, ()> {
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<u64, u64> {
+        ControlFlow::Continue(0)
+    }
+    fn san(&mut self, n: &mut u64, _: SanPlus) -> ControlFlow<u64> {
+        *n += 1;
+        ControlFlow::Continue(())
+    }
+    fn end_game(&mut self, n: u64) -> u64 {
+        n
+    }
+}
+
+/// Replays every game with shakmaty; counts plies and illegal games.
+struct ShakmatyValidator {
+    illegal: u64,
+}
+
+impl Visitor for ShakmatyValidator {
+    type Tags = bool;
+    type Movetext = (Option<VariantPosition>, u64);
+    type Output = u64;
+    fn begin_tags(&mut self) -> ControlFlow<u64, bool> {
+        ControlFlow::Continue(false)
+    }
+    fn tag(&mut self, zh: &mut bool, name: &[u8], value: RawTag<'_>) -> ControlFlow<u64> {
+        if name == b"Variant" {
+            *zh = value.as_bytes().eq_ignore_ascii_case(b"crazyhouse");
+        }
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, zh: bool) -> ControlFlow<u64, Self::Movetext> {
+        let pos = if zh {
+            VariantPosition::Crazyhouse(Crazyhouse::default())
+        } else {
+            VariantPosition::Chess(Chess::default())
+        };
+        ControlFlow::Continue((Some(pos), 0))
+    }
+    fn san(&mut self, (pos, plies): &mut Self::Movetext, san: SanPlus) -> ControlFlow<u64> {
+        if let Some(p) = pos {
+            match san.san.to_move(p) {
+                Ok(m) => {
+                    p.play_unchecked(m);
+                    *plies += 1;
+                }
+                Err(_) => {
+                    self.illegal += 1;
+                    *pos = None;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+    fn end_game(&mut self, (_, plies): Self::Movetext) -> u64 {
+        plies
+    }
+}
+
+fn build(path: &Path) -> u64 {
+    if let Ok(m) = fs::metadata(path) {
+        if m.len() >= 100_000_000 {
+            return m.len();
+        }
+    }
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let parts: Vec<Vec<u8>> = [
+        "lichess_standard_2025-05_sample438.pgn",
+        "cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn",
+        "lichess_zh_2018_JannLee-CrazyAra.pgn",
+        "lichess_zh_2017_knightvuillaume-JannLee.pgn",
+    ]
+    .iter()
+    .map(|f| fs::read(format!("samples/{f}")).unwrap())
+    .collect();
+    let mut out = BufWriter::new(fs::File::create(path).unwrap());
+    let mut written = 0u64;
+    while written < 100_000_000 {
+        for p in &parts {
+            out.write_all(p).unwrap();
+            out.write_all(b"\n\n").unwrap();
+            written += p.len() as u64 + 2;
+        }
+    }
+    out.flush().unwrap();
+    written
+}
+
+fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (T, Duration) {
+    let mut best = Duration::MAX;
+    let mut out = None;
+    for _ in 0..n {
+        let t = Instant::now();
+        out = Some(f());
+        best = best.min(t.elapsed());
+    }
+    (out.unwrap(), best)
+}
+
+/// Runs the binary; returns wall time and peak RSS in MB (if `/usr/bin/time` exists).
+fn run_pocketfen(
+    bin: &Path,
+    args: &[&str],
+    stdin_repeats: Option<(&Path, usize)>,
+) -> (Duration, Option<f64>) {
+    let time = Path::new("/usr/bin/time");
+    let mut cmd = if time.exists() {
+        let mut c = Command::new(time);
+        c.args(["-f", "RSS_KB=%M"]).arg(bin);
+        c
+    } else {
+        Command::new(bin)
+    };
+    cmd.args(args).stdout(Stdio::null()).stderr(Stdio::piped());
+    cmd.stdin(if stdin_repeats.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    let start = Instant::now();
+    let mut child = cmd.spawn().unwrap();
+    if let Some((file, times)) = stdin_repeats {
+        let mut stdin = child.stdin.take().unwrap();
+        let data = fs::read(file).unwrap();
+        for _ in 0..times {
+            stdin.write_all(&data).unwrap();
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    let elapsed = start.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let rss = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("RSS_KB="))
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .map(|kb| kb / 1024.0);
+    (elapsed, rss)
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--test" || a == "--list") {
+        return;
+    }
+    let path = Path::new("target/bench-data/mix-100mb.pgn");
+    let bytes = build(path) as f64;
+    let data = fs::read(path).unwrap();
+    println!("{:.1} MB of standard and crazyhouse games", bytes / 1e6);
+    let mbs = |t: Duration| bytes / 1e6 / t.as_secs_f64();
+
+    let (games, t_parse) = best_of(3, || {
+        Reader::new(&data[..]).read_games(&mut ParseOnly).count()
+    });
+    let ((plies, illegal), t_peer) = best_of(3, || {
+        let mut v = ShakmatyValidator { illegal: 0 };
+        let plies: u64 = Reader::new(&data[..])
+            .read_games(&mut v)
+            .map(|r| r.unwrap())
+            .sum();
+        (plies, v.illegal)
+    });
+    assert_eq!(illegal, 0);
+    println!("{games} games, {plies} plies");
+    println!("| validator | MB/s | vs shakmaty + pgn-reader | peak RSS |");
+    println!("| --- | --- | --- | --- |");
+    println!(
+        "| pgn-reader, parse only (ceiling) | {:.0} | {:.2} | |",
+        mbs(t_parse),
+        t_peer.as_secs_f64() / t_parse.as_secs_f64()
+    );
+    println!(
+        "| shakmaty + pgn-reader, in process | {:.0} | 1.00 | |",
+        mbs(t_peer)
+    );
+    let bin = Path::new("target/release/pocketfen");
+    if !bin.exists() {
+        println!(
+            "(build target/release/pocketfen with `cargo build --release` for the pocketfen rows)"
+        );
+        return;
+    }
+    let file = path.to_str().unwrap();
+    let mut one = Duration::MAX;
+    for jobs in ["1", "2"] {
+        let mut best = (Duration::MAX, None);
+        for _ in 0..3 {
+            let r = run_pocketfen(bin, &["validate", "-q", "-j", jobs, file], None);
+            if r.0 < best.0 {
+                best = r;
+            }
+        }
+        if jobs == "1" {
+            one = best.0;
+        }
+        let rss = best.1.map_or("n/a".to_owned(), |r| format!("{r:.1} MB"));
+        println!(
+            "| pocketfen validate -j {jobs} | {:.0} | {:.2} (vs -j 1: {:.2}) | {rss} |",
+            mbs(best.0),
+            t_peer.as_secs_f64() / best.0.as_secs_f64(),
+            one.as_secs_f64() / best.0.as_secs_f64()
+        );
+    }
+    let (t, rss) = run_pocketfen(bin, &["validate", "-q", "-j", "2", "-"], Some((path, 8)));
+    let rss = rss.map_or("n/a".to_owned(), |r| format!("{r:.1} MB"));
+    println!(
+        "| pocketfen validate -j 2, {:.1} GB on stdin | {:.0} | | {rss} |",
+        bytes * 8.0 / 1e9,
+        bytes * 8.0 / 1e6 / t.as_secs_f64()
+    );
+}
