@@ -89,10 +89,10 @@ impl Visitor for ShakmatyValidator {
 }
 
 fn build(path: &Path) -> u64 {
-    if let Ok(m) = fs::metadata(path) {
-        if m.len() >= 100_000_000 {
-            return m.len();
-        }
+    if let Ok(m) = fs::metadata(path)
+        && m.len() >= 100_000_000
+    {
+        return m.len();
     }
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     let parts: Vec<Vec<u8>> = [
