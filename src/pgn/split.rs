@@ -17,24 +17,42 @@ pub struct RawGame {
     pub bytes: Vec<u8>,
 }
 
-/// Reads games one by one from a buffered stream.
+/// Reads games one by one from a stream, in blocks: lines are found with `memchr` in
+/// the block and a game is copied out once, whole.
 pub struct GameSplitter<R> {
     reader: R,
+    /// Unconsumed bytes: the current game from `game_start`, lines scanned up to `scan`.
+    buf: Vec<u8>,
+    game_start: usize,
+    scan: usize,
+    eof: bool,
+    /// Line number of the next line to scan.
     line: usize,
+    /// Line number of the current game's first line (0 while it has none).
+    start_line: usize,
+    has_movetext: bool,
+    tags_ended: bool,
     number: usize,
-    pending: Option<(Vec<u8>, usize)>,
     in_comment: bool,
     bom_checked: bool,
     bytes_read: u64,
 }
 
+const BLOCK: usize = 1 << 18;
+
 impl<R: BufRead> GameSplitter<R> {
     pub fn new(reader: R) -> GameSplitter<R> {
         GameSplitter {
             reader,
-            line: 0,
+            buf: Vec::with_capacity(BLOCK),
+            game_start: 0,
+            scan: 0,
+            eof: false,
+            line: 1,
+            start_line: 0,
+            has_movetext: false,
+            tags_ended: false,
             number: 0,
-            pending: None,
             in_comment: false,
             bom_checked: false,
             bytes_read: 0,
@@ -46,104 +64,143 @@ impl<R: BufRead> GameSplitter<R> {
         self.bytes_read
     }
 
+    /// Reads more of the stream into the buffer; `false` at the end.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        // Drop what earlier games used, then append a block.
+        if self.game_start > 0 {
+            self.buf.drain(..self.game_start);
+            self.scan -= self.game_start;
+            self.game_start = 0;
+        }
+        let chunk = loop {
+            match self.reader.fill_buf() {
+                Ok(c) => break c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        if chunk.is_empty() {
+            self.eof = true;
+            return Ok(false);
+        }
+        let n = chunk.len();
+        self.buf.extend_from_slice(chunk);
+        self.reader.consume(n);
+        self.bytes_read += n as u64;
+        if !self.bom_checked && self.buf.len() >= 3 {
+            self.bom_checked = true;
+            if self.buf.starts_with(b"\xef\xbb\xbf") {
+                self.buf.drain(..3);
+            }
+        }
+        Ok(true)
+    }
+
     /// The next game, or `None` at the end of the stream.
     ///
     /// # Errors
     ///
     /// The stream's I/O error (a truncated or corrupt compressed stream).
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
-        let (mut bytes, mut start) = self.pending.take().unwrap_or_default();
-        // The game so far has movetext, or its tag section ended with a blank line: a tag
-        // line now opens the next game.
-        let mut has_movetext = false;
-        let mut tags_ended = false;
         loop {
-            let line_start = bytes.len();
-            let n = self.reader.read_until(b'\n', &mut bytes)?;
-            if n == 0 {
-                break;
-            }
-            self.bytes_read += n as u64;
-            self.line += 1;
-            if !self.bom_checked {
-                self.bom_checked = true;
-                if bytes[line_start..].starts_with(b"\xef\xbb\xbf") {
-                    bytes.drain(line_start..line_start + 3);
+            // The next complete line, or the rest at the end of the stream.
+            let line_end = match memchr::memchr(b'\n', &self.buf[self.scan..]) {
+                Some(n) => self.scan + n + 1,
+                None => {
+                    if self.fill()? {
+                        continue;
+                    }
+                    if self.scan == self.buf.len() {
+                        return Ok(self.take_game(self.buf.len()));
+                    }
+                    self.buf.len()
                 }
-            }
-            let line = &bytes[line_start..];
-            let first = line.iter().position(|c| !c.is_ascii_whitespace());
-            let lead = first.map(|i| line[i]);
+            };
+            let line_start = self.scan;
+            let line = &self.buf[line_start..line_end];
+            let lead = line.iter().position(|c| !c.is_ascii_whitespace()).map(|i| line[i]);
             let was_in_comment = self.in_comment;
             let starts_tag = !was_in_comment && lead == Some(b'[');
-            if starts_tag && (has_movetext || tags_ended) {
-                // This line opens the next game.
-                let next = bytes.split_off(line_start);
-                self.scan_comments(&next);
-                self.pending = Some((next, self.line));
-                return Ok(Some(self.finish(bytes, start)));
+            if starts_tag && (self.has_movetext || self.tags_ended) {
+                // This line opens the next game: hand out the current one.
+                let game = self.take_game(line_start);
+                self.start_tag_line(line_start, line_end);
+                return Ok(game);
             }
             let blank = lead.is_none();
-            if line_start == 0 {
+            if self.start_line == 0 {
                 if blank {
-                    bytes.clear();
-                    continue;
+                    self.game_start = line_end;
+                } else {
+                    self.start_line = self.line;
                 }
-                start = self.line;
             } else if blank && !was_in_comment {
-                tags_ended = true;
+                self.tags_ended = true;
             }
             if !blank && !starts_tag && (was_in_comment || lead != Some(b'%')) {
-                has_movetext = true;
+                self.has_movetext = true;
             }
-            self.scan_comments(&bytes[line_start..]);
+            self.in_comment = scan_comments(self.in_comment, &self.buf[line_start..line_end]);
+            self.scan = line_end;
+            self.line += 1;
         }
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(None);
-        }
-        Ok(Some(self.finish(bytes, start)))
     }
 
-    fn finish(&mut self, bytes: Vec<u8>, start: usize) -> RawGame {
+    /// Starts the next game at the tag line `start..end`.
+    fn start_tag_line(&mut self, start: usize, end: usize) {
+        self.game_start = start;
+        self.start_line = self.line;
+        self.in_comment = scan_comments(false, &self.buf[start..end]);
+        self.scan = end;
+        self.line += 1;
+    }
+
+    /// Hands out the current game (`game_start..end`), if it has any line.
+    fn take_game(&mut self, end: usize) -> Option<RawGame> {
+        let bytes = self.buf[self.game_start..end].to_vec();
+        let line = self.start_line;
+        self.game_start = end;
+        self.start_line = 0;
+        self.has_movetext = false;
+        self.tags_ended = false;
+        if line == 0 || bytes.iter().all(u8::is_ascii_whitespace) {
+            return None;
+        }
         self.number += 1;
-        RawGame {
-            number: self.number,
-            line: start,
-            bytes,
-        }
+        Some(RawGame { number: self.number, line, bytes })
     }
+}
 
-    /// Tracks whether a `{…}` comment is open at the end of `line` (`;` comments and
-    /// quoted tag values do not open one). Jumps between the interesting bytes.
-    fn scan_comments(&mut self, line: &[u8]) {
-        let mut at = 0;
-        let mut in_string = false;
-        while at < line.len() {
-            if self.in_comment {
-                match memchr::memchr(b'}', &line[at..]) {
-                    Some(n) => {
-                        self.in_comment = false;
-                        at += n + 1;
-                    }
-                    None => return,
+/// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its
+/// start (`;` comments and quoted tag values open none). Jumps between interesting bytes.
+fn scan_comments(mut in_comment: bool, line: &[u8]) -> bool {
+    let mut at = 0;
+    let mut in_string = false;
+    while at < line.len() {
+        if in_comment {
+            match memchr::memchr(b'}', &line[at..]) {
+                Some(n) => {
+                    in_comment = false;
+                    at += n + 1;
                 }
-            } else {
-                let hit = if in_string {
-                    memchr::memchr(b'"', &line[at..])
-                } else {
-                    memchr::memchr3(b'{', b'"', b';', &line[at..])
-                };
-                let Some(n) = hit else { return };
-                at += n;
-                match line[at] {
-                    b'"' => in_string = !in_string,
-                    b'{' => self.in_comment = true,
-                    _ => return, // `;`: the rest of the line is a comment
-                }
-                at += 1;
+                None => return true,
             }
+        } else {
+            let hit = if in_string { memchr::memchr(b'"', &line[at..]) } else { memchr::memchr3(b'{', b'"', b';', &line[at..]) };
+            let Some(n) = hit else { return false };
+            at += n;
+            match line[at] {
+                b'"' => in_string = !in_string,
+                b'{' => in_comment = true,
+                _ => return false, // `;`: the rest of the line is a comment
+            }
+            at += 1;
         }
     }
+    in_comment
 }
 
 impl<R: BufRead> Iterator for GameSplitter<R> {
