@@ -121,7 +121,10 @@ impl<R: BufRead> GameSplitter<R> {
             };
             let line_start = self.scan;
             let line = &self.buf[line_start..line_end];
-            let lead = line.iter().position(|c| !c.is_ascii_whitespace()).map(|i| line[i]);
+            let lead = line
+                .iter()
+                .position(|c| !c.is_ascii_whitespace())
+                .map(|i| line[i]);
             let was_in_comment = self.in_comment;
             let starts_tag = !was_in_comment && lead == Some(b'[');
             if starts_tag && (self.has_movetext || self.tags_ended) {
@@ -170,13 +173,25 @@ impl<R: BufRead> GameSplitter<R> {
             return None;
         }
         self.number += 1;
-        Some(RawGame { number: self.number, line, bytes })
+        Some(RawGame {
+            number: self.number,
+            line,
+            bytes,
+        })
     }
 }
 
 /// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its
 /// start (`;` comments and quoted tag values open none). Jumps between interesting bytes.
 fn scan_comments(mut in_comment: bool, line: &[u8]) -> bool {
+    // Comments do not nest, so without quotes or `;` the last brace decides: after a `}`
+    // no comment is open, after a `{` one is (opened there or earlier).
+    if memchr::memchr2(b'"', b';', line).is_none() {
+        return match memchr::memrchr2(b'{', b'}', line) {
+            Some(n) => line[n] == b'{',
+            None => in_comment,
+        };
+    }
     let mut at = 0;
     let mut in_string = false;
     while at < line.len() {
@@ -189,7 +204,11 @@ fn scan_comments(mut in_comment: bool, line: &[u8]) -> bool {
                 None => return true,
             }
         } else {
-            let hit = if in_string { memchr::memchr(b'"', &line[at..]) } else { memchr::memchr3(b'{', b'"', b';', &line[at..]) };
+            let hit = if in_string {
+                memchr::memchr(b'"', &line[at..])
+            } else {
+                memchr::memchr3(b'{', b'"', b';', &line[at..])
+            };
             let Some(n) = hit else { return false };
             at += n;
             match line[at] {

@@ -754,12 +754,18 @@ impl Position {
                     self.castling_rights &= !Bitboard::relative_rank(us, Rank::First);
                 }
                 self.castling_rights &= !(Bitboard::from_square(from) | to);
-                if let Some(victim) = self.board.remove(to) {
+                // The move names the pieces: discard them without looking them up.
+                if let Some(cap) = capture {
+                    let victim = Piece {
+                        color: them,
+                        role: cap,
+                    };
+                    self.board.discard(to, victim);
                     let was_promoted = self.promoted.contains(to);
                     handed = self.take_capture(victim, was_promoted);
                 }
                 let moved_promoted = self.promoted.contains(from);
-                self.board.remove(from);
+                self.board.discard(from, Piece { color: us, role });
                 self.promoted.set(from, false);
                 self.promoted.set(to, false);
                 let lands = promotion.unwrap_or(role);
