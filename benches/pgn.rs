@@ -8,7 +8,7 @@
 //!   through shakmaty's Crazyhouse): the peer;
 //! - `pocketfen validate` with 1 and 2 jobs (the release binary, timed as a process; peak
 //!   RSS from `/usr/bin/time` when it exists);
-//! - `pocketfen validate -j 2` on 1 GB streamed through stdin (the file 8 times), for RSS.
+//! - `pocketfen validate -j 2` on 1 GB streamed through stdin (the file 10 times), for RSS.
 
 use std::fs;
 use std::io::{BufWriter, Write};
@@ -230,7 +230,7 @@ fn main() {
             one.as_secs_f64() / best.0.as_secs_f64()
         );
     }
-    let (t, rss) = run_pocketfen(bin, &["validate", "-q", "-j", "2", "-"], Some((path, 8)));
+    let (t, rss) = run_pocketfen(bin, &["validate", "-q", "-j", "2", "-"], Some((path, 10)));
     let rss = rss.map_or("n/a".to_owned(), |r| format!("{r:.1} MB"));
     println!(
         "| pocketfen validate -j 2, {:.1} GB on stdin | {:.0} | | {rss} |",
