@@ -161,6 +161,37 @@ impl Reporter<'_> {
     }
 }
 
+impl Reporter<'_> {
+    /// A problem with a tag (no ply, no position).
+    fn tag(
+        &mut self,
+        severity: Severity,
+        kind: &'static str,
+        value: &str,
+        offset: usize,
+        reason: String,
+    ) {
+        self.add(severity, kind, None, Some(value), offset, reason, None);
+        if severity == Severity::Error {
+            self.status = Status::Error;
+        }
+    }
+
+    /// An error in the movetext: the game is illegal from here on.
+    fn illegal(
+        &mut self,
+        kind: &'static str,
+        ply: Option<usize>,
+        token: Option<&str>,
+        offset: usize,
+        reason: String,
+        pos: Option<&Position>,
+    ) {
+        self.add(Severity::Error, kind, ply, token, offset, reason, pos);
+        self.status = Status::Illegal;
+    }
+}
+
 /// Validates one game.
 pub fn validate_game(game: &RawGame, opts: &Options) -> GameReport {
     validate(game, opts, None)
@@ -225,22 +256,19 @@ fn validate(
         (None, Some((value, offset))) => match variant_from_tag(value) {
             Some(v) => v,
             None => {
-                rep.add(
+                rep.tag(
                     Severity::Error,
                     "unknown-variant",
-                    None,
-                    Some(value),
+                    value,
                     offset,
                     format!("unknown variant `{value}`; give --variant to validate it"),
-                    None,
                 );
-                rep.status = Status::Error;
                 return finish(rep, None, 0);
             }
         },
         (None, None) => match tag("Event") {
             Some((event, offset)) if event.to_ascii_lowercase().contains("crazyhouse") => {
-                rep.add(Severity::Warning, "variant-inferred", None, Some(event), offset, "no [Variant] tag; the Event names crazyhouse, so the game is read as crazyhouse".to_owned(), None);
+                rep.tag(Severity::Warning, "variant-inferred", event, offset, "no [Variant] tag; the Event names crazyhouse, so the game is read as crazyhouse".to_owned());
                 Variant::Crazyhouse
             }
             _ => Variant::Chess,
@@ -256,21 +284,18 @@ fn validate(
             let setup: Setup = match value.parse() {
                 Ok(s) => s,
                 Err(e) => {
-                    rep.add(
+                    rep.tag(
                         Severity::Error,
                         "bad-fen",
-                        None,
-                        Some(value),
+                        value,
                         offset,
                         format!("FEN tag: {e}"),
-                        None,
                     );
-                    rep.status = Status::Error;
                     return finish(rep, Some(variant), 0);
                 }
             };
             let setup = if variant.is_horde() && setup == Setup::standard() {
-                rep.add(Severity::Warning, "horde-standard-fen", None, Some(value), offset, "a Horde game with the standard start FEN (a Lichess export bug of 2021); the Horde start is used".to_owned(), None);
+                rep.tag(Severity::Warning, "horde-standard-fen", value, offset, "a Horde game with the standard start FEN (a Lichess export bug of 2021); the Horde start is used".to_owned());
                 Setup::horde_start()
             } else {
                 setup
@@ -278,16 +303,13 @@ fn validate(
             match Position::from_setup(&setup, rules) {
                 Ok(p) => p,
                 Err(e) => {
-                    rep.add(
+                    rep.tag(
                         Severity::Error,
                         "illegal-fen",
-                        None,
-                        Some(value),
+                        value,
                         offset,
                         format!("FEN tag: {e}"),
-                        None,
                     );
-                    rep.status = Status::Error;
                     return finish(rep, Some(variant), 0);
                 }
             }
@@ -319,8 +341,7 @@ fn validate(
                             stack.push((current, before.take()));
                         }
                         None => {
-                            rep.add(
-                                Severity::Error,
+                            rep.illegal(
                                 "unparseable-token",
                                 None,
                                 Some("("),
@@ -328,7 +349,6 @@ fn validate(
                                 "a variation before any move".to_owned(),
                                 None,
                             );
-                            rep.status = Status::Illegal;
                             stopped = true;
                         }
                     }
@@ -336,8 +356,7 @@ fn validate(
             }
             TokenKind::VariationEnd => {
                 if depth == 0 {
-                    rep.add(
-                        Severity::Error,
+                    rep.illegal(
                         "unparseable-token",
                         None,
                         Some(")"),
@@ -345,7 +364,6 @@ fn validate(
                         "a `)` without its `(`".to_owned(),
                         None,
                     );
-                    rep.status = Status::Illegal;
                     break;
                 }
                 depth -= 1;
@@ -364,8 +382,7 @@ fn validate(
             }
             TokenKind::Tag { .. } | TokenKind::Unknown(..) if !live => {}
             TokenKind::Tag { .. } => {
-                rep.add(
-                    Severity::Error,
+                rep.illegal(
                     "unparseable-token",
                     Some(plies + 1),
                     Some(t.text),
@@ -373,12 +390,10 @@ fn validate(
                     "a tag inside the movetext (is a blank line missing between games?)".to_owned(),
                     Some(&pos),
                 );
-                rep.status = Status::Illegal;
                 break;
             }
             TokenKind::Unknown(raw, why) => {
-                rep.add(
-                    Severity::Error,
+                rep.illegal(
                     "unparseable-token",
                     Some(plies + 1),
                     Some(raw),
@@ -386,7 +401,6 @@ fn validate(
                     format!("expected {why}"),
                     Some(&pos),
                 );
-                rep.status = Status::Illegal;
                 break;
             }
             TokenKind::Move(_) if !live || stopped => {}
@@ -394,8 +408,7 @@ fn validate(
                 let ply = if depth == 0 { plies + 1 } else { 0 };
                 let ply_field = (depth == 0).then_some(ply);
                 if depth == 0 && marker.is_some() {
-                    rep.add(
-                        Severity::Error,
+                    rep.illegal(
                         "move-after-result",
                         ply_field,
                         Some(tok),
@@ -403,14 +416,12 @@ fn validate(
                         "a move after the result marker".to_owned(),
                         Some(&pos),
                     );
-                    rep.status = Status::Illegal;
                     break;
                 }
                 let san: SanPlus = match tok.parse() {
                     Ok(s) => s,
                     Err(e) => {
-                        rep.add(
-                            Severity::Error,
+                        rep.illegal(
                             "unparseable-token",
                             ply_field,
                             Some(tok),
@@ -418,7 +429,6 @@ fn validate(
                             format!("not a move: {e}"),
                             Some(&pos),
                         );
-                        rep.status = Status::Illegal;
                         break;
                     }
                 };
@@ -465,16 +475,7 @@ fn validate(
                         if depth > 0 {
                             reason.push_str(" (in a variation)");
                         }
-                        rep.add(
-                            Severity::Error,
-                            kind,
-                            ply_field,
-                            Some(tok),
-                            t.offset,
-                            reason,
-                            Some(&pos),
-                        );
-                        rep.status = Status::Illegal;
+                        rep.illegal(kind, ply_field, Some(tok), t.offset, reason, Some(&pos));
                         break;
                     }
                 }
@@ -487,8 +488,7 @@ fn validate(
     // The main line's end: result consistency.
     let end = text.len();
     if depth > 0 {
-        rep.add(
-            Severity::Error,
+        rep.illegal(
             "unparseable-token",
             None,
             None,
@@ -496,7 +496,6 @@ fn validate(
             "a variation `(` is never closed".to_owned(),
             None,
         );
-        rep.status = Status::Illegal;
         return finish(rep, Some(variant), plies);
     }
     // Variations may have replaced `pos`; the main line's final position is restored by the
@@ -507,30 +506,26 @@ fn validate(
         && matches!(r, "1-0" | "0-1" | "1/2-1/2")
         && r != o.result()
     {
-        rep.add(
+        rep.tag(
             Severity::Warning,
             "result-mismatch",
-            None,
-            Some(r),
+            r,
             offset,
             format!(
                 "the Result tag says {r} but the game ends in {} ({})",
                 describe(o),
                 o.result()
             ),
-            None,
         );
     }
     match (marker, result_tag) {
         (Some((m, offset)), Some((r, _))) if m != r => {
-            rep.add(
+            rep.tag(
                 Severity::Warning,
                 "result-mismatch",
-                None,
-                Some(m),
+                m,
                 offset,
                 format!("the movetext ends with {m} but the Result tag says {r}"),
-                None,
             );
         }
         (None, _) if opts.strict => {
@@ -549,14 +544,12 @@ fn validate(
     if let Some((value, offset)) = tag("PlyCount")
         && value.trim().parse::<usize>().ok() != Some(plies)
     {
-        rep.add(
+        rep.tag(
             Severity::Warning,
             "ply-count-mismatch",
-            None,
-            Some(value),
+            value,
             offset,
             format!("PlyCount says {value} but the main line has {plies} plies"),
-            None,
         );
     }
     if let Some((value, offset)) = tag("CurrentPosition") {
@@ -571,29 +564,25 @@ fn validate(
                     && current.turn == ours.turn
                     && (current.pockets == ours.pockets || (empty(&current) && empty(&ours)));
                 if !same {
-                    rep.add(
+                    rep.tag(
                         Severity::Warning,
                         "current-position-mismatch",
-                        None,
-                        Some(value),
+                        value,
                         offset,
                         format!(
                             "CurrentPosition differs from the final position {}",
                             fen_of(&pos)
                         ),
-                        None,
                     );
                 }
             }
             Err(e) => {
-                rep.add(
+                rep.tag(
                     Severity::Warning,
                     "current-position-mismatch",
-                    None,
-                    Some(value),
+                    value,
                     offset,
                     format!("CurrentPosition does not parse: {e}"),
-                    None,
                 );
             }
         }
