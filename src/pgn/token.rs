@@ -18,8 +18,7 @@
 
 use nom::Parser;
 use nom::bytes::complete::{take_while, take_while1};
-use nom::character::complete::{char, digit1, one_of};
-use nom::combinator::{opt, recognize};
+use nom::character::complete::char;
 
 use crate::notation::nomerr::Res;
 
@@ -57,9 +56,6 @@ pub struct Token<'a> {
     pub text: &'a str,
 }
 
-fn is_delimiter(c: char) -> bool {
-    c.is_whitespace() || matches!(c, '(' | ')' | '{' | '}' | '[' | ']' | ';')
-}
 
 /// `tag = "[" name ws DQUOTE value DQUOTE ws "]"`
 fn tag_pair(i: &str) -> Res<'_, TokenKind<'_>> {
@@ -92,14 +88,22 @@ fn tag_pair(i: &str) -> Res<'_, TokenKind<'_>> {
     Ok((i, TokenKind::Tag { name, value }))
 }
 
-/// `move-number = 1*DIGIT [board] *"."`
-fn move_number(i: &str) -> Res<'_, TokenKind<'_>> {
-    let (rest, n) = recognize((digit1, opt(one_of("AaBb")), take_while(|c| c == '.'))).parse(i)?;
-    let ends_cleanly = n.ends_with('.') || rest.chars().next().is_none_or(is_delimiter);
-    if !ends_cleanly {
-        return crate::notation::nomerr::fail(i, "a move number");
+/// The end of the `move-number` at `start`, if one stands there: digits, an optional
+/// BPGN board letter, then dots (or a delimiter right after the digits).
+#[inline]
+fn move_number_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut i = start;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
     }
-    Ok((rest, TokenKind::MoveNumber(n)))
+    if i < b.len() && matches!(b[i], b'A' | b'a' | b'B' | b'b') {
+        i += 1;
+    }
+    let dots = i;
+    while i < b.len() && b[i] == b'.' {
+        i += 1;
+    }
+    (i > dots || i == b.len() || DELIMITER[b[i] as usize]).then_some(i)
 }
 
 /// Iterates the tokens of one game's text.
@@ -203,9 +207,9 @@ impl<'a> Iterator for Tokenizer<'a> {
                 let t = &self.text[start..end];
                 match t {
                     "1-0" | "0-1" | "1/2-1/2" | "*" => (end, TokenKind::Result(t)),
-                    _ => match move_number(i) {
-                        Ok((rest, kind)) => (self.text.len() - rest.len(), kind),
-                        Err(_) => (end, TokenKind::Move(t)),
+                    _ => match move_number_end(b, start) {
+                        Some(n) => (n, TokenKind::MoveNumber(&self.text[start..n])),
+                        None => (end, TokenKind::Move(t)),
                     },
                 }
             }
