@@ -56,7 +56,6 @@ pub struct Token<'a> {
     pub text: &'a str,
 }
 
-
 /// `tag = "[" name ws DQUOTE value DQUOTE ws "]"`
 fn tag_pair(i: &str) -> Res<'_, TokenKind<'_>> {
     let (i, _) = char('[').parse(i)?;
@@ -65,18 +64,21 @@ fn tag_pair(i: &str) -> Res<'_, TokenKind<'_>> {
         take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-').parse(i)?;
     let (i, _) = take_while(|c: char| c == ' ' || c == '\t').parse(i)?;
     let (i, _) = char('"').parse(i)?;
+    // The closing quote: jump between quotes, backslashes and line ends.
+    let b = i.as_bytes();
     let mut end = None;
-    let mut escaped = false;
-    for (n, c) in i.char_indices() {
-        match c {
-            '\n' => break,
-            _ if escaped => escaped = false,
-            '\\' => escaped = true,
-            '"' => {
-                end = Some(n);
+    let mut at = 0;
+    while let Some(n) = memchr::memchr3(b'"', b'\\', b'\n', &b[at..]) {
+        match b[at + n] {
+            b'"' => {
+                end = Some(at + n);
                 break;
             }
-            _ => {}
+            b'\\' => at += n + 2,
+            _ => break,
+        }
+        if at >= b.len() {
+            break;
         }
     }
     let Some(end) = end else {

@@ -225,20 +225,34 @@ fn validate(
     };
     let mut tokens = Tokenizer::new(&text).peekable();
 
-    // Tag section.
-    let mut tags: Vec<(&str, Cow<'_, str>, usize)> = Vec::new();
+    // Tag section: keep the tags validation reads (the first of each name).
+    const READ: [&str; 6] = [
+        "Variant",
+        "Event",
+        "FEN",
+        "Result",
+        "PlyCount",
+        "CurrentPosition",
+    ];
+    let mut tags: [Option<(Cow<'_, str>, usize)>; 6] = Default::default();
     while let Some(t) = tokens.peek() {
         match t.kind {
-            TokenKind::Tag { name, value } => tags.push((name, unescape(value), t.offset)),
+            TokenKind::Tag { name, value } => {
+                if let Some(i) = READ.iter().position(|r| r.eq_ignore_ascii_case(name)) {
+                    tags[i].get_or_insert_with(|| (unescape(value), t.offset));
+                }
+            }
             TokenKind::LineComment(_) => {}
             _ => break,
         }
         tokens.next();
     }
     let tag = |name: &str| {
-        tags.iter()
-            .find(|t| t.0.eq_ignore_ascii_case(name))
-            .map(|t| (t.1.as_ref(), t.2))
+        let i = READ
+            .iter()
+            .position(|r| *r == name)
+            .expect("a tag validation reads");
+        tags[i].as_ref().map(|(v, o)| (v.as_ref(), *o))
     };
 
     let finish = |rep: Reporter<'_>, variant, plies| GameReport {
