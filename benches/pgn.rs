@@ -234,7 +234,7 @@ fn main() {
     let rss = rss.map_or("n/a".to_owned(), |r| format!("{r:.1} MB"));
     println!(
         "| pocketfen validate -j 2, {:.1} GB on stdin | {:.0} | | {rss} |",
-        bytes * 8.0 / 1e9,
-        bytes * 8.0 / 1e6 / t.as_secs_f64()
+        bytes * 10.0 / 1e9,
+        bytes * 10.0 / 1e6 / t.as_secs_f64()
     );
 }
