@@ -24,6 +24,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
+pub mod bughouse;
 pub mod moves;
 pub mod notation;
 pub mod perft;

@@ -212,6 +212,37 @@ fn cli_text_json_compressed_and_replay() {
             ])
         );
         assert_cmd_snapshot!(
+            "replay_bpgn_fen",
+            cmd(&[
+                "replay",
+                "--emit",
+                "fen",
+                "grammar-tests/bpgn/ok/bpgn-standard-sample_movetext-only_wikipedia.bpgn"
+            ])
+        );
+        assert_cmd_snapshot!(
+            "validate_bpgn_json",
+            cmd(&[
+                "validate",
+                "-q",
+                "--json",
+                "--all",
+                "grammar-tests/bpgn/ok/bughousedb_1934301.bpgn",
+                "grammar-tests/bpgn/ok/chesscom_bughouse_2022_bugchess-example.bpgn"
+            ])
+        );
+        assert_cmd_snapshot!(
+            "perft_bughouse_board",
+            cmd(&[
+                "perft",
+                "--variant",
+                "bughouse",
+                "--fen",
+                "r1bqk2r/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R/Nb w KQkq - 4 4",
+                "2"
+            ])
+        );
+        assert_cmd_snapshot!(
             "replay_uci_horde",
             cmd(&[
                 "replay",
@@ -234,4 +265,58 @@ fn regex_escape(s: &str) -> String {
             }
         })
         .collect()
+}
+
+#[test]
+fn every_bpgn_corpus_match_validates() {
+    let mut n = 0;
+    for entry in fs::read_dir("grammar-tests/bpgn/ok").unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = fs::read(&path).unwrap();
+        for game in GameSplitter::new(&bytes[..]) {
+            let report = validate_game(&game.unwrap(), &Options::default());
+            assert_eq!(
+                report.status,
+                Status::Ok,
+                "{}: {:?}",
+                path.display(),
+                report.problems
+            );
+            assert_eq!(report.variant, Some(pocketfen::Variant::Bughouse));
+            n += 1;
+        }
+    }
+    assert_eq!(n, 8);
+}
+
+#[test]
+fn hand_made_bpgn_errors_are_located() {
+    let mut s = settings();
+    without_timings(&mut s);
+    s.bind(|| {
+        insta::glob!("../grammar-tests", "bpgn/err/*.bpgn", |path| {
+            let p = path.to_str().unwrap();
+            let rel = &p[p.find("grammar-tests").unwrap()..];
+            let out = cmd(&[
+                "validate",
+                "-q",
+                "--strict",
+                "--no-drop-mate",
+                "--json",
+                "-j",
+                "1",
+                rel,
+            ])
+            .output()
+            .unwrap();
+            assert_eq!(out.status.code(), Some(1), "{rel} must fail");
+            let text = format!(
+                "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            insta::assert_snapshot!(text);
+        });
+    });
 }

@@ -323,3 +323,17 @@ fn fifty_move_rule_is_a_claim() {
     assert!(p.is_fifty_move_claimable());
     assert_eq!(p.outcome(), None);
 }
+
+#[test]
+fn bughouse_perft_keeps_the_pocket_fixed() {
+    // Captures leave a bughouse board (they go to the partner), so after a capture there
+    // are fewer drops than in crazyhouse, where the capturer keeps the piece.
+    let fen = "r1bqk2r/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R/Nb w KQkq - 4 4";
+    let zh = pocketfen::perft::perft(&pos(fen, Variant::Crazyhouse), 3);
+    let bug = pocketfen::perft::perft(&pos(fen, Variant::Bughouse), 3);
+    assert!(bug < zh, "bughouse {bug} vs crazyhouse {zh}");
+    assert_eq!(
+        pocketfen::perft::perft(&pos(fen, Variant::Bughouse), 2),
+        pocketfen::perft::perft(&pos(fen, Variant::Crazyhouse), 2)
+    );
+}

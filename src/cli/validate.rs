@@ -45,6 +45,8 @@ enum Record<'a> {
         variant: Option<&'static str>,
         plies: usize,
         status: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result_reading: Option<&'static str>,
         problems: Vec<ProblemDto<'a>>,
     },
     Summary {
@@ -122,6 +124,7 @@ impl<W: Write> Printer<'_, W> {
                 variant: r.variant.map(Variant::name),
                 plies: r.plies,
                 status: r.status.name(),
+                result_reading: r.result_reading,
                 problems,
             };
             self.buf.clear();
@@ -415,6 +418,10 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
             writeln!(out, "# {name} game {} (line {})", game.number, game.line)?;
             let report = validate_game_with(&game, &opts, &mut |ply| {
                 line.clear();
+                if let Some(b) = ply.board {
+                    line.push(b.letter());
+                    line.push(' ');
+                }
                 match args.emit {
                     Emit::Fen => fen::append_setup(&mut line, &ply.after.to_setup(), dialect),
                     Emit::San => SanPlus::from_move(ply.before, ply.m).append_to(&mut line, style),

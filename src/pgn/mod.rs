@@ -12,6 +12,7 @@
 //! # Ok::<_, std::io::Error>(())
 //! ```
 
+pub mod bpgn;
 pub mod input;
 pub mod split;
 pub mod token;

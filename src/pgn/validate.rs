@@ -70,6 +70,10 @@ pub struct GameReport {
     pub plies: usize,
     pub status: Status,
     pub problems: Vec<GameProblem>,
+    /// Bughouse: which reading of the Result tag matches the derived outcome (`board`:
+    /// from the view of the board that ended the match, as bughouse-db writes it; `team`:
+    /// from the teams' view; `both`), or `None`.
+    pub result_reading: Option<&'static str>,
 }
 
 impl GameReport {
@@ -86,8 +90,10 @@ impl GameReport {
 
 /// One mainline ply, handed to the caller of [`validate_game_with`].
 pub struct Ply<'p> {
-    /// 1-based.
+    /// 1-based (across both boards in bughouse).
     pub number: usize,
+    /// The board, in a bughouse match.
+    pub board: Option<crate::bughouse::BoardId>,
     pub before: &'p Position,
     pub m: Move,
     pub after: &'p Position,
@@ -119,15 +125,15 @@ fn fen_of(pos: &Position) -> String {
     fen::setup_to_string(&pos.to_setup(), FenDialect::Lichess)
 }
 
-struct Reporter<'t> {
-    index: LineIndex<'t>,
-    problems: Vec<GameProblem>,
-    status: Status,
+pub(super) struct Reporter<'t> {
+    pub(super) index: LineIndex<'t>,
+    pub(super) problems: Vec<GameProblem>,
+    pub(super) status: Status,
 }
 
 impl Reporter<'_> {
     #[allow(clippy::too_many_arguments)]
-    fn add(
+    pub(super) fn add(
         &mut self,
         severity: Severity,
         kind: &'static str,
@@ -163,7 +169,7 @@ impl Reporter<'_> {
 
 impl Reporter<'_> {
     /// A problem with a tag (no ply, no position).
-    fn tag(
+    pub(super) fn tag(
         &mut self,
         severity: Severity,
         kind: &'static str,
@@ -178,7 +184,7 @@ impl Reporter<'_> {
     }
 
     /// An error in the movetext: the game is illegal from here on.
-    fn illegal(
+    pub(super) fn illegal(
         &mut self,
         kind: &'static str,
         ply: Option<usize>,
@@ -189,6 +195,43 @@ impl Reporter<'_> {
     ) {
         self.add(Severity::Error, kind, ply, token, offset, reason, pos);
         self.status = Status::Illegal;
+    }
+}
+
+/// The tags validation reads, with the byte offset of each (the first of each name).
+#[derive(Default)]
+pub(super) struct Tags<'t> {
+    values: [Option<(Cow<'t, str>, usize)>; 11],
+}
+
+impl<'t> Tags<'t> {
+    const READ: [&'static str; 11] = [
+        "Variant",
+        "Event",
+        "FEN",
+        "Result",
+        "PlyCount",
+        "CurrentPosition",
+        "WhiteA",
+        "BlackA",
+        "WhiteB",
+        "BlackB",
+        "TimeControl",
+    ];
+
+    fn insert(&mut self, name: &str, value: &'t str, offset: usize) {
+        if let Some(i) = Self::READ.iter().position(|r| r.eq_ignore_ascii_case(name)) {
+            self.values[i].get_or_insert_with(|| (unescape(value), offset));
+        }
+    }
+
+    /// The value and offset of a tag validation reads.
+    pub(super) fn get(&self, name: &str) -> Option<(&str, usize)> {
+        let i = Self::READ
+            .iter()
+            .position(|r| *r == name)
+            .expect("a tag validation reads");
+        self.values[i].as_ref().map(|(v, o)| (v.as_ref(), *o))
     }
 }
 
@@ -226,34 +269,16 @@ fn validate(
     let mut tokens = Tokenizer::new(&text).peekable();
 
     // Tag section: keep the tags validation reads (the first of each name).
-    const READ: [&str; 6] = [
-        "Variant",
-        "Event",
-        "FEN",
-        "Result",
-        "PlyCount",
-        "CurrentPosition",
-    ];
-    let mut tags: [Option<(Cow<'_, str>, usize)>; 6] = Default::default();
+    let mut tags = Tags::default();
     while let Some(t) = tokens.peek() {
         match t.kind {
-            TokenKind::Tag { name, value } => {
-                if let Some(i) = READ.iter().position(|r| r.eq_ignore_ascii_case(name)) {
-                    tags[i].get_or_insert_with(|| (unescape(value), t.offset));
-                }
-            }
+            TokenKind::Tag { name, value } => tags.insert(name, value, t.offset),
             TokenKind::LineComment(_) => {}
             _ => break,
         }
         tokens.next();
     }
-    let tag = |name: &str| {
-        let i = READ
-            .iter()
-            .position(|r| *r == name)
-            .expect("a tag validation reads");
-        tags[i].as_ref().map(|(v, o)| (v.as_ref(), *o))
-    };
+    let tag = |name: &str| tags.get(name);
 
     let finish = |rep: Reporter<'_>, variant, plies| GameReport {
         number: game.number,
@@ -262,6 +287,7 @@ fn validate(
         plies,
         status: rep.status,
         problems: rep.problems,
+        result_reading: None,
     };
 
     // Variant.
@@ -288,6 +314,18 @@ fn validate(
             _ => Variant::Chess,
         },
     };
+    let is_bpgn = variant == Variant::Bughouse
+        || tag("WhiteA").is_some()
+        || Tokenizer::new(&text[tokens.peek().map_or(text.len(), |t| t.offset)..])
+            .find(|t| matches!(t.kind, TokenKind::MoveNumber(_) | TokenKind::Move(_)))
+            .is_some_and(|t| matches!(t.kind, TokenKind::MoveNumber(n) if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b'])));
+    if is_bpgn {
+        let (plies, reading) =
+            super::bpgn::validate_match(&mut rep, &tags, tokens, opts, &mut on_ply);
+        let mut report = finish(rep, Some(Variant::Bughouse), plies);
+        report.result_reading = reading;
+        return report;
+    }
     let mut rules = Rules::new(variant);
     rules.drop_mate = !opts.no_drop_mate;
 
@@ -466,6 +504,7 @@ fn validate(
                             if let (Some(f), Some(prev)) = (on_ply.as_mut(), &prev) {
                                 f(Ply {
                                     number: plies,
+                                    board: None,
                                     before: prev,
                                     m,
                                     after: &pos,

@@ -1,0 +1,193 @@
+//! Bughouse: two boards, four players, captures passed to the partner.
+//!
+//! White on board A partners Black on board B (team 1); Black on A partners White on B
+//! (team 2). A capture goes to the partner's pocket in the partner's colour — the colour of
+//! the captured piece — and a captured promoted piece arrives as a pawn. Each board is a
+//! [`Position`] of [`Variant::Bughouse`], whose captures are handed back by `play`.
+//!
+//! ```
+//! use pocketfen::bughouse::{BoardId, Match};
+//! use pocketfen::notation::uci::UciMove;
+//! let mut game = Match::new(true);
+//! for (board, uci) in [(BoardId::A, "e2e4"), (BoardId::A, "d7d5"), (BoardId::A, "e4d5")] {
+//!     let m = uci.parse::<UciMove>()?.to_move(game.board(board))?;
+//!     game.play(board, m)?;
+//! }
+//! // White on A took a black pawn: it goes to Black on B.
+//! assert_eq!(game.board(BoardId::B).pockets().black.get(pocketfen::Role::Pawn), 1);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use crate::moves::Move;
+use crate::position::{IllegalMove, Outcome, Position, PositionError};
+use crate::setup::Setup;
+use crate::types::{Color, Piece};
+use crate::variant::{Rules, Variant};
+
+/// Board A or board B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BoardId {
+    A,
+    B,
+}
+
+impl BoardId {
+    /// The other board.
+    pub fn partner(self) -> BoardId {
+        match self {
+            BoardId::A => BoardId::B,
+            BoardId::B => BoardId::A,
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn letter(self) -> char {
+        match self {
+            BoardId::A => 'A',
+            BoardId::B => 'B',
+        }
+    }
+}
+
+impl fmt::Display for BoardId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// A team: 1 is White on A with Black on B, 2 is Black on A with White on B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Team {
+    One,
+    Two,
+}
+
+impl Team {
+    /// The team of the player of `color` on `board`.
+    pub fn of(board: BoardId, color: Color) -> Team {
+        match (board, color) {
+            (BoardId::A, Color::White) | (BoardId::B, Color::Black) => Team::One,
+            _ => Team::Two,
+        }
+    }
+}
+
+/// A bughouse match in progress.
+#[derive(Debug, Clone)]
+pub struct Match {
+    boards: [Position; 2],
+}
+
+impl Match {
+    /// Both boards at the start; `drop_mate`: whether a drop may checkmate.
+    pub fn new(drop_mate: bool) -> Match {
+        let start = Setup::crazyhouse_start();
+        Match::from_setups(&start, &start, drop_mate).expect("start positions are legal")
+    }
+
+    /// Both boards from setups (a FEN pair).
+    ///
+    /// # Errors
+    ///
+    /// The [`PositionError`] of the first board that is not legal, and which board.
+    pub fn from_setups(
+        a: &Setup,
+        b: &Setup,
+        drop_mate: bool,
+    ) -> Result<Match, (BoardId, PositionError)> {
+        let mut rules = Rules::new(Variant::Bughouse);
+        rules.drop_mate = drop_mate;
+        let pa = Position::from_setup(a, rules).map_err(|e| (BoardId::A, e))?;
+        let pb = Position::from_setup(b, rules).map_err(|e| (BoardId::B, e))?;
+        Ok(Match { boards: [pa, pb] })
+    }
+
+    pub fn board(&self, id: BoardId) -> &Position {
+        &self.boards[id.index()]
+    }
+
+    /// Plays a legal move on `board`; a captured piece goes to the partner board.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] when `m` is not legal on that board now.
+    pub fn play(&mut self, board: BoardId, m: Move) -> Result<(), IllegalMove> {
+        let handed = self.boards[board.index()].play(m)?;
+        self.pass(board, handed);
+        Ok(())
+    }
+
+    /// Plays `m` on `board` without checking it.
+    pub fn play_unchecked(&mut self, board: BoardId, m: Move) {
+        let handed = self.boards[board.index()].play_unchecked(m);
+        self.pass(board, handed);
+    }
+
+    fn pass(&mut self, board: BoardId, handed: Option<Piece>) {
+        if let Some(piece) = handed {
+            self.boards[board.partner().index()].add_to_pocket(piece);
+        }
+    }
+
+    /// A checkmate on either board ends the match: the board and the outcome there.
+    pub fn outcome(&self) -> Option<(BoardId, Outcome)> {
+        [BoardId::A, BoardId::B].into_iter().find_map(|id| {
+            let pos = self.board(id);
+            pos.is_checkmate()
+                .then(|| (id, pos.outcome().expect("checkmate is an outcome")))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::san::SanPlus;
+    use crate::types::Role;
+
+    fn play(game: &mut Match, board: BoardId, san: &str) {
+        let m = san
+            .parse::<SanPlus>()
+            .unwrap()
+            .san
+            .to_move(game.board(board))
+            .unwrap_or_else(|e| panic!("{san}: {e}"));
+        game.play(board, m).unwrap();
+    }
+
+    #[test]
+    fn captures_go_to_the_partner_in_the_captured_colour() {
+        let mut g = Match::new(true);
+        play(&mut g, BoardId::B, "e4");
+        play(&mut g, BoardId::B, "d5");
+        play(&mut g, BoardId::B, "exd5");
+        assert_eq!(g.board(BoardId::A).pockets().black.get(Role::Pawn), 1);
+        assert!(g.board(BoardId::B).pockets().white.is_empty());
+        // Black on A can drop it now; White on A cannot.
+        play(&mut g, BoardId::A, "e4");
+        play(&mut g, BoardId::A, "P@e5");
+        assert!(g.board(BoardId::A).pockets().black.is_empty());
+    }
+
+    #[test]
+    fn a_captured_promoted_piece_goes_to_the_partner_as_a_pawn() {
+        let a: Setup = "4k3/8/8/8/8/8/8/q~2RK3/ w - - 0 1".parse().unwrap();
+        let mut g = Match::from_setups(&a, &Setup::crazyhouse_start(), true).unwrap();
+        play(&mut g, BoardId::A, "Rxa1");
+        assert_eq!(g.board(BoardId::B).pockets().black.get(Role::Pawn), 1);
+        assert_eq!(g.board(BoardId::B).pockets().black.get(Role::Queen), 0);
+        assert!(g.board(BoardId::A).pockets().white.is_empty());
+    }
+
+    #[test]
+    fn teams() {
+        assert_eq!(Team::of(BoardId::A, Color::White), Team::One);
+        assert_eq!(Team::of(BoardId::B, Color::Black), Team::One);
+        assert_eq!(Team::of(BoardId::B, Color::White), Team::Two);
+    }
+}
