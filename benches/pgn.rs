@@ -8,7 +8,8 @@
 //!   through shakmaty's Crazyhouse): the peer;
 //! - `pocketfen validate` with 1 and 2 jobs (the release binary, timed as a process; peak
 //!   RSS from `/usr/bin/time` when it exists);
-//! - `pocketfen validate -j 2` on 1 GB streamed through stdin (the file 10 times), for RSS.
+//! - `pocketfen validate -j 2` on 1 GB streamed through stdin (the file 10 times), for RSS;
+//! - `pocketfen validate` with 1 and 2 jobs on the bughouse corpus repeated to ≥ 20 MB.
 
 use std::fs;
 use std::io::{BufWriter, Write};
@@ -228,6 +229,41 @@ fn main() {
             mbs(best.0),
             t_peer.as_secs_f64() / best.0.as_secs_f64(),
             one.as_secs_f64() / best.0.as_secs_f64()
+        );
+    }
+    // BPGN: the bughouse corpus repeated to ≥ 20 MB (no peer exists).
+    let bpgn = Path::new("target/bench-data/bughouse-20mb.bpgn");
+    let mut corpus = Vec::new();
+    for entry in fs::read_dir("grammar-tests/bpgn/ok").unwrap() {
+        let path = entry.unwrap().path();
+        // The movetext-only sample has no tags: concatenated, it would join the game before.
+        if path.to_str().unwrap().contains("movetext-only") {
+            continue;
+        }
+        corpus.extend(fs::read(path).unwrap());
+        corpus.extend_from_slice(b"\n\n");
+    }
+    let mut big = Vec::with_capacity(21_000_000);
+    while big.len() < 20_000_000 {
+        big.extend_from_slice(&corpus);
+    }
+    fs::write(bpgn, &big).unwrap();
+    for jobs in ["1", "2"] {
+        let t = (0..3)
+            .map(|_| {
+                run_pocketfen(
+                    bin,
+                    &["validate", "-q", "-j", jobs, bpgn.to_str().unwrap()],
+                    None,
+                )
+                .0
+            })
+            .min()
+            .unwrap();
+        println!(
+            "| pocketfen validate -j {jobs}, {:.0} MB of BPGN | {:.0} | | |",
+            big.len() as f64 / 1e6,
+            big.len() as f64 / 1e6 / t.as_secs_f64()
         );
     }
     let (t, rss) = run_pocketfen(bin, &["validate", "-q", "-j", "2", "-"], Some((path, 10)));

@@ -268,25 +268,48 @@ fn regex_escape(s: &str) -> String {
 }
 
 #[test]
-fn every_bpgn_corpus_match_validates() {
-    let mut n = 0;
-    for entry in fs::read_dir("grammar-tests/bpgn/ok").unwrap() {
-        let path = entry.unwrap().path();
-        let bytes = fs::read(&path).unwrap();
-        for game in GameSplitter::new(&bytes[..]) {
-            let report = validate_game(&game.unwrap(), &Options::default());
-            assert_eq!(
-                report.status,
-                Status::Ok,
-                "{}: {:?}",
-                path.display(),
-                report.problems
-            );
-            assert_eq!(report.variant, Some(pocketfen::Variant::Bughouse));
-            n += 1;
+fn every_bpgn_corpus_match_validates_with_its_outcome() {
+    // The Result reading that matches the derived outcome: bughouse-db writes the result
+    // from the view of the board that ended the match.
+    let expected = [
+        (
+            "bpgn-standard-sample_movetext-only_wikipedia.bpgn",
+            vec![None],
+        ),
+        ("bughousedb_1283326.bpgn", vec![None]),
+        ("bughousedb_1921708_bugaboo.bpgn", vec![Some("board")]),
+        ("bughousedb_1934301.bpgn", vec![Some("board")]),
+        ("bughousedb_1934461.bpgn", vec![Some("board")]),
+        ("bughousedb_1934587.bpgn", vec![Some("both")]),
+        ("bughousedb_1934660.bpgn", vec![Some("board")]),
+        (
+            "chesscom_bughouse_2022_bugchess-example.bpgn",
+            vec![Some("both")],
+        ),
+        (
+            "handmade_crlf-latin1-no-moves.bpgn",
+            vec![None, Some("both")],
+        ),
+    ];
+    assert_eq!(
+        fs::read_dir("grammar-tests/bpgn/ok").unwrap().count(),
+        expected.len()
+    );
+    for (file, readings) in expected {
+        let bytes = fs::read(format!("grammar-tests/bpgn/ok/{file}")).unwrap();
+        let reports: Vec<_> = GameSplitter::new(&bytes[..])
+            .map(|g| validate_game(&g.unwrap(), &Options::default()))
+            .collect();
+        for r in &reports {
+            assert_eq!(r.status, Status::Ok, "{file}: {:?}", r.problems);
+            assert_eq!(r.variant, Some(pocketfen::Variant::Bughouse));
         }
+        assert_eq!(
+            reports.iter().map(|r| r.result_reading).collect::<Vec<_>>(),
+            readings,
+            "{file}"
+        );
     }
-    assert_eq!(n, 8);
 }
 
 #[test]

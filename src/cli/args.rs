@@ -264,6 +264,19 @@ pub struct GameArgs {
     /// Forbid drops that checkmate.
     #[arg(long)]
     pub no_drop_mate: bool,
+    /// The archive format: `auto` reads a game as BPGN when its file ends in `.bpgn`
+    /// (before any compression suffix), its tags name four players or Bughouse, or its
+    /// move numbers carry board letters (`1A.`).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: FormatArg,
+}
+
+/// PGN or bughouse PGN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Auto,
+    Pgn,
+    Bpgn,
 }
 
 #[derive(Debug, Args)]

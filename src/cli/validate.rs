@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::args::{Emit, GameArgs, ReplayArgs, ValidateArgs};
+use super::args::{Emit, FormatArg, GameArgs, ReplayArgs, ValidateArgs};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::pgn::input;
@@ -65,12 +65,22 @@ enum Record<'a> {
     },
 }
 
-fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
+fn options(games: &GameArgs, path: &str, strict: bool, variations: bool) -> Options {
+    let stem = path
+        .trim_end_matches(".gz")
+        .trim_end_matches(".bz2")
+        .trim_end_matches(".zst");
+    let bpgn = match games.format {
+        FormatArg::Bpgn => Some(true),
+        FormatArg::Pgn => Some(false),
+        FormatArg::Auto => stem.to_ascii_lowercase().ends_with(".bpgn").then_some(true),
+    };
     Options {
         variant: games.variant.and_then(|v| v.variant()),
         strict,
         variations,
         no_drop_mate: games.no_drop_mate,
+        bpgn,
     }
 }
 
@@ -318,7 +328,6 @@ fn validate_stream<W: Write>(
 }
 
 pub fn validate(args: &ValidateArgs) -> Result<bool> {
-    let opts = options(&args.games, args.strict, args.variations);
     let jobs = args
         .jobs
         .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
@@ -327,6 +336,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
     let mut all_ok = true;
     let mut io_failed = false;
     for path in files(&args.games) {
+        let opts = options(&args.games, &path, args.strict, args.variations);
         let name = display_name(&path);
         let start = Instant::now();
         let (reader, compression, size) = match input::open(&path) {
@@ -403,12 +413,12 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
 }
 
 pub fn replay(args: &ReplayArgs) -> Result<bool> {
-    let opts = options(&args.games, false, false);
     let dialect = FenDialect::from(args.dialect);
     let style = DropStyle::from(args.drop_style);
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut ok = true;
     for path in files(&args.games) {
+        let opts = options(&args.games, &path, false, false);
         let name = display_name(&path);
         let (reader, _, _) = input::open(&path).with_context(|| format!("{name}: opening"))?;
         let mut line = String::new();

@@ -215,7 +215,8 @@ pub(super) fn validate_match<'t>(
                     );
                     break;
                 };
-                let shown = format!("{label_text} {tok}");
+                // The token as reported: its number and the move (built only for a report).
+                let shown = || format!("{label_text} {tok}");
                 // Chess.com's BPGN export garbles `N@` into the NAG `$146`: repair it.
                 let repaired;
                 let tok = match tok
@@ -224,7 +225,7 @@ pub(super) fn validate_match<'t>(
                 {
                     Some(rest) => {
                         repaired = format!("N{rest}");
-                        rep.add(Severity::Warning, "garbled-knight-drop", Some(ply), Some(&shown), t.offset, format!("`{tok}` read as `{repaired}` (Chess.com's BPGN export writes knight drops so)"), None);
+                        rep.add(Severity::Warning, "garbled-knight-drop", Some(ply), Some(&shown()), t.offset, format!("`{tok}` read as `{repaired}` (Chess.com's BPGN export writes knight drops so)"), None);
                         repaired.as_str()
                     }
                     None => tok,
@@ -234,7 +235,7 @@ pub(super) fn validate_match<'t>(
                     rep.illegal(
                         "move-after-result",
                         Some(ply),
-                        Some(&shown),
+                        Some(&shown()),
                         t.offset,
                         "a move after the result marker".to_owned(),
                         Some(pos),
@@ -245,7 +246,7 @@ pub(super) fn validate_match<'t>(
                     rep.illegal(
                         "out-of-turn",
                         Some(ply),
-                        Some(&shown),
+                        Some(&shown()),
                         t.offset,
                         format!("it is {}'s turn on board {board}", pos.turn().name()),
                         Some(pos),
@@ -256,7 +257,7 @@ pub(super) fn validate_match<'t>(
                     rep.illegal(
                         "move-number-mismatch",
                         Some(ply),
-                        Some(&shown),
+                        Some(&shown()),
                         t.offset,
                         format!("board {board} is at move {}, not {number}", pos.fullmoves()),
                         Some(pos),
@@ -269,7 +270,7 @@ pub(super) fn validate_match<'t>(
                         rep.illegal(
                             "unparseable-token",
                             Some(ply),
-                            Some(&shown),
+                            Some(&shown()),
                             t.offset,
                             format!("not a move: {e}"),
                             Some(pos),
@@ -284,7 +285,7 @@ pub(super) fn validate_match<'t>(
                                 Severity::Warning,
                                 d.kind.name(),
                                 Some(ply),
-                                Some(&shown),
+                                Some(&shown()),
                                 t.offset,
                                 d.message,
                                 Some(pos),
@@ -318,7 +319,7 @@ pub(super) fn validate_match<'t>(
                         rep.illegal(
                             kind,
                             Some(ply),
-                            Some(&shown),
+                            Some(&shown()),
                             t.offset,
                             reason,
                             Some(game.board(board)),

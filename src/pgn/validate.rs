@@ -22,6 +22,10 @@ pub struct Options {
     pub variations: bool,
     /// Forbid drops that checkmate.
     pub no_drop_mate: bool,
+    /// `Some(true)`: every game is BPGN (a bughouse match); `Some(false)`: none is;
+    /// `None`: a game is BPGN when its variant is Bughouse, its tags name four players, or
+    /// its first move number carries a board letter (`1A.`).
+    pub bpgn: Option<bool>,
 }
 
 /// The verdict on a game.
@@ -314,11 +318,13 @@ fn validate(
             _ => Variant::Chess,
         },
     };
-    let is_bpgn = variant == Variant::Bughouse
-        || tag("WhiteA").is_some()
-        || Tokenizer::new(&text[tokens.peek().map_or(text.len(), |t| t.offset)..])
-            .find(|t| matches!(t.kind, TokenKind::MoveNumber(_) | TokenKind::Move(_)))
-            .is_some_and(|t| matches!(t.kind, TokenKind::MoveNumber(n) if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b'])));
+    let is_bpgn = opts.bpgn.unwrap_or_else(|| {
+        variant == Variant::Bughouse
+            || tag("WhiteA").is_some()
+            || Tokenizer::new(&text[tokens.peek().map_or(text.len(), |t| t.offset)..])
+                .find(|t| matches!(t.kind, TokenKind::MoveNumber(_) | TokenKind::Move(_)))
+                .is_some_and(|t| matches!(t.kind, TokenKind::MoveNumber(n) if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b'])))
+    });
     if is_bpgn {
         let (plies, reading) =
             super::bpgn::validate_match(&mut rep, &tags, tokens, opts, &mut on_ply);
