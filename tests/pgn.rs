@@ -24,6 +24,24 @@ fn cmd(args: &[&str]) -> Command {
     c
 }
 
+/// Runs `validate` with `args` on a grammar-test file that must fail, and snapshots it.
+fn snapshot_failing(path: &std::path::Path, args: &[&str]) {
+    let p = path.to_str().unwrap();
+    let rel = &p[p.find("grammar-tests").unwrap()..];
+    let mut all = vec!["validate"];
+    all.extend_from_slice(args);
+    all.push(rel);
+    let out = cmd(&all).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{rel} must fail");
+    let text = format!(
+        "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    insta::assert_snapshot!(text);
+}
+
 /// The summary line carries timings; keep only its counts.
 fn without_timings(s: &mut insta::Settings) {
     s.add_filter(r"; [0-9.]+ s, [0-9]+ games/s, [0-9.]+ MB/s", "; [timing]");
@@ -72,19 +90,7 @@ fn hand_made_errors_are_located() {
     without_timings(&mut s);
     s.bind(|| {
         insta::glob!("../grammar-tests", "pgn/err/*.pgn", |path| {
-            let p = path.to_str().unwrap();
-            let rel = &p[p.find("grammar-tests").unwrap()..];
-            let out = cmd(&["validate", "-q", "--strict", "--variations", "-j", "1", rel])
-                .output()
-                .unwrap();
-            assert_eq!(out.status.code(), Some(1), "{rel} must fail");
-            let text = format!(
-                "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
-                out.status.code(),
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
-            insta::assert_snapshot!(text);
+            snapshot_failing(path, &["-q", "--strict", "--variations", "-j", "1"]);
         });
     });
 }
@@ -318,28 +324,10 @@ fn hand_made_bpgn_errors_are_located() {
     without_timings(&mut s);
     s.bind(|| {
         insta::glob!("../grammar-tests", "bpgn/err/*.bpgn", |path| {
-            let p = path.to_str().unwrap();
-            let rel = &p[p.find("grammar-tests").unwrap()..];
-            let out = cmd(&[
-                "validate",
-                "-q",
-                "--strict",
-                "--no-drop-mate",
-                "--json",
-                "-j",
-                "1",
-                rel,
-            ])
-            .output()
-            .unwrap();
-            assert_eq!(out.status.code(), Some(1), "{rel} must fail");
-            let text = format!(
-                "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
-                out.status.code(),
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
+            snapshot_failing(
+                path,
+                &["-q", "--strict", "--no-drop-mate", "--json", "-j", "1"],
             );
-            insta::assert_snapshot!(text);
         });
     });
 }

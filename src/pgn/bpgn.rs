@@ -191,14 +191,7 @@ pub(super) fn validate_match<'t>(
                 break;
             }
             TokenKind::Unknown(raw, why) => {
-                rep.illegal(
-                    "unparseable-token",
-                    Some(plies + 1),
-                    Some(raw),
-                    t.offset,
-                    format!("expected {why}"),
-                    None,
-                );
+                rep.unreadable(plies + 1, raw, t.offset, why, None);
                 break;
             }
             TokenKind::Move(tok) => {

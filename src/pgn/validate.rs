@@ -187,6 +187,25 @@ impl Reporter<'_> {
         }
     }
 
+    /// Text the tokenizer could not read, at ply `ply`.
+    pub(super) fn unreadable(
+        &mut self,
+        ply: usize,
+        raw: &str,
+        offset: usize,
+        why: &str,
+        pos: Option<&Position>,
+    ) {
+        self.illegal(
+            "unparseable-token",
+            Some(ply),
+            Some(raw),
+            offset,
+            format!("expected {why}"),
+            pos,
+        );
+    }
+
     /// An error in the movetext: the game is illegal from here on.
     pub(super) fn illegal(
         &mut self,
@@ -451,14 +470,7 @@ fn validate(
                 break;
             }
             TokenKind::Unknown(raw, why) => {
-                rep.illegal(
-                    "unparseable-token",
-                    Some(plies + 1),
-                    Some(raw),
-                    t.offset,
-                    format!("expected {why}"),
-                    Some(&pos),
-                );
+                rep.unreadable(plies + 1, raw, t.offset, why, Some(&pos));
                 break;
             }
             TokenKind::Move(_) if !live || stopped => {}
