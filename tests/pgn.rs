@@ -24,8 +24,9 @@ fn cmd(args: &[&str]) -> Command {
     c
 }
 
-/// Runs `validate` with `args` on a grammar-test file that must fail, and snapshots it.
-fn snapshot_failing(path: &std::path::Path, args: &[&str]) {
+/// Runs `validate` with `args` on a grammar-test file that must fail; returns the text to
+/// snapshot.
+fn run_failing(path: &std::path::Path, args: &[&str]) -> String {
     let p = path.to_str().unwrap();
     let rel = &p[p.find("grammar-tests").unwrap()..];
     let mut all = vec!["validate"];
@@ -33,13 +34,12 @@ fn snapshot_failing(path: &std::path::Path, args: &[&str]) {
     all.push(rel);
     let out = cmd(&all).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{rel} must fail");
-    let text = format!(
+    format!(
         "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
         out.status.code(),
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
-    );
-    insta::assert_snapshot!(text);
+    )
 }
 
 /// The summary line carries timings; keep only its counts.
@@ -90,7 +90,10 @@ fn hand_made_errors_are_located() {
     without_timings(&mut s);
     s.bind(|| {
         insta::glob!("../grammar-tests", "pgn/err/*.pgn", |path| {
-            snapshot_failing(path, &["-q", "--strict", "--variations", "-j", "1"]);
+            insta::assert_snapshot!(run_failing(
+                path,
+                &["-q", "--strict", "--variations", "-j", "1"]
+            ));
         });
     });
 }
@@ -324,10 +327,10 @@ fn hand_made_bpgn_errors_are_located() {
     without_timings(&mut s);
     s.bind(|| {
         insta::glob!("../grammar-tests", "bpgn/err/*.bpgn", |path| {
-            snapshot_failing(
+            insta::assert_snapshot!(run_failing(
                 path,
-                &["-q", "--strict", "--no-drop-mate", "--json", "-j", "1"],
-            );
+                &["-q", "--strict", "--no-drop-mate", "--json", "-j", "1"]
+            ));
         });
     });
 }
