@@ -707,6 +707,48 @@ fn pseudo_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
     from
 }
 
+/// The fast path of resolution: when exactly one piece of `role` fitting the SAN can reach
+/// `to` (ignoring checks), the king is not in check and that piece is on no line through
+/// its king, the move is legal without generating anything. `None`: take the full path.
+fn unique_unpinned(
+    pos: &Position,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    if role == Role::King || (role == Role::Pawn && pos.ep_square() == Some(to)) {
+        return None;
+    }
+    let mut origins = pseudo_origins(pos, role, to);
+    if let Some(f) = file {
+        origins &= Bitboard::file(f);
+    } else if role == Role::Pawn {
+        origins &= Bitboard::file(to.file());
+    }
+    if let Some(r) = rank {
+        origins &= Bitboard::rank(r);
+    }
+    let from = origins.single_square()?;
+    let board = pos.board();
+    if let Some(king) = board.king_of(pos.turn()) {
+        let occ = board.occupied();
+        if board.attackers_to(king, !pos.turn(), occ).any()
+            || crate::attacks::line(king, from).any()
+        {
+            return None;
+        }
+    }
+    Some(Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion,
+    })
+}
+
 fn normal_to_move(
     pos: &Position,
     role: Role,
@@ -754,6 +796,9 @@ fn normal_to_move(
                 ),
             ));
         }
+    }
+    if let Some(m) = unique_unpinned(pos, role, file, rank, to, promotion) {
+        return Ok(m);
     }
     let candidates = pos.legal_moves_to(role, to);
     let mut fitting = candidates.iter().filter(|m| match **m {
