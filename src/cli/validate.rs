@@ -240,28 +240,31 @@ type Batch = (usize, Vec<RawGame>);
 
 type Splitter = GameSplitter<Box<dyn io::BufRead + Send>>;
 
-/// Validates one stream; returns the stream's error, if it ended in one.
-fn validate_stream<W: Write>(
+/// Runs `work` on every game of the stream, on `jobs` threads, and hands the results to
+/// `sink` in input order. Returns the stream's error, if it ended in one.
+fn run_ordered<T: Send>(
     splitter: &mut Splitter,
-    opts: Options,
     jobs: usize,
-    printer: &mut Printer<'_, W>,
+    work: &(dyn Fn(&RawGame) -> T + Sync),
+    sink: &mut dyn FnMut(T) -> io::Result<()>,
     progress: &mut Progress,
 ) -> io::Result<Option<String>> {
     if jobs <= 1 {
+        let mut games = 0;
         loop {
             match splitter.next_game() {
-                Ok(Some(game)) => printer.report(&validate_game(&game, &opts))?,
+                Ok(Some(game)) => sink(work(&game))?,
                 Ok(None) => return Ok(None),
                 Err(e) => return Ok(Some(e.to_string())),
             }
-            progress.tick(splitter.bytes_read(), printer.totals.games);
+            games += 1;
+            progress.tick(splitter.bytes_read(), games);
         }
     }
     // Reader thread → bounded work queue → workers → results, re-ordered by batch number
-    // and printed here. Bounded queues keep memory flat in the size of the archive.
+    // and handed to the sink here. Bounded queues keep memory flat in the archive's size.
     let (work_tx, work_rx): (SyncSender<Batch>, Receiver<Batch>) = sync_channel(jobs * 2);
-    let (done_tx, done_rx) = sync_channel::<(usize, Vec<GameReport>)>(jobs * 2);
+    let (done_tx, done_rx) = sync_channel::<(usize, Vec<T>)>(jobs * 2);
     let work_rx = Arc::new(Mutex::new(work_rx));
     thread::scope(|scope| {
         for _ in 0..jobs {
@@ -271,8 +274,8 @@ fn validate_stream<W: Write>(
                 loop {
                     let next = work_rx.lock().expect("queue").recv();
                     let Ok((n, batch)) = next else { return };
-                    let reports = batch.iter().map(|g| validate_game(g, &opts)).collect();
-                    if done_tx.send((n, reports)).is_err() {
+                    let results = batch.iter().map(work).collect();
+                    if done_tx.send((n, results)).is_err() {
                         return;
                     }
                 }
@@ -311,12 +314,12 @@ fn validate_stream<W: Write>(
         let mut pending = std::collections::BTreeMap::new();
         let mut next = 0;
         let mut result = Ok(());
-        for (n, reports) in done_rx {
-            pending.insert(n, reports);
-            while let Some(reports) = pending.remove(&next) {
-                for r in &reports {
+        for (n, results) in done_rx {
+            pending.insert(n, results);
+            while let Some(results) = pending.remove(&next) {
+                for r in results {
                     if result.is_ok() {
-                        result = printer.report(r);
+                        result = sink(r);
                     }
                 }
                 next += 1;
@@ -357,8 +360,15 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
             buf: Vec::new(),
         };
         let mut progress = Progress::new(args.quiet, size, compression == input::Compression::None);
-        let stream_error = validate_stream(&mut splitter, opts, jobs, &mut printer, &mut progress)
-            .context("writing the report")?;
+        let work = |g: &RawGame| validate_game(g, &opts);
+        let stream_error = run_ordered(
+            &mut splitter,
+            jobs,
+            &work,
+            &mut |r| printer.report(&r),
+            &mut progress,
+        )
+        .context("writing the report")?;
         progress.done();
         let secs = start.elapsed().as_secs_f64();
         let t = &printer.totals;

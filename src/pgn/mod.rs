@@ -13,6 +13,7 @@
 //! ```
 
 pub mod bpgn;
+pub mod convert;
 pub mod input;
 pub mod split;
 pub mod token;

@@ -1,0 +1,354 @@
+//! Re-exporting games for a target site: tags in the site's order and spelling, FENs in
+//! its dialect, canonical SAN with its drop style, comments, NAGs and variations kept (each
+//! variation replayed from its branch point), lines wrapped at 80 columns.
+//!
+//! Conventions per target, as implemented:
+//!
+//! | | Lichess | Chess.com | Xboard |
+//! | --- | --- | --- | --- |
+//! | `Variant` | `Crazyhouse`, `Horde`, `Loop`, `Chessgi`, `Bughouse`; `Standard` only if the input had a tag | as Lichess | `crazyhouse`, `horde`, `loop`, `chessgi`, `bughouse`; none for chess |
+//! | `FEN` + `SetUp "1"` | when the start is not the variant's (Horde always) | when the start is not the standard one | when the start is not the variant's |
+//! | FEN dialect | Lichess (`/pocket`) | Chess.com | Xboard (`[pocket]`) |
+//! | pawn drops | `P@e4` | `@e4` | `P@e4` |
+//! | `CurrentPosition` | dropped | the final position, Chess.com dialect | dropped |
+//!
+//! The seven-tag roster comes first (Event, Site, Date, Round, White, Black, Result), then
+//! the other tags in input order.
+
+use std::fmt::Write as _;
+
+use super::split::RawGame;
+use super::token::{TokenKind, Tokenizer};
+use crate::notation::fen::{self, FenDialect};
+use crate::notation::san::{DropStyle, SanPlus};
+use crate::position::Position;
+use crate::setup::Setup;
+use crate::variant::{Rules, Variant};
+
+/// A site to write for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    Lichess,
+    Chesscom,
+    Xboard,
+}
+
+impl Target {
+    fn dialect(self) -> FenDialect {
+        match self {
+            Target::Lichess => FenDialect::Lichess,
+            Target::Chesscom => FenDialect::Chesscom,
+            Target::Xboard => FenDialect::Xboard,
+        }
+    }
+
+    /// The target's own pawn-drop style.
+    pub fn drop_style(self) -> DropStyle {
+        match self {
+            Target::Chesscom => DropStyle::Bare,
+            _ => DropStyle::Letter,
+        }
+    }
+
+    fn variant_name(self, v: Variant) -> Option<&'static str> {
+        let capital = match v {
+            Variant::Chess => "Standard",
+            Variant::Crazyhouse => "Crazyhouse",
+            Variant::Loop => "Loop",
+            Variant::Chessgi => "Chessgi",
+            Variant::Horde => "Horde",
+            Variant::Bughouse => "Bughouse",
+        };
+        match (self, v) {
+            (Target::Xboard, Variant::Chess) => None,
+            (Target::Xboard, v) => Some(v.name()),
+            _ => Some(capital),
+        }
+    }
+}
+
+/// A move in the tree of a game, with what is written after it.
+#[derive(Debug, Default)]
+struct Node<'t> {
+    san: &'t str,
+    nags: Vec<&'t str>,
+    comments: Vec<&'t str>,
+    /// Alternatives to this move, each a line from the position before it.
+    variations: Vec<Line<'t>>,
+}
+
+/// A sequence of moves, with the comments before its first move.
+#[derive(Debug, Default)]
+struct Line<'t> {
+    leading: Vec<&'t str>,
+    moves: Vec<Node<'t>>,
+}
+
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Builds the move tree; `None` if the movetext is not well formed (a problem `validate`
+/// reports precisely).
+fn parse_tree<'t>(
+    tokens: impl Iterator<Item = super::token::Token<'t>>,
+) -> Option<(Line<'t>, Option<&'t str>)> {
+    let mut stack: Vec<Line<'t>> = vec![Line::default()];
+    let mut marker = None;
+    for t in tokens {
+        let line = stack.last_mut()?;
+        match t.kind {
+            TokenKind::MoveNumber(_) | TokenKind::LineComment(_) => {}
+            TokenKind::Move(san) => line.moves.push(Node {
+                san,
+                ..Node::default()
+            }),
+            TokenKind::Nag(n) => line.moves.last_mut()?.nags.push(n),
+            TokenKind::Comment(c) => match line.moves.last_mut() {
+                Some(m) => m.comments.push(c),
+                None => line.leading.push(c),
+            },
+            TokenKind::VariationStart => {
+                line.moves.last()?;
+                stack.push(Line::default());
+            }
+            TokenKind::VariationEnd => {
+                let done = stack.pop()?;
+                stack.last_mut()?.moves.last_mut()?.variations.push(done);
+            }
+            TokenKind::Result(r) => {
+                if stack.len() != 1 {
+                    return None;
+                }
+                marker = Some(r);
+            }
+            TokenKind::Tag { .. } | TokenKind::Unknown(..) => return None,
+        }
+    }
+    (stack.len() == 1).then(|| (stack.pop().expect("main line"), marker))
+}
+
+/// Writes movetext words, wrapping lines at 80 columns.
+struct Wrap {
+    out: String,
+    col: usize,
+    /// The next word follows without a space (after `(`).
+    glue: bool,
+}
+
+impl Wrap {
+    fn word(&mut self, w: &str) {
+        let width = w.chars().count();
+        // `)` follows its word without a space, as `(` precedes its word.
+        let glued = self.glue || w == ")";
+        let sep = usize::from(self.col > 0 && !glued);
+        if self.col > 0 && self.col + sep + width > 80 {
+            self.out.push('\n');
+            self.col = 0;
+        } else if sep == 1 {
+            self.out.push(' ');
+            self.col += 1;
+        }
+        self.out.push_str(w);
+        self.col += width;
+        self.glue = w == "(";
+    }
+
+    /// A comment, wrapped at its spaces: `{ a b c }`.
+    fn comment(&mut self, c: &str) {
+        let words: Vec<&str> = c.split_whitespace().collect();
+        if words.is_empty() {
+            self.word("{}");
+            return;
+        }
+        let last = words.len() - 1;
+        for (i, w) in words.iter().enumerate() {
+            let mut s = String::new();
+            if i == 0 {
+                s.push_str("{ ");
+            }
+            s.push_str(w);
+            if i == last {
+                s.push_str(" }");
+            }
+            // `{ ` and ` }` stay with their words.
+            self.word(&s);
+        }
+    }
+}
+
+/// Writes `line` from `pos`; `Err` carries the token that did not resolve.
+fn write_line<'t>(
+    w: &mut Wrap,
+    line: &Line<'t>,
+    mut pos: Position,
+    style: DropStyle,
+    mut need_number: bool,
+) -> Result<Position, &'t str> {
+    for c in &line.leading {
+        w.comment(c);
+        need_number = true;
+    }
+    for node in &line.moves {
+        let san: SanPlus = node.san.parse().map_err(|_| node.san)?;
+        let (m, _) = san.resolve(&pos, false).map_err(|_| node.san)?;
+        let white = pos.turn() == crate::types::Color::White;
+        if white {
+            w.word(&format!("{}.", pos.fullmoves()));
+        } else if need_number {
+            w.word(&format!("{}...", pos.fullmoves()));
+        }
+        let mut text = SanPlus::from_move(&pos, m).to_string_with(style);
+        if let Some(g) = san.glyph {
+            text.push_str(g.as_str());
+        }
+        w.word(&text);
+        need_number = false;
+        for n in &node.nags {
+            w.word(n);
+            need_number = true;
+        }
+        for c in &node.comments {
+            w.comment(c);
+            need_number = true;
+        }
+        for v in &node.variations {
+            w.word("(");
+            write_line(w, v, pos.clone(), style, true)?;
+            w.word(")");
+            need_number = true;
+        }
+        pos.play_unchecked(m);
+    }
+    Ok(pos)
+}
+
+/// The outcome of converting one game.
+pub enum Converted {
+    /// The game in the target's conventions.
+    Game(String),
+    /// The game does not replay; the caller reports it (see `validate`).
+    Broken,
+}
+
+/// Converts one game for `target`, pawn drops written in `style`.
+pub fn convert_game(
+    game: &RawGame,
+    target: Target,
+    style: DropStyle,
+    variant_override: Option<Variant>,
+) -> Converted {
+    let text = String::from_utf8_lossy(&game.bytes);
+    let mut tokens = Tokenizer::new(&text).peekable();
+    let mut tags: Vec<(&str, String)> = Vec::new();
+    while let Some(t) = tokens.peek() {
+        match t.kind {
+            TokenKind::Tag { name, value } => {
+                tags.push((name, value.replace("\\\"", "\"").replace("\\\\", "\\")))
+            }
+            TokenKind::LineComment(_) => {}
+            _ => break,
+        }
+        tokens.next();
+    }
+    let get = |n: &str| {
+        tags.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(n))
+            .map(|(_, v)| v.as_str())
+    };
+    let variant = match (variant_override, get("Variant")) {
+        (Some(v), _) => v,
+        (None, Some(v)) => match super::validate::variant_from_tag(v) {
+            Some(v) => v,
+            None => return Converted::Broken,
+        },
+        (None, None)
+            if get("Event").is_some_and(|e| e.to_ascii_lowercase().contains("crazyhouse")) =>
+        {
+            Variant::Crazyhouse
+        }
+        (None, None) => Variant::Chess,
+    };
+    if variant == Variant::Bughouse {
+        return Converted::Broken;
+    }
+    let start_setup = match get("FEN") {
+        Some(f) => match f.parse::<Setup>() {
+            Ok(s) if variant.is_horde() && s == Setup::standard() => Setup::horde_start(),
+            Ok(s) => s,
+            Err(_) => return Converted::Broken,
+        },
+        None => variant.start(),
+    };
+    let Ok(start) = Position::from_setup(&start_setup, Rules::new(variant)) else {
+        return Converted::Broken;
+    };
+    let Some((tree, marker)) = parse_tree(tokens) else {
+        return Converted::Broken;
+    };
+    let mut w = Wrap {
+        out: String::new(),
+        col: 0,
+        glue: false,
+    };
+    let Ok(end) = write_line(&mut w, &tree, start.clone(), style, true) else {
+        return Converted::Broken;
+    };
+    let result = marker.or(get("Result")).unwrap_or("*");
+    w.word(result);
+
+    // Tags.
+    let mut out = String::with_capacity(w.out.len() + 512);
+    let mut tag = |name: &str, value: &str| {
+        let _ = writeln!(
+            out,
+            "[{name} \"{}\"]",
+            value.replace('\\', "\\\\").replace('"', "\\\"")
+        );
+    };
+    for name in ROSTER {
+        let default = if name == "Result" { result } else { "?" };
+        tag(name, get(name).unwrap_or(default));
+    }
+    let variant_start = Position::from_setup(&variant.start(), Rules::new(variant)).expect("start");
+    let custom = start.to_setup() != variant_start.to_setup()
+        || get("FEN").is_some_and(|_| variant.is_horde() && target == Target::Lichess);
+    let write_fen = match target {
+        Target::Lichess => custom || variant.is_horde(),
+        Target::Chesscom => start.to_setup().board != Setup::standard().board || custom,
+        Target::Xboard => custom,
+    };
+    let write_variant = variant != Variant::Chess || get("Variant").is_some();
+    for (name, value) in &tags {
+        let lower = name.to_ascii_lowercase();
+        if ROSTER.iter().any(|r| r.eq_ignore_ascii_case(name))
+            || matches!(
+                lower.as_str(),
+                "fen" | "setup" | "variant" | "currentposition"
+            )
+        {
+            continue;
+        }
+        tag(name, value);
+    }
+    if write_variant {
+        if let Some(v) = target.variant_name(variant) {
+            tag("Variant", v);
+        }
+    }
+    if write_fen {
+        tag(
+            "FEN",
+            &fen::setup_to_string(&start.to_setup(), target.dialect()),
+        );
+        tag("SetUp", "1");
+    }
+    if target == Target::Chesscom {
+        tag(
+            "CurrentPosition",
+            &fen::setup_to_string(&end.to_setup(), FenDialect::Chesscom),
+        );
+    }
+    out.push('\n');
+    out.push_str(&w.out);
+    out.push_str("\n\n");
+    Converted::Game(out)
+}
