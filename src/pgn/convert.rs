@@ -329,10 +329,8 @@ pub fn convert_game(
         }
         tag(name, value);
     }
-    if write_variant {
-        if let Some(v) = target.variant_name(variant) {
-            tag("Variant", v);
-        }
+    if write_variant && let Some(v) = target.variant_name(variant) {
+        tag("Variant", v);
     }
     if write_fen {
         tag(
