@@ -32,6 +32,9 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Replay PGN games and print, per ply, the FEN after it, the SAN or the UCI.
     Replay(ReplayArgs),
+    /// PGN archives: re-export for a target site.
+    #[command(subcommand)]
+    Pgn(PgnCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -324,4 +327,42 @@ pub struct ReplayArgs {
     /// How SAN writes pawn drops.
     #[arg(long, value_enum, default_value = "p-at")]
     pub drop_style: DropStyleArg,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PgnCommand {
+    /// Re-export games in a target site's conventions (tags, FEN dialect, drop style).
+    Convert(PgnConvertArgs),
+}
+
+/// A site to write PGN for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TargetArg {
+    Lichess,
+    Chesscom,
+    Xboard,
+}
+
+#[derive(Debug, Args)]
+pub struct PgnConvertArgs {
+    /// The site to write for.
+    #[arg(long, value_enum)]
+    pub to: TargetArg,
+    /// How pawn drops are written (default: the target's own style).
+    #[arg(long, value_enum)]
+    pub drop_style: Option<DropStyleArg>,
+    /// Copy games that do not replay through unchanged instead of leaving them out.
+    #[arg(long)]
+    pub keep_broken: bool,
+    /// Write to this file (through a temporary file renamed at the end) instead of stdout.
+    #[arg(long, short = 'o')]
+    pub output: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub games: GameArgs,
+    /// Worker threads (default: all cores). The output is the same for any number.
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// No progress line on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }

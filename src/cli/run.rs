@@ -25,6 +25,7 @@ pub fn run(cli: Cli) -> Result<bool> {
         Command::Legal(args) => legal(&args),
         Command::Validate(args) => super::validate::validate(&args),
         Command::Replay(args) => super::validate::replay(&args),
+        Command::Pgn(super::args::PgnCommand::Convert(args)) => super::validate::convert(&args),
     }
 }
 

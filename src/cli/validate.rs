@@ -10,9 +10,10 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::args::{Emit, FormatArg, GameArgs, ReplayArgs, ValidateArgs};
+use super::args::{Emit, FormatArg, GameArgs, PgnConvertArgs, ReplayArgs, TargetArg, ValidateArgs};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, SanPlus};
+use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::input;
 use pocketfen::pgn::split::{GameSplitter, RawGame};
 use pocketfen::pgn::validate::{
@@ -475,5 +476,145 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
         }
     }
     out.flush()?;
+    Ok(ok)
+}
+
+/// The text lines of a game's problems, as `validate` prints them.
+fn problem_lines(file: &str, r: &GameReport) -> String {
+    let mut out = Vec::new();
+    let mut p = Printer {
+        out: &mut out,
+        file,
+        json: false,
+        all: false,
+        totals: Totals::default(),
+        buf: Vec::new(),
+    };
+    let _ = p.report(r);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
+    let target = match args.to {
+        TargetArg::Lichess => Target::Lichess,
+        TargetArg::Chesscom => Target::Chesscom,
+        TargetArg::Xboard => Target::Xboard,
+    };
+    let style = args.drop_style.map_or(target.drop_style(), DropStyle::from);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    // Output goes to a temporary file beside `-o`, renamed at the end: an interrupted run
+    // leaves no partial file.
+    let (mut out, temp): (Box<dyn Write>, Option<std::path::PathBuf>) = match &args.output {
+        Some(path) => {
+            let temp = path.with_file_name(format!(
+                ".{}.pocketfen-{}.tmp",
+                path.file_name()
+                    .map_or("out".into(), |n| n.to_string_lossy()),
+                std::process::id()
+            ));
+            let file = std::fs::File::create(&temp)
+                .with_context(|| format!("creating {}", temp.display()))?;
+            (
+                Box::new(io::BufWriter::with_capacity(1 << 16, file)),
+                Some(temp),
+            )
+        }
+        None => (
+            Box::new(io::BufWriter::with_capacity(1 << 16, io::stdout().lock())),
+            None,
+        ),
+    };
+    let mut ok = true;
+    let mut io_failed = false;
+    let result = (|| -> Result<()> {
+        for path in files(&args.games) {
+            let opts = options(&args.games, &path, false, true);
+            let name = display_name(&path);
+            let (reader, compression, size) = match input::open(&path) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("pocketfen: {name}: {e}");
+                    io_failed = true;
+                    continue;
+                }
+            };
+            let mut splitter = GameSplitter::new(reader);
+            let mut progress =
+                Progress::new(args.quiet, size, compression == input::Compression::None);
+            let keep = args.keep_broken;
+            let work = |g: &RawGame| -> (Vec<u8>, Option<String>) {
+                match convert_game(g, target, style, opts.variant) {
+                    Converted::Game(text) => (text.into_bytes(), None),
+                    Converted::Broken => {
+                        let mut report = validate_game(g, &opts);
+                        if report.problems.is_empty() {
+                            report.problems.push(GameProblem {
+                                severity: Severity::Error,
+                                kind: "unconvertible",
+                                ply: None,
+                                token: None,
+                                line: g.line,
+                                column: 1,
+                                reason: "the game cannot be written for this target (bughouse matches are not converted)".to_owned(),
+                                fen_before: None,
+                            });
+                        }
+                        let raw = if keep { g.bytes.clone() } else { Vec::new() };
+                        (raw, Some(problem_lines(name, &report)))
+                    }
+                }
+            };
+            let stream_error = run_ordered(
+                &mut splitter,
+                jobs,
+                &work,
+                &mut |(bytes, problems)| {
+                    if let Some(p) = problems {
+                        ok = false;
+                        eprint!("{p}");
+                    }
+                    out.write_all(&bytes)?;
+                    if !bytes.is_empty() && !bytes.ends_with(b"\n\n") {
+                        out.write_all(if bytes.ends_with(b"\n") {
+                            b"\n"
+                        } else {
+                            b"\n\n"
+                        })?;
+                    }
+                    Ok(())
+                },
+                &mut progress,
+            )
+            .context("writing the output")?;
+            progress.done();
+            if let Some(e) = stream_error {
+                eprintln!(
+                    "pocketfen: {name}: the stream ends in an error after {} bytes: {e}",
+                    splitter.bytes_read()
+                );
+                io_failed = true;
+            }
+        }
+        out.flush().context("writing the output")?;
+        Ok(())
+    })();
+    drop(out);
+    match (&result, temp, &args.output) {
+        (Ok(()), Some(temp), Some(path)) => {
+            std::fs::rename(&temp, path)
+                .with_context(|| format!("renaming {} to {}", temp.display(), path.display()))?;
+        }
+        (Err(_), Some(temp), _) => {
+            let _ = std::fs::remove_file(temp);
+        }
+        _ => {}
+    }
+    result?;
+    if io_failed {
+        anyhow::bail!("some input could not be read completely");
+    }
     Ok(ok)
 }

@@ -130,16 +130,20 @@ fn parse_tree<'t>(
 struct Wrap {
     out: String,
     col: usize,
-    /// The next word follows without a space (after `(`).
-    glue: bool,
+    /// Opening parentheses waiting for the next word (they wrap together with it).
+    open: usize,
 }
 
 impl Wrap {
     fn word(&mut self, w: &str) {
-        let width = w.chars().count();
-        // `)` follows its word without a space, as `(` precedes its word.
-        let glued = self.glue || w == ")";
-        let sep = usize::from(self.col > 0 && !glued);
+        if w == "(" {
+            self.open += 1;
+            return;
+        }
+        let open = std::mem::take(&mut self.open);
+        let width = open + w.chars().count();
+        // `)` follows its word without a space.
+        let sep = usize::from(self.col > 0 && w != ")");
         if self.col > 0 && self.col + sep + width > 80 {
             self.out.push('\n');
             self.col = 0;
@@ -147,9 +151,11 @@ impl Wrap {
             self.out.push(' ');
             self.col += 1;
         }
+        for _ in 0..open {
+            self.out.push('(');
+        }
         self.out.push_str(w);
         self.col += width;
-        self.glue = w == "(";
     }
 
     /// A comment, wrapped at its spaces: `{ a b c }`.
@@ -287,7 +293,7 @@ pub fn convert_game(
     let mut w = Wrap {
         out: String::new(),
         col: 0,
-        glue: false,
+        open: 0,
     };
     let Ok(end) = write_line(&mut w, &tree, start.clone(), style, true) else {
         return Converted::Broken;
