@@ -9,7 +9,8 @@
 //! - `pocketfen validate` with 1 and 2 jobs (the release binary, timed as a process; peak
 //!   RSS from `/usr/bin/time` when it exists);
 //! - `pocketfen validate -j 2` on 1 GB streamed through stdin (the file 10 times), for RSS;
-//! - `pocketfen validate` with 1 and 2 jobs on the bughouse corpus repeated to ≥ 20 MB.
+//! - `pocketfen validate` with 1 and 2 jobs on the bughouse corpus repeated to ≥ 20 MB;
+//! - `pocketfen pgn convert` of the 100 MB file to each target with 1 and 2 jobs.
 
 use std::fs;
 use std::io::{BufWriter, Write};
@@ -230,6 +231,26 @@ fn main() {
             t_peer.as_secs_f64() / best.0.as_secs_f64(),
             one.as_secs_f64() / best.0.as_secs_f64()
         );
+    }
+    // `pgn convert` of the same file to each target (target: half of validate's speed).
+    for target in ["lichess", "chesscom", "xboard"] {
+        for jobs in ["1", "2"] {
+            let t = (0..2)
+                .map(|_| {
+                    run_pocketfen(
+                        bin,
+                        &["pgn", "convert", "-q", "--to", target, "-j", jobs, file],
+                        None,
+                    )
+                    .0
+                })
+                .min()
+                .unwrap();
+            println!(
+                "| pocketfen pgn convert --to {target} -j {jobs} | {:.0} | | |",
+                mbs(t)
+            );
+        }
     }
     // BPGN: the bughouse corpus repeated to ≥ 20 MB (no peer exists).
     let bpgn = Path::new("target/bench-data/bughouse-20mb.bpgn");

@@ -252,6 +252,62 @@ fn cli_text_json_compressed_and_replay() {
             ])
         );
         assert_cmd_snapshot!(
+            "pgn_convert_broken_left_out",
+            cmd(&[
+                "pgn",
+                "convert",
+                "--to",
+                "chesscom",
+                "-j",
+                "2",
+                "grammar-tests/pgn/err/three-games-middle-bad.pgn"
+            ])
+        );
+        assert_cmd_snapshot!(
+            "pgn_convert_keep_broken",
+            cmd(&[
+                "pgn",
+                "convert",
+                "--to",
+                "xboard",
+                "--keep-broken",
+                "grammar-tests/pgn/err/three-games-middle-bad.pgn"
+            ])
+        );
+        let out = dir.join("out.pgn");
+        assert_cmd_snapshot!(
+            "pgn_convert_to_file",
+            cmd(&[
+                "pgn",
+                "convert",
+                "--to",
+                "lichess",
+                "--drop-style",
+                "at",
+                "-o",
+                out.to_str().unwrap(),
+                "grammar-tests/pgn/ok/lichess_zh_2018_JannLee-CrazyAra.pgn"
+            ])
+        );
+        let written = fs::read_to_string(&out).unwrap();
+        assert!(
+            written.contains("@") && written.starts_with("[Event"),
+            "{written}"
+        );
+        assert_eq!(
+            fs::read_dir(&dir)
+                .unwrap()
+                .filter(|e| e
+                    .as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .contains(".tmp"))
+                .count(),
+            0,
+            "no temporary file is left"
+        );
+        assert_cmd_snapshot!(
             "replay_uci_horde",
             cmd(&[
                 "replay",

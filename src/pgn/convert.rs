@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use super::split::RawGame;
 use super::token::{TokenKind, Tokenizer};
 use crate::notation::fen::{self, FenDialect};
-use crate::notation::san::{DropStyle, SanPlus};
+use crate::notation::san::{DropStyle, San, SanPlus};
 use crate::position::Position;
 use crate::setup::Setup;
 use crate::variant::{Rules, Variant};
@@ -136,12 +136,17 @@ struct Wrap {
 
 impl Wrap {
     fn word(&mut self, w: &str) {
+        self.parts("", w, "");
+    }
+
+    /// Writes `pre w post` as one unbreakable word.
+    fn parts(&mut self, pre: &str, w: &str, post: &str) {
         if w == "(" {
             self.open += 1;
             return;
         }
         let open = std::mem::take(&mut self.open);
-        let width = open + w.chars().count();
+        let width = open + pre.len() + w.chars().count() + post.len();
         // `)` follows its word without a space.
         let sep = usize::from(self.col > 0 && w != ")");
         if self.col > 0 && self.col + sep + width > 80 {
@@ -154,29 +159,28 @@ impl Wrap {
         for _ in 0..open {
             self.out.push('(');
         }
+        self.out.push_str(pre);
         self.out.push_str(w);
+        self.out.push_str(post);
         self.col += width;
     }
 
-    /// A comment, wrapped at its spaces: `{ a b c }`.
+    /// A comment, wrapped at its spaces: `{ a b c }` (`{ ` and ` }` stay with their words).
     fn comment(&mut self, c: &str) {
-        let words: Vec<&str> = c.split_whitespace().collect();
-        if words.is_empty() {
+        let mut words = c.split_ascii_whitespace().peekable();
+        let mut first = true;
+        if words.peek().is_none() {
             self.word("{}");
             return;
         }
-        let last = words.len() - 1;
-        for (i, w) in words.iter().enumerate() {
-            let mut s = String::new();
-            if i == 0 {
-                s.push_str("{ ");
-            }
-            s.push_str(w);
-            if i == last {
-                s.push_str(" }");
-            }
-            // `{ ` and ` }` stay with their words.
-            self.word(&s);
+        while let Some(w) = words.next() {
+            let last = words.peek().is_none();
+            self.parts(
+                if first { "{ " } else { "" },
+                w,
+                if last { " }" } else { "" },
+            );
+            first = false;
         }
     }
 }
@@ -193,16 +197,29 @@ fn write_line<'t>(
         w.comment(c);
         need_number = true;
     }
+    let mut text = String::with_capacity(16);
     for node in &line.moves {
         let san: SanPlus = node.san.parse().map_err(|_| node.san)?;
         let (m, _) = san.resolve(&pos, false).map_err(|_| node.san)?;
         let white = pos.turn() == crate::types::Color::White;
-        if white {
-            w.word(&format!("{}.", pos.fullmoves()));
-        } else if need_number {
-            w.word(&format!("{}...", pos.fullmoves()));
+        if white || need_number {
+            text.clear();
+            let _ = write!(
+                text,
+                "{}{}",
+                pos.fullmoves(),
+                if white { "." } else { "..." }
+            );
+            w.word(&text);
         }
-        let mut text = SanPlus::from_move(&pos, m).to_string_with(style);
+        // Play once: the suffix comes from the position after the move.
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        text.clear();
+        San::from_move(&pos, m).append_to(&mut text, style);
+        if after.is_check() {
+            text.push(if after.is_checkmate() { '#' } else { '+' });
+        }
         if let Some(g) = san.glyph {
             text.push_str(g.as_str());
         }
@@ -222,7 +239,7 @@ fn write_line<'t>(
             w.word(")");
             need_number = true;
         }
-        pos.play_unchecked(m);
+        pos = after;
     }
     Ok(pos)
 }

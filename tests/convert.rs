@@ -1,0 +1,209 @@
+//! `pgn convert`: every corpus game to every target (snapshotted), round trips, and a
+//! differential replay of the Lichess and Xboard output by shakmaty + pgn-reader (what
+//! "imports on Lichess" means here).
+
+use std::fs;
+use std::ops::ControlFlow;
+
+use pgn_reader::{RawTag, Reader, SanPlus as PeerSan, Visitor};
+use pocketfen::notation::fen::{FenDialect, setup_to_string};
+use pocketfen::notation::san::DropStyle;
+use pocketfen::pgn::convert::{Converted, Target, convert_game};
+use pocketfen::pgn::split::GameSplitter;
+use pocketfen::pgn::validate::{Options, validate_game_with};
+use shakmaty::fen::Fen;
+use shakmaty::variant::{Crazyhouse, Horde, VariantPosition};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+
+const TARGETS: [(Target, &str); 3] = [
+    (Target::Lichess, "lichess"),
+    (Target::Chesscom, "chesscom"),
+    (Target::Xboard, "xboard"),
+];
+
+fn convert_all(bytes: &[u8], target: Target) -> String {
+    let mut out = String::new();
+    for game in GameSplitter::new(bytes) {
+        match convert_game(&game.unwrap(), target, target.drop_style(), None) {
+            Converted::Game(text) => out.push_str(&text),
+            Converted::Broken => panic!("a corpus game did not convert"),
+        }
+    }
+    out
+}
+
+fn corpus() -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = fs::read_dir("grammar-tests/pgn/ok")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_corpus_game_converts_to_every_target() {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| {
+        for (name, bytes) in corpus() {
+            for (target, tname) in TARGETS {
+                insta::assert_snapshot!(
+                    format!("convert_{tname}@{name}"),
+                    convert_all(&bytes, target)
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn conversions_round_trip_byte_for_byte() {
+    for (name, bytes) in corpus() {
+        let lichess = convert_all(&bytes, Target::Lichess);
+        let chesscom = convert_all(lichess.as_bytes(), Target::Chesscom);
+        assert_eq!(
+            convert_all(chesscom.as_bytes(), Target::Lichess),
+            lichess,
+            "{name}: lichess → chesscom → lichess"
+        );
+        let xboard = convert_all(lichess.as_bytes(), Target::Xboard);
+        assert_eq!(
+            convert_all(xboard.as_bytes(), Target::Lichess),
+            lichess,
+            "{name}: lichess → xboard → lichess"
+        );
+        assert_eq!(
+            convert_all(lichess.as_bytes(), Target::Lichess),
+            lichess,
+            "{name}: idempotent"
+        );
+    }
+}
+
+/// Replays each game with shakmaty (through pgn-reader) and returns the final FEN fields
+/// compared: board with pockets, side to move.
+struct Peer;
+
+impl Visitor for Peer {
+    type Tags = (Option<String>, Option<String>);
+    type Movetext = Option<VariantPosition>;
+    type Output = Option<String>;
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue((None, None))
+    }
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        let v = value.decode_utf8_lossy().into_owned();
+        match name {
+            b"Variant" => tags.0 = Some(v),
+            b"FEN" => tags.1 = Some(v),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(
+        &mut self,
+        (variant, fen): Self::Tags,
+    ) -> ControlFlow<Self::Output, Self::Movetext> {
+        let v = variant.unwrap_or_default().to_ascii_lowercase();
+        let fen: Fen = fen
+            .unwrap_or_else(|| {
+                if v == "horde" {
+                    "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
+                        .into()
+                } else {
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into()
+                }
+            })
+            .parse()
+            .unwrap();
+        let pos = match v.as_str() {
+            "crazyhouse" => VariantPosition::Crazyhouse(
+                fen.into_position::<Crazyhouse>(CastlingMode::Chess960)
+                    .unwrap(),
+            ),
+            "horde" => {
+                VariantPosition::Horde(fen.into_position::<Horde>(CastlingMode::Chess960).unwrap())
+            }
+            _ => {
+                VariantPosition::Chess(fen.into_position::<Chess>(CastlingMode::Chess960).unwrap())
+            }
+        };
+        ControlFlow::Continue(Some(pos))
+    }
+    fn san(&mut self, pos: &mut Self::Movetext, san: PeerSan) -> ControlFlow<Self::Output> {
+        if let Some(p) = pos {
+            match san.san.to_move(p) {
+                Ok(m) => p.play_unchecked(m),
+                Err(_) => *pos = None,
+            }
+        }
+        ControlFlow::Continue(())
+    }
+    fn end_game(&mut self, pos: Self::Movetext) -> Self::Output {
+        pos.map(|p| {
+            let fen = Fen::from_position(&p, EnPassantMode::Legal).to_string();
+            fen.split(' ').take(2).collect::<Vec<_>>().join(" ")
+        })
+    }
+}
+
+#[test]
+fn shakmaty_replays_lichess_and_xboard_output_to_our_final_positions() {
+    let mut games = 0;
+    for (name, bytes) in corpus() {
+        for target in [Target::Lichess, Target::Xboard] {
+            let text = convert_all(&bytes, target);
+            let peer: Vec<Option<String>> = Reader::new(text.as_bytes())
+                .read_games(&mut Peer)
+                .map(|r| r.unwrap())
+                .collect();
+            let ours: Vec<String> = GameSplitter::new(text.as_bytes())
+                .map(|g| {
+                    let g = g.unwrap();
+                    let mut last = None;
+                    validate_game_with(&g, &Options::default(), &mut |ply| {
+                        last = Some(ply.after.to_setup())
+                    });
+                    let setup =
+                        last.unwrap_or_else(|| panic!("{name}: game {} has no moves", g.number));
+                    let fen = setup_to_string(&setup, FenDialect::Bracket);
+                    fen.split(' ').take(2).collect::<Vec<_>>().join(" ")
+                })
+                .collect();
+            assert_eq!(peer.len(), ours.len(), "{name}");
+            for (n, (p, o)) in peer.iter().zip(&ours).enumerate() {
+                let p = p.as_ref().unwrap_or_else(|| {
+                    panic!("{name} ({target:?}): shakmaty rejects game {}", n + 1)
+                });
+                assert_eq!(p, o, "{name} ({target:?}) game {}", n + 1);
+                games += 1;
+            }
+        }
+    }
+    assert!(games > 500, "{games}");
+}
+
+#[test]
+fn the_chesscom_game_becomes_lichess_importable() {
+    let bytes =
+        fs::read("grammar-tests/pgn/ok/chesscom_zh_2016_eekarf-JannLeeCrazyhouse_scalachess.pgn")
+            .unwrap();
+    let lichess = convert_all(&bytes, Target::Lichess);
+    assert!(lichess.contains("P@g2#") && !lichess.contains(" @g2"));
+    assert!(!lichess.contains("CurrentPosition"));
+    assert!(lichess.contains("[Variant \"Crazyhouse\"]"));
+    let _ = DropStyle::Letter;
+}
