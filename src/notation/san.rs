@@ -525,6 +525,23 @@ impl San {
                 capture,
                 to,
                 promotion,
+            } if (pseudo_origins(pos, role, to) & !Bitboard::from_square(from)).is_empty() => {
+                // No other piece of the role even reaches the square: no disambiguation.
+                San::Normal {
+                    role,
+                    file: None,
+                    rank: None,
+                    capture: capture.is_some(),
+                    to,
+                    promotion,
+                }
+            }
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
             } => {
                 let others: Bitboard = pos
                     .legal_moves_to(role, to)

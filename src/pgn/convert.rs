@@ -15,10 +15,9 @@
 //! The seven-tag roster comes first (Event, Site, Date, Round, White, Black, Result), then
 //! the other tags in input order.
 
-use std::fmt::Write as _;
-
 use super::split::RawGame;
 use super::token::{TokenKind, Tokenizer};
+use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
 use crate::notation::san::{DropStyle, San, SanPlus};
 use crate::position::Position;
@@ -72,7 +71,10 @@ impl Target {
 struct Node<'t> {
     san: &'t str,
     nags: Vec<&'t str>,
-    comments: Vec<&'t str>,
+    /// The first comment after the move (almost every Lichess move has a clock comment),
+    /// kept inline to spare an allocation per move; any further ones in `more_comments`.
+    comment: Option<&'t str>,
+    more_comments: Vec<&'t str>,
     /// Alternatives to this move, each a line from the position before it.
     variations: Vec<Line<'t>>,
 }
@@ -103,7 +105,8 @@ fn parse_tree<'t>(
             }),
             TokenKind::Nag(n) => line.moves.last_mut()?.nags.push(n),
             TokenKind::Comment(c) => match line.moves.last_mut() {
-                Some(m) => m.comments.push(c),
+                Some(m) if m.comment.is_none() => m.comment = Some(c),
+                Some(m) => m.more_comments.push(c),
                 None => line.leading.push(c),
             },
             TokenKind::VariationStart => {
@@ -146,7 +149,12 @@ impl Wrap {
             return;
         }
         let open = std::mem::take(&mut self.open);
-        let width = open + pre.len() + w.chars().count() + post.len();
+        let chars = if w.is_ascii() {
+            w.len()
+        } else {
+            w.chars().count()
+        };
+        let width = open + pre.len() + chars + post.len();
         // `)` follows its word without a space.
         let sep = usize::from(self.col > 0 && w != ")");
         if self.col > 0 && self.col + sep + width > 80 {
@@ -185,6 +193,22 @@ impl Wrap {
     }
 }
 
+/// Appends the decimal digits of `n`.
+fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| d as char));
+}
+
 /// Writes `line` from `pos`; `Err` carries the token that did not resolve.
 fn write_line<'t>(
     w: &mut Wrap,
@@ -204,19 +228,41 @@ fn write_line<'t>(
         let white = pos.turn() == crate::types::Color::White;
         if white || need_number {
             text.clear();
-            let _ = write!(
-                text,
-                "{}{}",
-                pos.fullmoves(),
-                if white { "." } else { "..." }
-            );
+            push_number(&mut text, pos.fullmoves());
+            text.push_str(if white { "." } else { "..." });
             w.word(&text);
         }
         // Play once: the suffix comes from the position after the move.
         let mut after = pos.clone();
         after.play_unchecked(m);
         text.clear();
-        San::from_move(&pos, m).append_to(&mut text, style);
+        // A piece move the input wrote without disambiguation resolved to the only legal
+        // candidate, so its canonical SAN needs none either.
+        let canonical = match (san.san, m) {
+            (
+                San::Normal {
+                    role,
+                    file: None,
+                    rank: None,
+                    ..
+                },
+                Move::Normal {
+                    capture,
+                    to,
+                    promotion,
+                    ..
+                },
+            ) if role != crate::types::Role::Pawn => San::Normal {
+                role,
+                file: None,
+                rank: None,
+                capture: capture.is_some(),
+                to,
+                promotion,
+            },
+            _ => San::from_move(&pos, m),
+        };
+        canonical.append_to(&mut text, style);
         if after.is_check() {
             text.push(if after.is_checkmate() { '#' } else { '+' });
         }
@@ -229,7 +275,7 @@ fn write_line<'t>(
             w.word(n);
             need_number = true;
         }
-        for c in &node.comments {
+        for c in node.comment.iter().chain(&node.more_comments) {
             w.comment(c);
             need_number = true;
         }
@@ -259,14 +305,15 @@ pub fn convert_game(
     style: DropStyle,
     variant_override: Option<Variant>,
 ) -> Converted {
-    let text = String::from_utf8_lossy(&game.bytes);
+    let text = match std::str::from_utf8(&game.bytes) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        Err(_) => String::from_utf8_lossy(&game.bytes),
+    };
     let mut tokens = Tokenizer::new(&text).peekable();
-    let mut tags: Vec<(&str, String)> = Vec::new();
+    let mut tags: Vec<(&str, std::borrow::Cow<'_, str>)> = Vec::with_capacity(24);
     while let Some(t) = tokens.peek() {
         match t.kind {
-            TokenKind::Tag { name, value } => {
-                tags.push((name, value.replace("\\\"", "\"").replace("\\\\", "\\")))
-            }
+            TokenKind::Tag { name, value } => tags.push((name, super::validate::unescape(value))),
             TokenKind::LineComment(_) => {}
             _ => break,
         }
@@ -275,7 +322,7 @@ pub fn convert_game(
     let get = |n: &str| {
         tags.iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(n))
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| v.as_ref())
     };
     let variant = match (variant_override, get("Variant")) {
         (Some(v), _) => v,
@@ -321,11 +368,16 @@ pub fn convert_game(
     // Tags.
     let mut out = String::with_capacity(w.out.len() + 512);
     let mut tag = |name: &str, value: &str| {
-        let _ = writeln!(
-            out,
-            "[{name} \"{}\"]",
-            value.replace('\\', "\\\\").replace('"', "\\\"")
-        );
+        out.push('[');
+        out.push_str(name);
+        out.push_str(" \"");
+        for c in value.chars() {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push_str("\"]\n");
     };
     for name in ROSTER {
         let default = if name == "Result" { result } else { "?" };

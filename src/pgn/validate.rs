@@ -117,7 +117,8 @@ pub fn variant_from_tag(value: &str) -> Option<Variant> {
     }
 }
 
-fn unescape(v: &str) -> Cow<'_, str> {
+/// A tag value with `\"` and `\\` resolved (borrowed when there are none).
+pub(super) fn unescape(v: &str) -> Cow<'_, str> {
     if v.contains('\\') {
         Cow::Owned(v.replace("\\\"", "\"").replace("\\\\", "\\"))
     } else {
