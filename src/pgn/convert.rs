@@ -355,7 +355,7 @@ pub fn convert_game(
         return Converted::Broken;
     };
     let mut w = Wrap {
-        out: String::new(),
+        out: String::with_capacity(game.bytes.len() + 64),
         col: 0,
         open: 0,
     };
