@@ -67,6 +67,15 @@ fn convert_json_lines_with_pair_blank_line_crlf_and_error() {
 }
 
 #[test]
+fn convert_skips_a_byte_order_mark() {
+    let input = format!("\u{feff}{ZH_START}\n{ZH_START}\n");
+    snap!(
+        "cli_convert_bom",
+        cmd(&["fen", "convert", "--to", "bracket"]).pass_stdin(input)
+    );
+}
+
+#[test]
 fn convert_with_a_fixed_source_dialect() {
     snap!(
         "cli_convert_from_lichess",
@@ -247,4 +256,24 @@ fn legal_lists_sorted_moves() {
         ])
     );
     snap!("cli_legal_horde", cmd(&["legal", "--variant", "horde"]));
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    // `pocketfen … | head -1`: the reader goes away; pocketfen exits 0 with no message.
+    // 2 MB of output: far more than a pipe buffers, so writing must hit the closed pipe.
+    let mut child = cmd(&[
+        "replay",
+        "--emit",
+        "fen",
+        "samples/lichess_standard_2025-05_sample438.pgn",
+    ])
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }

@@ -59,6 +59,10 @@ fn for_each_record(
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
         }
+        // A byte-order mark (files saved on Windows) is not part of the first FEN.
+        if n == 1 && buf.starts_with(b"\xef\xbb\xbf") {
+            buf.drain(..3);
+        }
         match std::str::from_utf8(&buf) {
             Ok(line) => f(n, line)?,
             Err(_) => f(n, &String::from_utf8_lossy(&buf))?,
