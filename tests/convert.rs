@@ -7,7 +7,6 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus as PeerSan, Visitor};
 use pocketfen::notation::fen::{FenDialect, setup_to_string};
-use pocketfen::notation::san::DropStyle;
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::split::GameSplitter;
 use pocketfen::pgn::validate::{Options, validate_game_with};
@@ -205,5 +204,4 @@ fn the_chesscom_game_becomes_lichess_importable() {
     assert!(lichess.contains("P@g2#") && !lichess.contains(" @g2"));
     assert!(!lichess.contains("CurrentPosition"));
     assert!(lichess.contains("[Variant \"Crazyhouse\"]"));
-    let _ = DropStyle::Letter;
 }

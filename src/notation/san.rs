@@ -227,7 +227,6 @@ fn castle(c: &mut Cursor<'_>, spelling: &mut Spelling) -> Option<San> {
 
 /// `drop = [role] "@" square`
 fn drop(c: &mut Cursor<'_>, spelling: &mut Spelling) -> Result<Option<San>, ParseSanError> {
-    let start = c.at;
     let role = match c.peek() {
         Some(b'@') => Role::Pawn,
         Some(l) if c.s.get(c.at + 1) == Some(&b'@') => match Role::from_char(l as char) {
@@ -243,10 +242,7 @@ fn drop(c: &mut Cursor<'_>, spelling: &mut Spelling) -> Result<Option<San>, Pars
     c.at += 1; // '@'
     match c.square() {
         Some(to) => Ok(Some(San::Put { role, to })),
-        None => {
-            let _ = start;
-            c.err("a square after `@`")
-        }
+        None => c.err("a square after `@`"),
     }
 }
 
