@@ -241,6 +241,26 @@ type Batch = (usize, Vec<RawGame>);
 
 type Splitter = GameSplitter<Box<dyn io::BufRead + Send>>;
 
+/// Opens an archive for reading games, with its progress line; on failure prints why and
+/// sets `failed` (the other files still run).
+fn open_games(
+    path: &str,
+    quiet: bool,
+    failed: &mut bool,
+) -> Option<(Splitter, Progress, input::Compression)> {
+    match input::open(path) {
+        Ok((reader, compression, size)) => {
+            let progress = Progress::new(quiet, size, compression == input::Compression::None);
+            Some((GameSplitter::new(reader), progress, compression))
+        }
+        Err(e) => {
+            eprintln!("pocketfen: {}: {e}", display_name(path));
+            *failed = true;
+            None
+        }
+    }
+}
+
 /// Runs `work` on every game of the stream, on `jobs` threads, and hands the results to
 /// `sink` in input order. Returns the stream's error, if it ended in one.
 fn run_ordered<T: Send>(
@@ -343,15 +363,11 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         let opts = options(&args.games, &path, args.strict, args.variations);
         let name = display_name(&path);
         let start = Instant::now();
-        let (reader, compression, size) = match input::open(&path) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("pocketfen: {name}: {e}");
-                io_failed = true;
-                continue;
-            }
+        let Some((mut splitter, mut progress, compression)) =
+            open_games(&path, args.quiet, &mut io_failed)
+        else {
+            continue;
         };
-        let mut splitter = GameSplitter::new(reader);
         let mut printer = Printer {
             out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
             file: name,
@@ -360,7 +376,6 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
             totals: Totals::default(),
             buf: Vec::new(),
         };
-        let mut progress = Progress::new(args.quiet, size, compression == input::Compression::None);
         let work = |g: &RawGame| validate_game(g, &opts);
         let stream_error = run_ordered(
             &mut splitter,
@@ -533,17 +548,11 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         for path in files(&args.games) {
             let opts = options(&args.games, &path, false, true);
             let name = display_name(&path);
-            let (reader, compression, size) = match input::open(&path) {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("pocketfen: {name}: {e}");
-                    io_failed = true;
-                    continue;
-                }
+            let Some((mut splitter, mut progress, _)) =
+                open_games(&path, args.quiet, &mut io_failed)
+            else {
+                continue;
             };
-            let mut splitter = GameSplitter::new(reader);
-            let mut progress =
-                Progress::new(args.quiet, size, compression == input::Compression::None);
             let keep = args.keep_broken;
             let work = |g: &RawGame| -> (Vec<u8>, Option<String>) {
                 match convert_game(g, target, style, opts.variant) {
