@@ -523,14 +523,7 @@ impl San {
                 promotion,
             } if (pseudo_origins(pos, role, to) & !Bitboard::from_square(from)).is_empty() => {
                 // No other piece of the role even reaches the square: no disambiguation.
-                San::Normal {
-                    role,
-                    file: None,
-                    rank: None,
-                    capture: capture.is_some(),
-                    to,
-                    promotion,
-                }
+                San::plain(role, capture, to, promotion)
             }
             Move::Normal {
                 role,
@@ -571,6 +564,41 @@ impl San {
                 CastlingSide::QueenSide
             }),
             Move::Put { role, to } => San::Put { role, to },
+        }
+    }
+
+    /// A normal move written with no disambiguation.
+    fn plain(role: Role, capture: Option<Role>, to: Square, promotion: Option<Role>) -> San {
+        San::Normal {
+            role,
+            file: None,
+            rank: None,
+            capture: capture.is_some(),
+            to,
+            promotion,
+        }
+    }
+
+    /// The canonical SAN of `m`, the move this SAN resolved to in `pos`. A piece move that
+    /// resolved without disambiguation had a single legal candidate, so its canonical SAN
+    /// needs none either and the candidates are not looked up again.
+    pub fn canonical(&self, pos: &Position, m: Move) -> San {
+        match (*self, m) {
+            (
+                San::Normal {
+                    role,
+                    file: None,
+                    rank: None,
+                    ..
+                },
+                Move::Normal {
+                    capture,
+                    to,
+                    promotion,
+                    ..
+                },
+            ) if role != Role::Pawn => San::plain(role, capture, to, promotion),
+            _ => San::from_move(pos, m),
         }
     }
 

@@ -87,13 +87,7 @@ pub(super) fn validate_match<'t>(
                     Some([s, Setup::crazyhouse_start()])
                 }
                 Err(e) => {
-                    rep.tag(
-                        Severity::Error,
-                        "bad-fen",
-                        value,
-                        offset,
-                        format!("FEN tag: {e}"),
-                    );
+                    rep.bad_fen("bad-fen", value, offset, e);
                     None
                 }
             };
@@ -101,12 +95,11 @@ pub(super) fn validate_match<'t>(
             match Match::from_setups(&a, &b, drop_mate) {
                 Ok(m) => m,
                 Err((board, e)) => {
-                    rep.tag(
-                        Severity::Error,
+                    rep.bad_fen(
                         "illegal-fen",
                         value,
                         offset,
-                        format!("FEN tag, board {board}: {e}"),
+                        format_args!("board {board}: {e}"),
                     );
                     return (0, None);
                 }

@@ -17,9 +17,8 @@
 
 use super::split::RawGame;
 use super::token::{TokenKind, Tokenizer};
-use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
-use crate::notation::san::{DropStyle, San, SanPlus};
+use crate::notation::san::{DropStyle, SanPlus};
 use crate::position::Position;
 use crate::setup::Setup;
 use crate::variant::{Rules, Variant};
@@ -236,32 +235,7 @@ fn write_line<'t>(
         let mut after = pos.clone();
         after.play_unchecked(m);
         text.clear();
-        // A piece move the input wrote without disambiguation resolved to the only legal
-        // candidate, so its canonical SAN needs none either.
-        let canonical = match (san.san, m) {
-            (
-                San::Normal {
-                    role,
-                    file: None,
-                    rank: None,
-                    ..
-                },
-                Move::Normal {
-                    capture,
-                    to,
-                    promotion,
-                    ..
-                },
-            ) if role != crate::types::Role::Pawn => San::Normal {
-                role,
-                file: None,
-                rank: None,
-                capture: capture.is_some(),
-                to,
-                promotion,
-            },
-            _ => San::from_move(&pos, m),
-        };
+        let canonical = san.san.canonical(&pos, m);
         canonical.append_to(&mut text, style);
         if after.is_check() {
             text.push(if after.is_checkmate() { '#' } else { '+' });

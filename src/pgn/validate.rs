@@ -188,6 +188,24 @@ impl Reporter<'_> {
         }
     }
 
+    /// A `[FEN]` tag that does not parse or is not a legal position (`kind`): the game
+    /// cannot be replayed.
+    pub(super) fn bad_fen(
+        &mut self,
+        kind: &'static str,
+        value: &str,
+        offset: usize,
+        why: impl std::fmt::Display,
+    ) {
+        self.tag(
+            Severity::Error,
+            kind,
+            value,
+            offset,
+            format!("FEN tag: {why}"),
+        );
+    }
+
     /// Text the tokenizer could not read, at ply `ply`.
     pub(super) fn unreadable(
         &mut self,
@@ -362,13 +380,7 @@ fn validate(
             let setup: Setup = match value.parse() {
                 Ok(s) => s,
                 Err(e) => {
-                    rep.tag(
-                        Severity::Error,
-                        "bad-fen",
-                        value,
-                        offset,
-                        format!("FEN tag: {e}"),
-                    );
+                    rep.bad_fen("bad-fen", value, offset, e);
                     return finish(rep, Some(variant), 0);
                 }
             };
@@ -381,13 +393,7 @@ fn validate(
             match Position::from_setup(&setup, rules) {
                 Ok(p) => p,
                 Err(e) => {
-                    rep.tag(
-                        Severity::Error,
-                        "illegal-fen",
-                        value,
-                        offset,
-                        format!("FEN tag: {e}"),
-                    );
+                    rep.bad_fen("illegal-fen", value, offset, e);
                     return finish(rep, Some(variant), 0);
                 }
             }
