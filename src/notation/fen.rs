@@ -425,14 +425,21 @@ fn checks(i: &str) -> Res<'_, &str> {
     recognize((opt(char('+')), digit1, char('+'), digit1)).parse(i)
 }
 
-/// `squares = square *([","] square)` (Chess.com promoted squares).
-fn squares(mut i: &str) -> Res<'_, Bitboard> {
+/// `squares = square *([","] square)` (Chess.com promoted squares), each one occupied
+/// (a mark on an empty square could not be written in any other dialect).
+fn squares(mut i: &str, occupied: Bitboard) -> Res<'_, Bitboard> {
     let (rest, first) = square(i)?;
+    if !occupied.contains(first) {
+        return cut_fail(i, "a promoted square with a piece on it");
+    }
     let mut bb = Bitboard::from_square(first);
     i = rest;
     loop {
         let after_comma = i.strip_prefix(',').unwrap_or(i);
         match square(after_comma) {
+            Ok((_, sq)) if !occupied.contains(sq) => {
+                return cut_fail(after_comma, "a promoted square with a piece on it");
+            }
             Ok((rest, sq)) => {
                 bb.set(sq, true);
                 i = rest;
@@ -524,7 +531,10 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
             }
         }
         if seen == Seen::Pocket {
-            let (rest, bb) = field(FenField::PromotedSquares, squares(tok))?;
+            let (rest, bb) = field(
+                FenField::PromotedSquares,
+                squares(tok, setup.board.occupied()),
+            )?;
             if !at_token_end(rest) {
                 return Err(Located {
                     field: FenField::PromotedSquares,

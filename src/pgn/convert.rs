@@ -336,7 +336,11 @@ pub fn convert_game(
     let Ok(end) = write_line(&mut w, &tree, start.clone(), style, true) else {
         return Converted::Broken;
     };
-    let result = marker.or(get("Result")).unwrap_or("*");
+    // The marker ends the movetext; without one, the Result tag's value when it is a
+    // result (anything else stays in the tag only).
+    let result = marker
+        .or(get("Result").filter(|r| matches!(*r, "1-0" | "0-1" | "1/2-1/2" | "*")))
+        .unwrap_or("*");
     w.word(result);
 
     // Tags.

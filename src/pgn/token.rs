@@ -239,13 +239,15 @@ fn first_char_len(lead: u8) -> usize {
     }
 }
 
-/// Turns byte offsets into 1-based line and column (in characters), moving forward only.
+/// Turns byte offsets into 1-based line and column (in characters), moving forward only:
+/// locating every token of a text costs time linear in the text, however long its lines.
 pub struct LineIndex<'a> {
     text: &'a str,
     first_line: usize,
+    /// The last offset located, and its line and column.
     offset: usize,
     line: usize,
-    line_start: usize,
+    column: usize,
 }
 
 impl<'a> LineIndex<'a> {
@@ -256,7 +258,7 @@ impl<'a> LineIndex<'a> {
             first_line,
             offset: 0,
             line: first_line,
-            line_start: 0,
+            column: 1,
         }
     }
 
@@ -265,15 +267,18 @@ impl<'a> LineIndex<'a> {
         if offset < self.offset {
             *self = LineIndex::new(self.text, self.first_line);
         }
-        for (n, c) in self.text[self.offset..offset].char_indices() {
-            if c == '\n' {
-                self.line += 1;
-                self.line_start = self.offset + n + 1;
+        let offset = offset.min(self.text.len());
+        let seg = &self.text.as_bytes()[self.offset..offset];
+        let chars = |b: &[u8]| b.iter().filter(|&&c| c & 0xc0 != 0x80).count();
+        match memchr::memrchr(b'\n', seg) {
+            Some(last) => {
+                self.line += memchr::memchr_iter(b'\n', seg).count();
+                self.column = chars(&seg[last + 1..]) + 1;
             }
+            None => self.column += chars(seg),
         }
         self.offset = offset;
-        let column = self.text[self.line_start..offset].chars().count() + 1;
-        (self.line, column)
+        (self.line, self.column)
     }
 }
 

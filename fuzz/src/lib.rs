@@ -1,0 +1,397 @@
+//! The checks behind pocketfen's fuzz targets, shared by the targets and kept in one
+//! place: each takes the fuzzer's bytes and panics when a law of the library breaks.
+
+use std::io::Cursor;
+
+use pocketfen::bughouse::{BoardId, Match};
+use pocketfen::notation::fen::{self, FenDialect};
+use pocketfen::notation::san::{DropStyle, San, SanPlus};
+use pocketfen::notation::uci::UciMove;
+use pocketfen::pgn::convert::{Converted, Target, convert_game};
+use pocketfen::pgn::split::{GameSplitter, RawGame};
+use pocketfen::pgn::token::{LineIndex, Tokenizer};
+use pocketfen::pgn::validate::{Options, Status, validate_game};
+use pocketfen::{Bitboard, Color, Fen, Position, Role, Rules, Setup, Variant};
+
+/// The fuzzer's bytes read as a stream of choices.
+pub struct Choices<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> Choices<'a> {
+    pub fn new(data: &'a [u8]) -> Choices<'a> {
+        Choices { data }
+    }
+    /// The next byte, or `None` when the input is used up.
+    pub fn byte(&mut self) -> Option<u8> {
+        let (&b, rest) = self.data.split_first()?;
+        self.data = rest;
+        Some(b)
+    }
+    /// An index below `n` (n > 0).
+    pub fn index(&mut self, n: usize) -> Option<usize> {
+        let hi = self.byte()? as usize;
+        let lo = self.byte()? as usize;
+        Some((hi << 8 | lo) % n)
+    }
+    pub fn rest(&self) -> &'a [u8] {
+        self.data
+    }
+}
+
+/// What survives a Chess.com print: no pocket field when pockets are empty and nothing is
+/// promoted, and no promoted squares without a pocket field.
+fn chesscom_view(mut s: Setup) -> Setup {
+    match s.pockets {
+        None => s.promoted = Bitboard::EMPTY,
+        Some(p) if p.white.is_empty() && p.black.is_empty() && s.promoted.is_empty() => {
+            s.pockets = None
+        }
+        Some(_) => {}
+    }
+    s
+}
+
+/// FEN: any line that parses prints in every dialect, and the print parses back (in that
+/// dialect) to the same setup and prints the same again; validation never panics.
+pub fn fen(data: &[u8]) {
+    let Ok(line) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(parsed) = fen::parse(line, None) else {
+        return;
+    };
+    for d in FenDialect::ALL {
+        let printed = fen::to_string(&parsed.fen, d);
+        let back = match fen::parse(&printed, Some(d)) {
+            Ok(b) => b,
+            Err(e) => panic!("{line:?} printed as {d} `{printed}` does not parse: {e}"),
+        };
+        assert_eq!(fen::to_string(&back.fen, d), printed, "{line:?}");
+        let same = |a: &Setup, b: &Setup| {
+            if d == FenDialect::Chesscom {
+                chesscom_view(a.clone()) == chesscom_view(b.clone())
+            } else {
+                a == b
+            }
+        };
+        // A pair prints pockets in the bracket forms only (Chess.com has no pair form).
+        if matches!(parsed.fen, Fen::Single(_)) || d != FenDialect::Chesscom {
+            let (a, b) = (parsed.fen.boards(), back.fen.boards());
+            assert_eq!(a.len(), b.len(), "{line:?} as {d}: `{printed}`");
+            for (x, y) in a.iter().zip(b) {
+                assert!(same(x, y), "{line:?} as {d}: `{printed}`: {x:?} != {y:?}");
+            }
+        }
+    }
+    for board in parsed.fen.boards() {
+        for v in Variant::ALL {
+            if let Ok(pos) = Position::from_setup(board, Rules::new(v)) {
+                // A legal position prints as the setup it came from, and plays.
+                check_position(&pos);
+                let moves = pos.legal_moves();
+                if let Some(&m) = moves.first() {
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
+                    check_position(&p);
+                }
+            }
+        }
+    }
+}
+
+/// SAN and UCI tokens: whatever parses prints and parses back to the same move (the
+/// canonical print leaves glyphs out).
+pub fn notation(data: &[u8]) {
+    if let Ok(san) = SanPlus::from_ascii(data) {
+        for style in [DropStyle::Letter, DropStyle::Bare] {
+            let printed = san.to_string_with(style);
+            let back = SanPlus::from_ascii(printed.as_bytes())
+                .unwrap_or_else(|e| panic!("{data:?} printed as `{printed}`: {e}"));
+            assert_eq!(back.san, san.san, "`{printed}`");
+            assert_eq!(back.suffix, san.suffix, "`{printed}`");
+            assert_eq!(back.to_string_with(style), printed);
+        }
+    }
+    if let Ok(uci) = UciMove::from_ascii(data) {
+        let printed = uci.to_string();
+        let back = UciMove::from_ascii(printed.as_bytes())
+            .unwrap_or_else(|e| panic!("{data:?} printed as `{printed}`: {e}"));
+        assert_eq!(back, uci, "`{printed}`");
+    }
+}
+
+/// Plays up to `plies` random legal moves chosen by `c` from `pos`, checking each position.
+fn random_walk(pos: &mut Position, c: &mut Choices<'_>, plies: usize) {
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let Some(i) = c.index(moves.len()) else { break };
+        pos.play_unchecked(moves[i]);
+        check_position(pos);
+    }
+}
+
+fn variant_of(b: u8) -> Variant {
+    Variant::ALL[b as usize % Variant::ALL.len()]
+}
+
+/// SAN resolution: a random legal position, then the rest of the input as a SAN token.
+/// Whatever resolves is legal, and every legal move's own SAN resolves back to it.
+pub fn resolve(data: &[u8]) {
+    let mut c = Choices::new(data);
+    let Some(v) = c.byte() else { return };
+    let Some(n) = c.byte() else { return };
+    let mut pos = Position::start(variant_of(v));
+    let plies = usize::from(n % 64);
+    // The walk takes two bytes a ply; the token is what follows.
+    let (walk, token) = c.rest().split_at((plies * 2).min(c.rest().len()));
+    random_walk(&mut pos, &mut Choices::new(walk), plies);
+    if let Ok(san) = SanPlus::from_ascii(token) {
+        for strict in [false, true] {
+            if let Ok((m, _)) = san.resolve(&pos, strict) {
+                assert!(pos.is_legal(m), "{:?} resolved to illegal {m:?}", san);
+            }
+        }
+        let plain = san.san.to_move(&pos);
+        if let Ok(m) = plain {
+            assert!(pos.is_legal(m));
+        }
+    }
+    if let Ok(uci) = UciMove::from_ascii(token)
+        && let Ok(m) = uci.to_move(&pos)
+    {
+        assert!(pos.is_legal(m), "{uci} resolved to illegal {m:?}");
+    }
+    for m in pos.legal_moves() {
+        let san = SanPlus::from_move(&pos, m);
+        for style in [DropStyle::Letter, DropStyle::Bare] {
+            let text = san.to_string_with(style);
+            let back: SanPlus = text.parse().unwrap_or_else(|e| panic!("`{text}`: {e}"));
+            let (again, defects) = back
+                .resolve(&pos, true)
+                .unwrap_or_else(|e| panic!("`{text}` does not resolve: {e}"));
+            assert_eq!(again, m, "`{text}`");
+            assert!(
+                defects.is_empty(),
+                "canonical `{text}` has defects {defects:?}"
+            );
+        }
+        assert_eq!(San::from_move(&pos, m).to_move(&pos).ok(), Some(m));
+        let uci = m.to_uci(pos.is_chess960());
+        assert_eq!(uci.to_move(&pos).ok(), Some(m), "{uci}");
+    }
+}
+
+/// The tokenizer: tokens are in order, never overlap, quote the text they stand on, and
+/// every offset has a line and column.
+pub fn tokenizer(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut index = LineIndex::new(&text, 1);
+    let mut last_end = 0;
+    // Lines counted by hand, for comparison.
+    let (mut newlines, mut line_start) = (0, 0);
+    let mut count_lines = |from: usize, to: usize| {
+        for (i, b) in text.as_bytes()[from..to].iter().enumerate() {
+            if *b == b'\n' {
+                newlines += 1;
+                line_start = from + i + 1;
+            }
+        }
+        (newlines, line_start)
+    };
+    for t in Tokenizer::new(&text) {
+        assert!(t.offset >= last_end, "tokens overlap at {}", t.offset);
+        assert!(!t.text.is_empty(), "empty token at {}", t.offset);
+        assert_eq!(&text[t.offset..t.offset + t.text.len()], t.text);
+        assert!(
+            text[last_end..t.offset]
+                .bytes()
+                .all(|b| b.is_ascii_whitespace()),
+            "text skipped before {}",
+            t.offset
+        );
+        let (line, column) = index.locate(t.offset);
+        let (newlines, start) = count_lines(last_end, t.offset);
+        assert_eq!(line, newlines + 1);
+        if t.offset - start < 256 {
+            assert_eq!(column, text[start..t.offset].chars().count() + 1);
+        }
+        last_end = t.offset + t.text.len();
+        count_lines(t.offset, last_end);
+    }
+    assert!(text[last_end..].bytes().all(|b| b.is_ascii_whitespace()));
+}
+
+/// Whole archives: split, validate under options from the first byte, convert to every
+/// target; a game that converts validates again to the same length.
+pub fn validate(data: &[u8]) {
+    let Some((&flags, body)) = data.split_first() else {
+        return;
+    };
+    let opts = Options {
+        variant: (flags & 0x80 != 0).then(|| variant_of(flags >> 4)),
+        strict: flags & 1 != 0,
+        variations: flags & 2 != 0,
+        no_drop_mate: flags & 4 != 0,
+        bpgn: match flags >> 3 & 3 {
+            0 => None,
+            1 => Some(true),
+            _ => Some(false),
+        },
+    };
+    let mut splitter = GameSplitter::new(Cursor::new(body));
+    let mut count = 0;
+    while let Ok(Some(game)) = splitter.next_game() {
+        count += 1;
+        assert_eq!(game.number, count);
+        let report = validate_game(&game, &opts);
+        for p in &report.problems {
+            assert!(p.line >= game.line && p.column >= 1, "{p:?}");
+        }
+        if opts.bpgn == Some(true) {
+            continue;
+        }
+        for target in [Target::Lichess, Target::Chesscom, Target::Xboard] {
+            let converted = convert_game(&game, target, target.drop_style(), opts.variant);
+            let Converted::Game(text) = converted else {
+                continue;
+            };
+            if report.status != Status::Ok || opts.variations {
+                continue;
+            }
+            let again = RawGame {
+                number: 1,
+                line: 1,
+                bytes: text.into_bytes(),
+            };
+            let plain = Options {
+                bpgn: Some(false),
+                ..opts
+            };
+            let r = validate_game(&again, &plain);
+            assert_eq!(
+                r.status,
+                Status::Ok,
+                "{target:?} output does not validate: {:?}\n{}",
+                r.problems,
+                String::from_utf8_lossy(&again.bytes)
+            );
+            assert_eq!(r.plies, report.plies);
+        }
+    }
+}
+
+/// The engine under random play: board, pockets and promoted set stay consistent, the
+/// material of a pocket game is conserved, and positions survive a FEN round trip.
+pub fn engine(data: &[u8]) {
+    let mut c = Choices::new(data);
+    let Some(v) = c.byte() else { return };
+    if v % 7 == 6 {
+        return bughouse(&mut c);
+    }
+    let variant = variant_of(v);
+    let mut pos = Position::start(variant);
+    let total = material(&pos);
+    for _ in 0..400 {
+        let moves = pos.legal_moves();
+        let Some(i) = (!moves.is_empty()).then(|| c.index(moves.len())).flatten() else {
+            break;
+        };
+        let m = moves[i];
+        assert!(pos.is_legal(m));
+        let handed = pos.play_unchecked(m);
+        check_position(&pos);
+        match variant {
+            Variant::Crazyhouse | Variant::Loop | Variant::Chessgi => {
+                assert_eq!(material(&pos), total, "material after {m:?}");
+                assert!(handed.is_none());
+            }
+            Variant::Bughouse => {
+                // Alone on its board, a bughouse position hands captures away.
+                assert_eq!(handed.is_some(), m.capture().is_some());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A bughouse match under random play: all 64 pieces stay on the two boards or in the
+/// four pockets.
+fn bughouse(c: &mut Choices<'_>) {
+    let mut game = Match::new(c.byte().is_some_and(|b| b & 1 == 0));
+    let count = |g: &Match| {
+        [BoardId::A, BoardId::B]
+            .into_iter()
+            .map(|id| material(g.board(id)))
+            .sum::<u32>()
+    };
+    let total = count(&game);
+    assert_eq!(total, 64);
+    while let Some(b) = c.byte() {
+        let id = if b & 1 == 0 { BoardId::A } else { BoardId::B };
+        let moves = game.board(id).legal_moves();
+        if moves.is_empty() {
+            continue;
+        }
+        let Some(i) = c.index(moves.len()) else { break };
+        game.play(id, moves[i]).expect("a generated move is legal");
+        check_position(game.board(id));
+        check_position(game.board(id.partner()));
+        assert_eq!(count(&game), total);
+    }
+}
+
+/// Pieces on the board plus pieces in both pockets.
+fn material(pos: &Position) -> u32 {
+    let p = pos.pockets();
+    pos.board().occupied().count() + p.white.count() + p.black.count()
+}
+
+/// A position's internal consistency, and its FEN round trip.
+pub fn check_position(pos: &Position) {
+    let b = pos.board();
+    let white = b.by_color(Color::White);
+    let black = b.by_color(Color::Black);
+    assert!((white & black).is_empty());
+    assert_eq!(white | black, b.occupied());
+    let mut roles = Bitboard::EMPTY;
+    for r in Role::ALL {
+        assert!((roles & b.by_role(r)).is_empty(), "two roles on a square");
+        roles |= b.by_role(r);
+    }
+    assert_eq!(roles, b.occupied());
+    assert!(
+        (pos.promoted() & !b.occupied()).is_empty(),
+        "promoted empty square"
+    );
+    assert!(
+        (pos.promoted() & (b.by_role(Role::King) | b.by_role(Role::Pawn))).is_empty(),
+        "a promoted king or pawn"
+    );
+    for color in [Color::White, Color::Black] {
+        assert_eq!(
+            pos.pockets().get(color).get(Role::King),
+            0,
+            "a king in a pocket"
+        );
+    }
+    if !pos.variant().has_drops() {
+        assert!(pos.pockets().white.is_empty() && pos.pockets().black.is_empty());
+    }
+    let setup = pos.to_setup();
+    for d in FenDialect::ALL {
+        let text = fen::setup_to_string(&setup, d);
+        let back: Setup = text.parse().unwrap_or_else(|e| panic!("`{text}`: {e}"));
+        let back = Position::from_setup(&back, pos.rules())
+            .unwrap_or_else(|e| panic!("`{text}` is not legal again: {e}"));
+        assert_eq!(back.repetition_key(), pos.repetition_key(), "`{text}`");
+        assert_eq!(
+            back.legal_moves().len(),
+            pos.legal_moves().len(),
+            "`{text}`"
+        );
+    }
+}
