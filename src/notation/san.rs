@@ -326,13 +326,64 @@ fn pawn_move(c: &mut Cursor<'_>, spelling: &mut Spelling) -> Result<San, ParseSa
     })
 }
 
+/// The shapes most moves in real games take (`e4`, `Nf3`, `exd5`, `Nxe5`, each with an
+/// optional `+` or `#`), read without the general parser; `None` for anything else.
+/// Reads exactly what [`SanPlus::parse`] reads for these shapes.
+#[inline]
+fn common_shape(s: &[u8]) -> Option<SanPlus> {
+    let (body, suffix) = match s {
+        [body @ .., b'+'] => (body, Some(Suffix::Check)),
+        [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),
+        _ => (s, None),
+    };
+    let file = |c: u8| matches!(c, b'a'..=b'h').then(|| File::new(c - b'a'));
+    let role = |c: u8| match c {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    };
+    let (role, from_file, capture, to) = match *body {
+        [f, r] => (Role::Pawn, None, false, [f, r]),
+        [p, f, r] => (role(p)?, None, false, [f, r]),
+        [p, b'x', f, r] => match role(p) {
+            Some(role) => (role, None, true, [f, r]),
+            None => (Role::Pawn, Some(file(p)?), true, [f, r]),
+        },
+        _ => return None,
+    };
+    Some(SanPlus {
+        san: San::Normal {
+            role,
+            file: from_file,
+            rank: None,
+            capture,
+            to: Square::from_ascii(&to).ok()?,
+            promotion: None,
+        },
+        suffix,
+        glyph: None,
+        spelling: Spelling::default(),
+    })
+}
+
 impl SanPlus {
     /// Parses one SAN token.
     ///
     /// # Errors
     ///
     /// [`ParseSanError`] with the column in the token and what was expected.
+    #[inline]
     pub fn from_ascii(s: &[u8]) -> Result<SanPlus, ParseSanError> {
+        match common_shape(s) {
+            Some(san) => Ok(san),
+            None => SanPlus::parse(s),
+        }
+    }
+
+    fn parse(s: &[u8]) -> Result<SanPlus, ParseSanError> {
         let mut c = Cursor { s, at: 0 };
         let mut spelling = Spelling::default();
         // Dispatch on the first byte; drops are the only form with `@` second or first.
@@ -749,8 +800,10 @@ fn pseudo_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
 }
 
 /// The fast path of resolution: when exactly one piece of `role` fitting the SAN can reach
-/// `to` (ignoring checks), the king is not in check and that piece is on no line through
-/// its king, the move is legal without generating anything. `None`: take the full path.
+/// `to` (ignoring checks) and the mover's king is not attacked once the move is made, the
+/// move is legal without generating anything. `None`: take the full path (which also
+/// explains why a move is illegal). En passant, whose capture empties a third square,
+/// always takes the full path.
 fn unique_unpinned(
     pos: &Position,
     role: Role,
@@ -759,7 +812,7 @@ fn unique_unpinned(
     to: Square,
     promotion: Option<Role>,
 ) -> Option<Move> {
-    if role == Role::King || (role == Role::Pawn && pos.ep_square() == Some(to)) {
+    if role == Role::Pawn && pos.ep_square() == Some(to) {
         return None;
     }
     let mut origins = pseudo_origins(pos, role, to);
@@ -773,11 +826,14 @@ fn unique_unpinned(
     }
     let from = origins.single_square()?;
     let board = pos.board();
-    if let Some(king) = board.king_of(pos.turn()) {
-        let occ = board.occupied();
-        if board.attackers_to(king, !pos.turn(), occ).any()
-            || crate::attacks::line(king, from).any()
-        {
+    let us = pos.turn();
+    if let Some(king) = board.king_of(us) {
+        // The board after the move: `from` empty, `to` ours (a piece captured there
+        // attacks nothing any more).
+        let to_bb = Bitboard::from_square(to);
+        let occ = (board.occupied() & !Bitboard::from_square(from)) | to_bb;
+        let target = if role == Role::King { to } else { king };
+        if (board.attackers_to(target, !us, occ) & !to_bb).any() {
             return None;
         }
     }
@@ -1162,6 +1218,39 @@ impl SanPlus {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcut reads every token up to five bytes over the SAN alphabet exactly as
+    /// the general parser does, and takes the common shapes.
+    #[test]
+    fn common_shapes_read_as_the_general_parser_reads_them() {
+        const ALPHABET: &[u8] = b"aeh18NKxP+#=Q@-O!";
+        let mut taken = 0;
+        let mut token = Vec::new();
+        fn walk(token: &mut Vec<u8>, taken: &mut usize) {
+            if let Some(fast) = common_shape(token) {
+                assert_eq!(
+                    Ok(fast),
+                    SanPlus::parse(token),
+                    "{:?}",
+                    String::from_utf8_lossy(token)
+                );
+                *taken += 1;
+            }
+            if token.len() == 5 {
+                return;
+            }
+            for &c in ALPHABET {
+                token.push(c);
+                walk(token, taken);
+                token.pop();
+            }
+        }
+        walk(&mut token, &mut taken);
+        for common in ["e4", "Nf3", "exd5", "Nxe5+", "Kxh1#", "a8", "Qh5"] {
+            assert!(common_shape(common.as_bytes()).is_some(), "{common}");
+        }
+        assert!(taken > 100, "{taken}");
+    }
 
     #[test]
     fn parse_and_print_forms() {

@@ -8,8 +8,6 @@
 //! games) and compared with `[Result]` read both ways (bughouse-db writes it from the view
 //! of the board that ended the match, others from the teams' view).
 
-use std::iter::Peekable;
-
 use super::token::{TokenKind, Tokenizer};
 use super::validate::{Options, Ply, Reporter, Status, Tags};
 use crate::bughouse::{BoardId, Match, Team};
@@ -65,7 +63,7 @@ struct Ending {
 pub(super) fn validate_match<'t>(
     rep: &mut Reporter<'_>,
     tags: &Tags<'_>,
-    tokens: Peekable<Tokenizer<'t>>,
+    tokens: Tokenizer<'t>,
     opts: &Options,
     on_ply: &mut Option<&mut dyn FnMut(Ply<'_>)>,
 ) -> (usize, Option<&'static str>) {

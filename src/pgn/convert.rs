@@ -283,16 +283,9 @@ pub fn convert_game(
         Ok(t) => std::borrow::Cow::Borrowed(t),
         Err(_) => String::from_utf8_lossy(&game.bytes),
     };
-    let mut tokens = Tokenizer::new(&text).peekable();
+    let mut tokens = Tokenizer::new(&text);
     let mut tags: Vec<(&str, std::borrow::Cow<'_, str>)> = Vec::with_capacity(24);
-    while let Some(t) = tokens.peek() {
-        match t.kind {
-            TokenKind::Tag { name, value } => tags.push((name, super::validate::unescape(value))),
-            TokenKind::LineComment(_) => {}
-            _ => break,
-        }
-        tokens.next();
-    }
+    tokens.tag_section(|name, value, _| tags.push((name, super::validate::unescape(value))));
     let get = |n: &str| {
         tags.iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(n))

@@ -20,8 +20,6 @@ use nom::Parser;
 use nom::bytes::complete::{take_while, take_while1};
 use nom::character::complete::char;
 
-use crate::notation::nomerr::Res;
-
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind<'a> {
@@ -56,38 +54,44 @@ pub struct Token<'a> {
     pub text: &'a str,
 }
 
-/// `tag = "[" name ws DQUOTE value DQUOTE ws "]"`
-fn tag_pair(i: &str) -> Res<'_, TokenKind<'_>> {
-    let (i, _) = char('[').parse(i)?;
-    let (i, _) = take_while(|c: char| c == ' ' || c == '\t').parse(i)?;
-    let (i, name) =
-        take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-').parse(i)?;
-    let (i, _) = take_while(|c: char| c == ' ' || c == '\t').parse(i)?;
-    let (i, _) = char('"').parse(i)?;
+/// `tag = "[" name ws DQUOTE value DQUOTE ws "]"`, on bytes (the name is ASCII and the
+/// value ends at an ASCII quote, so both are `str` slices of the input): the length of the
+/// tag, and the name and value ranges.
+fn tag_pair(i: &[u8]) -> Option<TagSpan> {
+    type R<'b, T> = nom::IResult<&'b [u8], T, ()>;
+    let blanks = |i| -> R<'_, &[u8]> { take_while(|c| c == b' ' || c == b'\t').parse(i) };
+    let at = |rest: &[u8]| i.len() - rest.len();
+    let (rest, _) = (char('['), blanks).parse(i).ok()?;
+    let name_start = at(rest);
+    let (rest, _) =
+        take_while1::<_, _, ()>(|c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+            .parse(rest)
+            .ok()?;
+    let name = (name_start, at(rest));
+    let (rest, _) = (blanks, char('"')).parse(rest).ok()?;
     // The closing quote: jump between quotes, backslashes and line ends.
-    let b = i.as_bytes();
-    let mut end = None;
-    let mut at = 0;
-    while let Some(n) = memchr::memchr3(b'"', b'\\', b'\n', &b[at..]) {
-        match b[at + n] {
-            b'"' => {
-                end = Some(at + n);
-                break;
-            }
-            b'\\' => at += n + 2,
-            _ => break,
+    let value_start = at(rest);
+    let mut n = 0;
+    let value_end = loop {
+        match memchr::memchr3(b'"', b'\\', b'\n', rest.get(n..)?)? {
+            q if rest[n + q] == b'"' => break value_start + n + q,
+            q if rest[n + q] == b'\\' => n += q + 2,
+            _ => return None,
         }
-        if at >= b.len() {
-            break;
-        }
-    }
-    let Some(end) = end else {
-        return crate::notation::nomerr::fail(i, "a closing quote");
     };
-    let (value, i) = (&i[..end], &i[end + 1..]);
-    let (i, _) = take_while(|c: char| c == ' ' || c == '\t').parse(i)?;
-    let (i, _) = char(']').parse(i)?;
-    Ok((i, TokenKind::Tag { name, value }))
+    let (rest, _) = (blanks, char(']')).parse(&i[value_end + 1..]).ok()?;
+    Some(TagSpan {
+        len: at(rest),
+        name: name.0..name.1,
+        value: value_start..value_end,
+    })
+}
+
+/// Where a tag's parts lie, in bytes from its `[`.
+struct TagSpan {
+    len: usize,
+    name: std::ops::Range<usize>,
+    value: std::ops::Range<usize>,
 }
 
 /// The end of the `move-number` at `start`, if one stands there: digits, an optional
@@ -109,6 +113,7 @@ fn move_number_end(b: &[u8], start: usize) -> Option<usize> {
 }
 
 /// Iterates the tokens of one game's text.
+#[derive(Clone)]
 pub struct Tokenizer<'a> {
     text: &'a str,
     pos: usize,
@@ -117,6 +122,35 @@ pub struct Tokenizer<'a> {
 impl<'a> Tokenizer<'a> {
     pub fn new(text: &'a str) -> Tokenizer<'a> {
         Tokenizer { text, pos: 0 }
+    }
+
+    /// The byte offset reading has reached.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The next token if `keep` accepts it (else the tokenizer stays where it was).
+    pub fn next_if(&mut self, keep: impl FnOnce(&Token<'a>) -> bool) -> Option<Token<'a>> {
+        let before = self.pos;
+        let t = self.next()?;
+        if keep(&t) {
+            Some(t)
+        } else {
+            self.pos = before;
+            None
+        }
+    }
+
+    /// Reads the tag section (tags, and `;`/`%` comment lines between them), handing each
+    /// tag's name, raw value and offset to `tag`; stops before the first movetext token.
+    pub fn tag_section(&mut self, mut tag: impl FnMut(&'a str, &'a str, usize)) {
+        while let Some(t) =
+            self.next_if(|t| matches!(t.kind, TokenKind::Tag { .. } | TokenKind::LineComment(_)))
+        {
+            if let TokenKind::Tag { name, value } = t.kind {
+                tag(name, value, t.offset);
+            }
+        }
     }
 
     fn at_line_start(&self, offset: usize) -> bool {
@@ -153,27 +187,52 @@ fn token_end(b: &[u8], from: usize) -> usize {
 impl<'a> Iterator for Tokenizer<'a> {
     type Item = Token<'a>;
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Token<'a>> {
         let b = self.text.as_bytes();
-        while self.pos < b.len() && b[self.pos].is_ascii_whitespace() {
-            self.pos += 1;
+        let mut start = self.pos;
+        while start < b.len() && b[start].is_ascii_whitespace() {
+            start += 1;
         }
-        let start = self.pos;
-        let i = &self.text[start..];
-        let first = *b.get(start)?;
+        let Some(&first) = b.get(start) else {
+            self.pos = start;
+            return None;
+        };
         let line_end =
             |from: usize| memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |n| from + n);
+        // The common tokens first: moves, `{…}` comments and move numbers.
         let (end, kind): (usize, TokenKind<'a>) = match first {
+            b'a'..=b'z' | b'A'..=b'Z' | b'@' | b'-' => {
+                let end = token_end(b, start + 1);
+                (end, TokenKind::Move(&self.text[start..end]))
+            }
             b'{' => match memchr::memchr(b'}', &b[start + 1..]) {
                 Some(n) => (
                     start + n + 2,
                     TokenKind::Comment(&self.text[start + 1..start + 1 + n]),
                 ),
-                None => (b.len(), TokenKind::Unknown(i, "a `}` closing this comment")),
+                None => (
+                    b.len(),
+                    TokenKind::Unknown(&self.text[start..], "a `}` closing this comment"),
+                ),
             },
+            b'0'..=b'9' | b'*' => {
+                let end = token_end(b, start + 1);
+                let t = &self.text[start..end];
+                match t {
+                    "1-0" | "0-1" | "1/2-1/2" | "*" => (end, TokenKind::Result(t)),
+                    _ => match move_number_end(b, start) {
+                        Some(n) => (n, TokenKind::MoveNumber(&self.text[start..n])),
+                        None => (end, TokenKind::Move(t)),
+                    },
+                }
+            }
             b'}' => (
                 start + 1,
-                TokenKind::Unknown(&i[..1], "no `}` without an opening `{`"),
+                TokenKind::Unknown(
+                    &self.text[start..start + 1],
+                    "no `}` without an opening `{`",
+                ),
             ),
             b';' => {
                 let end = line_end(start);
@@ -185,9 +244,15 @@ impl<'a> Iterator for Tokenizer<'a> {
             }
             b'(' => (start + 1, TokenKind::VariationStart),
             b')' => (start + 1, TokenKind::VariationEnd),
-            b'[' => match tag_pair(i) {
-                Ok((rest, kind)) => (self.text.len() - rest.len(), kind),
-                Err(_) => {
+            b'[' => match tag_pair(&b[start..]) {
+                Some(tag) => (
+                    start + tag.len,
+                    TokenKind::Tag {
+                        name: &self.text[start + tag.name.start..start + tag.name.end],
+                        value: &self.text[start + tag.value.start..start + tag.value.end],
+                    },
+                ),
+                None => {
                     let end = line_end(start);
                     (
                         end,
@@ -202,17 +267,6 @@ impl<'a> Iterator for Tokenizer<'a> {
                     (end, TokenKind::Nag(t))
                 } else {
                     (end, TokenKind::Move(t))
-                }
-            }
-            b'0'..=b'9' | b'*' => {
-                let end = token_end(b, start);
-                let t = &self.text[start..end];
-                match t {
-                    "1-0" | "0-1" | "1/2-1/2" | "*" => (end, TokenKind::Result(t)),
-                    _ => match move_number_end(b, start) {
-                        Some(n) => (n, TokenKind::MoveNumber(&self.text[start..n])),
-                        None => (end, TokenKind::Move(t)),
-                    },
                 }
             }
             _ => {

@@ -308,18 +308,11 @@ fn validate(
         problems: Vec::new(),
         status: Status::Ok,
     };
-    let mut tokens = Tokenizer::new(&text).peekable();
+    let mut tokens = Tokenizer::new(&text);
 
     // Tag section: keep the tags validation reads (the first of each name).
     let mut tags = Tags::default();
-    while let Some(t) = tokens.peek() {
-        match t.kind {
-            TokenKind::Tag { name, value } => tags.insert(name, value, t.offset),
-            TokenKind::LineComment(_) => {}
-            _ => break,
-        }
-        tokens.next();
-    }
+    tokens.tag_section(|name, value, offset| tags.insert(name, value, offset));
     let tag = |name: &str| tags.get(name);
 
     let finish = |rep: Reporter<'_>, variant, plies| GameReport {
@@ -359,7 +352,8 @@ fn validate(
     let is_bpgn = opts.bpgn.unwrap_or_else(|| {
         variant == Variant::Bughouse
             || tag("WhiteA").is_some()
-            || Tokenizer::new(&text[tokens.peek().map_or(text.len(), |t| t.offset)..])
+            || tokens
+                .clone()
                 .find(|t| matches!(t.kind, TokenKind::MoveNumber(_) | TokenKind::Move(_)))
                 .is_some_and(|t| matches!(t.kind, TokenKind::MoveNumber(n) if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b'])))
     });
