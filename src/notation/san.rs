@@ -522,7 +522,8 @@ impl San {
                 if capture {
                     out.push('x');
                 }
-                out.push_str(&to.to_string());
+                out.push(to.file().char());
+                out.push(to.rank().char());
                 if let Some(p) = promotion {
                     out.push('=');
                     out.push(p.upper_char());
@@ -535,7 +536,8 @@ impl San {
                     out.push(role.upper_char());
                 }
                 out.push('@');
-                out.push_str(&to.to_string());
+                out.push(to.file().char());
+                out.push(to.rank().char());
             }
             San::Null => out.push_str("--"),
         }

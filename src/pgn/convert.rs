@@ -69,13 +69,27 @@ impl Target {
 #[derive(Debug, Default)]
 struct Node<'t> {
     san: &'t str,
-    nags: Vec<&'t str>,
     /// The first comment after the move (almost every Lichess move has a clock comment),
-    /// kept inline to spare an allocation per move; any further ones in `more_comments`.
+    /// kept inline to spare an allocation per move.
     comment: Option<&'t str>,
+    /// What few moves have, boxed to keep nodes small.
+    extra: Option<Box<Extra<'t>>>,
+}
+
+/// The rarer annotations of a move.
+#[derive(Debug, Default)]
+struct Extra<'t> {
+    nags: Vec<&'t str>,
+    /// Comments after the first.
     more_comments: Vec<&'t str>,
     /// Alternatives to this move, each a line from the position before it.
     variations: Vec<Line<'t>>,
+}
+
+impl<'t> Node<'t> {
+    fn extra(&mut self) -> &mut Extra<'t> {
+        self.extra.get_or_insert_with(Box::default)
+    }
 }
 
 /// A sequence of moves, with the comments before its first move.
@@ -89,10 +103,13 @@ const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "
 
 /// Builds the move tree; `None` if the movetext is not well formed (a problem `validate`
 /// reports precisely).
-fn parse_tree<'t>(
-    tokens: impl Iterator<Item = super::token::Token<'t>>,
-) -> Option<(Line<'t>, Option<&'t str>)> {
-    let mut stack: Vec<Line<'t>> = vec![Line::default()];
+fn parse_tree(tokens: Tokenizer<'_>) -> Option<(Line<'_>, Option<&str>)> {
+    // Room for the main line at one move per 16 bytes of movetext, to grow it rarely.
+    let main = Line {
+        leading: Vec::new(),
+        moves: Vec::with_capacity((tokens.remaining() / 16).min(4096)),
+    };
+    let mut stack = vec![main];
     let mut marker = None;
     for t in tokens {
         let line = stack.last_mut()?;
@@ -102,10 +119,10 @@ fn parse_tree<'t>(
                 san,
                 ..Node::default()
             }),
-            TokenKind::Nag(n) => line.moves.last_mut()?.nags.push(n),
+            TokenKind::Nag(n) => line.moves.last_mut()?.extra().nags.push(n),
             TokenKind::Comment(c) => match line.moves.last_mut() {
                 Some(m) if m.comment.is_none() => m.comment = Some(c),
-                Some(m) => m.more_comments.push(c),
+                Some(m) => m.extra().more_comments.push(c),
                 None => line.leading.push(c),
             },
             TokenKind::VariationStart => {
@@ -114,7 +131,13 @@ fn parse_tree<'t>(
             }
             TokenKind::VariationEnd => {
                 let done = stack.pop()?;
-                stack.last_mut()?.moves.last_mut()?.variations.push(done);
+                stack
+                    .last_mut()?
+                    .moves
+                    .last_mut()?
+                    .extra()
+                    .variations
+                    .push(done);
             }
             TokenKind::Result(r) => {
                 if stack.len() != 1 {
@@ -142,6 +165,7 @@ impl Wrap {
     }
 
     /// Writes `pre w post` as one unbreakable word.
+    #[inline]
     fn parts(&mut self, pre: &str, w: &str, post: &str) {
         if w == "(" {
             self.open += 1;
@@ -154,26 +178,55 @@ impl Wrap {
             w.chars().count()
         };
         let width = open + pre.len() + chars + post.len();
-        // `)` follows its word without a space.
-        let sep = usize::from(self.col > 0 && w != ")");
-        if self.col > 0 && self.col + sep + width > 80 {
-            self.out.push('\n');
-            self.col = 0;
-        } else if sep == 1 {
-            self.out.push(' ');
-            self.col += 1;
+        if self.col > 0 {
+            // `)` follows its word without a space.
+            let sep = usize::from(w != ")");
+            if self.col + sep + width > 80 {
+                self.out.push('\n');
+                self.col = 0;
+            } else if sep == 1 {
+                self.out.push(' ');
+                self.col += 1;
+            }
         }
         for _ in 0..open {
             self.out.push('(');
         }
-        self.out.push_str(pre);
+        if !pre.is_empty() {
+            self.out.push_str(pre);
+        }
         self.out.push_str(w);
-        self.out.push_str(post);
+        if !post.is_empty() {
+            self.out.push_str(post);
+        }
         self.col += width;
     }
 
     /// A comment, wrapped at its spaces: `{ a b c }` (`{ ` and ` }` stay with their words).
     fn comment(&mut self, c: &str) {
+        // Most comments (clocks, evals) are single-spaced and fit on the current line:
+        // written at once, as the word-by-word path would write them.
+        let trimmed = c.trim_ascii();
+        // Printable ASCII and single spaces only.
+        let single_spaced = |t: &str| {
+            let b = t.as_bytes();
+            b.iter().all(|&c| (b' '..0x80).contains(&c)) && !b.windows(2).any(|w| w == b"  ")
+        };
+        if self.open == 0
+            && !trimmed.is_empty()
+            && self.col + 1 + trimmed.len() + 4 <= 80
+            && single_spaced(trimmed)
+        {
+            if self.col > 0 {
+                self.out.push(' ');
+                self.col += 1;
+            }
+            self.out.push_str("{ ");
+            self.out.push_str(trimmed);
+            self.out.push_str(" }");
+            self.col += trimmed.len() + 4;
+            return;
+        }
         let mut words = c.split_ascii_whitespace().peekable();
         let mut first = true;
         if words.peek().is_none() {
@@ -245,15 +298,20 @@ fn write_line<'t>(
         }
         w.word(&text);
         need_number = false;
-        for n in &node.nags {
+        let extra = node.extra.as_deref();
+        for n in extra.iter().flat_map(|e| &e.nags) {
             w.word(n);
             need_number = true;
         }
-        for c in node.comment.iter().chain(&node.more_comments) {
+        for c in node
+            .comment
+            .iter()
+            .chain(extra.iter().flat_map(|e| &e.more_comments))
+        {
             w.comment(c);
             need_number = true;
         }
-        for v in &node.variations {
+        for v in extra.iter().flat_map(|e| &e.variations) {
             w.word("(");
             write_line(w, v, pos.clone(), style, true)?;
             w.word(")");
@@ -342,11 +400,15 @@ pub fn convert_game(
         out.push('[');
         out.push_str(name);
         out.push_str(" \"");
-        for c in value.chars() {
-            if c == '"' || c == '\\' {
-                out.push('\\');
+        if value.contains(['"', '\\']) {
+            for c in value.chars() {
+                if c == '"' || c == '\\' {
+                    out.push('\\');
+                }
+                out.push(c);
             }
-            out.push(c);
+        } else {
+            out.push_str(value);
         }
         out.push_str("\"]\n");
     };
@@ -354,9 +416,14 @@ pub fn convert_game(
         let default = if name == "Result" { result } else { "?" };
         tag(name, get(name).unwrap_or(default));
     }
-    let variant_start = Position::from_setup(&variant.start(), Rules::new(variant)).expect("start");
-    let custom = start.to_setup() != variant_start.to_setup()
-        || get("FEN").is_some_and(|_| variant.is_horde() && target == Target::Lichess);
+    // A FEN tag may still give the variant's start (then it is not written, but for
+    // Lichess's Horde games).
+    let custom = get("FEN").is_some_and(|_| {
+        let variant_start =
+            Position::from_setup(&variant.start(), Rules::new(variant)).expect("start");
+        start.to_setup() != variant_start.to_setup()
+            || (variant.is_horde() && target == Target::Lichess)
+    });
     let write_fen = match target {
         Target::Lichess => custom || variant.is_horde(),
         Target::Chesscom => start.to_setup().board != Setup::standard().board || custom,
@@ -364,16 +431,14 @@ pub fn convert_game(
     };
     let write_variant = variant != Variant::Chess || get("Variant").is_some();
     for (name, value) in &tags {
-        let lower = name.to_ascii_lowercase();
-        if ROSTER.iter().any(|r| r.eq_ignore_ascii_case(name))
-            || matches!(
-                lower.as_str(),
-                "fen" | "setup" | "variant" | "currentposition"
-            )
+        let written_here = ["FEN", "SetUp", "Variant", "CurrentPosition"];
+        if !ROSTER
+            .iter()
+            .chain(&written_here)
+            .any(|r| r.eq_ignore_ascii_case(name))
         {
-            continue;
+            tag(name, value);
         }
-        tag(name, value);
     }
     if write_variant && let Some(v) = target.variant_name(variant) {
         tag("Variant", v);

@@ -129,6 +129,11 @@ impl<'a> Tokenizer<'a> {
         self.pos
     }
 
+    /// The bytes not read yet.
+    pub fn remaining(&self) -> usize {
+        self.text.len() - self.pos
+    }
+
     /// The next token if `keep` accepts it (else the tokenizer stays where it was).
     pub fn next_if(&mut self, keep: impl FnOnce(&Token<'a>) -> bool) -> Option<Token<'a>> {
         let before = self.pos;
