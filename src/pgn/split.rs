@@ -184,6 +184,10 @@ impl<R: BufRead> GameSplitter<R> {
 /// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its
 /// start (`;` comments and quoted tag values open none). Jumps between interesting bytes.
 fn scan_comments(mut in_comment: bool, line: &[u8]) -> bool {
+    // Only braces open or close a comment (tag lines have none).
+    if memchr::memchr2(b'{', b'}', line).is_none() {
+        return in_comment;
+    }
     // Comments do not nest, so without quotes or `;` the last brace decides: after a `}`
     // no comment is open, after a `{` one is (opened there or earlier).
     if memchr::memchr2(b'"', b';', line).is_none() {
