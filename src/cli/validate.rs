@@ -161,7 +161,16 @@ impl<W: Write> Printer<'_, W> {
                 write!(self.out, ", ply {ply}")?;
             }
             if let Some(tok) = &p.token {
-                write!(self.out, " ({tok})")?;
+                // Control characters escaped: hostile input must not drive a terminal.
+                write!(self.out, " (")?;
+                for c in tok.chars() {
+                    if c.is_control() {
+                        write!(self.out, "{}", c.escape_default())?;
+                    } else {
+                        write!(self.out, "{c}")?;
+                    }
+                }
+                write!(self.out, ")")?;
             }
             let sev = if p.severity == Severity::Error {
                 "error"

@@ -601,12 +601,13 @@ fn one_fen(i: &str) -> FieldRes<'_, (Setup, Style, usize)> {
         ..Setup::empty()
     };
     if let Some(tok) = next_field(i) {
-        (i, setup.turn) = whole_token(FenField::Turn, turn(tok), "`w` or `b`")?;
+        let expected = "a space after the one-letter side to move (`w` or `b`)";
+        (i, setup.turn) = whole_token(FenField::Turn, turn(tok), expected)?;
         if let Some(tok) = next_field(i) {
             let expected = "castling letters (KQkq, or files A-H/a-h)";
             (i, setup.castling) = whole_token(FenField::Castling, castling(tok), expected)?;
             if let Some(tok) = next_field(i) {
-                let expected = "`-` or an en passant square";
+                let expected = "a space after the en passant square (or `-`)";
                 (i, setup.ep_square) = whole_token(FenField::EnPassant, ep(tok), expected)?;
                 i = tail(i, &mut setup, &mut style)?.0;
             }

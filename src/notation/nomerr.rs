@@ -71,19 +71,33 @@ pub(crate) fn cut_fail<'a, T>(at: &'a str, expected: &'static str) -> Res<'a, T>
 /// The 1-based byte column of `at` within `whole`, and a short snippet of what stands there.
 pub(crate) fn locate(whole: &str, at: &str) -> (usize, String) {
     let offset = whole.len().saturating_sub(at.len());
-    let found: String = at
-        .chars()
-        .take_while(|c| !c.is_whitespace())
-        .take(12)
-        .collect();
-    let found = if found.is_empty() {
-        if at.is_empty() {
-            "end of input".to_owned()
-        } else {
-            "whitespace".to_owned()
-        }
+    let word = &at[..at.find(char::is_whitespace).unwrap_or(at.len())];
+    let found = if !word.is_empty() {
+        quote(word, 12)
+    } else if at.is_empty() {
+        "end of input".to_owned()
     } else {
-        format!("`{found}`")
+        "whitespace".to_owned()
     };
     (offset + 1, found)
+}
+
+/// `text` in backquotes for an error message: at most `max` characters (then `…`), and
+/// control characters escaped, so hostile input cannot drive the reader's terminal.
+pub(crate) fn quote(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max * 4) + 4);
+    out.push('`');
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('`');
+    out
 }

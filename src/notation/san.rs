@@ -171,11 +171,12 @@ impl<'a> Cursor<'a> {
         }
     }
     fn err<T>(&self, expected: &'static str) -> Result<T, ParseSanError> {
+        // Quoted briefly: a hostile token may be megabytes long.
         let rest = String::from_utf8_lossy(&self.s[self.at..]);
         let found = if rest.is_empty() {
             "end of token".to_owned()
         } else {
-            format!("`{rest}`")
+            crate::notation::nomerr::quote(&rest, 24)
         };
         Err(ParseSanError {
             column: self.at + 1,

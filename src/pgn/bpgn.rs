@@ -169,7 +169,13 @@ pub(super) fn validate_match<'t>(
                 }
             }
             TokenKind::LineComment(_) | TokenKind::Tag { .. } => {}
-            TokenKind::Result(r) => marker = Some(r),
+            TokenKind::Result(r) => {
+                if let Some(first) = marker {
+                    rep.second_result(first, r, t.offset);
+                    break;
+                }
+                marker = Some(r);
+            }
             TokenKind::VariationStart | TokenKind::VariationEnd => {
                 rep.illegal(
                     "unparseable-token",

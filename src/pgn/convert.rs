@@ -127,6 +127,9 @@ fn parse_tree(tokens: Tokenizer<'_>) -> Option<(Line<'_>, Option<&str>)> {
             },
             TokenKind::VariationStart => {
                 line.moves.last()?;
+                if stack.len() > super::validate::MAX_VARIATION_DEPTH {
+                    return None;
+                }
                 stack.push(Line::default());
             }
             TokenKind::VariationEnd => {

@@ -34,6 +34,20 @@ impl Compression {
     }
 }
 
+/// Hands a decoder small output buffers: a decoder that meets a truncated or corrupt
+/// stream returns the error in place of everything it decoded in that call, so small
+/// calls lose at most the last few kilobytes before the damage.
+struct Small<R>(R);
+
+impl<R: Read> Read for Small<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(SMALL_READ);
+        self.0.read(&mut buf[..n])
+    }
+}
+
+const SMALL_READ: usize = 8 << 10;
+
 /// Wraps `inner` in the decoder its first bytes call for.
 ///
 /// # Errors
@@ -48,15 +62,15 @@ pub fn decode<'a, R: Read + Send + 'a>(
         Compression::None => Box::new(buffered),
         Compression::Zstd => Box::new(BufReader::with_capacity(
             1 << 16,
-            zstd::stream::read::Decoder::with_buffer(buffered)?,
+            Small(zstd::stream::read::Decoder::with_buffer(buffered)?),
         )),
         Compression::Gzip => Box::new(BufReader::with_capacity(
             1 << 16,
-            flate2::bufread::MultiGzDecoder::new(buffered),
+            Small(flate2::bufread::MultiGzDecoder::new(buffered)),
         )),
         Compression::Bzip2 => Box::new(BufReader::with_capacity(
             1 << 16,
-            bzip2::bufread::MultiBzDecoder::new(buffered),
+            Small(bzip2::bufread::MultiBzDecoder::new(buffered)),
         )),
     };
     Ok((reader, compression))
@@ -116,6 +130,38 @@ mod tests {
                 read_all(bytes),
                 (String::from_utf8(PGN.to_vec()).unwrap(), c)
             );
+        }
+    }
+
+    /// Everything decoded before the damage reaches the reader, to the last few KB.
+    #[test]
+    fn truncated_streams_keep_what_came_before() {
+        let body: Vec<u8> = (0..20_000)
+            .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 *\n\n").into_bytes())
+            .collect();
+        let gz = {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(&body).unwrap();
+            e.finish().unwrap()
+        };
+        let zst = zstd::encode_all(&body[..], 3).unwrap();
+        for stream in [&gz[..gz.len() / 2], &zst[..zst.len() / 2]] {
+            let (mut r, _) = decode(stream).unwrap();
+            let mut got = Vec::new();
+            let mut buf = [0u8; 1000];
+            let err = loop {
+                match r.read(&mut buf) {
+                    Ok(0) => panic!("a truncated stream must end in an error"),
+                    Ok(n) => got.extend_from_slice(&buf[..n]),
+                    Err(e) => break e,
+                }
+            };
+            assert!(
+                got.len() > body.len() / 4,
+                "{} bytes before {err}",
+                got.len()
+            );
+            assert!(body.starts_with(&got));
         }
     }
 

@@ -34,6 +34,8 @@ pub struct GameSplitter<R> {
     tags_ended: bool,
     number: usize,
     in_comment: bool,
+    /// Whether the last line scanned was blank.
+    prev_blank: bool,
     bom_checked: bool,
     bytes_read: u64,
 }
@@ -54,6 +56,7 @@ impl<R: BufRead> GameSplitter<R> {
             tags_ended: false,
             number: 0,
             in_comment: false,
+            prev_blank: false,
             bom_checked: false,
             bytes_read: 0,
         }
@@ -126,7 +129,11 @@ impl<R: BufRead> GameSplitter<R> {
                 .position(|c| !c.is_ascii_whitespace())
                 .map(|i| line[i]);
             let was_in_comment = self.in_comment;
-            let starts_tag = !was_in_comment && lead == Some(b'[');
+            // A comment still open at a blank line followed by a tag line was never
+            // closed: the tag line starts the next game, so one corrupt game does not
+            // swallow the rest of the archive (its validation reports the open comment).
+            let reopens = was_in_comment && self.prev_blank && looks_like_tag(line);
+            let starts_tag = (!was_in_comment || reopens) && lead == Some(b'[');
             if starts_tag && (self.has_movetext || self.tags_ended) {
                 // This line opens the next game: hand out the current one.
                 let game = self.take_game(line_start);
@@ -134,6 +141,7 @@ impl<R: BufRead> GameSplitter<R> {
                 return Ok(game);
             }
             let blank = lead.is_none();
+            self.prev_blank = blank;
             if self.start_line == 0 {
                 if blank {
                     self.game_start = line_end;
@@ -157,6 +165,7 @@ impl<R: BufRead> GameSplitter<R> {
         self.game_start = start;
         self.start_line = self.line;
         self.in_comment = scan_comments(false, &self.buf[start..end]);
+        self.prev_blank = false;
         self.scan = end;
         self.line += 1;
     }
@@ -179,6 +188,19 @@ impl<R: BufRead> GameSplitter<R> {
             bytes,
         })
     }
+}
+
+/// Whether `line` starts like a tag pair: `[`, a name, blanks, `"`.
+fn looks_like_tag(line: &[u8]) -> bool {
+    let line = line.trim_ascii_start();
+    let Some(rest) = line.strip_prefix(b"[") else {
+        return false;
+    };
+    let name = rest
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    name > 0 && rest[name..].trim_ascii_start().first() == Some(&b'"')
 }
 
 /// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its
@@ -262,6 +284,18 @@ mod tests {
         );
         assert_eq!(games.len(), 2);
         assert!(games[0].2.contains("[not a tag]"));
+    }
+
+    #[test]
+    fn an_unclosed_comment_ends_at_a_blank_line_and_a_tag() {
+        let games = split(
+            "[A \"1\"]\n\n1. e4 {never closed\n\n[B \"2\"]\n\n1. d4 *\n\n[C \"3\"]\n\n1. c4 *\n",
+        );
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[1].1, 5);
+        // Inside a comment, a blank line before text that is no tag changes nothing.
+        let games = split("[A \"1\"]\n\n1. e4 {open\n\n[not a tag] }\n1-0\n");
+        assert_eq!(games.len(), 1);
     }
 
     #[test]

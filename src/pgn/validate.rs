@@ -11,6 +11,10 @@ use crate::position::{EndReason, Outcome, Position, Severity};
 use crate::setup::Setup;
 use crate::variant::{Rules, Variant};
 
+/// How deep variations may nest (real games stay below ten); deeper nesting is an error,
+/// so that nothing that walks the move tree recursively can exhaust its stack.
+pub const MAX_VARIATION_DEPTH: usize = 256;
+
 /// How to validate.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
@@ -225,6 +229,18 @@ impl Reporter<'_> {
         );
     }
 
+    /// A result marker after the one that ended the movetext.
+    pub(super) fn second_result(&mut self, first: &str, token: &str, offset: usize) {
+        self.illegal(
+            "second-result",
+            None,
+            Some(token),
+            offset,
+            format!("a second result marker (the movetext already ended with {first})"),
+            None,
+        );
+    }
+
     /// An error in the movetext: the game is illegal from here on.
     pub(super) fn illegal(
         &mut self,
@@ -325,6 +341,20 @@ fn validate(
         result_reading: None,
     };
 
+    if game.bytes.starts_with(&[0xff, 0xfe]) || game.bytes.starts_with(&[0xfe, 0xff]) {
+        rep.add(
+            Severity::Error,
+            "unsupported-encoding",
+            None,
+            None,
+            0,
+            "UTF-16 text (it starts with a UTF-16 byte-order mark); pocketfen reads UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)".to_owned(),
+            None,
+        );
+        rep.status = Status::Error;
+        return finish(rep, None, 0);
+    }
+
     // Variant.
     let variant = match (opts.variant, tag("Variant")) {
         (Some(v), _) => v,
@@ -336,7 +366,10 @@ fn validate(
                     "unknown-variant",
                     value,
                     offset,
-                    format!("unknown variant `{value}`; give --variant to validate it"),
+                    format!(
+                        "unknown variant `{}`; give --variant to validate it",
+                        value.escape_debug()
+                    ),
                 );
                 return finish(rep, None, 0);
             }
@@ -406,12 +439,25 @@ fn validate(
     for t in tokens {
         let live = depth == 0 || opts.variations;
         match t.kind {
-            TokenKind::MoveNumber(_)
-            | TokenKind::Comment(_)
-            | TokenKind::LineComment(_)
-            | TokenKind::Nag(_) => {}
+            TokenKind::MoveNumber(n) => {
+                if opts.strict && depth == 0 && !stopped {
+                    check_move_number(&mut rep, n, t.offset, &pos, plies + 1);
+                }
+            }
+            TokenKind::Comment(_) | TokenKind::LineComment(_) | TokenKind::Nag(_) => {}
             TokenKind::VariationStart => {
                 depth += 1;
+                if depth > MAX_VARIATION_DEPTH {
+                    rep.illegal(
+                        "variation-too-deep",
+                        None,
+                        Some("("),
+                        t.offset,
+                        format!("variations nested more than {MAX_VARIATION_DEPTH} deep"),
+                        None,
+                    );
+                    break;
+                }
                 if opts.variations && !stopped {
                     match before.clone() {
                         Some(b) => {
@@ -455,6 +501,10 @@ fn validate(
             }
             TokenKind::Result(r) => {
                 if depth == 0 {
+                    if let Some((first, _)) = marker {
+                        rep.second_result(first, r, t.offset);
+                        break;
+                    }
                     marker = Some((r, t.offset));
                 }
             }
@@ -660,6 +710,29 @@ fn validate(
         }
     }
     finish(rep, Some(variant), plies)
+}
+
+/// Under `--strict`, a move number that does not fit the position (`12.` before a white
+/// move of move 12, `12...` before a black one) is a warning.
+fn check_move_number(rep: &mut Reporter<'_>, n: &str, offset: usize, pos: &Position, ply: usize) {
+    let digits = n.trim_end_matches('.');
+    let expected = pos.fullmoves();
+    // `12.` also stands before a black move after a comment; `12...` only before one.
+    let black_only = n.len() - digits.len() > 1;
+    let fits = digits.parse::<u32>().ok() == Some(expected)
+        && !(black_only && pos.turn() == crate::types::Color::White);
+    if !fits {
+        let side = pos.turn().name();
+        rep.add(
+            Severity::Warning,
+            "move-number-mismatch",
+            Some(ply),
+            Some(n),
+            offset,
+            format!("the next move is {side}'s move {expected}"),
+            None,
+        );
+    }
 }
 
 fn describe(o: Outcome) -> String {

@@ -1,0 +1,284 @@
+//! The malformed-input corpus (`grammar-tests/malformed/`): every hostile or broken input
+//! gets a located error or a documented acceptance, snapshotted, and nothing panics.
+//!
+//! - `fen.txt`: one FEN per line through `pocketfen fen check`;
+//! - `san.txt`: one token per line through the SAN and UCI parsers;
+//! - `pgn/`, `bpgn/`, `compressed/`: one archive each through `pocketfen validate`;
+//! - generated here, too big to keep as files: a 10 MB tag value, 100 k nested
+//!   variations, 100 k comments, a game of 50 k plies, a 1 MB token, 1 MB of `(` or `{`,
+//!   100 k one-move games, a 1000-piece pocket in a FEN tag.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+use insta_cmd::get_cargo_bin;
+use pocketfen::notation::san::{DropStyle, SanPlus};
+use pocketfen::notation::uci::UciMove;
+use pocketfen::pgn::convert::{Converted, Target, convert_game};
+use pocketfen::pgn::split::GameSplitter;
+use pocketfen::pgn::validate::{GameReport, Options, validate_game};
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s.add_filter(r"; [0-9.]+ s, [0-9]+ games/s, [0-9.]+ MB/s", "; [timing]");
+    s
+}
+
+/// The lines of a corpus file, bytes as they are (the last newline ends the last line).
+fn lines(path: &str) -> Vec<Vec<u8>> {
+    let bytes = fs::read(path).unwrap();
+    let mut lines: Vec<Vec<u8>> = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    if lines.last().is_some_and(Vec::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
+/// At most `n` characters of `s`, then how much was left out.
+fn clip(s: &str, n: usize) -> String {
+    let count = s.chars().count();
+    if count <= n {
+        s.to_owned()
+    } else {
+        let head: String = s.chars().take(n).collect();
+        format!("{head}… ({} more characters)", count - n)
+    }
+}
+
+#[test]
+fn malformed_fens_are_located_or_accepted() {
+    let input = fs::read("grammar-tests/malformed/fen.txt").unwrap();
+    let mut child = Command::new(get_cargo_bin("pocketfen"))
+        .args(["fen", "check"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "some lines are errors");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // Every line but the blank ones (skipped, as documented) has a verdict.
+    let all = lines("grammar-tests/malformed/fen.txt");
+    let answered: std::collections::BTreeSet<usize> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("line ")?.split(':').next()?.parse().ok())
+        .collect();
+    for (i, l) in all.iter().enumerate() {
+        let blank = l.iter().all(u8::is_ascii_whitespace);
+        assert_eq!(answered.contains(&(i + 1)), !blank, "line {}", i + 1);
+    }
+    let mut snap = String::new();
+    for (i, l) in all.iter().enumerate() {
+        let shown = clip(&String::from_utf8_lossy(l), 80);
+        writeln!(snap, "{:>3} {shown:?}", i + 1).unwrap();
+        let tag = format!("line {}: ", i + 1);
+        for verdict in stdout.lines().filter(|v| v.starts_with(&tag)) {
+            let verdict = &verdict[tag.len()..];
+            assert!(
+                !verdict.contains(char::is_control),
+                "unescaped: {verdict:?}"
+            );
+            writeln!(snap, "    {}", clip(verdict, 160)).unwrap();
+        }
+    }
+    settings().bind(|| insta::assert_snapshot!("malformed_fen", snap));
+}
+
+#[test]
+fn malformed_san_and_uci_tokens_are_located_or_accepted() {
+    let mut snap = String::new();
+    for l in lines("grammar-tests/malformed/san.txt") {
+        let shown = clip(&String::from_utf8_lossy(&l), 40);
+        writeln!(snap, "{shown:?}").unwrap();
+        match SanPlus::from_ascii(&l) {
+            Ok(san) => {
+                let printed = san.to_string_with(DropStyle::Letter);
+                let again: SanPlus = printed.parse().unwrap();
+                assert_eq!(again.san, san.san);
+                writeln!(snap, "    san: {printed}").unwrap();
+            }
+            Err(e) => writeln!(snap, "    san error: {}", clip(&e.to_string(), 120)).unwrap(),
+        }
+        match UciMove::from_ascii(&l) {
+            Ok(uci) => writeln!(snap, "    uci: {uci}").unwrap(),
+            Err(e) => writeln!(snap, "    uci error: {e}").unwrap(),
+        }
+    }
+    settings().bind(|| insta::assert_snapshot!("malformed_san", snap));
+}
+
+#[test]
+fn malformed_archives_are_located_or_accepted() {
+    settings().bind(|| {
+        insta::glob!(
+            "../grammar-tests",
+            "malformed/{pgn,bpgn,compressed}/*",
+            |path| {
+                let p = path.to_str().unwrap();
+                let rel = &p[p.find("grammar-tests").unwrap()..];
+                let out = Command::new(get_cargo_bin("pocketfen"))
+                    .args(["validate", "-j", "1", "-q", "--strict", "--variations", rel])
+                    .output()
+                    .unwrap();
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(!stderr.contains("panicked"), "{rel}: {stderr}");
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                assert!(
+                    !stdout.contains(|c: char| c.is_control() && c != '\n'),
+                    "{rel}: unescaped control characters in {stdout:?}"
+                );
+                assert!(matches!(out.status.code(), Some(0..=2)), "{rel}");
+                insta::assert_snapshot!(format!(
+                    "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stdout),
+                    stderr
+                ));
+            }
+        );
+    });
+}
+
+/// Validates and converts a generated archive; the summary of each game's report.
+fn run(bytes: &[u8], opts: &Options) -> String {
+    let mut out = String::new();
+    let mut games = 0;
+    for game in GameSplitter::new(bytes) {
+        let game = game.unwrap();
+        games += 1;
+        let report = validate_game(&game, opts);
+        let converted = matches!(
+            convert_game(&game, Target::Lichess, DropStyle::Letter, None),
+            Converted::Game(_)
+        );
+        if games <= 3 {
+            describe(&mut out, &report, converted);
+        }
+    }
+    writeln!(out, "{games} games").unwrap();
+    out
+}
+
+fn describe(out: &mut String, r: &GameReport, converted: bool) {
+    writeln!(
+        out,
+        "game {} (line {}): {} plies, {}, converts: {converted}",
+        r.number,
+        r.line,
+        r.plies,
+        r.status.name()
+    )
+    .unwrap();
+    for p in &r.problems {
+        writeln!(
+            out,
+            "  {}:{}: {} ({}): {}",
+            p.line,
+            p.column,
+            p.kind,
+            clip(p.token.as_deref().unwrap_or(""), 50),
+            clip(&p.reason, 120)
+        )
+        .unwrap();
+    }
+}
+
+/// The generated inputs, each with what pocketfen says about it.
+fn generated() -> Vec<(&'static str, Vec<u8>)> {
+    let game = |tags: &str, movetext: &str| format!("{tags}\n\n{movetext}\n\n").into_bytes();
+    let shuffle = "Nf3 Nf6 Ng1 Ng8 ";
+    vec![
+        (
+            "a 10 MB tag value",
+            game(
+                &format!("[Event \"{}\"]", "x".repeat(10 << 20)),
+                "1. e4 e5 *",
+            ),
+        ),
+        (
+            "100 k nested variations",
+            game(
+                "[Event \"deep\"]",
+                &format!(
+                    "1. e4 {} e5 *",
+                    "(1. d4 ".repeat(100_000) + &")".repeat(100_000)
+                ),
+            ),
+        ),
+        (
+            "100 k comments",
+            game(
+                "[Event \"comments\"]",
+                &format!("1. e4 {}e5 *", "{ a comment } ".repeat(100_000)),
+            ),
+        ),
+        (
+            "a game of 50 k plies",
+            game(
+                "[Event \"long\"]\n[Variant \"crazyhouse\"]",
+                &format!("{}*", shuffle.repeat(12_500)),
+            ),
+        ),
+        (
+            "a 1 MB token",
+            game(
+                "[Event \"token\"]",
+                &format!("1. {} *", "N".repeat(1 << 20)),
+            ),
+        ),
+        (
+            "1 MB of `(`",
+            game(
+                "[Event \"parens\"]",
+                &format!("1. e4 {}", "(".repeat(1 << 20)),
+            ),
+        ),
+        (
+            "1 MB of `{`",
+            game(
+                "[Event \"braces\"]",
+                &format!("1. e4 {}", "{".repeat(1 << 20)),
+            ),
+        ),
+        (
+            "100 k one-move games",
+            game("[Event \"short\"]", "1. e4 *").repeat(100_000),
+        ),
+        (
+            "a 1000-piece pocket in a FEN tag",
+            game(
+                &format!(
+                    "[Variant \"crazyhouse\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{}] w KQkq - 0 1\"]",
+                    "Q".repeat(1000)
+                ),
+                "1. Q@e3 *",
+            ),
+        ),
+    ]
+}
+
+#[test]
+fn huge_generated_inputs_are_located_or_accepted() {
+    let mut snap = String::new();
+    for (name, bytes) in generated() {
+        writeln!(snap, "== {name} ({} bytes)", bytes.len()).unwrap();
+        snap.push_str(&run(&bytes, &Options::default()));
+        if name.contains("variations") {
+            let opts = Options {
+                variations: true,
+                ..Options::default()
+            };
+            writeln!(snap, "-- with --variations").unwrap();
+            snap.push_str(&run(&bytes, &opts));
+        }
+    }
+    settings().bind(|| insta::assert_snapshot!("malformed_generated", snap));
+}
