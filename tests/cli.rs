@@ -1,5 +1,6 @@
 //! CLI snapshots: exit code, stdout and stderr of each subcommand (insta-cmd).
 
+use std::io::Write as _;
 use std::process::Command;
 
 use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
@@ -276,4 +277,89 @@ fn a_closed_stdout_ends_quietly() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn a_failing_output_is_an_error_with_a_message() {
+    // /dev/full takes nothing: every command that writes says so and exits 2.
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not on this system
+    };
+    let sample = "samples/lichess_standard_2025-05_sample438.pgn";
+    for args in [
+        &["validate", "--all", "-q", sample][..],
+        &["replay", "--emit", "fen", sample],
+        &["pgn", "convert", "--to", "lichess", "-q", sample],
+        &[
+            "fen",
+            "convert",
+            "--to",
+            "xboard",
+            "8/8/8/8/8/8/8/k6K w - - 0 1",
+        ],
+    ] {
+        let out = cmd(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains("writing"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn an_interrupted_convert_leaves_no_file() {
+    // `pgn convert -o OUT` reading a stream that is still open, then Ctrl-C: neither OUT
+    // nor the temporary file beside it may remain.
+    let dir = std::env::temp_dir().join(format!("pocketfen-interrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("out.pgn");
+    let mut child = cmd(&[
+        "pgn",
+        "convert",
+        "--to",
+        "lichess",
+        "-q",
+        "-o",
+        out_path.to_str().unwrap(),
+        "-",
+    ])
+    .stdin(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(&std::fs::read("samples/lichess_zh_2018_JannLee-CrazyAra.pgn").unwrap())
+        .unwrap();
+    stdin.flush().unwrap();
+    // Wait for the temporary file: the run is under way.
+    let started = std::time::Instant::now();
+    while std::fs::read_dir(&dir).unwrap().count() == 0 {
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "no temporary file appeared"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+    assert!(left.is_empty(), "left behind: {left:?}");
 }

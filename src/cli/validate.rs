@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::args::{Emit, FormatArg, GameArgs, PgnConvertArgs, ReplayArgs, TargetArg, ValidateArgs};
+use pocketfen::notation::escape_controls;
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
@@ -161,16 +162,7 @@ impl<W: Write> Printer<'_, W> {
                 write!(self.out, ", ply {ply}")?;
             }
             if let Some(tok) = &p.token {
-                // Control characters escaped: hostile input must not drive a terminal.
-                write!(self.out, " (")?;
-                for c in tok.chars() {
-                    if c.is_control() {
-                        write!(self.out, "{}", c.escape_default())?;
-                    } else {
-                        write!(self.out, "{c}")?;
-                    }
-                }
-                write!(self.out, ")")?;
+                write!(self.out, " ({})", escape_controls(tok))?;
             }
             let sev = if p.severity == Severity::Error {
                 "error"
@@ -460,7 +452,8 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
         let mut write_error = None;
         for game in GameSplitter::new(reader) {
             let game = game.with_context(|| format!("{name}: reading"))?;
-            writeln!(out, "# {name} game {} (line {})", game.number, game.line)?;
+            writeln!(out, "# {name} game {} (line {})", game.number, game.line)
+                .context("writing the output")?;
             let report = validate_game_with(&game, &opts, &mut |ply| {
                 line.clear();
                 if let Some(b) = ply.board {
@@ -478,20 +471,20 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
                 }
             });
             if let Some(e) = write_error.take() {
-                return Err(e.into());
+                return Err(anyhow::Error::new(e).context("writing the output"));
             }
             for p in report
                 .problems
                 .iter()
                 .filter(|p| p.severity == Severity::Error)
             {
-                out.flush()?;
+                out.flush().context("writing the output")?;
                 ok = false;
                 let ply = p.ply.map_or(String::new(), |n| format!(", ply {n}"));
                 let tok = p
                     .token
                     .as_deref()
-                    .map_or(String::new(), |t| format!(" ({t})"));
+                    .map_or(String::new(), |t| format!(" ({})", escape_controls(t)));
                 eprintln!(
                     "pocketfen: {name}:{}:{}: game {}{ply}{tok}: {}: {}",
                     p.line, p.column, report.number, p.kind, p.reason
@@ -499,8 +492,30 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
             }
         }
     }
-    out.flush()?;
+    out.flush().context("writing the output")?;
     Ok(ok)
+}
+
+/// The temporary output file of a running `pgn convert -o`.
+static PARTIAL: Mutex<Option<std::path::PathBuf>> = Mutex::new(None);
+
+/// Sets the file to remove if the run is interrupted (Ctrl-C, SIGTERM): an interrupted
+/// run leaves neither the output nor a partial file behind. `None` once it is renamed.
+fn remove_on_interrupt(temp: Option<&std::path::Path>) {
+    static HANDLER: std::sync::Once = std::sync::Once::new();
+    if let Ok(mut partial) = PARTIAL.lock() {
+        *partial = temp.map(std::path::Path::to_owned);
+    }
+    HANDLER.call_once(|| {
+        // Without a handler (it cannot be set), an interrupt leaves the temporary file.
+        let _ = ctrlc::set_handler(|| {
+            if let Some(path) = PARTIAL.lock().ok().and_then(|mut p| p.take()) {
+                let _ = std::fs::remove_file(path);
+            }
+            eprintln!("pocketfen: interrupted; no output written");
+            std::process::exit(130);
+        });
+    });
 }
 
 /// The text lines of a game's problems, as `validate` prints them.
@@ -541,6 +556,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
             ));
             let file = std::fs::File::create(&temp)
                 .with_context(|| format!("creating {}", temp.display()))?;
+            remove_on_interrupt(Some(&temp));
             (
                 Box::new(io::BufWriter::with_capacity(1 << 16, file)),
                 Some(temp),
@@ -620,6 +636,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         Ok(())
     })();
     drop(out);
+    remove_on_interrupt(None);
     match (&result, temp, &args.output) {
         (Ok(()), Some(temp), Some(path)) => {
             std::fs::rename(&temp, path)

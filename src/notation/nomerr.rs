@@ -85,19 +85,14 @@ pub(crate) fn locate(whole: &str, at: &str) -> (usize, String) {
 /// `text` in backquotes for an error message: at most `max` characters (then `…`), and
 /// control characters escaped, so hostile input cannot drive the reader's terminal.
 pub(crate) fn quote(text: &str, max: usize) -> String {
-    let mut out = String::with_capacity(text.len().min(max * 4) + 4);
-    out.push('`');
-    for (i, c) in text.chars().enumerate() {
-        if i == max {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('`');
-    out
+    let clipped = match text.char_indices().nth(max) {
+        Some((cut, _)) => &text[..cut],
+        None => text,
+    };
+    let more = if clipped.len() < text.len() {
+        "…"
+    } else {
+        ""
+    };
+    format!("`{}{more}`", super::escape_controls(clipped))
 }
