@@ -205,6 +205,29 @@ impl Wrap {
         self.col += width;
     }
 
+    /// Writes an ASCII word that `write` appends (a move number, a SAN): straight into the
+    /// output, the space before it turned into a line break if it does not fit.
+    #[inline]
+    fn ascii_word(&mut self, write: impl FnOnce(&mut String)) {
+        let open = std::mem::take(&mut self.open);
+        let start = self.out.len();
+        let sep = usize::from(self.col > 0);
+        if sep == 1 {
+            self.out.push(' ');
+        }
+        for _ in 0..open {
+            self.out.push('(');
+        }
+        write(&mut self.out);
+        let width = self.out.len() - start - sep;
+        if sep == 1 && self.col + 1 + width > 80 {
+            self.out.replace_range(start..start + 1, "\n");
+            self.col = width;
+        } else {
+            self.col += sep + width;
+        }
+    }
+
     /// A comment, wrapped at its spaces: `{ a b c }` (`{ ` and ` }` stay with their words).
     fn comment(&mut self, c: &str) {
         // Most comments (clocks, evals) are single-spaced and fit on the current line:
@@ -276,32 +299,35 @@ fn write_line<'t>(
         w.comment(c);
         need_number = true;
     }
-    let mut text = String::with_capacity(16);
     for node in &line.moves {
         let san: SanPlus = node.san.parse().map_err(|_| node.san)?;
         let (m, _) = san.resolve(&pos, false).map_err(|_| node.san)?;
         let white = pos.turn() == crate::types::Color::White;
         if white || need_number {
-            text.clear();
-            push_number(&mut text, pos.fullmoves());
-            text.push_str(if white { "." } else { "..." });
-            w.word(&text);
+            let number = pos.fullmoves();
+            w.ascii_word(|out| {
+                push_number(out, number);
+                out.push_str(if white { "." } else { "..." });
+            });
         }
-        // Play once: the suffix comes from the position after the move.
-        let mut after = pos.clone();
-        after.play_unchecked(m);
-        text.clear();
         let canonical = san.san.canonical(&pos, m);
-        canonical.append_to(&mut text, style);
-        if after.is_check() {
-            text.push(if after.is_checkmate() { '#' } else { '+' });
-        }
-        if let Some(g) = san.glyph {
-            text.push_str(g.as_str());
-        }
-        w.word(&text);
-        need_number = false;
+        // Variations start from the position before the move.
         let extra = node.extra.as_deref();
+        let before = extra
+            .is_some_and(|e| !e.variations.is_empty())
+            .then(|| pos.clone());
+        pos.play_unchecked(m);
+        let suffix = pos
+            .is_check()
+            .then(|| if pos.is_checkmate() { '#' } else { '+' });
+        w.ascii_word(|out| {
+            canonical.append_to(out, style);
+            out.extend(suffix);
+            if let Some(g) = san.glyph {
+                out.push_str(g.as_str());
+            }
+        });
+        need_number = false;
         for n in extra.iter().flat_map(|e| &e.nags) {
             w.word(n);
             need_number = true;
@@ -316,11 +342,11 @@ fn write_line<'t>(
         }
         for v in extra.iter().flat_map(|e| &e.variations) {
             w.word("(");
-            write_line(w, v, pos.clone(), style, true)?;
+            let from = before.clone().expect("kept for variations");
+            write_line(w, v, from, style, true)?;
             w.word(")");
             need_number = true;
         }
-        pos = after;
     }
     Ok(pos)
 }
