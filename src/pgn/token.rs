@@ -69,13 +69,14 @@ fn tag_pair(i: &[u8]) -> Option<TagSpan> {
             .ok()?;
     let name = (name_start, at(rest));
     let (rest, _) = (blanks, char('"')).parse(rest).ok()?;
-    // The closing quote: jump between quotes, backslashes and line ends.
+    // The closing quote: jump between quotes, backslashes and line ends. A backslash
+    // escapes the byte after it, but never a line end: a value stays on its line.
     let value_start = at(rest);
     let mut n = 0;
     let value_end = loop {
         match memchr::memchr3(b'"', b'\\', b'\n', rest.get(n..)?)? {
             q if rest[n + q] == b'"' => break value_start + n + q,
-            q if rest[n + q] == b'\\' => n += q + 2,
+            q if rest[n + q] == b'\\' && rest.get(n + q + 1) != Some(&b'\n') => n += q + 2,
             _ => return None,
         }
     };
@@ -372,6 +373,28 @@ mod tests {
         assert_eq!(k[11], TokenKind::MoveNumber("2."));
         assert_eq!(k[12], TokenKind::Move("Nf3"));
         assert_eq!(k[13], TokenKind::Result("1-0"));
+    }
+
+    #[test]
+    fn a_tag_value_stays_on_its_line() {
+        // Found by the `validate` fuzz target: an escaped line end let a value run on.
+        let k = kinds("[TimeControl \"\\\n240+2\"]\n");
+        assert!(matches!(k[0], TokenKind::Unknown(..)), "{k:?}");
+        let k = kinds("[A \"x\\\\\"] [B \"\\\"q\\\"\"]");
+        assert_eq!(
+            k[0],
+            TokenKind::Tag {
+                name: "A",
+                value: "x\\\\"
+            }
+        );
+        assert_eq!(
+            k[1],
+            TokenKind::Tag {
+                name: "B",
+                value: "\\\"q\\\""
+            }
+        );
     }
 
     #[test]
