@@ -391,7 +391,8 @@ pub fn convert_game(
         }
         (None, None) => Variant::Chess,
     };
-    if variant == Variant::Bughouse {
+    // Bughouse matches are not converted (no site imports them).
+    if super::validate::looks_like_bpgn(variant, get("WhiteA").is_some(), &tokens) {
         return Converted::Broken;
     }
     let start_setup = match get("FEN") {

@@ -382,14 +382,9 @@ fn validate(
             _ => Variant::Chess,
         },
     };
-    let is_bpgn = opts.bpgn.unwrap_or_else(|| {
-        variant == Variant::Bughouse
-            || tag("WhiteA").is_some()
-            || tokens
-                .clone()
-                .find(|t| matches!(t.kind, TokenKind::MoveNumber(_) | TokenKind::Move(_)))
-                .is_some_and(|t| matches!(t.kind, TokenKind::MoveNumber(n) if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b'])))
-    });
+    let is_bpgn = opts
+        .bpgn
+        .unwrap_or_else(|| looks_like_bpgn(variant, tag("WhiteA").is_some(), &tokens));
     if is_bpgn {
         let (plies, reading) =
             super::bpgn::validate_match(&mut rep, &tags, tokens, opts, &mut on_ply);
@@ -710,6 +705,25 @@ fn validate(
         }
     }
     finish(rep, Some(variant), plies)
+}
+
+/// Whether a game is a bughouse match: its variant is Bughouse, its tags name four
+/// players (`has_white_a`), or its first move number carries a board letter (`1A.`);
+/// `movetext` stands at the movetext's start.
+pub(super) fn looks_like_bpgn(
+    variant: Variant,
+    has_white_a: bool,
+    movetext: &Tokenizer<'_>,
+) -> bool {
+    variant == Variant::Bughouse
+        || has_white_a
+        || movetext
+            .clone()
+            .find(|t| matches!(t.kind, TokenKind::MoveNumber(_) | TokenKind::Move(_)))
+            .is_some_and(|t| {
+                matches!(t.kind, TokenKind::MoveNumber(n)
+                    if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b']))
+            })
 }
 
 /// Under `--strict`, a move number that does not fit the position (`12.` before a white
