@@ -192,9 +192,16 @@ fn describe_resolution(line: &str) -> String {
     let variant: pocketfen::Variant = cols[0].parse().unwrap();
     let setup: pocketfen::Setup = cols[1].parse().unwrap();
     let pos = Position::from_setup(&setup, Rules::new(variant)).unwrap();
-    let san: SanPlus = cols[2].parse().unwrap();
     let mut out = format!("{} in {} ({variant}):\n", cols[2], cols[1]);
-    match san.resolve(&pos, true) {
+    // UCI where the token is no SAN (`b1c3b`).
+    let resolved = match cols[2].parse::<SanPlus>() {
+        Ok(san) => san.resolve(&pos, true),
+        Err(_) => {
+            let uci: pocketfen::notation::uci::UciMove = cols[2].parse().unwrap();
+            uci.to_move(&pos).map(|m| (m, Vec::new()))
+        }
+    };
+    match resolved {
         Ok((m, defects)) => {
             let canonical = SanPlus::from_move(&pos, m).to_string_with(DropStyle::Letter);
             writeln!(

@@ -80,9 +80,9 @@ fn every_corpus_game_validates() {
     }
     assert_eq!(
         games,
-        // The Lichess sample, the cutechess and FICS files, the single games, and one
-        // fuzz regression.
-        438 + 102 + 100 + 81 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1
+        // The Lichess sample, the cutechess and FICS files, the single games, and two
+        // fuzz regressions.
+        438 + 102 + 100 + 81 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1
     );
 }
 

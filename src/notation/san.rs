@@ -862,6 +862,19 @@ fn normal_to_move(
         file.is_none_or(|f| from.file() == f) && rank.is_none_or(|r| from.rank() == r)
     };
     let last_rank = to.rank() == us.relative_rank(Rank::Eighth);
+    // Only UCI can spell this (`b1c3b`): SAN has no promotion on a piece move.
+    if role != Role::Pawn
+        && let Some(p) = promotion
+    {
+        return Err(IllegalSan::new(
+            IllegalKind::BadPromotion,
+            format!(
+                "only pawns promote, not a {} (to a {})",
+                role.name(),
+                p.name()
+            ),
+        ));
+    }
     if role == Role::Pawn {
         match promotion {
             Some(Role::King) => {

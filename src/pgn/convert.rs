@@ -170,10 +170,6 @@ impl Wrap {
     /// Writes `pre w post` as one unbreakable word.
     #[inline]
     fn parts(&mut self, pre: &str, w: &str, post: &str) {
-        if w == "(" {
-            self.open += 1;
-            return;
-        }
         let open = std::mem::take(&mut self.open);
         let chars = if w.is_ascii() {
             w.len()
@@ -182,12 +178,10 @@ impl Wrap {
         };
         let width = open + pre.len() + chars + post.len();
         if self.col > 0 {
-            // `)` follows its word without a space.
-            let sep = usize::from(w != ")");
-            if self.col + sep + width > 80 {
+            if self.col + 1 + width > 80 {
                 self.out.push('\n');
                 self.col = 0;
-            } else if sep == 1 {
+            } else {
                 self.out.push(' ');
                 self.col += 1;
             }
@@ -203,6 +197,26 @@ impl Wrap {
             self.out.push_str(post);
         }
         self.col += width;
+    }
+
+    /// Opens a variation: the `(` waits for the next word and wraps together with it.
+    fn open_paren(&mut self) {
+        self.open += 1;
+    }
+
+    /// Closes a variation: `)` follows its word without a space, or starts a line (an
+    /// empty variation's `(` still waiting goes with it).
+    fn close_paren(&mut self) {
+        let open = std::mem::take(&mut self.open);
+        if self.col > 0 && self.col + open + 1 > 80 {
+            self.out.push('\n');
+            self.col = 0;
+        }
+        for _ in 0..open {
+            self.out.push('(');
+        }
+        self.out.push(')');
+        self.col += open + 1;
     }
 
     /// Writes an ASCII word that `write` appends (a move number, a SAN): straight into the
@@ -341,10 +355,10 @@ fn write_line<'t>(
             need_number = true;
         }
         for v in extra.iter().flat_map(|e| &e.variations) {
-            w.word("(");
+            w.open_paren();
             let from = before.clone().expect("kept for variations");
             write_line(w, v, from, style, true)?;
-            w.word(")");
+            w.close_paren();
             need_number = true;
         }
     }
