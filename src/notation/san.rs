@@ -807,7 +807,7 @@ fn pseudo_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
 /// move is legal without generating anything. `None`: take the full path (which also
 /// explains why a move is illegal). En passant, whose capture empties a third square,
 /// always takes the full path.
-fn unique_unpinned(
+fn single_candidate(
     pos: &Position,
     role: Role,
     file: Option<File>,
@@ -910,7 +910,7 @@ fn normal_to_move(
             ));
         }
     }
-    if let Some(m) = unique_unpinned(pos, role, file, rank, to, promotion) {
+    if let Some(m) = single_candidate(pos, role, file, rank, to, promotion) {
         return Ok(m);
     }
     let candidates = pos.legal_moves_to(role, to);
