@@ -852,6 +852,23 @@ pub fn setup_to_string(setup: &Setup, dialect: FenDialect) -> String {
     out
 }
 
+/// The setup that a print of `setup` in `dialect` parses back as: `setup` itself in
+/// every dialect but Chess.com's, which writes no pocket field when the pockets are empty
+/// and nothing is promoted, and no promoted squares without a pocket field.
+pub fn read_back(setup: &Setup, dialect: FenDialect) -> Setup {
+    let mut s = setup.clone();
+    if dialect == FenDialect::Chesscom {
+        match s.pockets {
+            None => s.promoted = Bitboard::EMPTY,
+            Some(p) if p.white.is_empty() && p.black.is_empty() && s.promoted.is_empty() => {
+                s.pockets = None;
+            }
+            Some(_) => {}
+        }
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
