@@ -257,14 +257,7 @@ pub(super) fn validate_match<'t>(
                 let san: SanPlus = match tok.parse() {
                     Ok(s) => s,
                     Err(e) => {
-                        rep.illegal(
-                            "unparseable-token",
-                            Some(ply),
-                            Some(&shown()),
-                            t.offset,
-                            format!("not a move: {e}"),
-                            Some(pos),
-                        );
+                        rep.not_a_move(Some(ply), &shown(), t.offset, &e, pos);
                         break;
                     }
                 };

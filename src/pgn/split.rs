@@ -132,7 +132,7 @@ impl<R: BufRead> GameSplitter<R> {
             // A comment still open at a blank line followed by a tag line was never
             // closed: the tag line starts the next game, so one corrupt game does not
             // swallow the rest of the archive (its validation reports the open comment).
-            let reopens = was_in_comment && self.prev_blank && looks_like_tag(line);
+            let reopens = was_in_comment && self.prev_blank && super::token::starts_with_tag(line);
             let starts_tag = (!was_in_comment || reopens) && lead == Some(b'[');
             if starts_tag && (self.has_movetext || self.tags_ended) {
                 // This line opens the next game: hand out the current one.
@@ -188,19 +188,6 @@ impl<R: BufRead> GameSplitter<R> {
             bytes,
         })
     }
-}
-
-/// Whether `line` starts like a tag pair: `[`, a name, blanks, `"`.
-fn looks_like_tag(line: &[u8]) -> bool {
-    let line = line.trim_ascii_start();
-    let Some(rest) = line.strip_prefix(b"[") else {
-        return false;
-    };
-    let name = rest
-        .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
-        .count();
-    name > 0 && rest[name..].trim_ascii_start().first() == Some(&b'"')
 }
 
 /// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its

@@ -88,6 +88,11 @@ fn tag_pair(i: &[u8]) -> Option<TagSpan> {
     })
 }
 
+/// Whether `line` begins, after blanks, with a whole tag pair.
+pub(super) fn starts_with_tag(line: &[u8]) -> bool {
+    tag_pair(line.trim_ascii_start()).is_some()
+}
+
 /// Where a tag's parts lie, in bytes from its `[`.
 struct TagSpan {
     len: usize,

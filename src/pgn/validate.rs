@@ -229,6 +229,25 @@ impl Reporter<'_> {
         );
     }
 
+    /// A move token that is no SAN (`err` says where and why).
+    pub(super) fn not_a_move(
+        &mut self,
+        ply: Option<usize>,
+        token: &str,
+        offset: usize,
+        err: &crate::notation::san::ParseSanError,
+        pos: &Position,
+    ) {
+        self.illegal(
+            "unparseable-token",
+            ply,
+            Some(token),
+            offset,
+            format!("not a move: {err}"),
+            Some(pos),
+        );
+    }
+
     /// A result marker after the one that ended the movetext.
     pub(super) fn second_result(&mut self, first: &str, token: &str, offset: usize) {
         self.illegal(
@@ -368,7 +387,7 @@ fn validate(
                     offset,
                     format!(
                         "unknown variant `{}`; give --variant to validate it",
-                        value.escape_debug()
+                        crate::notation::escape_controls(value)
                     ),
                 );
                 return finish(rep, None, 0);
@@ -537,14 +556,7 @@ fn validate(
                 let san: SanPlus = match tok.parse() {
                     Ok(s) => s,
                     Err(e) => {
-                        rep.illegal(
-                            "unparseable-token",
-                            ply_field,
-                            Some(tok),
-                            t.offset,
-                            format!("not a move: {e}"),
-                            Some(&pos),
-                        );
+                        rep.not_a_move(ply_field, tok, t.offset, &e, &pos);
                         break;
                     }
                 };
