@@ -147,17 +147,44 @@ impl Match {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::san::SanPlus;
-    use crate::types::Role;
+    use crate::types::{Role, Square};
 
-    fn play(game: &mut Match, board: BoardId, san: &str) {
-        let m = san
-            .parse::<SanPlus>()
-            .unwrap()
-            .san
-            .to_move(game.board(board))
-            .unwrap_or_else(|e| panic!("{san}: {e}"));
+    /// Plays the legal move given as its destination square (`e4`), its origin and
+    /// destination (`e4d5`), or a drop (`P@e5`).
+    fn play(game: &mut Match, board: BoardId, text: &str) {
+        let pos = game.board(board);
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| match (text.len(), text.split_once('@')) {
+                (_, Some((role, to))) => {
+                    *m == Move::Put {
+                        role: Role::from_char(role.chars().next().unwrap()).unwrap(),
+                        to: sq(to),
+                    }
+                }
+                (2, None) => !m.is_drop() && m.to() == sq(text),
+                _ => m.from() == Some(sq(&text[..2])) && m.to() == sq(&text[2..]),
+            })
+            .unwrap_or_else(|| panic!("{text} is not legal"));
         game.play(board, m).unwrap();
+    }
+
+    #[test]
+    fn an_illegal_move_is_refused_with_its_reason() {
+        let mut g = Match::new(true);
+        let drop = Move::Put {
+            role: Role::Knight,
+            to: "e4".parse().unwrap(),
+        };
+        let e = g.play(BoardId::A, drop).unwrap_err();
+        assert_eq!(e.kind, crate::position::IllegalReason::NotInPocket);
+        assert_eq!(
+            g.board(BoardId::A).turn(),
+            Color::White,
+            "nothing was played"
+        );
     }
 
     #[test]
@@ -165,7 +192,7 @@ mod tests {
         let mut g = Match::new(true);
         play(&mut g, BoardId::B, "e4");
         play(&mut g, BoardId::B, "d5");
-        play(&mut g, BoardId::B, "exd5");
+        play(&mut g, BoardId::B, "e4d5");
         assert_eq!(g.board(BoardId::A).pockets().black.get(Role::Pawn), 1);
         assert!(g.board(BoardId::B).pockets().white.is_empty());
         // Black on A can drop it now; White on A cannot.
@@ -178,7 +205,7 @@ mod tests {
     fn a_captured_promoted_piece_goes_to_the_partner_as_a_pawn() {
         let a: Setup = "4k3/8/8/8/8/8/8/q~2RK3/ w - - 0 1".parse().unwrap();
         let mut g = Match::from_setups(&a, &Setup::crazyhouse_start(), true).unwrap();
-        play(&mut g, BoardId::A, "Rxa1");
+        play(&mut g, BoardId::A, "d1a1");
         assert_eq!(g.board(BoardId::B).pockets().black.get(Role::Pawn), 1);
         assert_eq!(g.board(BoardId::B).pockets().black.get(Role::Queen), 0);
         assert!(g.board(BoardId::A).pockets().white.is_empty());

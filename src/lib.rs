@@ -36,10 +36,10 @@ pub mod variant;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
-pub use moves::{Move, MoveList};
+pub use moves::{CastlingSide, Move, MoveList};
 pub use position::{
-    EndReason, IllegalMove, Outcome, Position, PositionError, Problem, ProblemKind, Repetitions,
-    Severity,
+    EndReason, IllegalMove, IllegalReason, Outcome, Position, PositionError, Problem, ProblemKind,
+    Repetitions, Severity,
 };
 pub use setup::{Castling, CastlingFlag, CastlingSpec, Fen, Pocket, Setup};
 pub use types::{ByColor, ByRole, Color, File, ParseSquareError, Piece, Rank, Role, Square};

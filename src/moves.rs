@@ -9,8 +9,26 @@
 
 use arrayvec::ArrayVec;
 
-use crate::notation::uci::UciMove;
 use crate::types::{File, Role, Square};
+
+/// King side or queen side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastlingSide {
+    /// Castling with the rook on the king's right (`O-O`).
+    KingSide,
+    /// Castling with the rook on the king's left (`O-O-O`).
+    QueenSide,
+}
+
+impl CastlingSide {
+    /// `king-side` or `queen-side`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CastlingSide::KingSide => "king-side",
+            CastlingSide::QueenSide => "queen-side",
+        }
+    }
+}
 
 /// A move of any variant. Castling is stored as king square and rook square, which is
 /// unambiguous in Chess960 too.
@@ -83,12 +101,6 @@ impl Move {
 
     pub fn is_drop(self) -> bool {
         matches!(self, Move::Put { .. })
-    }
-
-    /// The move in UCI notation: castling as king-two-squares (`e1g1`) unless `chess960`,
-    /// where it is king-takes-rook (`e1h1`); drops as `N@d5` and `P@e4`.
-    pub fn to_uci(self, chess960: bool) -> UciMove {
-        UciMove::from_move(self, chess960)
     }
 }
 

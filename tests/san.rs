@@ -124,5 +124,5 @@ fn drop_mate_forbidden_is_reported_as_such() {
         .unwrap()
         .resolve(&p, false)
         .unwrap_err();
-    assert_eq!(e.kind, pocketfen::notation::san::IllegalKind::DropMate);
+    assert_eq!(e.kind, pocketfen::IllegalReason::DropMate);
 }

@@ -690,6 +690,13 @@ pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFen
     Ok(ParsedFen { fen, dialect })
 }
 
+impl fmt::Debug for crate::position::Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fen = setup_to_string(&self.to_setup(), FenDialect::Bracket);
+        write!(f, "Position({fen}, {:?})", self.rules())
+    }
+}
+
 impl FromStr for Fen {
     type Err = ParseFenError;
     /// Parses a FEN or a bughouse pair in any dialect.

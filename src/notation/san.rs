@@ -35,17 +35,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::bitboard::Bitboard;
-use crate::board::attacks_of;
+pub use crate::moves::CastlingSide;
 use crate::moves::Move;
-use crate::position::Position;
-use crate::types::{File, Piece, Rank, Role, Square};
-
-/// King side or queen side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CastlingSide {
-    KingSide,
-    QueenSide,
-}
+use crate::position::{IllegalMove, IllegalReason, Position};
+use crate::types::{Color, File, Rank, Role, Square};
 
 /// A move as SAN writes it, not yet checked against a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -575,7 +568,7 @@ impl San {
                 capture,
                 to,
                 promotion,
-            } if (pseudo_origins(pos, role, to) & !Bitboard::from_square(from)).is_empty() => {
+            } if (pos.pseudo_origins(role, to) & !Bitboard::from_square(from)).is_empty() => {
                 // No other piece of the role even reaches the square: no disambiguation.
                 San::plain(role, capture, to, promotion)
             }
@@ -660,8 +653,8 @@ impl San {
     ///
     /// # Errors
     ///
-    /// [`IllegalSan`] with the precise reason.
-    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalSan> {
+    /// [`IllegalMove`] with the precise reason.
+    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalMove> {
         match *self {
             San::Normal {
                 role,
@@ -673,8 +666,8 @@ impl San {
             } => normal_to_move(pos, role, file, rank, to, promotion),
             San::Castle(side) => castle_to_move(pos, side),
             San::Put { role, to } => put_to_move(pos, role, to),
-            San::Null => Err(IllegalSan::new(
-                IllegalKind::NullMove,
+            San::Null => Err(IllegalMove::new(
+                IllegalReason::NullMove,
                 "a null move is not a move".to_owned(),
             )),
         }
@@ -687,119 +680,6 @@ impl fmt::Display for San {
         self.append_to(&mut s, DropStyle::Letter);
         f.write_str(&s)
     }
-}
-
-/// Why a SAN names no legal move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum IllegalKind {
-    /// No piece of that kind can reach the square at all.
-    NoSuchPiece,
-    /// Several legal moves fit.
-    Ambiguous,
-    /// The move would leave (or put) the own king in check.
-    LeavesKingInCheck,
-    /// A drop of a piece the pocket does not hold (or a variant without drops).
-    NotInPocket,
-    /// A pawn drop on a rank where pawns may not be dropped.
-    PawnDropRank,
-    DropOnOccupied,
-    /// A drop that checkmates where drop-mate is forbidden.
-    DropMate,
-    CastlingWithoutRight,
-    CastlingOutOfCheck,
-    CastlingThroughCheck,
-    CastlingBlocked,
-    /// A pawn capture onto an empty square that is not the en passant square.
-    EnPassantNotAvailable,
-    PromotionMissing,
-    /// A promotion where none is possible, or to a king.
-    BadPromotion,
-    NullMove,
-}
-
-impl IllegalKind {
-    /// The kebab-case name used in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            IllegalKind::NoSuchPiece => "no-such-piece",
-            IllegalKind::Ambiguous => "ambiguous",
-            IllegalKind::LeavesKingInCheck => "leaves-king-in-check",
-            IllegalKind::NotInPocket => "not-in-pocket",
-            IllegalKind::PawnDropRank => "pawn-drop-rank",
-            IllegalKind::DropOnOccupied => "drop-on-occupied",
-            IllegalKind::DropMate => "drop-mate",
-            IllegalKind::CastlingWithoutRight => "castling-without-right",
-            IllegalKind::CastlingOutOfCheck => "castling-out-of-check",
-            IllegalKind::CastlingThroughCheck => "castling-through-check",
-            IllegalKind::CastlingBlocked => "castling-blocked",
-            IllegalKind::EnPassantNotAvailable => "en-passant-not-available",
-            IllegalKind::PromotionMissing => "promotion-missing",
-            IllegalKind::BadPromotion => "bad-promotion",
-            IllegalKind::NullMove => "null-move",
-        }
-    }
-}
-
-/// A SAN (or UCI) move that is not legal in the position, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IllegalSan {
-    pub kind: IllegalKind,
-    pub message: String,
-}
-
-impl IllegalSan {
-    fn new(kind: IllegalKind, message: String) -> IllegalSan {
-        IllegalSan { kind, message }
-    }
-}
-
-impl fmt::Display for IllegalSan {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.kind.name(), self.message)
-    }
-}
-
-impl std::error::Error for IllegalSan {}
-
-fn who(pos: &Position, role: Role) -> String {
-    format!("{} {}", pos.turn().name(), role.name())
-}
-
-/// The squares from which a piece of `role` could move to `to`, ignoring checks and pins.
-fn pseudo_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
-    let board = pos.board();
-    let us = pos.turn();
-    let ours = board.by_piece(Piece { color: us, role });
-    if board.by_color(us).contains(to) {
-        return Bitboard::EMPTY;
-    }
-    if role != Role::Pawn {
-        // Attacks are symmetric for every piece but the pawn.
-        return ours & attacks_of(Piece { color: !us, role }, to, board.occupied());
-    }
-    let mut from = Bitboard::EMPTY;
-    let back = if us == crate::types::Color::White {
-        -8
-    } else {
-        8
-    };
-    if board.occupied().contains(to) || pos.ep_square() == Some(to) {
-        from |= crate::attacks::pawn_attacks(!us, to) & ours;
-    } else if let Some(one) = to.offset(back) {
-        if ours.contains(one) {
-            from |= one;
-        } else if !board.occupied().contains(one)
-            && let Some(two) = one.offset(back)
-        {
-            let mut start_ranks = Bitboard::relative_rank(us, Rank::Second);
-            if pos.variant().is_horde() {
-                start_ranks |= Bitboard::relative_rank(us, Rank::First);
-            }
-            from |= Bitboard::from_square(two) & ours & start_ranks;
-        }
-    }
-    from
 }
 
 /// The fast path of resolution: when exactly one piece of `role` fitting the SAN can reach
@@ -818,7 +698,7 @@ fn single_candidate(
     if role == Role::Pawn && pos.ep_square() == Some(to) {
         return None;
     }
-    let mut origins = pseudo_origins(pos, role, to);
+    let mut origins = pos.pseudo_origins(role, to);
     if let Some(f) = file {
         origins &= Bitboard::file(f);
     } else if role == Role::Pawn {
@@ -849,6 +729,8 @@ fn single_candidate(
     })
 }
 
+/// Resolves a piece or pawn move: SAN's own questions (a pawn push onto an occupied
+/// square, ambiguity, no piece fitting the description) here, the rest by the engine.
 fn normal_to_move(
     pos: &Position,
     role: Role,
@@ -856,59 +738,19 @@ fn normal_to_move(
     rank: Option<Rank>,
     to: Square,
     promotion: Option<Role>,
-) -> Result<Move, IllegalSan> {
-    let us = pos.turn();
+) -> Result<Move, IllegalMove> {
     let fits = |from: Square| {
         file.is_none_or(|f| from.file() == f) && rank.is_none_or(|r| from.rank() == r)
     };
-    let last_rank = to.rank() == us.relative_rank(Rank::Eighth);
-    // Only UCI can spell this (`b1c3b`): SAN has no promotion on a piece move.
-    if role != Role::Pawn
-        && let Some(p) = promotion
-    {
-        return Err(IllegalSan::new(
-            IllegalKind::BadPromotion,
+    pos.check_promotion(role, to, promotion)?;
+    // Without a file, a pawn SAN is a push from the same file.
+    if role == Role::Pawn && file.is_none() && pos.board().occupied().contains(to) {
+        return Err(IllegalMove::new(
+            IllegalReason::NoSuchPiece,
             format!(
-                "only pawns promote, not a {} (to a {})",
-                role.name(),
-                p.name()
+                "{to} is occupied, and a pawn move without a file is a push (a capture names the pawn's file)"
             ),
         ));
-    }
-    if role == Role::Pawn {
-        match promotion {
-            Some(Role::King) => {
-                return Err(IllegalSan::new(
-                    IllegalKind::BadPromotion,
-                    "a pawn cannot promote to a king".to_owned(),
-                ));
-            }
-            Some(p) if !last_rank => {
-                return Err(IllegalSan::new(
-                    IllegalKind::BadPromotion,
-                    format!(
-                        "promotion to a {} on {to}, which is not the last rank",
-                        p.name()
-                    ),
-                ));
-            }
-            None if last_rank && !pseudo_origins(pos, role, to).is_empty() => {
-                return Err(IllegalSan::new(
-                    IllegalKind::PromotionMissing,
-                    format!("a pawn reaching {to} must promote (=Q, =R, =B or =N)"),
-                ));
-            }
-            _ => {}
-        }
-        // Without a file, a pawn SAN is a push from the same file.
-        if file.is_none() && pos.board().occupied().contains(to) {
-            return Err(IllegalSan::new(
-                IllegalKind::NoSuchPiece,
-                format!(
-                    "{to} is occupied, and a pawn move without a file is a push (a capture names the pawn's file)"
-                ),
-            ));
-        }
     }
     if let Some(m) = single_candidate(pos, role, file, rank, to, promotion) {
         return Ok(m);
@@ -938,161 +780,55 @@ fn normal_to_move(
                 .iter()
                 .map(|m| San::from_move(pos, *m).to_string())
                 .collect();
-            return Err(IllegalSan::new(
-                IllegalKind::Ambiguous,
+            return Err(IllegalMove::new(
+                IllegalReason::Ambiguous,
                 format!("{} moves fit: {}", many.len(), list.join(", ")),
             ));
         }
     }
-    let mut origins = pseudo_origins(pos, role, to);
-    origins = origins
-        .filter(|&f| fits(f) && (role != Role::Pawn || file.is_some() || f.file() == to.file()))
-        .collect();
-    if role == Role::Pawn
-        && file.is_some_and(|f| f != to.file())
-        && !pos.board().occupied().contains(to)
-        && pos.ep_square() != Some(to)
-    {
-        return Err(IllegalSan::new(
-            IllegalKind::EnPassantNotAvailable,
-            format!("nothing to capture on {to}, and en passant is not available there"),
-        ));
-    }
-    if origins.is_empty() {
+    // No legal move fits: the engine explains the move of a piece that fits the SAN (a
+    // pawn capture names its origin by its file alone).
+    let pawn_capture_origin = || {
+        let empty = !pos.board().occupied().contains(to) && pos.ep_square() != Some(to);
+        let f = file.filter(|&f| role == Role::Pawn && f != to.file() && empty)?;
+        let behind = to.offset(if pos.turn() == Color::White { -8 } else { 8 })?;
+        Some(Square::from_coords(f, behind.rank()))
+    };
+    let origin = pos
+        .pseudo_origins(role, to)
+        .find(|&f| fits(f) && (role != Role::Pawn || file.is_some() || f.file() == to.file()))
+        .or_else(pawn_capture_origin);
+    let Some(from) = origin else {
         let whence = match (file, rank) {
             (Some(f), Some(r)) => format!(" from {}", Square::from_coords(f, r)),
             (Some(f), None) => format!(" from the {}-file", f.char()),
             (None, Some(r)) => format!(" from rank {}", r.char()),
             (None, None) => String::new(),
         };
-        let blocked = if pos.board().by_color(us).contains(to) {
-            format!(" ({to} holds a {} piece)", us.name())
-        } else {
-            String::new()
-        };
-        return Err(IllegalSan::new(
-            IllegalKind::NoSuchPiece,
-            format!("no {}{whence} can reach {to}{blocked}", who(pos, role)),
-        ));
-    }
-    let why = if role == Role::King {
-        format!("the king would stand in check on {to}")
-    } else if pos.is_check() {
-        "the move does not get the king out of check".to_owned()
+        return Err(pos.no_such_piece(role, &whence, to));
+    };
+    let m = if role == Role::Pawn && pos.ep_square() == Some(to) && from.file() != to.file() {
+        Move::EnPassant { from, to }
     } else {
-        "the piece is pinned: the move would leave the king in check".to_owned()
-    };
-    Err(IllegalSan::new(IllegalKind::LeavesKingInCheck, why))
-}
-
-fn castle_to_move(pos: &Position, side: CastlingSide) -> Result<Move, IllegalSan> {
-    let us = pos.turn();
-    let board = pos.board();
-    let king = board.king_of(us);
-    let rook = king.and_then(|k| {
-        (pos.castling_rights() & Bitboard::relative_rank(us, Rank::First))
-            .find(|&r| (r > k) == (side == CastlingSide::KingSide))
-            .map(|r| (k, r))
-    });
-    let name = if side == CastlingSide::KingSide {
-        "king-side"
-    } else {
-        "queen-side"
-    };
-    let Some((king, rook)) = rook else {
-        return Err(IllegalSan::new(
-            IllegalKind::CastlingWithoutRight,
-            format!("{} has no {name} castling right", us.name()),
-        ));
-    };
-    let m = Move::Castle { king, rook };
-    if pos.legal_moves_to(Role::King, m.to()).contains(&m) || pos.legal_moves().contains(&m) {
-        return Ok(m);
-    }
-    if pos.is_check() {
-        return Err(IllegalSan::new(
-            IllegalKind::CastlingOutOfCheck,
-            "castling out of check".to_owned(),
-        ));
-    }
-    let king_to = m.to();
-    let rook_to = crate::moves::castle_rook_to(king, rook);
-    let movers = Bitboard::from_square(king) | rook;
-    let path = (crate::attacks::between(king, king_to)
-        | king_to
-        | crate::attacks::between(rook, rook_to)
-        | rook_to)
-        & !movers;
-    if (path & board.occupied()).any() {
-        return Err(IllegalSan::new(
-            IllegalKind::CastlingBlocked,
-            format!("pieces stand between king and rook ({name})"),
-        ));
-    }
-    Err(IllegalSan::new(
-        IllegalKind::CastlingThroughCheck,
-        format!("the king would pass through or land on an attacked square ({name})"),
-    ))
-}
-
-fn put_to_move(pos: &Position, role: Role, to: Square) -> Result<Move, IllegalSan> {
-    let us = pos.turn();
-    if role == Role::King {
-        return Err(IllegalSan::new(
-            IllegalKind::NotInPocket,
-            "kings never go into a pocket".to_owned(),
-        ));
-    }
-    if !pos.variant().has_drops() {
-        return Err(IllegalSan::new(
-            IllegalKind::NotInPocket,
-            format!("{} has no drops", pos.variant()),
-        ));
-    }
-    if pos.pockets()[us].get(role) == 0 {
-        return Err(IllegalSan::new(
-            IllegalKind::NotInPocket,
-            format!("no {} in the pocket", who(pos, role)),
-        ));
-    }
-    if pos.board().occupied().contains(to) {
-        return Err(IllegalSan::new(
-            IllegalKind::DropOnOccupied,
-            format!("{to} is occupied"),
-        ));
-    }
-    if role == Role::Pawn {
-        let last = to.rank() == us.relative_rank(Rank::Eighth);
-        let first = to.rank() == us.relative_rank(Rank::First);
-        if last || (first && !pos.variant().first_rank_pawn_drops()) {
-            let rule = if pos.variant().first_rank_pawn_drops() {
-                "the last rank"
-            } else {
-                "the first or last rank"
-            };
-            return Err(IllegalSan::new(
-                IllegalKind::PawnDropRank,
-                format!("pawns cannot be dropped on {rule} ({to})"),
-            ));
+        Move::Normal {
+            role,
+            from,
+            capture: pos.board().role_at(to),
+            to,
+            promotion,
         }
-    }
+    };
+    pos.check(m).map(|()| m)
+}
+
+fn castle_to_move(pos: &Position, side: CastlingSide) -> Result<Move, IllegalMove> {
+    let m = pos.castling_move(side)?;
+    pos.check(m).map(|()| m)
+}
+
+fn put_to_move(pos: &Position, role: Role, to: Square) -> Result<Move, IllegalMove> {
     let m = Move::Put { role, to };
-    if pos.legal_moves_to(role, to).contains(&m) {
-        return Ok(m);
-    }
-    if !pos.rules().drop_mate && pos.drop_mates(m) {
-        return Err(IllegalSan::new(
-            IllegalKind::DropMate,
-            format!(
-                "{} would checkmate, and drop-mate is forbidden",
-                San::Put { role, to }
-            ),
-        ));
-    }
-    Err(IllegalSan::new(
-        IllegalKind::LeavesKingInCheck,
-        "the drop does not get the king out of check".to_owned(),
-    ))
+    pos.check(m).map(|()| m)
 }
 
 /// A spelling that strict resolution reports.
@@ -1154,8 +890,12 @@ impl SanPlus {
     ///
     /// # Errors
     ///
-    /// [`IllegalSan`] when the move is not legal (in both modes).
-    pub fn resolve(&self, pos: &Position, strict: bool) -> Result<(Move, Vec<Defect>), IllegalSan> {
+    /// [`IllegalMove`] when the move is not legal (in both modes).
+    pub fn resolve(
+        &self,
+        pos: &Position,
+        strict: bool,
+    ) -> Result<(Move, Vec<Defect>), IllegalMove> {
         let m = self.san.to_move(pos)?;
         if !strict {
             return Ok((m, Vec::new()));

@@ -13,10 +13,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::san::{IllegalKind, IllegalSan, San};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::types::{Role, Square};
+use crate::moves::{CastlingSide, Move};
+use crate::position::{IllegalMove, IllegalReason, Position};
+use crate::types::{File, Piece, Role, Square};
 
 /// A move in UCI notation, not yet checked against a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -122,14 +121,16 @@ impl UciMove {
     ///
     /// # Errors
     ///
-    /// [`IllegalSan`] with the reason (the same kinds as for SAN).
-    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalSan> {
-        match *self {
-            UciMove::Null => Err(IllegalSan {
-                kind: IllegalKind::NullMove,
-                message: "a null move is not a move".to_owned(),
-            }),
-            UciMove::Put { role, to } => San::Put { role, to }.to_move(pos),
+    /// [`IllegalMove`] with the engine's reason (the same kinds as for SAN).
+    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalMove> {
+        let m = match *self {
+            UciMove::Null => {
+                return Err(IllegalMove::new(
+                    IllegalReason::NullMove,
+                    "a null move is not a move".to_owned(),
+                ));
+            }
+            UciMove::Put { role, to } => Move::Put { role, to },
             UciMove::Normal {
                 from,
                 to,
@@ -137,66 +138,86 @@ impl UciMove {
             } => {
                 let board = pos.board();
                 let Some(piece) = board.piece_at(from) else {
-                    return Err(IllegalSan {
-                        kind: IllegalKind::NoSuchPiece,
-                        message: format!("no piece on {from}"),
-                    });
+                    return Err(IllegalMove::new(
+                        IllegalReason::NoSuchPiece,
+                        format!("no piece on {from}"),
+                    ));
                 };
                 if piece.color != pos.turn() {
-                    return Err(IllegalSan {
-                        kind: IllegalKind::NoSuchPiece,
-                        message: format!(
+                    return Err(IllegalMove::new(
+                        IllegalReason::NoSuchPiece,
+                        format!(
                             "the piece on {from} is {}'s, and it is {}'s turn",
                             piece.color.name(),
                             pos.turn().name()
                         ),
-                    });
+                    ));
                 }
-                if piece.role == Role::King && promotion.is_none() {
-                    let castle = pos
-                        .legal_moves_to(
-                            Role::King,
-                            Square::from_coords(crate::File::G, from.rank()),
-                        )
-                        .into_iter()
-                        .chain(pos.legal_moves_to(
-                            Role::King,
-                            Square::from_coords(crate::File::C, from.rank()),
-                        ))
-                        .find(|m| match *m {
-                            Move::Castle { king, rook } => {
-                                king == from && (rook == to || (m.to() == to && !pos.is_chess960()))
-                            }
-                            _ => false,
-                        });
-                    if let Some(m) = castle {
-                        return Ok(m);
-                    }
-                    if board.piece_at(to)
-                        == Some(crate::Piece {
-                            color: piece.color,
-                            role: Role::Rook,
-                        })
-                    {
-                        let side = if to > from {
-                            super::san::CastlingSide::KingSide
-                        } else {
-                            super::san::CastlingSide::QueenSide
-                        };
-                        return San::Castle(side).to_move(pos);
+                if piece.role == Role::King
+                    && promotion.is_none()
+                    && let Some(castle) = castling(pos, from, to)
+                {
+                    return castle;
+                }
+                if piece.role == Role::Pawn
+                    && pos.ep_square() == Some(to)
+                    && from.file() != to.file()
+                {
+                    Move::EnPassant { from, to }
+                } else {
+                    Move::Normal {
+                        role: piece.role,
+                        from,
+                        capture: board.role_at(to),
+                        to,
+                        promotion,
                     }
                 }
-                let san = San::Normal {
-                    role: piece.role,
-                    file: Some(from.file()),
-                    rank: Some(from.rank()),
-                    capture: board.occupied().contains(to),
-                    to,
-                    promotion,
-                };
-                san.to_move(pos)
             }
-        }
+        };
+        pos.check(m).map(|()| m)
+    }
+}
+
+/// A king move `from` → `to` read as castling: king-two-squares (`e1g1`, not in Chess960)
+/// or king-takes-own-rook (`e1h1`). `None`: not castling, an ordinary king move.
+fn castling(pos: &Position, from: Square, to: Square) -> Option<Result<Move, IllegalMove>> {
+    let legal = pos
+        .legal_moves_to(Role::King, Square::from_coords(File::G, from.rank()))
+        .into_iter()
+        .chain(pos.legal_moves_to(Role::King, Square::from_coords(File::C, from.rank())))
+        .find(|m| match *m {
+            Move::Castle { king, rook } => {
+                king == from && (rook == to || (m.to() == to && !pos.is_chess960()))
+            }
+            _ => false,
+        });
+    if let Some(m) = legal {
+        return Some(Ok(m));
+    }
+    let own_rook = Piece {
+        color: pos.turn(),
+        role: Role::Rook,
+    };
+    if pos.board().piece_at(to) != Some(own_rook) {
+        return None;
+    }
+    let side = if to > from {
+        CastlingSide::KingSide
+    } else {
+        CastlingSide::QueenSide
+    };
+    Some(
+        pos.castling_move(side)
+            .and_then(|m| pos.check(m).map(|()| m)),
+    )
+}
+
+impl Move {
+    /// The move in UCI notation: castling as king-two-squares (`e1g1`) unless `chess960`,
+    /// where it is king-takes-rook (`e1h1`); drops as `N@d5` and `P@e4`.
+    pub fn to_uci(self, chess960: bool) -> UciMove {
+        UciMove::from_move(self, chess960)
     }
 }
 

@@ -10,8 +10,10 @@
 //! # Ok::<_, pocketfen::PositionError>(())
 //! ```
 
+mod legality;
 mod movegen;
 
+pub use legality::{IllegalMove, IllegalReason};
 pub use movegen::SquareMoves;
 
 use std::fmt;
@@ -711,23 +713,15 @@ impl Position {
         self.halfmoves >= 100
     }
 
-    /// Whether `m` is legal here.
-    pub fn is_legal(&self, m: Move) -> bool {
-        self.legal_moves().contains(&m)
-    }
-
     /// Plays `m` if it is legal; returns the piece a capture hands to the caller
     /// ([`CaptureMode::Return`]).
     ///
     /// # Errors
     ///
-    /// [`IllegalMove`] when `m` is not legal; the position is unchanged.
+    /// [`IllegalMove`] with the reason when `m` is not legal; the position is unchanged.
     pub fn play(&mut self, m: Move) -> Result<Option<Piece>, IllegalMove> {
-        if self.is_legal(m) {
-            Ok(self.play_unchecked(m))
-        } else {
-            Err(IllegalMove(m))
-        }
+        self.check(m)?;
+        Ok(self.play_unchecked(m))
     }
 
     /// Plays `m`, which must be legal (an illegal move leaves an inconsistent position but
@@ -985,26 +979,4 @@ fn too_much_material(
         }
     }
     None
-}
-
-/// A move that is not legal in the position it was played in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IllegalMove(pub Move);
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {}", self.0.to_uci(false))
-    }
-}
-
-impl std::error::Error for IllegalMove {}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let fen = crate::notation::fen::setup_to_string(
-            &self.to_setup(),
-            crate::notation::fen::FenDialect::Bracket,
-        );
-        write!(f, "Position({fen}, {:?})", self.rules)
-    }
 }
