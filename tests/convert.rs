@@ -9,7 +9,7 @@ use pgn_reader::{RawTag, Reader, SanPlus as PeerSan, Visitor};
 use pocketfen::notation::fen::{FenDialect, setup_to_string};
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::split::GameSplitter;
-use pocketfen::pgn::validate::{Options, validate_game_with};
+use pocketfen::pgn::{Options, validate_game_with};
 use shakmaty::fen::Fen;
 use shakmaty::variant::{Crazyhouse, Horde, VariantPosition};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
@@ -23,9 +23,14 @@ const TARGETS: [(Target, &str); 3] = [
 fn convert_all(bytes: &[u8], target: Target) -> String {
     let mut out = String::new();
     for game in GameSplitter::new(bytes) {
-        match convert_game(&game.unwrap(), target, target.drop_style(), None) {
+        match convert_game(
+            &game.unwrap(),
+            target,
+            target.drop_style(),
+            &Options::default(),
+        ) {
             Converted::Game(text) => out.push_str(&text),
-            Converted::Broken => panic!("a corpus game did not convert"),
+            Converted::Refused(r) => panic!("a corpus game did not convert: {:?}", r.problems),
         }
     }
     out
@@ -204,4 +209,110 @@ fn the_chesscom_game_becomes_lichess_importable() {
     assert!(lichess.contains("P@g2#") && !lichess.contains(" @g2"));
     assert!(!lichess.contains("CurrentPosition"));
     assert!(lichess.contains("[Variant \"Crazyhouse\"]"));
+}
+
+/// Issue 12: `pgn convert` reads games with `validate`'s options and refuses exactly what
+/// `validate` refuses, in its words.
+#[test]
+fn convert_refuses_what_validate_refuses_with_the_same_options() {
+    use pocketfen::pgn::{Format, GameProblemKind, Status, validate_game};
+    use pocketfen::{IllegalReason, Variant};
+    let drop_mate = "[Event \"x\"]\n[Variant \"Crazyhouse\"]\n[FEN \"7k/5ppp/8/8/8/8/8/K7/R w - - 0 1\"]\n[SetUp \"1\"]\n\n1. R@e8 *\n";
+    let game = GameSplitter::new(drop_mate.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
+    let forbid = Options {
+        drop_mate: false,
+        ..Options::default()
+    };
+    match convert_game(&game, Target::Lichess, target_style(), &forbid) {
+        Converted::Refused(r) => {
+            assert_eq!(
+                r,
+                validate_game(
+                    &game,
+                    &Options {
+                        variations: true,
+                        ..forbid
+                    }
+                )
+            );
+            assert_eq!(
+                r.problems[0].kind,
+                GameProblemKind::Illegal(IllegalReason::DropMate)
+            );
+        }
+        Converted::Game(text) => panic!("a forbidden drop-mate was converted:\n{text}"),
+    }
+    assert!(matches!(
+        convert_game(&game, Target::Lichess, target_style(), &Options::default()),
+        Converted::Game(_)
+    ));
+
+    // Four player tags make a bughouse match, unless the format says PGN.
+    let pgn = "[Event \"x\"]\n[WhiteA \"a\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    let game = GameSplitter::new(pgn.as_bytes()).next().unwrap().unwrap();
+    let plain = Options {
+        format: Format::Pgn,
+        ..Options::default()
+    };
+    let r = validate_game(&game, &plain);
+    assert_eq!(
+        (r.status, r.variant, r.plies),
+        (Status::Ok, Some(Variant::Chess), 2)
+    );
+    let Converted::Game(text) = convert_game(&game, Target::Lichess, target_style(), &plain) else {
+        panic!("a valid PGN game was refused");
+    };
+    assert!(text.ends_with("\n\n1. e4 e5 *\n\n"), "{text}");
+    assert!(text.contains("[WhiteA \"a\"]\n"), "{text}");
+}
+
+fn target_style() -> pocketfen::notation::san::DropStyle {
+    Target::Lichess.drop_style()
+}
+
+/// Bughouse matches convert too (canonical SAN, the target's drop style and FEN dialect,
+/// board letters kept), and what is written validates again to the same plies, outcome
+/// reading and final boards.
+#[test]
+fn bughouse_matches_convert_and_validate_again() {
+    use pocketfen::pgn::{Status, validate_game};
+    let mut matches = 0;
+    for entry in fs::read_dir("grammar-tests/bpgn/ok").unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = fs::read(&path).unwrap();
+        for game in GameSplitter::new(&bytes[..]) {
+            let game = game.unwrap();
+            let before = validate_game(&game, &Options::default());
+            assert_eq!(before.status, Status::Ok, "{}", path.display());
+            for (target, _) in TARGETS {
+                let Converted::Game(text) =
+                    convert_game(&game, target, target.drop_style(), &Options::default())
+                else {
+                    panic!("{}: a valid match was refused", path.display());
+                };
+                let again = GameSplitter::new(text.as_bytes()).next().unwrap().unwrap();
+                let after = validate_game(&again, &Options::default());
+                assert_eq!(after.status, Status::Ok, "{}:\n{text}", path.display());
+                assert_eq!(after.plies, before.plies, "{}", path.display());
+                // (A match without a Result tag gets one from its marker.)
+                if before.result_reading.is_some() {
+                    assert_eq!(
+                        after.result_reading,
+                        before.result_reading,
+                        "{}:\n{text}",
+                        path.display()
+                    );
+                }
+                assert_eq!(after.variant, before.variant);
+                if target == Target::Chesscom {
+                    assert!(!text.contains("P@"), "Chess.com writes pawn drops as @e4");
+                }
+                matches += 1;
+            }
+        }
+    }
+    assert!(matches >= 24, "{matches}");
 }

@@ -18,7 +18,7 @@ use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::notation::uci::UciMove;
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::split::GameSplitter;
-use pocketfen::pgn::validate::{GameReport, Options, validate_game};
+use pocketfen::pgn::{GameReport, Options, validate_game};
 
 fn settings() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
@@ -156,7 +156,7 @@ fn run(bytes: &[u8], opts: &Options) -> String {
         games += 1;
         let report = validate_game(&game, opts);
         let converted = matches!(
-            convert_game(&game, Target::Lichess, DropStyle::Letter, None),
+            convert_game(&game, Target::Lichess, DropStyle::Letter, opts),
             Converted::Game(_)
         );
         if games <= 3 {

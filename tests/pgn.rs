@@ -8,7 +8,7 @@ use std::process::Command;
 
 use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
 use pocketfen::pgn::split::GameSplitter;
-use pocketfen::pgn::validate::{Options, Status, validate_game};
+use pocketfen::pgn::{Options, Status, validate_game};
 
 fn settings() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
@@ -372,7 +372,10 @@ fn every_bpgn_corpus_match_validates_with_its_outcome() {
             assert_eq!(r.variant, Some(pocketfen::Variant::Bughouse));
         }
         assert_eq!(
-            reports.iter().map(|r| r.result_reading).collect::<Vec<_>>(),
+            reports
+                .iter()
+                .map(|r| r.result_reading.map(|r| r.name()))
+                .collect::<Vec<_>>(),
             readings,
             "{file}"
         );

@@ -5,7 +5,7 @@ use pocketfen::notation::fen;
 use pocketfen::notation::san::SanPlus;
 use pocketfen::notation::uci::UciMove;
 use pocketfen::pgn::split::GameSplitter;
-use pocketfen::pgn::validate::{Options, validate_game};
+use pocketfen::pgn::{Options, validate_game};
 use pocketfen::{Position, Rules, Setup, Variant};
 use proptest::prelude::*;
 

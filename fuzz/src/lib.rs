@@ -8,9 +8,9 @@ use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, San, SanPlus};
 use pocketfen::notation::uci::UciMove;
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
-use pocketfen::pgn::split::{GameSplitter, RawGame};
+use pocketfen::pgn::{Format, GameSplitter, RawGame};
 use pocketfen::pgn::token::{LineIndex, Tokenizer};
-use pocketfen::pgn::validate::{Options, Status, validate_game};
+use pocketfen::pgn::{Options, Status, validate_game};
 use pocketfen::{Bitboard, Color, Fen, Position, Role, Rules, Setup, Variant};
 
 /// The fuzzer's bytes read as a stream of choices.
@@ -215,11 +215,11 @@ pub fn validate(data: &[u8]) {
         variant: (flags & 0x80 != 0).then(|| variant_of(flags >> 4)),
         strict: flags & 1 != 0,
         variations: flags & 2 != 0,
-        no_drop_mate: flags & 4 != 0,
-        bpgn: match flags >> 3 & 3 {
-            0 => None,
-            1 => Some(true),
-            _ => Some(false),
+        drop_mate: flags & 4 == 0,
+        format: match flags >> 3 & 3 {
+            0 => Format::Auto,
+            1 => Format::Bpgn,
+            _ => Format::Pgn,
         },
     };
     let mut splitter = GameSplitter::new(Cursor::new(body));
@@ -231,27 +231,29 @@ pub fn validate(data: &[u8]) {
         for p in &report.problems {
             assert!(p.line >= game.line && p.column >= 1, "{p:?}");
         }
-        if opts.bpgn == Some(true) {
-            continue;
-        }
+        // The law of `pgn convert`: it writes exactly the games that `validate` accepts
+        // with the same options and variations on, and what it writes validates again to
+        // the same plies.
+        let judged = Options {
+            variations: true,
+            ..opts
+        };
+        let verdict = validate_game(&game, &judged);
         for target in [Target::Lichess, Target::Chesscom, Target::Xboard] {
-            let converted = convert_game(&game, target, target.drop_style(), opts.variant);
-            let Converted::Game(text) = converted else {
-                continue;
+            let text = match convert_game(&game, target, target.drop_style(), &opts) {
+                Converted::Refused(r) => {
+                    assert_eq!(r, verdict, "convert refuses in validate's words");
+                    continue;
+                }
+                Converted::Game(text) => text,
             };
-            if report.status != Status::Ok || opts.variations {
-                continue;
-            }
+            assert_eq!(verdict.status, Status::Ok, "{target:?} wrote a game validate refuses");
             let again = RawGame {
                 number: 1,
                 line: 1,
                 bytes: text.into_bytes(),
             };
-            let plain = Options {
-                bpgn: Some(false),
-                ..opts
-            };
-            let r = validate_game(&again, &plain);
+            let r = validate_game(&again, &judged);
             assert_eq!(
                 r.status,
                 Status::Ok,
@@ -259,7 +261,7 @@ pub fn validate(data: &[u8]) {
                 r.problems,
                 String::from_utf8_lossy(&again.bytes)
             );
-            assert_eq!(r.plies, report.plies);
+            assert_eq!(r.plies, verdict.plies);
         }
     }
 }

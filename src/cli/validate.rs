@@ -2,8 +2,7 @@
 //! number of worker threads.
 
 use std::io::{self, IsTerminal, Write};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::thread;
 use std::time::Instant;
 
@@ -11,14 +10,14 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::args::{Emit, FormatArg, GameArgs, PgnConvertArgs, ReplayArgs, TargetArg, ValidateArgs};
-use pocketfen::notation::escape_controls;
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::input;
-use pocketfen::pgn::split::{GameSplitter, RawGame};
-use pocketfen::pgn::validate::{
-    GameProblem, GameReport, Options, Status, validate_game, validate_game_with,
+use pocketfen::pgn::pipeline::run_ordered;
+use pocketfen::pgn::{
+    Format, GameProblem, GameReport, GameSplitter, Options, RawGame, ResultReading, Status,
+    validate_game, validate_game_with,
 };
 use pocketfen::{Severity, Variant};
 
@@ -68,21 +67,16 @@ enum Record<'a> {
 }
 
 fn options(games: &GameArgs, path: &str, strict: bool, variations: bool) -> Options {
-    let stem = path
-        .trim_end_matches(".gz")
-        .trim_end_matches(".bz2")
-        .trim_end_matches(".zst");
-    let bpgn = match games.format {
-        FormatArg::Bpgn => Some(true),
-        FormatArg::Pgn => Some(false),
-        FormatArg::Auto => stem.to_ascii_lowercase().ends_with(".bpgn").then_some(true),
-    };
     Options {
         variant: games.variant.and_then(|v| v.variant()),
         strict,
         variations,
-        no_drop_mate: games.no_drop_mate,
-        bpgn,
+        drop_mate: !games.no_drop_mate,
+        format: match games.format {
+            FormatArg::Bpgn => Format::Bpgn,
+            FormatArg::Pgn => Format::Pgn,
+            FormatArg::Auto => Format::from_path(path),
+        },
     }
 }
 
@@ -136,7 +130,7 @@ impl<W: Write> Printer<'_, W> {
                 variant: r.variant.map(Variant::name),
                 plies: r.plies,
                 status: r.status.name(),
-                result_reading: r.result_reading,
+                result_reading: r.result_reading.map(ResultReading::name),
                 problems,
             };
             self.buf.clear();
@@ -153,23 +147,7 @@ impl<W: Write> Printer<'_, W> {
             );
         }
         for p in &r.problems {
-            write!(
-                self.out,
-                "{}:{}:{}: game {}",
-                self.file, p.line, p.column, r.number
-            )?;
-            if let Some(ply) = p.ply {
-                write!(self.out, ", ply {ply}")?;
-            }
-            if let Some(tok) = &p.token {
-                write!(self.out, " ({})", escape_controls(tok))?;
-            }
-            let sev = if p.severity == Severity::Error {
-                "error"
-            } else {
-                "warning"
-            };
-            writeln!(self.out, ": {sev}: {}: {}", p.kind, p.reason)?;
+            writeln!(self.out, "{}", p.display_in(self.file, r.number))?;
         }
         Ok(())
     }
@@ -177,12 +155,8 @@ impl<W: Write> Printer<'_, W> {
 
 fn dto(p: &GameProblem) -> ProblemDto<'_> {
     ProblemDto {
-        severity: if p.severity == Severity::Error {
-            "error"
-        } else {
-            "warning"
-        },
-        kind: p.kind,
+        severity: p.severity.name(),
+        kind: p.kind.name(),
         ply: p.ply,
         token: p.token.as_deref(),
         line: p.line,
@@ -238,8 +212,6 @@ impl Progress {
     }
 }
 
-type Batch = (usize, Vec<RawGame>);
-
 type Splitter = GameSplitter<Box<dyn io::BufRead + Send>>;
 
 /// Opens an archive for reading games, with its progress line; on failure prints why and
@@ -260,96 +232,6 @@ fn open_games(
             None
         }
     }
-}
-
-/// Runs `work` on every game of the stream, on `jobs` threads, and hands the results to
-/// `sink` in input order. Returns the stream's error, if it ended in one.
-fn run_ordered<T: Send>(
-    splitter: &mut Splitter,
-    jobs: usize,
-    work: &(dyn Fn(&RawGame) -> T + Sync),
-    sink: &mut dyn FnMut(T) -> io::Result<()>,
-    progress: &mut Progress,
-) -> io::Result<Option<String>> {
-    if jobs <= 1 {
-        let mut games = 0;
-        loop {
-            match splitter.next_game() {
-                Ok(Some(game)) => sink(work(&game))?,
-                Ok(None) => return Ok(None),
-                Err(e) => return Ok(Some(e.to_string())),
-            }
-            games += 1;
-            progress.tick(splitter.bytes_read(), games);
-        }
-    }
-    // Reader thread → bounded work queue → workers → results, re-ordered by batch number
-    // and handed to the sink here. Bounded queues keep memory flat in the archive's size.
-    let (work_tx, work_rx): (SyncSender<Batch>, Receiver<Batch>) = sync_channel(jobs * 2);
-    let (done_tx, done_rx) = sync_channel::<(usize, Vec<T>)>(jobs * 2);
-    let work_rx = Arc::new(Mutex::new(work_rx));
-    thread::scope(|scope| {
-        for _ in 0..jobs {
-            let work_rx = Arc::clone(&work_rx);
-            let done_tx = done_tx.clone();
-            scope.spawn(move || {
-                loop {
-                    let next = work_rx.lock().expect("queue").recv();
-                    let Ok((n, batch)) = next else { return };
-                    let results = batch.iter().map(work).collect();
-                    if done_tx.send((n, results)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        let reader = scope.spawn(move || {
-            let mut batch = Vec::new();
-            let mut batch_bytes = 0;
-            let mut n = 0;
-            let mut games = 0;
-            let stream_error = loop {
-                match splitter.next_game() {
-                    Ok(Some(game)) => {
-                        batch_bytes += game.bytes.len();
-                        batch.push(game);
-                        games += 1;
-                        if batch.len() >= 256 || batch_bytes >= 1 << 20 {
-                            if work_tx.send((n, std::mem::take(&mut batch))).is_err() {
-                                break None;
-                            }
-                            n += 1;
-                            batch_bytes = 0;
-                        }
-                    }
-                    Ok(None) => break None,
-                    Err(e) => break Some(e.to_string()),
-                }
-                progress.tick(splitter.bytes_read(), games);
-            };
-            if !batch.is_empty() {
-                let _ = work_tx.send((n, batch));
-            }
-            stream_error
-        });
-        let mut pending = std::collections::BTreeMap::new();
-        let mut next = 0;
-        let mut result = Ok(());
-        for (n, results) in done_rx {
-            pending.insert(n, results);
-            while let Some(results) = pending.remove(&next) {
-                for r in results {
-                    if result.is_ok() {
-                        result = sink(r);
-                    }
-                }
-                next += 1;
-            }
-        }
-        let stream_error = reader.join().expect("reader thread");
-        result.map(|()| stream_error)
-    })
 }
 
 pub fn validate(args: &ValidateArgs) -> Result<bool> {
@@ -383,9 +265,10 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
             jobs,
             &work,
             &mut |r| printer.report(&r),
-            &mut progress,
+            &mut |bytes, games| progress.tick(bytes, games),
         )
-        .context("writing the report")?;
+        .context("writing the report")?
+        .map(|e| e.to_string());
         progress.done();
         let secs = start.elapsed().as_secs_f64();
         let t = &printer.totals;
@@ -480,15 +363,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
             {
                 out.flush().context("writing the output")?;
                 ok = false;
-                let ply = p.ply.map_or(String::new(), |n| format!(", ply {n}"));
-                let tok = p
-                    .token
-                    .as_deref()
-                    .map_or(String::new(), |t| format!(" ({})", escape_controls(t)));
-                eprintln!(
-                    "pocketfen: {name}:{}:{}: game {}{ply}{tok}: {}: {}",
-                    p.line, p.column, report.number, p.kind, p.reason
-                );
+                eprintln!("pocketfen: {}", p.display_error_in(name, report.number));
             }
         }
     }
@@ -580,22 +455,9 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
             };
             let keep = args.keep_broken;
             let work = |g: &RawGame| -> (Vec<u8>, Option<String>) {
-                match convert_game(g, target, style, opts.variant) {
+                match convert_game(g, target, style, &opts) {
                     Converted::Game(text) => (text.into_bytes(), None),
-                    Converted::Broken => {
-                        let mut report = validate_game(g, &opts);
-                        if report.problems.is_empty() {
-                            report.problems.push(GameProblem {
-                                severity: Severity::Error,
-                                kind: "unconvertible",
-                                ply: None,
-                                token: None,
-                                line: g.line,
-                                column: 1,
-                                reason: "the game cannot be written for this target (bughouse matches are not converted)".to_owned(),
-                                fen_before: None,
-                            });
-                        }
+                    Converted::Refused(report) => {
                         let raw = if keep { g.bytes.clone() } else { Vec::new() };
                         (raw, Some(problem_lines(name, &report)))
                     }
@@ -620,7 +482,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                     }
                     Ok(())
                 },
-                &mut progress,
+                &mut |bytes, games| progress.tick(bytes, games),
             )
             .context("writing the output")?;
             progress.done();

@@ -8,12 +8,13 @@
 //! games) and compared with `[Result]` read both ways (bughouse-db writes it from the view
 //! of the board that ended the match, others from the teams' view).
 
+use super::game::{Boards, MoveAt, Options, Tags};
+use super::problem::{At, GameProblemKind, Reporter, ResultReading, Status};
+use super::step::{Failure, resolve};
 use super::token::{TokenKind, Tokenizer};
-use super::validate::{Options, Ply, Reporter, Status, Tags};
+use super::visitor::Visitor;
 use crate::bughouse::{BoardId, Match, Team};
-use crate::notation::san::SanPlus;
-use crate::position::Severity;
-use crate::setup::{Fen, Setup};
+use crate::position::EndReason;
 use crate::types::Color;
 
 /// A move number token's board, colour and number (`12a.` → A, Black, 12).
@@ -58,52 +59,16 @@ struct Ending {
     how: &'static str,
 }
 
-/// Validates a bughouse match; returns the plies played and which reading of the Result
-/// tag matches the derived outcome.
-pub(super) fn validate_match<'t>(
+/// Validates a bughouse match from `game`, its start; returns the plies played and which
+/// reading of the Result tag matches the derived outcome.
+pub(crate) fn walk_match<'t, V: Visitor<'t>>(
     rep: &mut Reporter<'_>,
     tags: &Tags<'_>,
     tokens: Tokenizer<'t>,
+    mut game: Match,
     opts: &Options,
-    on_ply: &mut Option<&mut dyn FnMut(Ply<'_>)>,
-) -> (usize, Option<&'static str>) {
-    let drop_mate = !opts.no_drop_mate;
-    let mut game = match tags.get("FEN") {
-        None => Match::new(drop_mate),
-        Some((value, offset)) => {
-            let pair = match value.parse::<Fen>() {
-                Ok(Fen::Pair(p)) => Some(*p),
-                Ok(Fen::Single(s)) => {
-                    rep.tag(
-                        Severity::Warning,
-                        "bad-fen",
-                        value,
-                        offset,
-                        "a single FEN for a bughouse match; board B starts from the start position"
-                            .to_owned(),
-                    );
-                    Some([s, Setup::crazyhouse_start()])
-                }
-                Err(e) => {
-                    rep.bad_fen("bad-fen", value, offset, e);
-                    None
-                }
-            };
-            let Some([a, b]) = pair else { return (0, None) };
-            match Match::from_setups(&a, &b, drop_mate) {
-                Ok(m) => m,
-                Err((board, e)) => {
-                    rep.bad_fen(
-                        "illegal-fen",
-                        value,
-                        offset,
-                        format_args!("board {board}: {e}"),
-                    );
-                    return (0, None);
-                }
-            }
-        }
-    };
+    visitor: &mut V,
+) -> (usize, Option<ResultReading>) {
     let names: [(BoardId, Color, Option<&str>); 4] = [
         (BoardId::A, Color::White, tags.get("WhiteA").map(|t| t.0)),
         (BoardId::A, Color::Black, tags.get("BlackA").map(|t| t.0)),
@@ -119,23 +84,26 @@ pub(super) fn validate_match<'t>(
     let mut marker: Option<&str> = None;
     let mut plies = 0;
     for t in tokens {
+        let here = |token| At {
+            ply: Some(plies + 1),
+            token: Some(token),
+            offset: t.offset,
+        };
         match t.kind {
             TokenKind::MoveNumber(n) => match move_label(n) {
                 Some((b, c, num)) => label = Some((b, c, num, n)),
                 None => {
-                    rep.illegal(
-                        "unparseable-token",
-                        Some(plies + 1),
-                        Some(n),
-                        t.offset,
+                    rep.unreadable(
+                        here(n),
                         "a BPGN move number with its board (12A., 12a., 12B., 12b.)".to_owned(),
                         None,
                     );
                     break;
                 }
             },
-            TokenKind::Nag(_) => {}
+            TokenKind::Nag(n) => visitor.nag(n),
             TokenKind::Comment(c) => {
+                visitor.comment(c);
                 // Only bughouse-db's `{298.21}` clocks are remaining time; Chess.com's bughouse
                 // `[%clk]` values are per-move times, so they are not compared.
                 let remaining = clock(c).filter(|_| !c.trim_start().starts_with('['));
@@ -144,28 +112,25 @@ pub(super) fn validate_match<'t>(
                     if let Some(prev) = *slot
                         && secs > prev + inc + 0.001
                     {
-                        rep.add(Severity::Warning, "clock-increase", Some(plies), Some(c.trim()), t.offset, format!("the clock of {} on board {b} rose from {prev} to {secs} s (increment {inc} s)", color.name()), None);
+                        rep.warn(
+                            GameProblemKind::ClockIncrease,
+                            At {
+                                ply: Some(plies),
+                                token: Some(c.trim()),
+                                offset: t.offset,
+                            },
+                            format!(
+                                "the clock of {} on board {b} rose from {prev} to {secs} s (increment {inc} s)",
+                                color.name()
+                            ),
+                            None,
+                        );
                     }
                     *slot = Some(secs);
                 } else {
-                    let lower = c.to_ascii_lowercase();
-                    if lower.contains("aborted") || lower.contains("abort the game") {
-                        aborted = true;
-                    }
-                    for (how, word) in [
-                        ("checkmate", "checkmated"),
-                        ("time", "forfeits on time"),
-                        ("resignation", "resigns"),
-                        ("disconnection", "forfeits by disconnection"),
-                    ] {
-                        if let Some(name) = lower.trim().strip_suffix(word).map(str::trim)
-                            && let Some(&(board, loser, _)) = names
-                                .iter()
-                                .find(|(_, _, n)| n.is_some_and(|n| n.eq_ignore_ascii_case(name)))
-                        {
-                            ending = Some(Ending { board, loser, how });
-                        }
-                    }
+                    let (abort, end) = read_ending(c, &names);
+                    aborted |= abort;
+                    ending = end.or(ending);
                 }
             }
             TokenKind::LineComment(_) | TokenKind::Tag { .. } => {}
@@ -175,38 +140,34 @@ pub(super) fn validate_match<'t>(
                     break;
                 }
                 marker = Some(r);
+                visitor.result(r);
             }
             TokenKind::VariationStart | TokenKind::VariationEnd => {
-                rep.illegal(
-                    "unparseable-token",
-                    Some(plies + 1),
-                    Some(t.text),
-                    t.offset,
+                rep.unreadable(
+                    here(t.text),
                     "variations are not part of BPGN".to_owned(),
                     None,
                 );
                 break;
             }
             TokenKind::Unknown(raw, why) => {
-                rep.unreadable(plies + 1, raw, t.offset, why, None);
+                rep.unreadable(here(raw), format!("expected {why}"), None);
                 break;
             }
             TokenKind::Move(tok) => {
                 let ply = plies + 1;
                 let Some((board, color, number, label_text)) = label.take() else {
-                    rep.illegal(
-                        "unparseable-token",
-                        Some(ply),
-                        Some(tok),
-                        t.offset,
+                    rep.unreadable(
+                        here(tok),
                         "a move without its BPGN number and board (12A., 12a., 12B., 12b.)"
                             .to_owned(),
                         None,
                     );
                     break;
                 };
-                // The token as reported: its number and the move (built only for a report).
-                let shown = || format!("{label_text} {tok}");
+                // The token as reported: its number and the move.
+                let shown = format!("{label_text} {tok}");
+                let at = here(&shown);
                 // Chess.com's BPGN export garbles `N@` into the NAG `$146`: repair it.
                 let repaired;
                 let tok = match tok
@@ -215,7 +176,14 @@ pub(super) fn validate_match<'t>(
                 {
                     Some(rest) => {
                         repaired = format!("N{rest}");
-                        rep.add(Severity::Warning, "garbled-knight-drop", Some(ply), Some(&shown()), t.offset, format!("`{tok}` read as `{repaired}` (Chess.com's BPGN export writes knight drops so)"), None);
+                        rep.warn(
+                            GameProblemKind::GarbledKnightDrop,
+                            at,
+                            format!(
+                                "`{tok}` read as `{repaired}` (Chess.com's BPGN export writes knight drops so)"
+                            ),
+                            None,
+                        );
                         repaired.as_str()
                     }
                     None => tok,
@@ -223,10 +191,8 @@ pub(super) fn validate_match<'t>(
                 let pos = game.board(board);
                 if marker.is_some() {
                     rep.illegal(
-                        "move-after-result",
-                        Some(ply),
-                        Some(&shown()),
-                        t.offset,
+                        GameProblemKind::MoveAfterResult,
+                        at,
                         "a move after the result marker".to_owned(),
                         Some(pos),
                     );
@@ -234,10 +200,8 @@ pub(super) fn validate_match<'t>(
                 }
                 if pos.turn() != color {
                     rep.illegal(
-                        "out-of-turn",
-                        Some(ply),
-                        Some(&shown()),
-                        t.offset,
+                        GameProblemKind::OutOfTurn,
+                        at,
                         format!("it is {}'s turn on board {board}", pos.turn().name()),
                         Some(pos),
                     );
@@ -245,105 +209,115 @@ pub(super) fn validate_match<'t>(
                 }
                 if pos.fullmoves() != number {
                     rep.illegal(
-                        "move-number-mismatch",
-                        Some(ply),
-                        Some(&shown()),
-                        t.offset,
+                        GameProblemKind::MoveNumberMismatch,
+                        at,
                         format!("board {board} is at move {}, not {number}", pos.fullmoves()),
                         Some(pos),
                     );
                     break;
                 }
-                let san: SanPlus = match tok.parse() {
-                    Ok(s) => s,
-                    Err(e) => {
-                        rep.not_a_move(Some(ply), &shown(), t.offset, &e, pos);
-                        break;
-                    }
+                let failure = Failure {
+                    ended: || {
+                        game.outcome().map(|(b, o)| {
+                            format!(
+                                "the match has already ended ({} on board {b})",
+                                o.reason().name()
+                            )
+                        })
+                    },
+                    context: |message| format!("board {board}: {message}"),
                 };
-                match san.resolve(pos, opts.strict) {
-                    Ok((m, defects)) => {
-                        for d in defects {
-                            rep.add(
-                                Severity::Warning,
-                                d.kind.name(),
-                                Some(ply),
-                                Some(&shown()),
-                                t.offset,
-                                d.message,
-                                Some(pos),
-                            );
-                        }
-                        let before = on_ply.is_some().then(|| pos.clone());
-                        game.play_unchecked(board, m);
-                        plies += 1;
-                        if let (Some(f), Some(before)) = (on_ply.as_mut(), &before) {
-                            f(Ply {
-                                number: plies,
-                                board: Some(board),
-                                before,
-                                m,
-                                after: game.board(board),
-                            });
-                        }
-                        last_played = Some((board, color));
-                    }
-                    Err(e) => {
-                        let (kind, reason) = match game.outcome() {
-                            Some((b, o)) => (
-                                "move-after-end",
-                                format!(
-                                    "the match has already ended ({} on board {b})",
-                                    o.reason().name()
-                                ),
-                            ),
-                            None => (e.kind.name(), format!("board {board}: {}", e.message)),
-                        };
-                        rep.illegal(
-                            kind,
-                            Some(ply),
-                            Some(&shown()),
-                            t.offset,
-                            reason,
-                            Some(game.board(board)),
-                        );
-                        break;
-                    }
-                }
+                let Some((san, m)) = resolve(rep, pos, tok, opts.strict, at, failure) else {
+                    break;
+                };
+                visitor.san(
+                    pos,
+                    &san,
+                    m,
+                    MoveAt {
+                        ply,
+                        board: Some(board),
+                    },
+                );
+                game.play_unchecked(board, m);
+                visitor.played(game.board(board));
+                plies += 1;
+                last_played = Some((board, color));
             }
         }
     }
     if rep.status != Status::Ok {
         return (plies, None);
     }
+    visitor.end(Boards::Two(&game));
     // The derived outcome: a checkmate on a board, else the final comment.
     if let Some((board, o)) = game.outcome() {
         let loser = game.board(board).turn();
         ending = Some(Ending {
             board,
             loser,
-            how: if o.reason().name() == "checkmate" {
+            how: if o.reason() == EndReason::Checkmate {
                 "checkmate"
             } else {
                 "stalemate"
             },
         });
     }
+    (plies, read_result(rep, tags, ending, aborted))
+}
+
+/// What a comment says of the match's end: whether it was aborted, and who lost how
+/// (`X checkmated`, `X forfeits on time`, `X resigns`, `X forfeits by disconnection`).
+fn read_ending(
+    comment: &str,
+    names: &[(BoardId, Color, Option<&str>); 4],
+) -> (bool, Option<Ending>) {
+    // Words, not lines: a comment may be wrapped anywhere (as `pgn convert` wraps).
+    let lower = comment
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_lowercase();
+    let aborted = lower.contains("aborted") || lower.contains("abort the game");
+    let mut ending = None;
+    for (how, word) in [
+        ("checkmate", "checkmated"),
+        ("time", "forfeits on time"),
+        ("resignation", "resigns"),
+        ("disconnection", "forfeits by disconnection"),
+    ] {
+        if let Some(name) = lower.trim().strip_suffix(word).map(str::trim)
+            && let Some(&(board, loser, _)) = names
+                .iter()
+                .find(|(_, _, n)| n.is_some_and(|n| n.eq_ignore_ascii_case(name)))
+        {
+            ending = Some(Ending { board, loser, how });
+        }
+    }
+    (aborted, ending)
+}
+
+/// Compares the Result tag with the derived ending, read both ways.
+fn read_result(
+    rep: &mut Reporter<'_>,
+    tags: &Tags<'_>,
+    ending: Option<Ending>,
+    aborted: bool,
+) -> Option<ResultReading> {
     let result = tags.get("Result");
     let Some(end) = ending else {
         if let Some((r, offset)) = result
             && aborted
             && r != "*"
         {
-            rep.tag(
-                Severity::Warning,
-                "result-mismatch",
-                r,
-                offset,
+            rep.warn(
+                GameProblemKind::ResultMismatch,
+                At::tag(r, offset),
                 format!("the match was aborted but the Result tag says {r}"),
+                None,
             );
         }
-        return (plies, None);
+        return None;
     };
     let board_view = if end.loser == Color::White {
         "0-1"
@@ -355,30 +329,26 @@ pub(super) fn validate_match<'t>(
     } else {
         "1-0"
     };
-    let Some((r, offset)) = result else {
-        return (plies, None);
-    };
-    let reading = match (r == board_view, r == team_view) {
-        (true, true) => Some("both"),
-        (true, false) => Some("board"),
-        (false, true) => Some("team"),
+    let (r, offset) = result?;
+    match (r == board_view, r == team_view) {
+        (true, true) => Some(ResultReading::Both),
+        (true, false) => Some(ResultReading::Board),
+        (false, true) => Some(ResultReading::Team),
         (false, false) => {
-            rep.tag(
-                Severity::Warning,
-                "result-mismatch",
-                r,
-                offset,
+            rep.warn(
+                GameProblemKind::ResultMismatch,
+                At::tag(r, offset),
                 format!(
                     "{} lost on board {} by {}: the Result would be {board_view} from that board's view or {team_view} from the teams' view, not {r}",
                     end.loser.name(),
                     end.board,
                     end.how
                 ),
+                None,
             );
             None
         }
-    };
-    (plies, reading)
+    }
 }
 
 #[cfg(test)]

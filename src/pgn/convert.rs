@@ -15,12 +15,20 @@
 //! The seven-tag roster comes first (Event, Site, Date, Round, White, Black, Result), then
 //! the other tags in input order.
 
+use std::borrow::Cow;
+
+use super::game::{Boards, MoveAt, Options, unescape};
+use super::problem::{GameReport, Status};
 use super::split::RawGame;
-use super::token::{TokenKind, Tokenizer};
+use super::validate::{decode, visit_text};
+use super::visitor::Visitor;
+use crate::bughouse::BoardId;
+use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
-use crate::notation::san::{DropStyle, SanPlus};
+use crate::notation::san::{DropStyle, Glyph, San, SanPlus};
 use crate::position::Position;
-use crate::setup::Setup;
+use crate::setup::{Fen, Setup};
+use crate::types::Color;
 use crate::variant::{Rules, Variant};
 
 /// A site to write for.
@@ -65,94 +73,7 @@ impl Target {
     }
 }
 
-/// A move in the tree of a game, with what is written after it.
-#[derive(Debug, Default)]
-struct Node<'t> {
-    san: &'t str,
-    /// The first comment after the move (almost every Lichess move has a clock comment),
-    /// kept inline to spare an allocation per move.
-    comment: Option<&'t str>,
-    /// What few moves have, boxed to keep nodes small.
-    extra: Option<Box<Extra<'t>>>,
-}
-
-/// The rarer annotations of a move.
-#[derive(Debug, Default)]
-struct Extra<'t> {
-    nags: Vec<&'t str>,
-    /// Comments after the first.
-    more_comments: Vec<&'t str>,
-    /// Alternatives to this move, each a line from the position before it.
-    variations: Vec<Line<'t>>,
-}
-
-impl<'t> Node<'t> {
-    fn extra(&mut self) -> &mut Extra<'t> {
-        self.extra.get_or_insert_with(Box::default)
-    }
-}
-
-/// A sequence of moves, with the comments before its first move.
-#[derive(Debug, Default)]
-struct Line<'t> {
-    leading: Vec<&'t str>,
-    moves: Vec<Node<'t>>,
-}
-
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-
-/// Builds the move tree; `None` if the movetext is not well formed (a problem `validate`
-/// reports precisely).
-fn parse_tree(tokens: Tokenizer<'_>) -> Option<(Line<'_>, Option<&str>)> {
-    // Room for the main line at one move per 16 bytes of movetext, to grow it rarely.
-    let main = Line {
-        leading: Vec::new(),
-        moves: Vec::with_capacity((tokens.remaining() / 16).min(4096)),
-    };
-    let mut stack = vec![main];
-    let mut marker = None;
-    for t in tokens {
-        let line = stack.last_mut()?;
-        match t.kind {
-            TokenKind::MoveNumber(_) | TokenKind::LineComment(_) => {}
-            TokenKind::Move(san) => line.moves.push(Node {
-                san,
-                ..Node::default()
-            }),
-            TokenKind::Nag(n) => line.moves.last_mut()?.extra().nags.push(n),
-            TokenKind::Comment(c) => match line.moves.last_mut() {
-                Some(m) if m.comment.is_none() => m.comment = Some(c),
-                Some(m) => m.extra().more_comments.push(c),
-                None => line.leading.push(c),
-            },
-            TokenKind::VariationStart => {
-                line.moves.last()?;
-                if stack.len() > super::validate::MAX_VARIATION_DEPTH {
-                    return None;
-                }
-                stack.push(Line::default());
-            }
-            TokenKind::VariationEnd => {
-                let done = stack.pop()?;
-                stack
-                    .last_mut()?
-                    .moves
-                    .last_mut()?
-                    .extra()
-                    .variations
-                    .push(done);
-            }
-            TokenKind::Result(r) => {
-                if stack.len() != 1 {
-                    return None;
-                }
-                marker = Some(r);
-            }
-            TokenKind::Tag { .. } | TokenKind::Unknown(..) => return None,
-        }
-    }
-    (stack.len() == 1).then(|| (stack.pop().expect("main line"), marker))
-}
 
 /// Writes movetext words, wrapping lines at 80 columns.
 struct Wrap {
@@ -301,207 +222,275 @@ fn push_number(out: &mut String, n: u32) {
     out.extend(digits[i..].iter().map(|&d| d as char));
 }
 
-/// Writes `line` from `pos`; `Err` carries the token that did not resolve.
-fn write_line<'t>(
-    w: &mut Wrap,
-    line: &Line<'t>,
-    mut pos: Position,
+/// The visitor that writes a game for a target while the walk validates it.
+struct Writer<'t> {
+    target: Target,
     style: DropStyle,
-    mut need_number: bool,
-) -> Result<Position, &'t str> {
-    for c in &line.leading {
-        w.comment(c);
-        need_number = true;
+    tags: Vec<(&'t str, Cow<'t, str>)>,
+    /// `Variant`, `FEN` and `SetUp` as the target writes them.
+    head: Vec<(&'static str, String)>,
+    w: Wrap,
+    /// A move number is due before the next black move (after a comment, NAG or
+    /// variation, and at the start of a line).
+    need_number: bool,
+    /// The canonical SAN of the move being played, written once its check is known.
+    pending: Option<(San, Option<Glyph>)>,
+    depth: usize,
+    /// The main line's result marker.
+    marker: Option<&'t str>,
+    current: Option<String>,
+}
+
+impl<'t> Writer<'t> {
+    fn tag_value(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_ref())
     }
-    for node in &line.moves {
-        let san: SanPlus = node.san.parse().map_err(|_| node.san)?;
-        let (m, _) = san.resolve(&pos, false).map_err(|_| node.san)?;
-        let white = pos.turn() == crate::types::Color::White;
-        if white || need_number {
-            let number = pos.fullmoves();
-            w.ascii_word(|out| {
+}
+
+impl<'t> Visitor<'t> for Writer<'t> {
+    fn tag(&mut self, name: &'t str, value: &'t str) {
+        self.tags.push((name, unescape(value)));
+    }
+
+    fn start(&mut self, boards: Boards<'_>) {
+        let has_fen = self.tag_value("FEN").is_some();
+        let (variant, fen) = match boards {
+            Boards::One(start) => {
+                let variant = start.variant();
+                let setup = start.to_setup();
+                (
+                    variant,
+                    write_fen(self.target, variant, has_fen, &setup).then_some(Fen::Single(setup)),
+                )
+            }
+            Boards::Two(game) => {
+                let pair = [BoardId::A, BoardId::B].map(|b| game.board(b).to_setup());
+                (
+                    Variant::Bughouse,
+                    has_fen.then(|| Fen::Pair(Box::new(pair))),
+                )
+            }
+        };
+        if (variant != Variant::Chess || self.tag_value("Variant").is_some())
+            && let Some(v) = self.target.variant_name(variant)
+        {
+            self.head.push(("Variant", v.to_owned()));
+        }
+        if let Some(fen) = fen {
+            self.head
+                .push(("FEN", fen::to_string(&fen, self.target.dialect())));
+            self.head.push(("SetUp", "1".to_owned()));
+        }
+    }
+
+    fn comment(&mut self, text: &'t str) {
+        self.w.comment(text);
+        self.need_number = true;
+    }
+
+    fn nag(&mut self, nag: &'t str) {
+        self.w.word(nag);
+        self.need_number = true;
+    }
+
+    fn begin_variation(&mut self) {
+        self.depth += 1;
+        self.w.open_paren();
+        self.need_number = true;
+    }
+
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.w.close_paren();
+        self.need_number = true;
+    }
+
+    fn san(&mut self, before: &Position, san: &SanPlus, m: Move, at: MoveAt) {
+        let number = before.fullmoves();
+        let white = before.turn() == Color::White;
+        if let Some(board) = at.board {
+            let letter = match (board, white) {
+                (BoardId::A, true) => "A.",
+                (BoardId::A, false) => "a.",
+                (BoardId::B, true) => "B.",
+                (BoardId::B, false) => "b.",
+            };
+            self.w.ascii_word(|out| {
+                push_number(out, number);
+                out.push_str(letter);
+            });
+        } else if white || self.need_number {
+            self.w.ascii_word(|out| {
                 push_number(out, number);
                 out.push_str(if white { "." } else { "..." });
             });
         }
-        let canonical = san.san.canonical(&pos, m);
-        // Variations start from the position before the move.
-        let extra = node.extra.as_deref();
-        let before = extra
-            .is_some_and(|e| !e.variations.is_empty())
-            .then(|| pos.clone());
-        pos.play_unchecked(m);
-        let suffix = pos
+        self.pending = Some((san.san.canonical(before, m), san.glyph));
+    }
+
+    fn played(&mut self, after: &Position) {
+        let Some((canonical, glyph)) = self.pending.take() else {
+            return;
+        };
+        let suffix = after
             .is_check()
-            .then(|| if pos.is_checkmate() { '#' } else { '+' });
-        w.ascii_word(|out| {
+            .then(|| if after.is_checkmate() { '#' } else { '+' });
+        let style = self.style;
+        self.w.ascii_word(|out| {
             canonical.append_to(out, style);
             out.extend(suffix);
-            if let Some(g) = san.glyph {
+            if let Some(g) = glyph {
                 out.push_str(g.as_str());
             }
         });
-        need_number = false;
-        for n in extra.iter().flat_map(|e| &e.nags) {
-            w.word(n);
-            need_number = true;
-        }
-        for c in node
-            .comment
-            .iter()
-            .chain(extra.iter().flat_map(|e| &e.more_comments))
-        {
-            w.comment(c);
-            need_number = true;
-        }
-        for v in extra.iter().flat_map(|e| &e.variations) {
-            w.open_paren();
-            let from = before.clone().expect("kept for variations");
-            write_line(w, v, from, style, true)?;
-            w.close_paren();
-            need_number = true;
+        self.need_number = false;
+    }
+
+    fn result(&mut self, marker: &'t str) {
+        if self.depth == 0 {
+            self.marker = Some(marker);
+        } else {
+            self.w.word(marker);
+            self.need_number = true;
         }
     }
-    Ok(pos)
+
+    fn end(&mut self, boards: Boards<'_>) {
+        if let (Target::Chesscom, Boards::One(end)) = (self.target, boards) {
+            self.current = Some(fen::setup_to_string(&end.to_setup(), FenDialect::Chesscom));
+        }
+    }
+}
+
+/// Whether the target writes a `FEN` tag for a game of `variant` from `start`.
+fn write_fen(target: Target, variant: Variant, has_fen: bool, start: &Setup) -> bool {
+    // A FEN tag may still give the variant's start (then it is not written, but for
+    // Lichess's Horde games).
+    let custom = has_fen && {
+        let variant_start =
+            Position::from_setup(&variant.start(), Rules::new(variant)).expect("start");
+        *start != variant_start.to_setup() || (variant.is_horde() && target == Target::Lichess)
+    };
+    match target {
+        Target::Lichess => custom || variant.is_horde(),
+        Target::Chesscom => start.board != Setup::standard().board || custom,
+        Target::Xboard => custom,
+    }
 }
 
 /// The outcome of converting one game.
+#[derive(Debug)]
 pub enum Converted {
     /// The game in the target's conventions.
     Game(String),
-    /// The game does not replay; the caller reports it (see `validate`).
-    Broken,
+    /// The game does not validate: `validate`'s report, in its words.
+    Refused(GameReport),
 }
 
-/// Converts one game for `target`, pawn drops written in `style`.
-pub fn convert_game(
-    game: &RawGame,
+/// Converts one game for `target`, pawn drops written in `style`: exactly the games that
+/// `validate` accepts with the same options (variations are always validated here).
+pub fn convert_game(game: &RawGame, target: Target, style: DropStyle, opts: &Options) -> Converted {
+    let text = decode(&game.bytes);
+    if game.bytes.starts_with(&[0xff, 0xfe]) || game.bytes.starts_with(&[0xfe, 0xff]) {
+        return Converted::Refused(super::validate_game(game, opts));
+    }
+    convert_text(game.number, game.line, &text, target, style, opts)
+}
+
+/// Converts the game in `text` (game `number`, starting on line `line`) for `target`.
+pub fn convert_text(
+    number: usize,
+    line: usize,
+    text: &str,
     target: Target,
     style: DropStyle,
-    variant_override: Option<Variant>,
+    opts: &Options,
 ) -> Converted {
-    let text = match std::str::from_utf8(&game.bytes) {
-        Ok(t) => std::borrow::Cow::Borrowed(t),
-        Err(_) => String::from_utf8_lossy(&game.bytes),
+    let opts = Options {
+        variations: true,
+        ..*opts
     };
-    let mut tokens = Tokenizer::new(&text);
-    let mut tags: Vec<(&str, std::borrow::Cow<'_, str>)> = Vec::with_capacity(24);
-    tokens.tag_section(|name, value, _| tags.push((name, super::validate::unescape(value))));
-    let get = |n: &str| {
-        tags.iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(n))
-            .map(|(_, v)| v.as_ref())
-    };
-    let variant = match (variant_override, get("Variant")) {
-        (Some(v), _) => v,
-        (None, Some(v)) => match super::validate::variant_from_tag(v) {
-            Some(v) => v,
-            None => return Converted::Broken,
+    let mut writer = Writer {
+        target,
+        style,
+        tags: Vec::with_capacity(24),
+        head: Vec::new(),
+        w: Wrap {
+            out: String::with_capacity(text.len() + 64),
+            col: 0,
+            open: 0,
         },
-        (None, None)
-            if get("Event").is_some_and(|e| e.to_ascii_lowercase().contains("crazyhouse")) =>
-        {
-            Variant::Crazyhouse
-        }
-        (None, None) => Variant::Chess,
+        need_number: true,
+        pending: None,
+        depth: 0,
+        marker: None,
+        current: None,
     };
-    // Bughouse matches are not converted (no site imports them).
-    if super::validate::looks_like_bpgn(variant, get("WhiteA").is_some(), &tokens) {
-        return Converted::Broken;
+    let report = visit_text(number, line, text, &opts, &mut writer);
+    if report.status != Status::Ok {
+        return Converted::Refused(report);
     }
-    let start_setup = match get("FEN") {
-        Some(f) => match f.parse::<Setup>() {
-            Ok(s) if variant.is_horde() && s == Setup::standard() => Setup::horde_start(),
-            Ok(s) => s,
-            Err(_) => return Converted::Broken,
-        },
-        None => variant.start(),
-    };
-    let Ok(start) = Position::from_setup(&start_setup, Rules::new(variant)) else {
-        return Converted::Broken;
-    };
-    let Some((tree, marker)) = parse_tree(tokens) else {
-        return Converted::Broken;
-    };
-    let mut w = Wrap {
-        out: String::with_capacity(game.bytes.len() + 64),
-        col: 0,
-        open: 0,
-    };
-    let Ok(end) = write_line(&mut w, &tree, start.clone(), style, true) else {
-        return Converted::Broken;
-    };
-    // The marker ends the movetext; without one, the Result tag's value when it is a
-    // result (anything else stays in the tag only).
-    let result = marker
-        .or(get("Result").filter(|r| matches!(*r, "1-0" | "0-1" | "1/2-1/2" | "*")))
-        .unwrap_or("*");
-    w.word(result);
+    Converted::Game(writer.finish())
+}
 
-    // Tags.
-    let mut out = String::with_capacity(w.out.len() + 512);
-    let mut tag = |name: &str, value: &str| {
-        out.push('[');
-        out.push_str(name);
-        out.push_str(" \"");
-        if value.contains(['"', '\\']) {
-            for c in value.chars() {
-                if c == '"' || c == '\\' {
-                    out.push('\\');
-                }
-                out.push(c);
-            }
-        } else {
-            out.push_str(value);
+impl Writer<'_> {
+    /// The whole game: tags, a blank line, the movetext and its result.
+    fn finish(mut self) -> String {
+        // The marker ends the movetext; without one, the Result tag's value when it is a
+        // result (anything else stays in the tag only).
+        let result = self
+            .marker
+            .or(self
+                .tag_value("Result")
+                .filter(|r| matches!(*r, "1-0" | "0-1" | "1/2-1/2" | "*")))
+            .unwrap_or("*")
+            .to_owned();
+        self.w.word(&result);
+        let mut out = String::with_capacity(self.w.out.len() + 512);
+        for name in ROSTER {
+            let default = if name == "Result" { &result } else { "?" };
+            push_tag(&mut out, name, self.tag_value(name).unwrap_or(default));
         }
-        out.push_str("\"]\n");
-    };
-    for name in ROSTER {
-        let default = if name == "Result" { result } else { "?" };
-        tag(name, get(name).unwrap_or(default));
-    }
-    // A FEN tag may still give the variant's start (then it is not written, but for
-    // Lichess's Horde games).
-    let custom = get("FEN").is_some_and(|_| {
-        let variant_start =
-            Position::from_setup(&variant.start(), Rules::new(variant)).expect("start");
-        start.to_setup() != variant_start.to_setup()
-            || (variant.is_horde() && target == Target::Lichess)
-    });
-    let write_fen = match target {
-        Target::Lichess => custom || variant.is_horde(),
-        Target::Chesscom => start.to_setup().board != Setup::standard().board || custom,
-        Target::Xboard => custom,
-    };
-    let write_variant = variant != Variant::Chess || get("Variant").is_some();
-    for (name, value) in &tags {
         let written_here = ["FEN", "SetUp", "Variant", "CurrentPosition"];
-        if !ROSTER
-            .iter()
-            .chain(&written_here)
-            .any(|r| r.eq_ignore_ascii_case(name))
-        {
-            tag(name, value);
+        for (name, value) in &self.tags {
+            if !ROSTER
+                .iter()
+                .chain(&written_here)
+                .any(|r| r.eq_ignore_ascii_case(name))
+            {
+                push_tag(&mut out, name, value);
+            }
         }
+        for (name, value) in &self.head {
+            push_tag(&mut out, name, value);
+        }
+        if let Some(current) = &self.current {
+            push_tag(&mut out, "CurrentPosition", current);
+        }
+        out.push('\n');
+        out.push_str(&self.w.out);
+        out.push_str("\n\n");
+        out
     }
-    if write_variant && let Some(v) = target.variant_name(variant) {
-        tag("Variant", v);
+}
+
+/// Appends `[name "value"]` with `"` and `\` escaped.
+fn push_tag(out: &mut String, name: &str, value: &str) {
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    if value.contains(['"', '\\']) {
+        for c in value.chars() {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    } else {
+        out.push_str(value);
     }
-    if write_fen {
-        tag(
-            "FEN",
-            &fen::setup_to_string(&start.to_setup(), target.dialect()),
-        );
-        tag("SetUp", "1");
-    }
-    if target == Target::Chesscom {
-        tag(
-            "CurrentPosition",
-            &fen::setup_to_string(&end.to_setup(), FenDialect::Chesscom),
-        );
-    }
-    out.push('\n');
-    out.push_str(&w.out);
-    out.push_str("\n\n");
-    Converted::Game(out)
+    out.push_str("\"]\n");
 }

@@ -1,20 +1,31 @@
 //! PGN archives: splitting a stream into games, tokenizing movetext with exact positions,
-//! and replaying each game through the rules engine.
+//! reading each game's header and start once ([`game`]), and replaying it through the
+//! rules engine ([`validate`]), for reports or for re-export ([`convert`]).
 //!
 //! ```
-//! use pocketfen::pgn::{split::GameSplitter, validate::{validate_game, Options, Status}};
+//! use pocketfen::pgn::{GameProblemKind, Options, Status, validate_str};
+//! use pocketfen::IllegalReason;
 //! let pgn = "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Q@e4 *\n";
-//! let game = GameSplitter::new(pgn.as_bytes()).next().unwrap()?;
-//! let report = validate_game(&game, &Options::default());
+//! let report = &validate_str(pgn, &Options::default())[0];
 //! assert_eq!(report.status, Status::Illegal);
-//! assert_eq!(report.problems[0].kind, "not-in-pocket");
+//! assert_eq!(report.problems[0].kind, GameProblemKind::Illegal(IllegalReason::NotInPocket));
 //! assert_eq!((report.problems[0].line, report.problems[0].column), (3, 26));
-//! # Ok::<_, std::io::Error>(())
 //! ```
 
-pub mod bpgn;
+mod bpgn;
 pub mod convert;
+pub mod game;
 pub mod input;
+pub mod pipeline;
+pub mod problem;
 pub mod split;
+mod step;
 pub mod token;
 pub mod validate;
+pub mod visitor;
+
+pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options, variant_from_tag};
+pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status};
+pub use split::{GameSplitter, RawGame};
+pub use validate::{Ply, validate_game, validate_game_with, validate_str, visit_game, visit_text};
+pub use visitor::Visitor;

@@ -1,320 +1,65 @@
 //! Replays one game through the rules engine and reports every problem with its place.
+//!
+//! The walk drives and a [`Visitor`] watches: it is handed the tags, the start, every
+//! comment, NAG, variation and result marker, and every move resolved with the positions
+//! around it. `validate` watches nothing; `replay` and `pgn convert` are visitors, so they
+//! accept and refuse exactly what `validate` does.
+//!
+//! ```
+//! use pocketfen::pgn::{Options, Status, validate_str};
+//! let pgn = "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Q@e4 *\n";
+//! let reports = validate_str(pgn, &Options::default());
+//! assert_eq!(reports[0].status, Status::Illegal);
+//! assert_eq!(reports[0].problems[0].kind.name(), "not-in-pocket");
+//! assert_eq!((reports[0].problems[0].line, reports[0].problems[0].column), (3, 26));
+//! ```
 
 use std::borrow::Cow;
 
-use super::split::RawGame;
-use super::token::{LineIndex, TokenKind, Tokenizer};
+use super::game::{Boards, MAX_VARIATION_DEPTH, MoveAt, Options, Start, Tags, read_start};
+use super::problem::{At, GameProblemKind, GameReport, Reporter, Status};
+use super::split::{GameSplitter, RawGame};
+use super::step::{Failure, resolve};
+use super::token::{TokenKind, Tokenizer};
+use super::visitor::Visitor;
 use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
 use crate::notation::san::SanPlus;
-use crate::position::{EndReason, Outcome, Position, Severity};
+use crate::position::{EndReason, Outcome, Position};
 use crate::setup::Setup;
-use crate::variant::{Rules, Variant};
+use crate::types::Color;
 
-/// How deep variations may nest (real games stay below ten); deeper nesting is an error,
-/// so that nothing that walks the move tree recursively can exhaust its stack.
-pub const MAX_VARIATION_DEPTH: usize = 256;
+/// The visitor that watches nothing: plain validation.
+struct NoVisitor;
 
-/// How to validate.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Options {
-    /// Overrides every game's `[Variant]`.
-    pub variant: Option<Variant>,
-    /// Report non-canonical SAN, and a missing result marker, as warnings.
-    pub strict: bool,
-    /// Validate the moves of variations too (they are always parsed).
-    pub variations: bool,
-    /// Forbid drops that checkmate.
-    pub no_drop_mate: bool,
-    /// `Some(true)`: every game is BPGN (a bughouse match); `Some(false)`: none is;
-    /// `None`: a game is BPGN when its variant is Bughouse, its tags name four players, or
-    /// its first move number carries a board letter (`1A.`).
-    pub bpgn: Option<bool>,
-}
-
-/// The verdict on a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Ok,
-    /// A move is illegal or a token unreadable.
-    Illegal,
-    /// The game cannot be replayed at all (unknown variant, bad FEN tag).
-    Error,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::Illegal => "illegal",
-            Status::Error => "error",
-        }
-    }
-}
-
-/// One problem of a game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameProblem {
-    pub severity: Severity,
-    /// Kebab-case kind (`no-such-piece`, `unparseable-token`, `result-mismatch`, …).
-    pub kind: &'static str,
-    /// 1-based ply of the move concerned.
-    pub ply: Option<usize>,
-    pub token: Option<String>,
-    pub line: usize,
-    pub column: usize,
-    pub reason: String,
-    /// The position before the move, in Lichess's dialect.
-    pub fen_before: Option<String>,
-}
-
-/// What validation found in a game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameReport {
-    pub number: usize,
-    pub line: usize,
-    pub variant: Option<Variant>,
-    /// Mainline plies replayed.
-    pub plies: usize,
-    pub status: Status,
-    pub problems: Vec<GameProblem>,
-    /// Bughouse: which reading of the Result tag matches the derived outcome (`board`:
-    /// from the view of the board that ended the match, as bughouse-db writes it; `team`:
-    /// from the teams' view; `both`), or `None`.
-    pub result_reading: Option<&'static str>,
-}
-
-impl GameReport {
-    pub fn has_errors(&self) -> bool {
-        self.status != Status::Ok
-    }
-    pub fn warnings(&self) -> usize {
-        self.problems
-            .iter()
-            .filter(|p| p.severity == Severity::Warning)
-            .count()
-    }
-}
+impl Visitor<'_> for NoVisitor {}
 
 /// One mainline ply, handed to the caller of [`validate_game_with`].
+#[derive(Debug)]
 pub struct Ply<'p> {
     /// 1-based (across both boards in bughouse).
     pub number: usize,
     /// The board, in a bughouse match.
     pub board: Option<crate::bughouse::BoardId>,
+    /// The position before the move.
     pub before: &'p Position,
+    /// The move.
     pub m: Move,
+    /// The position after it.
     pub after: &'p Position,
-}
-
-/// The variant a `[Variant]` value names (the aliases of Lichess, chessops, python-chess,
-/// cutechess and Xboard, case-insensitive); Chess960 spellings play as chess with
-/// Chess960 castling from the FEN.
-pub fn variant_from_tag(value: &str) -> Option<Variant> {
-    let l = value.trim().to_ascii_lowercase();
-    match l.as_str() {
-        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "960" => {
-            Some(Variant::Chess)
-        }
-        _ if l.starts_with("wild/") => Some(Variant::Chess),
-        _ => l.parse().ok(),
-    }
-}
-
-/// A tag value with `\"` and `\\` resolved (borrowed when there are none).
-pub(super) fn unescape(v: &str) -> Cow<'_, str> {
-    if v.contains('\\') {
-        Cow::Owned(v.replace("\\\"", "\"").replace("\\\\", "\\"))
-    } else {
-        Cow::Borrowed(v)
-    }
-}
-
-fn fen_of(pos: &Position) -> String {
-    fen::setup_to_string(&pos.to_setup(), FenDialect::Lichess)
-}
-
-pub(super) struct Reporter<'t> {
-    pub(super) index: LineIndex<'t>,
-    pub(super) problems: Vec<GameProblem>,
-    pub(super) status: Status,
-}
-
-impl Reporter<'_> {
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn add(
-        &mut self,
-        severity: Severity,
-        kind: &'static str,
-        ply: Option<usize>,
-        token: Option<&str>,
-        offset: usize,
-        reason: String,
-        before: Option<&Position>,
-    ) {
-        let (line, column) = self.index.locate(offset);
-        // A token is quoted on one line and briefly (an unclosed comment runs far).
-        let token = token.map(|t| {
-            let first = t.lines().next().unwrap_or("");
-            let short: String = first.chars().take(40).collect();
-            if short.len() < t.len() {
-                format!("{short}…")
-            } else {
-                short
-            }
-        });
-        self.problems.push(GameProblem {
-            severity,
-            kind,
-            ply,
-            token,
-            line,
-            column,
-            reason,
-            fen_before: before.map(fen_of),
-        });
-    }
-}
-
-impl Reporter<'_> {
-    /// A problem with a tag (no ply, no position).
-    pub(super) fn tag(
-        &mut self,
-        severity: Severity,
-        kind: &'static str,
-        value: &str,
-        offset: usize,
-        reason: String,
-    ) {
-        self.add(severity, kind, None, Some(value), offset, reason, None);
-        if severity == Severity::Error {
-            self.status = Status::Error;
-        }
-    }
-
-    /// A `[FEN]` tag that does not parse or is not a legal position (`kind`): the game
-    /// cannot be replayed.
-    pub(super) fn bad_fen(
-        &mut self,
-        kind: &'static str,
-        value: &str,
-        offset: usize,
-        why: impl std::fmt::Display,
-    ) {
-        self.tag(
-            Severity::Error,
-            kind,
-            value,
-            offset,
-            format!("FEN tag: {why}"),
-        );
-    }
-
-    /// Text the tokenizer could not read, at ply `ply`.
-    pub(super) fn unreadable(
-        &mut self,
-        ply: usize,
-        raw: &str,
-        offset: usize,
-        why: &str,
-        pos: Option<&Position>,
-    ) {
-        self.illegal(
-            "unparseable-token",
-            Some(ply),
-            Some(raw),
-            offset,
-            format!("expected {why}"),
-            pos,
-        );
-    }
-
-    /// A move token that is no SAN (`err` says where and why).
-    pub(super) fn not_a_move(
-        &mut self,
-        ply: Option<usize>,
-        token: &str,
-        offset: usize,
-        err: &crate::notation::san::ParseSanError,
-        pos: &Position,
-    ) {
-        self.illegal(
-            "unparseable-token",
-            ply,
-            Some(token),
-            offset,
-            format!("not a move: {err}"),
-            Some(pos),
-        );
-    }
-
-    /// A result marker after the one that ended the movetext.
-    pub(super) fn second_result(&mut self, first: &str, token: &str, offset: usize) {
-        self.illegal(
-            "second-result",
-            None,
-            Some(token),
-            offset,
-            format!("a second result marker (the movetext already ended with {first})"),
-            None,
-        );
-    }
-
-    /// An error in the movetext: the game is illegal from here on.
-    pub(super) fn illegal(
-        &mut self,
-        kind: &'static str,
-        ply: Option<usize>,
-        token: Option<&str>,
-        offset: usize,
-        reason: String,
-        pos: Option<&Position>,
-    ) {
-        self.add(Severity::Error, kind, ply, token, offset, reason, pos);
-        self.status = Status::Illegal;
-    }
-}
-
-/// The tags validation reads, with the byte offset of each (the first of each name).
-#[derive(Default)]
-pub(super) struct Tags<'t> {
-    values: [Option<(Cow<'t, str>, usize)>; 11],
-}
-
-impl<'t> Tags<'t> {
-    const READ: [&'static str; 11] = [
-        "Variant",
-        "Event",
-        "FEN",
-        "Result",
-        "PlyCount",
-        "CurrentPosition",
-        "WhiteA",
-        "BlackA",
-        "WhiteB",
-        "BlackB",
-        "TimeControl",
-    ];
-
-    fn insert(&mut self, name: &str, value: &'t str, offset: usize) {
-        if let Some(i) = Self::READ.iter().position(|r| r.eq_ignore_ascii_case(name)) {
-            self.values[i].get_or_insert_with(|| (unescape(value), offset));
-        }
-    }
-
-    /// The value and offset of a tag validation reads.
-    pub(super) fn get(&self, name: &str) -> Option<(&str, usize)> {
-        let i = Self::READ
-            .iter()
-            .position(|r| *r == name)
-            .expect("a tag validation reads");
-        self.values[i].as_ref().map(|(v, o)| (v.as_ref(), *o))
-    }
 }
 
 /// Validates one game.
 pub fn validate_game(game: &RawGame, opts: &Options) -> GameReport {
-    validate(game, opts, None)
+    visit_game(game, opts, &mut NoVisitor)
+}
+
+/// Validates every game of a PGN (or BPGN) text.
+pub fn validate_str(text: &str, opts: &Options) -> Vec<GameReport> {
+    GameSplitter::new(text.as_bytes())
+        .map_while(Result::ok)
+        .map(|g| validate_game(&g, opts))
+        .collect()
 }
 
 /// Validates one game, handing every mainline ply to `on_ply` (for `replay`).
@@ -323,125 +68,132 @@ pub fn validate_game_with(
     opts: &Options,
     on_ply: &mut dyn FnMut(Ply<'_>),
 ) -> GameReport {
-    validate(game, opts, Some(on_ply))
+    struct Plies<'f> {
+        on_ply: &'f mut dyn FnMut(Ply<'_>),
+        before: Option<(Position, Move, MoveAt)>,
+    }
+    impl Visitor<'_> for Plies<'_> {
+        fn san(&mut self, before: &Position, _: &SanPlus, m: Move, at: MoveAt) {
+            self.before = at.is_mainline().then(|| (before.clone(), m, at));
+        }
+        fn played(&mut self, after: &Position) {
+            if let Some((before, m, at)) = self.before.take() {
+                (self.on_ply)(Ply {
+                    number: at.ply,
+                    board: at.board,
+                    before: &before,
+                    m,
+                    after,
+                });
+            }
+        }
+    }
+    visit_game(
+        game,
+        opts,
+        &mut Plies {
+            on_ply,
+            before: None,
+        },
+    )
 }
 
-fn validate(
+/// The game's text: UTF-8 as a rule; anything else (Latin-1 names) is read lossily.
+pub(crate) fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+/// Validates one game, handing the walk to `visitor`.
+pub fn visit_game<V: for<'t> Visitor<'t>>(
     game: &RawGame,
     opts: &Options,
-    mut on_ply: Option<&mut dyn FnMut(Ply<'_>)>,
+    visitor: &mut V,
 ) -> GameReport {
-    // The position before the last move is kept only for variations and `on_ply`.
-    let keep_before = opts.variations || on_ply.is_some();
-    // UTF-8 as a rule; anything else (Latin-1 names) is read lossily, never an error.
-    let text = match std::str::from_utf8(&game.bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(&game.bytes),
-    };
-    let mut rep = Reporter {
-        index: LineIndex::new(&text, game.line),
-        problems: Vec::new(),
-        status: Status::Ok,
-    };
-    let mut tokens = Tokenizer::new(&text);
+    let text = decode(&game.bytes);
+    let utf16 = game.bytes.starts_with(&[0xff, 0xfe]) || game.bytes.starts_with(&[0xfe, 0xff]);
+    walk(game.number, game.line, &text, utf16, opts, visitor)
+}
 
+/// Validates the game in `text` (game `number`, starting on line `line`), handing the
+/// walk to `visitor`, whose events borrow from `text`.
+pub fn visit_text<'t, V: Visitor<'t>>(
+    number: usize,
+    line: usize,
+    text: &'t str,
+    opts: &Options,
+    visitor: &mut V,
+) -> GameReport {
+    walk(number, line, text, false, opts, visitor)
+}
+
+fn walk<'t, V: Visitor<'t>>(
+    number: usize,
+    line: usize,
+    text: &'t str,
+    utf16: bool,
+    opts: &Options,
+    visitor: &mut V,
+) -> GameReport {
+    let mut rep = Reporter::new(text, line);
+    let mut tokens = Tokenizer::new(text);
     // Tag section: keep the tags validation reads (the first of each name).
     let mut tags = Tags::default();
-    tokens.tag_section(|name, value, offset| tags.insert(name, value, offset));
-    let tag = |name: &str| tags.get(name);
-
+    tokens.tag_section(|name, value, offset| {
+        tags.insert(name, value, offset);
+        visitor.tag(name, value);
+    });
     let finish = |rep: Reporter<'_>, variant, plies| GameReport {
-        number: game.number,
-        line: game.line,
+        number,
+        line,
         variant,
         plies,
         status: rep.status,
         problems: rep.problems,
         result_reading: None,
     };
-
-    if game.bytes.starts_with(&[0xff, 0xfe]) || game.bytes.starts_with(&[0xfe, 0xff]) {
-        rep.add(
-            Severity::Error,
-            "unsupported-encoding",
-            None,
-            None,
-            0,
+    if utf16 {
+        rep.unplayable(
+            GameProblemKind::UnsupportedEncoding,
+            At {
+                ply: None,
+                token: None,
+                offset: 0,
+            },
             "UTF-16 text (it starts with a UTF-16 byte-order mark); pocketfen reads UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)".to_owned(),
-            None,
         );
-        rep.status = Status::Error;
         return finish(rep, None, 0);
     }
-
-    // Variant.
-    let variant = match (opts.variant, tag("Variant")) {
-        (Some(v), _) => v,
-        (None, Some((value, offset))) => match variant_from_tag(value) {
-            Some(v) => v,
-            None => {
-                rep.tag(
-                    Severity::Error,
-                    "unknown-variant",
-                    value,
-                    offset,
-                    format!(
-                        "unknown variant `{}`; give --variant to validate it",
-                        crate::notation::escape_controls(value)
-                    ),
-                );
-                return finish(rep, None, 0);
-            }
-        },
-        (None, None) => match tag("Event") {
-            Some((event, offset)) if event.to_ascii_lowercase().contains("crazyhouse") => {
-                rep.tag(Severity::Warning, "variant-inferred", event, offset, "no [Variant] tag; the Event names crazyhouse, so the game is read as crazyhouse".to_owned());
-                Variant::Crazyhouse
-            }
-            _ => Variant::Chess,
-        },
-    };
-    let is_bpgn = opts
-        .bpgn
-        .unwrap_or_else(|| looks_like_bpgn(variant, tag("WhiteA").is_some(), &tokens));
-    if is_bpgn {
-        let (plies, reading) =
-            super::bpgn::validate_match(&mut rep, &tags, tokens, opts, &mut on_ply);
-        let mut report = finish(rep, Some(Variant::Bughouse), plies);
-        report.result_reading = reading;
-        return report;
-    }
-    let mut rules = Rules::new(variant);
-    rules.drop_mate = !opts.no_drop_mate;
-
-    // Start position.
-    let start = match tag("FEN") {
-        None => Position::from_setup(&variant.start(), rules).expect("start positions are legal"),
-        Some((value, offset)) => {
-            let setup: Setup = match value.parse() {
-                Ok(s) => s,
-                Err(e) => {
-                    rep.bad_fen("bad-fen", value, offset, e);
-                    return finish(rep, Some(variant), 0);
-                }
-            };
-            let setup = if variant.is_horde() && setup == Setup::standard() {
-                rep.tag(Severity::Warning, "horde-standard-fen", value, offset, "a Horde game with the standard start FEN (a Lichess export bug of 2021); the Horde start is used".to_owned());
-                Setup::horde_start()
-            } else {
-                setup
-            };
-            match Position::from_setup(&setup, rules) {
-                Ok(p) => p,
-                Err(e) => {
-                    rep.bad_fen("illegal-fen", value, offset, e);
-                    return finish(rep, Some(variant), 0);
-                }
-            }
+    match read_start(&mut rep, &tags, &tokens, opts) {
+        Err(variant) => finish(rep, variant, 0),
+        Ok(Start::Two(game)) => {
+            visitor.start(Boards::Two(&game));
+            let (plies, reading) =
+                super::bpgn::walk_match(&mut rep, &tags, tokens, game, opts, visitor);
+            let mut report = finish(rep, Some(crate::variant::Variant::Bughouse), plies);
+            report.result_reading = reading;
+            report
         }
-    };
+        Ok(Start::One(variant, start)) => {
+            visitor.start(Boards::One(&start));
+            let plies = walk_movetext(&mut rep, &tags, tokens, start, opts, visitor, text.len());
+            finish(rep, Some(variant), plies)
+        }
+    }
+}
 
-    // Movetext.
+/// The movetext of a game on one board, then the checks of its end; returns the plies.
+fn walk_movetext<'t, V: Visitor<'t>>(
+    rep: &mut Reporter<'_>,
+    tags: &Tags<'_>,
+    tokens: Tokenizer<'t>,
+    start: Position,
+    opts: &Options,
+    visitor: &mut V,
+    end: usize,
+) -> usize {
     let mut pos = start;
     let mut before: Option<Position> = None;
     // Variations: the position and the position before its last move, saved at each `(`.
@@ -452,26 +204,32 @@ fn validate(
     let mut stopped = false;
     for t in tokens {
         let live = depth == 0 || opts.variations;
+        let here = |ply, token| At {
+            ply,
+            token,
+            offset: t.offset,
+        };
         match t.kind {
             TokenKind::MoveNumber(n) => {
                 if opts.strict && depth == 0 && !stopped {
-                    check_move_number(&mut rep, n, t.offset, &pos, plies + 1);
+                    check_move_number(rep, n, t.offset, &pos, plies + 1);
                 }
             }
-            TokenKind::Comment(_) | TokenKind::LineComment(_) | TokenKind::Nag(_) => {}
+            TokenKind::LineComment(_) => {}
+            TokenKind::Comment(c) => visitor.comment(c),
+            TokenKind::Nag(n) => visitor.nag(n),
             TokenKind::VariationStart => {
                 depth += 1;
                 if depth > MAX_VARIATION_DEPTH {
                     rep.illegal(
-                        "variation-too-deep",
-                        None,
-                        Some("("),
-                        t.offset,
+                        GameProblemKind::VariationTooDeep,
+                        here(None, Some("(")),
                         format!("variations nested more than {MAX_VARIATION_DEPTH} deep"),
                         None,
                     );
                     break;
                 }
+                visitor.begin_variation();
                 if opts.variations && !stopped {
                     match before.clone() {
                         Some(b) => {
@@ -479,11 +237,8 @@ fn validate(
                             stack.push((current, before.take()));
                         }
                         None => {
-                            rep.illegal(
-                                "unparseable-token",
-                                None,
-                                Some("("),
-                                t.offset,
+                            rep.unreadable(
+                                here(None, Some("(")),
                                 "a variation before any move".to_owned(),
                                 None,
                             );
@@ -494,17 +249,15 @@ fn validate(
             }
             TokenKind::VariationEnd => {
                 if depth == 0 {
-                    rep.illegal(
-                        "unparseable-token",
-                        None,
-                        Some(")"),
-                        t.offset,
+                    rep.unreadable(
+                        here(None, Some(")")),
                         "a `)` without its `(`".to_owned(),
                         None,
                     );
                     break;
                 }
                 depth -= 1;
+                visitor.end_variation();
                 if opts.variations
                     && !stopped
                     && let Some((p, b)) = stack.pop()
@@ -521,168 +274,155 @@ fn validate(
                     }
                     marker = Some((r, t.offset));
                 }
+                visitor.result(r);
             }
             TokenKind::Tag { .. } | TokenKind::Unknown(..) if !live => {}
             TokenKind::Tag { .. } => {
-                rep.illegal(
-                    "unparseable-token",
-                    Some(plies + 1),
-                    Some(t.text),
-                    t.offset,
+                rep.unreadable(
+                    here(Some(plies + 1), Some(t.text)),
                     "a tag inside the movetext (is a blank line missing between games?)".to_owned(),
                     Some(&pos),
                 );
                 break;
             }
             TokenKind::Unknown(raw, why) => {
-                rep.unreadable(plies + 1, raw, t.offset, why, Some(&pos));
+                rep.unreadable(
+                    here(Some(plies + 1), Some(raw)),
+                    format!("expected {why}"),
+                    Some(&pos),
+                );
                 break;
             }
             TokenKind::Move(_) if !live || stopped => {}
             TokenKind::Move(tok) => {
-                let ply = if depth == 0 { plies + 1 } else { 0 };
-                let ply_field = (depth == 0).then_some(ply);
+                let at = here((depth == 0).then_some(plies + 1), Some(tok));
                 if depth == 0 && marker.is_some() {
                     rep.illegal(
-                        "move-after-result",
-                        ply_field,
-                        Some(tok),
-                        t.offset,
+                        GameProblemKind::MoveAfterResult,
+                        at,
                         "a move after the result marker".to_owned(),
                         Some(&pos),
                     );
                     break;
                 }
-                let san: SanPlus = match tok.parse() {
-                    Ok(s) => s,
-                    Err(e) => {
-                        rep.not_a_move(ply_field, tok, t.offset, &e, &pos);
-                        break;
+                let in_variation = |mut reason: String| {
+                    if depth > 0 {
+                        reason.push_str(" (in a variation)");
                     }
+                    reason
                 };
-                match san.resolve(&pos, opts.strict) {
-                    Ok((m, defects)) => {
-                        for d in defects {
-                            rep.add(
-                                Severity::Warning,
-                                d.kind.name(),
-                                ply_field,
-                                Some(tok),
-                                t.offset,
-                                d.message,
-                                Some(&pos),
-                            );
-                        }
-                        let prev = keep_before.then(|| pos.clone());
-                        pos.play_unchecked(m);
-                        if depth == 0 {
-                            plies += 1;
-                            if let (Some(f), Some(prev)) = (on_ply.as_mut(), &prev) {
-                                f(Ply {
-                                    number: plies,
-                                    board: None,
-                                    before: prev,
-                                    m,
-                                    after: &pos,
-                                });
-                            }
-                        }
-                        before = prev;
-                    }
-                    Err(e) => {
-                        let (kind, mut reason) = match pos.outcome() {
-                            Some(o) => (
-                                "move-after-end",
-                                format!(
-                                    "the game has already ended ({}, {})",
-                                    o.reason().name(),
-                                    o.result()
-                                ),
-                            ),
-                            None => (e.kind.name(), e.message),
-                        };
-                        if depth > 0 {
-                            reason.push_str(" (in a variation)");
-                        }
-                        rep.illegal(kind, ply_field, Some(tok), t.offset, reason, Some(&pos));
-                        break;
-                    }
-                }
+                let failure = Failure {
+                    ended: || {
+                        pos.outcome().map(|o| {
+                            in_variation(format!(
+                                "the game has already ended ({}, {})",
+                                o.reason().name(),
+                                o.result()
+                            ))
+                        })
+                    },
+                    context: &in_variation,
+                };
+                let Some((san, m)) = resolve(rep, &pos, tok, opts.strict, at, failure) else {
+                    break;
+                };
+                let ply = if depth == 0 { plies + 1 } else { 0 };
+                visitor.san(&pos, &san, m, MoveAt { ply, board: None });
+                let prev = opts.variations.then(|| pos.clone());
+                pos.play_unchecked(m);
+                visitor.played(&pos);
+                plies += usize::from(depth == 0);
+                before = prev;
             }
         }
     }
     if rep.status != Status::Ok {
-        return finish(rep, Some(variant), plies);
+        return plies;
     }
-    // The main line's end: result consistency.
-    let end = text.len();
     if depth > 0 {
-        rep.illegal(
-            "unparseable-token",
-            None,
-            None,
-            end,
+        rep.unreadable(
+            At {
+                ply: None,
+                token: None,
+                offset: end,
+            },
             "a variation `(` is never closed".to_owned(),
             None,
         );
-        return finish(rep, Some(variant), plies);
+        return plies;
     }
     // Variations may have replaced `pos`; the main line's final position is restored by the
     // stack discipline above.
+    check_end(rep, tags, &pos, marker, plies, opts.strict, end);
+    if rep.status == Status::Ok {
+        visitor.end(Boards::One(&pos));
+    }
+    plies
+}
+
+/// The checks of a game's end: the Result tag and marker against the outcome, PlyCount,
+/// CurrentPosition, and under `strict` a missing result marker.
+fn check_end(
+    rep: &mut Reporter<'_>,
+    tags: &Tags<'_>,
+    pos: &Position,
+    marker: Option<(&str, usize)>,
+    plies: usize,
+    strict: bool,
+    end: usize,
+) {
     let outcome = pos.outcome();
-    let result_tag = tag("Result");
+    let result_tag = tags.get("Result");
     if let (Some(o), Some((r, offset))) = (outcome, result_tag)
         && matches!(r, "1-0" | "0-1" | "1/2-1/2")
         && r != o.result()
     {
-        rep.tag(
-            Severity::Warning,
-            "result-mismatch",
-            r,
-            offset,
+        rep.warn(
+            GameProblemKind::ResultMismatch,
+            At::tag(r, offset),
             format!(
                 "the Result tag says {r} but the game ends in {} ({})",
                 describe(o),
                 o.result()
             ),
+            None,
         );
     }
     match (marker, result_tag) {
         (Some((m, offset)), Some((r, _))) if m != r => {
-            rep.tag(
-                Severity::Warning,
-                "result-mismatch",
-                m,
-                offset,
+            rep.warn(
+                GameProblemKind::ResultMismatch,
+                At::tag(m, offset),
                 format!("the movetext ends with {m} but the Result tag says {r}"),
+                None,
             );
         }
-        (None, _) if opts.strict => {
-            rep.add(
-                Severity::Warning,
-                "no-result-marker",
-                None,
-                None,
-                end,
+        (None, _) if strict => {
+            rep.warn(
+                GameProblemKind::NoResultMarker,
+                At {
+                    ply: None,
+                    token: None,
+                    offset: end,
+                },
                 "the movetext has no result marker (1-0, 0-1, 1/2-1/2 or *)".to_owned(),
                 None,
             );
         }
         _ => {}
     }
-    if let Some((value, offset)) = tag("PlyCount")
+    if let Some((value, offset)) = tags.get("PlyCount")
         && value.trim().parse::<usize>().ok() != Some(plies)
     {
-        rep.tag(
-            Severity::Warning,
-            "ply-count-mismatch",
-            value,
-            offset,
+        rep.warn(
+            GameProblemKind::PlyCountMismatch,
+            At::tag(value, offset),
             format!("PlyCount says {value} but the main line has {plies} plies"),
+            None,
         );
     }
-    if let Some((value, offset)) = tag("CurrentPosition") {
-        match value.parse::<Setup>() {
+    if let Some((value, offset)) = tags.get("CurrentPosition") {
+        let why = match value.parse::<Setup>() {
             Ok(current) => {
                 let ours = pos.to_setup();
                 let empty = |s: &Setup| {
@@ -692,50 +432,24 @@ fn validate(
                 let same = current.board == ours.board
                     && current.turn == ours.turn
                     && (current.pockets == ours.pockets || (empty(&current) && empty(&ours)));
-                if !same {
-                    rep.tag(
-                        Severity::Warning,
-                        "current-position-mismatch",
-                        value,
-                        offset,
-                        format!(
-                            "CurrentPosition differs from the final position {}",
-                            fen_of(&pos)
-                        ),
-                    );
-                }
+                (!same).then(|| {
+                    format!(
+                        "CurrentPosition differs from the final position {}",
+                        fen::setup_to_string(&ours, FenDialect::Lichess)
+                    )
+                })
             }
-            Err(e) => {
-                rep.tag(
-                    Severity::Warning,
-                    "current-position-mismatch",
-                    value,
-                    offset,
-                    format!("CurrentPosition does not parse: {e}"),
-                );
-            }
+            Err(e) => Some(format!("CurrentPosition does not parse: {e}")),
+        };
+        if let Some(why) = why {
+            rep.warn(
+                GameProblemKind::CurrentPositionMismatch,
+                At::tag(value, offset),
+                why,
+                None,
+            );
         }
     }
-    finish(rep, Some(variant), plies)
-}
-
-/// Whether a game is a bughouse match: its variant is Bughouse, its tags name four
-/// players (`has_white_a`), or its first move number carries a board letter (`1A.`);
-/// `movetext` stands at the movetext's start.
-pub(super) fn looks_like_bpgn(
-    variant: Variant,
-    has_white_a: bool,
-    movetext: &Tokenizer<'_>,
-) -> bool {
-    variant == Variant::Bughouse
-        || has_white_a
-        || movetext
-            .clone()
-            .find(|t| matches!(t.kind, TokenKind::MoveNumber(_) | TokenKind::Move(_)))
-            .is_some_and(|t| {
-                matches!(t.kind, TokenKind::MoveNumber(n)
-                    if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b']))
-            })
 }
 
 /// Under `--strict`, a move number that does not fit the position (`12.` before a white
@@ -745,16 +459,17 @@ fn check_move_number(rep: &mut Reporter<'_>, n: &str, offset: usize, pos: &Posit
     let expected = pos.fullmoves();
     // `12.` also stands before a black move after a comment; `12...` only before one.
     let black_only = n.len() - digits.len() > 1;
-    let fits = digits.parse::<u32>().ok() == Some(expected)
-        && !(black_only && pos.turn() == crate::types::Color::White);
+    let fits =
+        digits.parse::<u32>().ok() == Some(expected) && !(black_only && pos.turn() == Color::White);
     if !fits {
         let side = pos.turn().name();
-        rep.add(
-            Severity::Warning,
-            "move-number-mismatch",
-            Some(ply),
-            Some(n),
-            offset,
+        rep.warn(
+            GameProblemKind::MoveNumberMismatch,
+            At {
+                ply: Some(ply),
+                token: Some(n),
+                offset,
+            },
             format!("the next move is {side}'s move {expected}"),
             None,
         );

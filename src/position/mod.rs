@@ -44,11 +44,29 @@ pub struct Position {
     chess960: bool,
 }
 
-/// How bad a problem with a setup is.
+/// How bad a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
+    /// Worth knowing; the input is still valid.
     Warning,
+    /// The input is not valid.
     Error,
+}
+
+impl Severity {
+    /// `warning` or `error`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// What is wrong with a setup. Every reason is reported, not only the first.
@@ -105,11 +123,13 @@ pub struct Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sev = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        write!(f, "{sev}: {}: {}", self.kind.name(), self.message)
+        write!(
+            f,
+            "{}: {}: {}",
+            self.severity,
+            self.kind.name(),
+            self.message
+        )
     }
 }
 

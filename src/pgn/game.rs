@@ -1,0 +1,334 @@
+//! The one game reader: how every command (`validate`, `replay`, `pgn convert`, the
+//! bughouse path) reads a game's header and start from the same [`Options`].
+//!
+//! A game's variant comes from `--variant` (the override), else `[Variant]` (with the
+//! aliases of Lichess, chessops, python-chess, cutechess and Xboard), else an `[Event]`
+//! naming crazyhouse (a `variant-inferred` warning), else chess. It is a bughouse match
+//! (BPGN) when the options say so, or its variant is Bughouse, its tags name four players
+//! or its first move number carries a board letter (`1A.`). Its start is `[FEN]` in any
+//! dialect (a pair `A | B` for a match), or the variant's start; a Horde game with the
+//! standard start FEN (Lichess's 2021 export bug) warns and starts from the Horde start.
+
+use std::borrow::Cow;
+
+use super::problem::{At, GameProblemKind, Reporter};
+use super::token::{TokenKind, Tokenizer};
+use crate::bughouse::{BoardId, Match};
+use crate::position::Position;
+use crate::setup::{Fen, Setup};
+use crate::variant::{Rules, Variant};
+
+/// How deep variations may nest (real games stay below ten); deeper nesting is an error,
+/// so that nothing that walks the move tree recursively can exhaust its stack.
+pub const MAX_VARIATION_DEPTH: usize = 256;
+
+/// Plain PGN or bughouse PGN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Format {
+    /// Each game decides by its tags and move numbers.
+    #[default]
+    Auto,
+    /// Every game is PGN (never a bughouse match).
+    Pgn,
+    /// Every game is a bughouse match.
+    Bpgn,
+}
+
+impl Format {
+    /// The format a file name calls for: [`Format::Bpgn`] when it ends in `.bpgn` (before
+    /// any `.gz`, `.bz2` or `.zst`), else [`Format::Auto`].
+    ///
+    /// ```
+    /// use pocketfen::pgn::Format;
+    /// assert_eq!(Format::from_path("matches.BPGN.zst"), Format::Bpgn);
+    /// assert_eq!(Format::from_path("games.pgn"), Format::Auto);
+    /// ```
+    pub fn from_path(path: &str) -> Format {
+        let stem = path
+            .trim_end_matches(".gz")
+            .trim_end_matches(".bz2")
+            .trim_end_matches(".zst");
+        if stem.to_ascii_lowercase().ends_with(".bpgn") {
+            Format::Bpgn
+        } else {
+            Format::Auto
+        }
+    }
+}
+
+/// How to read and judge games: the one set of options every command takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Overrides every game's `[Variant]`.
+    pub variant: Option<Variant>,
+    /// Report non-canonical SAN, move numbers that do not fit and a missing result marker
+    /// as warnings.
+    pub strict: bool,
+    /// Validate the moves of variations too (they are always parsed).
+    pub variations: bool,
+    /// Whether a drop may give checkmate (on by default; bughouse clubs may forbid it).
+    pub drop_mate: bool,
+    /// PGN, BPGN, or each game by its content.
+    pub format: Format,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            variant: None,
+            strict: false,
+            variations: false,
+            drop_mate: true,
+            format: Format::Auto,
+        }
+    }
+}
+
+/// The variant a `[Variant]` value names (the aliases of Lichess, chessops, python-chess,
+/// cutechess and Xboard, case-insensitive); Chess960 spellings play as chess with
+/// Chess960 castling from the FEN.
+///
+/// ```
+/// use pocketfen::{Variant, pgn::variant_from_tag};
+/// assert_eq!(variant_from_tag("Crazy House"), Some(Variant::Crazyhouse));
+/// assert_eq!(variant_from_tag("fischerandom"), Some(Variant::Chess));
+/// assert_eq!(variant_from_tag("shogi"), None);
+/// ```
+pub fn variant_from_tag(value: &str) -> Option<Variant> {
+    let l = value.trim().to_ascii_lowercase();
+    match l.as_str() {
+        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "960" => {
+            Some(Variant::Chess)
+        }
+        _ if l.starts_with("wild/") => Some(Variant::Chess),
+        _ => l.parse().ok(),
+    }
+}
+
+/// A tag value with `\"` and `\\` resolved (borrowed when there are none).
+pub(crate) fn unescape(v: &str) -> Cow<'_, str> {
+    if v.contains('\\') {
+        Cow::Owned(v.replace("\\\"", "\"").replace("\\\\", "\\"))
+    } else {
+        Cow::Borrowed(v)
+    }
+}
+
+/// The tags validation reads, with the byte offset of each (the first of each name).
+#[derive(Default)]
+pub(crate) struct Tags<'t> {
+    values: [Option<(Cow<'t, str>, usize)>; 11],
+}
+
+impl<'t> Tags<'t> {
+    const READ: [&'static str; 11] = [
+        "Variant",
+        "Event",
+        "FEN",
+        "Result",
+        "PlyCount",
+        "CurrentPosition",
+        "WhiteA",
+        "BlackA",
+        "WhiteB",
+        "BlackB",
+        "TimeControl",
+    ];
+
+    pub(crate) fn insert(&mut self, name: &str, value: &'t str, offset: usize) {
+        if let Some(i) = Self::READ.iter().position(|r| r.eq_ignore_ascii_case(name)) {
+            self.values[i].get_or_insert_with(|| (unescape(value), offset));
+        }
+    }
+
+    /// The value and offset of a tag validation reads.
+    pub(crate) fn get(&self, name: &str) -> Option<(&str, usize)> {
+        let i = Self::READ
+            .iter()
+            .position(|r| *r == name)
+            .expect("a tag validation reads");
+        self.values[i].as_ref().map(|(v, o)| (v.as_ref(), *o))
+    }
+}
+
+/// The boards of a game: one position, or a bughouse match.
+#[derive(Debug, Clone, Copy)]
+pub enum Boards<'a> {
+    /// A game on one board.
+    One(&'a Position),
+    /// A bughouse match.
+    Two(&'a Match),
+}
+
+/// A game's start, as the header gives it.
+#[derive(Debug, Clone)]
+pub(crate) enum Start {
+    One(Variant, Position),
+    Two(Match),
+}
+
+/// Reads a game's variant, format and start from its tags and the start of its movetext.
+///
+/// # Errors
+///
+/// When the game cannot be replayed (the reason is reported): the variant, if it was told.
+pub(crate) fn read_start(
+    rep: &mut Reporter<'_>,
+    tags: &Tags<'_>,
+    movetext: &Tokenizer<'_>,
+    opts: &Options,
+) -> Result<Start, Option<Variant>> {
+    let tag = |name: &str| tags.get(name);
+    let variant = match (opts.variant, tag("Variant")) {
+        (Some(v), _) => v,
+        (None, Some((value, offset))) => match variant_from_tag(value) {
+            Some(v) => v,
+            None => {
+                rep.unplayable(
+                    GameProblemKind::UnknownVariant,
+                    At::tag(value, offset),
+                    format!(
+                        "unknown variant `{}`; give --variant to validate it",
+                        crate::notation::escape_controls(value)
+                    ),
+                );
+                return Err(None);
+            }
+        },
+        (None, None) => match tag("Event") {
+            Some((event, offset)) if event.to_ascii_lowercase().contains("crazyhouse") => {
+                rep.warn(
+                    GameProblemKind::VariantInferred,
+                    At::tag(event, offset),
+                    "no [Variant] tag; the Event names crazyhouse, so the game is read as crazyhouse"
+                        .to_owned(),
+                    None,
+                );
+                Variant::Crazyhouse
+            }
+            _ => Variant::Chess,
+        },
+    };
+    let bpgn = match opts.format {
+        Format::Bpgn => true,
+        Format::Pgn => false,
+        Format::Auto => looks_like_bpgn(variant, tag("WhiteA").is_some(), movetext),
+    };
+    if bpgn {
+        return read_match_start(rep, tags, opts)
+            .map(Start::Two)
+            .ok_or(Some(Variant::Bughouse));
+    }
+    let mut rules = Rules::new(variant);
+    rules.drop_mate = opts.drop_mate;
+    let Some((value, offset)) = tag("FEN") else {
+        let start =
+            Position::from_setup(&variant.start(), rules).expect("start positions are legal");
+        return Ok(Start::One(variant, start));
+    };
+    let setup: Setup = match value.parse() {
+        Ok(s) => s,
+        Err(e) => {
+            bad_fen(rep, GameProblemKind::BadFen, value, offset, e);
+            return Err(Some(variant));
+        }
+    };
+    let setup = if variant.is_horde() && setup == Setup::standard() {
+        rep.warn(
+            GameProblemKind::HordeStandardFen,
+            At::tag(value, offset),
+            "a Horde game with the standard start FEN (a Lichess export bug of 2021); the Horde start is used".to_owned(),
+            None,
+        );
+        Setup::horde_start()
+    } else {
+        setup
+    };
+    match Position::from_setup(&setup, rules) {
+        Ok(p) => Ok(Start::One(variant, p)),
+        Err(e) => {
+            bad_fen(rep, GameProblemKind::IllegalFen, value, offset, e);
+            Err(Some(variant))
+        }
+    }
+}
+
+/// A `[FEN]` tag that does not parse or is not a legal position: the game cannot be
+/// replayed.
+fn bad_fen(
+    rep: &mut Reporter<'_>,
+    kind: GameProblemKind,
+    value: &str,
+    offset: usize,
+    why: impl std::fmt::Display,
+) {
+    rep.unplayable(kind, At::tag(value, offset), format!("FEN tag: {why}"));
+}
+
+/// A bughouse match's start: the start position on both boards, or a `[FEN]` pair.
+fn read_match_start(rep: &mut Reporter<'_>, tags: &Tags<'_>, opts: &Options) -> Option<Match> {
+    let Some((value, offset)) = tags.get("FEN") else {
+        return Some(Match::new(opts.drop_mate));
+    };
+    let [a, b] = match value.parse::<Fen>() {
+        Ok(Fen::Pair(p)) => *p,
+        Ok(Fen::Single(s)) => {
+            rep.warn(
+                GameProblemKind::BadFen,
+                At::tag(value, offset),
+                "a single FEN for a bughouse match; board B starts from the start position"
+                    .to_owned(),
+                None,
+            );
+            [s, Setup::crazyhouse_start()]
+        }
+        Err(e) => {
+            bad_fen(rep, GameProblemKind::BadFen, value, offset, e);
+            return None;
+        }
+    };
+    match Match::from_setups(&a, &b, opts.drop_mate) {
+        Ok(m) => Some(m),
+        Err((board, e)) => {
+            bad_fen(
+                rep,
+                GameProblemKind::IllegalFen,
+                value,
+                offset,
+                format_args!("board {board}: {e}"),
+            );
+            None
+        }
+    }
+}
+
+/// Whether a game is a bughouse match: its variant is Bughouse, its tags name four
+/// players (`has_white_a`), or its first move number carries a board letter (`1A.`);
+/// `movetext` stands at the movetext's start.
+fn looks_like_bpgn(variant: Variant, has_white_a: bool, movetext: &Tokenizer<'_>) -> bool {
+    variant == Variant::Bughouse
+        || has_white_a
+        || movetext
+            .clone()
+            .find(|t| matches!(t.kind, TokenKind::MoveNumber(_) | TokenKind::Move(_)))
+            .is_some_and(|t| {
+                matches!(t.kind, TokenKind::MoveNumber(n)
+                    if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b']))
+            })
+}
+
+/// Where a move is played: its mainline ply (0 in a variation) and board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveAt {
+    /// 1-based mainline ply (across both boards in bughouse); 0 inside a variation.
+    pub ply: usize,
+    /// The board, in a bughouse match.
+    pub board: Option<BoardId>,
+}
+
+impl MoveAt {
+    /// Whether the move is on the main line.
+    pub fn is_mainline(self) -> bool {
+        self.ply > 0
+    }
+}

@@ -1,0 +1,396 @@
+//! What validation says about a game: typed problem kinds with stable names (the JSON
+//! `kind` strings of schema v1), the verdict, and the report.
+//!
+//! ```
+//! use pocketfen::pgn::{GameProblemKind, Options, validate_str};
+//! use pocketfen::IllegalReason;
+//! let reports = validate_str("[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. Q@e4 *\n", &Options::default());
+//! let report = &reports[0];
+//! let p = &report.problems[0];
+//! assert_eq!(p.kind, GameProblemKind::Illegal(IllegalReason::NotInPocket));
+//! assert_eq!(p.kind.name(), "not-in-pocket");
+//! assert_eq!(
+//!     p.display_in("games.pgn", report.number).to_string(),
+//!     "games.pgn:3:13: game 1, ply 3 (Q@e4): error: not-in-pocket: no white queen in the pocket"
+//! );
+//! ```
+
+use std::fmt;
+
+use super::token::LineIndex;
+use crate::notation::escape_controls;
+use crate::notation::fen::{self, FenDialect};
+use crate::notation::san::DefectKind;
+use crate::position::{IllegalReason, Position, Severity};
+use crate::variant::Variant;
+
+/// What kind of problem a game has. The name of each ([`GameProblemKind::name`]) is stable:
+/// it is the `kind` of the JSON reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GameProblemKind {
+    /// A move that is not legal, and why (`no-such-piece`, `ambiguous`, …).
+    Illegal(IllegalReason),
+    /// A non-canonical spelling of a legal move (`--strict`).
+    Defect(DefectKind),
+    /// Text that is no token of the movetext, or a token out of place.
+    UnparseableToken,
+    /// A move after the game ended on the board (checkmate, stalemate, …).
+    MoveAfterEnd,
+    /// A move after the result marker.
+    MoveAfterResult,
+    /// A second result marker.
+    SecondResult,
+    /// Variations nested deeper than [`MAX_VARIATION_DEPTH`](super::MAX_VARIATION_DEPTH).
+    VariationTooDeep,
+    /// A `[Variant]` pocketfen does not know.
+    UnknownVariant,
+    /// Text that is not UTF-8 or Latin-1 (UTF-16).
+    UnsupportedEncoding,
+    /// A `[FEN]` tag that does not parse.
+    BadFen,
+    /// A `[FEN]` tag that is not a legal position.
+    IllegalFen,
+    /// The Result tag or marker disagrees with the game's end.
+    ResultMismatch,
+    /// `[PlyCount]` disagrees with the main line.
+    PlyCountMismatch,
+    /// `[CurrentPosition]` (Chess.com) disagrees with the final position.
+    CurrentPositionMismatch,
+    /// A Horde game with the standard start FEN (a Lichess export bug of 2021).
+    HordeStandardFen,
+    /// No `[Variant]` tag; the variant was read from `[Event]`.
+    VariantInferred,
+    /// No result marker at the end of the movetext (`--strict`).
+    NoResultMarker,
+    /// A move number that does not fit the position.
+    MoveNumberMismatch,
+    /// A bughouse move by the side not to move on its board.
+    OutOfTurn,
+    /// A bughouse clock that rose by more than the increment.
+    ClockIncrease,
+    /// Chess.com's `$146@g4` for `N@g4`.
+    GarbledKnightDrop,
+}
+
+impl GameProblemKind {
+    /// The stable kebab-case name (the JSON `kind`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GameProblemKind::Illegal(r) => r.name(),
+            GameProblemKind::Defect(d) => d.name(),
+            GameProblemKind::UnparseableToken => "unparseable-token",
+            GameProblemKind::MoveAfterEnd => "move-after-end",
+            GameProblemKind::MoveAfterResult => "move-after-result",
+            GameProblemKind::SecondResult => "second-result",
+            GameProblemKind::VariationTooDeep => "variation-too-deep",
+            GameProblemKind::UnknownVariant => "unknown-variant",
+            GameProblemKind::UnsupportedEncoding => "unsupported-encoding",
+            GameProblemKind::BadFen => "bad-fen",
+            GameProblemKind::IllegalFen => "illegal-fen",
+            GameProblemKind::ResultMismatch => "result-mismatch",
+            GameProblemKind::PlyCountMismatch => "ply-count-mismatch",
+            GameProblemKind::CurrentPositionMismatch => "current-position-mismatch",
+            GameProblemKind::HordeStandardFen => "horde-standard-fen",
+            GameProblemKind::VariantInferred => "variant-inferred",
+            GameProblemKind::NoResultMarker => "no-result-marker",
+            GameProblemKind::MoveNumberMismatch => "move-number-mismatch",
+            GameProblemKind::OutOfTurn => "out-of-turn",
+            GameProblemKind::ClockIncrease => "clock-increase",
+            GameProblemKind::GarbledKnightDrop => "garbled-knight-drop",
+        }
+    }
+}
+
+impl fmt::Display for GameProblemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The verdict on a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Every move is legal (warnings aside).
+    Ok,
+    /// A move is illegal or a token unreadable.
+    Illegal,
+    /// The game cannot be replayed at all (unknown variant, bad FEN tag).
+    Error,
+}
+
+impl Status {
+    /// `ok`, `illegal` or `error`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Illegal => "illegal",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// Which reading of a bughouse match's Result tag fits the derived outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResultReading {
+    /// From the view of the board that ended the match (as bughouse-db writes it).
+    Board,
+    /// From the teams' view (team 1: White on A with Black on B).
+    Team,
+    /// Both readings give the same result.
+    Both,
+}
+
+impl ResultReading {
+    /// `board`, `team` or `both` (the JSON `result_reading`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ResultReading::Board => "board",
+            ResultReading::Team => "team",
+            ResultReading::Both => "both",
+        }
+    }
+}
+
+/// One problem of a game, with its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameProblem {
+    /// Error (the game is not valid) or warning.
+    pub severity: Severity,
+    /// What is wrong.
+    pub kind: GameProblemKind,
+    /// 1-based ply of the move concerned (main line; across both boards in bughouse).
+    pub ply: Option<usize>,
+    /// The token concerned, clipped to its first line and 40 characters.
+    pub token: Option<String>,
+    /// 1-based line in the archive.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// Why, in a sentence (lowercase, no trailing period).
+    pub reason: String,
+    /// The position before the move, in Lichess's dialect.
+    pub fen_before: Option<String>,
+}
+
+impl GameProblem {
+    /// The problem as `validate` prints it:
+    /// `FILE:LINE:COL: game N, ply P (TOKEN): SEVERITY: KIND: REASON`.
+    pub fn display_in<'a>(&'a self, file: &'a str, game: usize) -> impl fmt::Display + 'a {
+        Located {
+            problem: self,
+            file,
+            game,
+            severity: true,
+        }
+    }
+
+    /// As [`display_in`](Self::display_in) without the severity (`replay`'s messages,
+    /// which report errors only).
+    pub fn display_error_in<'a>(&'a self, file: &'a str, game: usize) -> impl fmt::Display + 'a {
+        Located {
+            problem: self,
+            file,
+            game,
+            severity: false,
+        }
+    }
+}
+
+struct Located<'a> {
+    problem: &'a GameProblem,
+    file: &'a str,
+    game: usize,
+    severity: bool,
+}
+
+impl fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.problem;
+        write!(
+            f,
+            "{}:{}:{}: game {}",
+            self.file, p.line, p.column, self.game
+        )?;
+        if let Some(ply) = p.ply {
+            write!(f, ", ply {ply}")?;
+        }
+        if let Some(tok) = &p.token {
+            write!(f, " ({})", escape_controls(tok))?;
+        }
+        if self.severity {
+            write!(f, ": {}", p.severity)?;
+        }
+        write!(f, ": {}: {}", p.kind, p.reason)
+    }
+}
+
+/// What validation found in a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameReport {
+    /// 1-based number of the game in its archive.
+    pub number: usize,
+    /// 1-based line of the game's first byte.
+    pub line: usize,
+    /// The variant it was validated as (`None` when it could not be told).
+    pub variant: Option<Variant>,
+    /// Mainline plies replayed.
+    pub plies: usize,
+    /// The verdict.
+    pub status: Status,
+    /// Every problem, in input order.
+    pub problems: Vec<GameProblem>,
+    /// Bughouse: which reading of the Result tag matches the derived outcome.
+    pub result_reading: Option<ResultReading>,
+}
+
+impl GameReport {
+    /// Whether the game is not valid (an illegal move, an unreadable token, or no replay).
+    pub fn has_errors(&self) -> bool {
+        self.status != Status::Ok
+    }
+
+    /// How many problems are warnings.
+    pub fn warnings(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Warning)
+            .count()
+    }
+}
+
+/// Where a problem is: its ply, the token as reported, and its byte offset in the game.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct At<'a> {
+    pub(crate) ply: Option<usize>,
+    pub(crate) token: Option<&'a str>,
+    pub(crate) offset: usize,
+}
+
+impl<'a> At<'a> {
+    /// A tag's value at `offset` (no ply).
+    pub(crate) fn tag(value: &'a str, offset: usize) -> At<'a> {
+        At {
+            ply: None,
+            token: Some(value),
+            offset,
+        }
+    }
+}
+
+/// Collects a game's problems, locating byte offsets as line and column.
+pub(crate) struct Reporter<'t> {
+    index: LineIndex<'t>,
+    pub(crate) problems: Vec<GameProblem>,
+    pub(crate) status: Status,
+}
+
+impl<'t> Reporter<'t> {
+    pub(crate) fn new(text: &'t str, first_line: usize) -> Reporter<'t> {
+        Reporter {
+            index: LineIndex::new(text, first_line),
+            problems: Vec::new(),
+            status: Status::Ok,
+        }
+    }
+
+    /// Records a problem; an error makes the game `Illegal` (a tag error: `Error`).
+    pub(crate) fn add(
+        &mut self,
+        severity: Severity,
+        kind: GameProblemKind,
+        at: At<'_>,
+        reason: String,
+        before: Option<&Position>,
+    ) {
+        let (line, column) = self.index.locate(at.offset);
+        // A token is quoted on one line and briefly (an unclosed comment runs far).
+        let token = at.token.map(|t| {
+            let first = t.lines().next().unwrap_or("");
+            let short: String = first.chars().take(40).collect();
+            if short.len() < t.len() {
+                format!("{short}…")
+            } else {
+                short
+            }
+        });
+        self.problems.push(GameProblem {
+            severity,
+            kind,
+            ply: at.ply,
+            token,
+            line,
+            column,
+            reason,
+            fen_before: before.map(|p| fen::setup_to_string(&p.to_setup(), FenDialect::Lichess)),
+        });
+    }
+
+    /// A warning.
+    pub(crate) fn warn(
+        &mut self,
+        kind: GameProblemKind,
+        at: At<'_>,
+        reason: String,
+        before: Option<&Position>,
+    ) {
+        self.add(Severity::Warning, kind, at, reason, before);
+    }
+
+    /// An error in the movetext: the game is illegal from here on.
+    pub(crate) fn illegal(
+        &mut self,
+        kind: GameProblemKind,
+        at: At<'_>,
+        reason: String,
+        before: Option<&Position>,
+    ) {
+        self.add(Severity::Error, kind, at, reason, before);
+        self.status = Status::Illegal;
+    }
+
+    /// An error in the tags: the game cannot be replayed.
+    pub(crate) fn unplayable(&mut self, kind: GameProblemKind, at: At<'_>, reason: String) {
+        self.add(Severity::Error, kind, at, reason, None);
+        self.status = Status::Error;
+    }
+
+    /// A token out of place or unreadable (`unparseable-token`).
+    pub(crate) fn unreadable(&mut self, at: At<'_>, reason: String, before: Option<&Position>) {
+        self.illegal(GameProblemKind::UnparseableToken, at, reason, before);
+    }
+
+    /// A result marker after the one that ended the movetext.
+    pub(crate) fn second_result(&mut self, first: &str, token: &str, offset: usize) {
+        self.illegal(
+            GameProblemKind::SecondResult,
+            At {
+                ply: None,
+                token: Some(token),
+                offset,
+            },
+            format!("a second result marker (the movetext already ended with {first})"),
+            None,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_the_schema_strings() {
+        assert_eq!(
+            GameProblemKind::Illegal(IllegalReason::DropMate).name(),
+            "drop-mate"
+        );
+        assert_eq!(
+            GameProblemKind::Defect(DefectKind::ZeroCastling).to_string(),
+            "zero-castling"
+        );
+        assert_eq!(GameProblemKind::OutOfTurn.name(), "out-of-turn");
+        assert_eq!(ResultReading::Team.name(), "team");
+        assert_eq!(Status::Illegal.name(), "illegal");
+    }
+}
