@@ -1,0 +1,479 @@
+//! FEN in the dialects of Lichess, Xboard/WinBoard, Chess.com and the generic bracket form.
+//!
+//! ```
+//! use pocketfen::notation::fen::{self, FenDialect};
+//! let parsed = fen::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Pq w KQkq - 0 1", None)?;
+//! assert_eq!(parsed.dialect, Some(FenDialect::Lichess));
+//! assert_eq!(
+//!     fen::to_string(&parsed.fen, FenDialect::Xboard),
+//!     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pq] w KQkq - 0 1"
+//! );
+//! # Ok::<_, pocketfen::notation::fen::ParseFenError>(())
+//! ```
+//!
+//! # Grammar
+//!
+//! ```text
+//! record   = fen [ "|" fen ]                         ; a bughouse pair, boards A then B
+//! fen      = board [pocket] [sep turn [sep castling [sep ep [sep tail]]]]
+//! board    = rank 7("/" rank)                        ; rank 8 first
+//! rank     = 1*(piece ["~"] / digit)                 ; exactly 8 squares
+//! pocket   = "/" holdings                            ; Lichess (a 9th "rank")
+//!          / "[" ("-" / holdings) "]"                ; Xboard and bracket forms
+//! holdings = *([count] piece-letter)                 ; no kings
+//! castling = "-" / 1*4(K Q k q A-H a-h)
+//! ep       = "-" / square
+//! tail     = [checks] [half [full]] [checks] [chesscom-pocket [squares]]
+//! ```
+//!
+//! # Leniencies
+//!
+//! Real files need these; every one is accepted by every dialect's parser:
+//!
+//! - pocket letters in any order, and a digit count before a letter (`[N3P]` = `NPPP`,
+//!   cutechess's old writer);
+//! - `_` and tabs as field separators, and runs of separators;
+//! - leading and trailing whitespace;
+//! - 1 to 6 fields: missing fields default to `w - - 0 1` (4-field EPD and Chess.com's
+//!   4-field `CurrentPosition` included);
+//! - three-check counters, remaining (`3+3` after the e.p. field) or given (`+1+2` after
+//!   the clocks), recognised and ignored;
+//! - `~` after any piece, pawns and kings included (it is kept, and `fen check` reports it);
+//! - `[]` and `[-]` both as an empty bracket pocket, and a Chess.com pocket of `-`;
+//! - Chess.com promoted squares joined (`h1a8`), comma- or space-separated;
+//! - a Chess.com pocket directly after the e.p. field (4-field form);
+//! - `~` marks in a Chess.com FEN (added to its promoted squares).
+//!
+//! # Printing
+//!
+//! Each dialect prints as that site writes (see `shared/formats.md`):
+//!
+//! - [`FenDialect::Lichess`]: `…/RNBQKBNR/Pq`, pocket white then black, each P N B R Q,
+//!   a trailing `/` for an empty pocket, `~` after promoted pieces.
+//! - [`FenDialect::Xboard`]: `…/RNBQKBNR[Pq]`, same order, `[-]` when empty, `~`.
+//! - [`FenDialect::Bracket`]: as Xboard but `[]` when empty (python-chess, shakmaty,
+//!   chessops and Fairy-Stockfish read it).
+//! - [`FenDialect::Chesscom`]: no `~`; the pocket after the full-move number and the
+//!   promoted squares after it. Guesses, since no example shows them: an empty pocket is
+//!   not written at all (so a crazyhouse position with empty pockets reads back as a
+//!   pocketless FEN); when pieces are promoted but the pocket is empty the pocket is
+//!   written `-`; several promoted squares are separated by spaces. Pocket order is
+//!   canonical P N B R Q (Chess.com's own order varies).
+//!
+//! Castling letters print as they were read (standard, X-FEN or Shredder-FEN).
+
+mod parse;
+mod write;
+
+use std::fmt;
+use std::str::FromStr;
+
+use parse::{Located, Style, one_fen, trim_ws};
+pub use write::{append_fen, append_setup};
+
+use super::nomerr::{NomErr, locate};
+use crate::bitboard::Bitboard;
+use crate::setup::{Fen, Setup};
+
+/// The FEN dialect of a site or tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FenDialect {
+    /// Lichess: pocket as a 9th rank, `…/RNBQKBNR/Pq`; empty pocket = trailing `/`.
+    Lichess,
+    /// Xboard/WinBoard: `…/RNBQKBNR[Pq]`; empty pocket = `[-]`.
+    Xboard,
+    /// Chess.com: pocket after the full-move number, then the promoted squares.
+    Chesscom,
+    /// The generic bracket form `[Pq]`, empty `[]` (python-chess, shakmaty, chessops, Fairy-Stockfish).
+    Bracket,
+}
+
+impl FenDialect {
+    pub const ALL: [FenDialect; 4] = [
+        FenDialect::Lichess,
+        FenDialect::Xboard,
+        FenDialect::Chesscom,
+        FenDialect::Bracket,
+    ];
+
+    /// `lichess`, `xboard`, `chesscom` or `bracket`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FenDialect::Lichess => "lichess",
+            FenDialect::Xboard => "xboard",
+            FenDialect::Chesscom => "chesscom",
+            FenDialect::Bracket => "bracket",
+        }
+    }
+}
+
+impl fmt::Display for FenDialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The FEN field a parse error is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FenField {
+    Board,
+    Pocket,
+    Turn,
+    Castling,
+    EnPassant,
+    Clocks,
+    PromotedSquares,
+    /// The whole record (the bughouse separator, or text after the last field).
+    Record,
+}
+
+impl FenField {
+    pub fn name(self) -> &'static str {
+        match self {
+            FenField::Board => "board",
+            FenField::Pocket => "pocket",
+            FenField::Turn => "side to move",
+            FenField::Castling => "castling",
+            FenField::EnPassant => "en passant",
+            FenField::Clocks => "clocks",
+            FenField::PromotedSquares => "promoted squares",
+            FenField::Record => "record",
+        }
+    }
+}
+
+/// A FEN that could not be read: where (byte column, 1-based), in which field, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseFenError {
+    pub column: usize,
+    pub field: FenField,
+    pub expected: &'static str,
+    /// What stands at the column (quoted), or `end of input`.
+    pub found: String,
+}
+
+impl fmt::Display for ParseFenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "column {}: {}: expected {}, found {}",
+            self.column,
+            self.field.name(),
+            self.expected,
+            self.found
+        )
+    }
+}
+
+impl std::error::Error for ParseFenError {}
+
+/// A parsed FEN line and the dialect its pocket was written in (`None`: no pocket, so
+/// every dialect reads it the same).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedFen {
+    pub fen: Fen,
+    pub dialect: Option<FenDialect>,
+}
+
+/// Parses one FEN line: a single FEN or a bughouse pair `A | B`, in any dialect
+/// (`from = None`) or in the given one (a pocket spelled in another dialect is an error;
+/// every listed leniency is still accepted).
+///
+/// # Errors
+///
+/// [`ParseFenError`] with the byte column, field and what was expected there.
+pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFenError> {
+    let to_err = |l: Located<'_>| {
+        let (column, found) = locate(line, l.err.at);
+        ParseFenError {
+            column,
+            field: l.field,
+            expected: l.err.expected,
+            found,
+        }
+    };
+    let mut boards = Vec::with_capacity(2);
+    let mut dialect = None;
+    let mut i = trim_ws(line.trim_end_matches(['\r', '\n']));
+    loop {
+        let (rest, (setup, style, pocket_at)) = one_fen(i).map_err(to_err)?;
+        if let Some(d) = from
+            && !style.fits(d)
+        {
+            let at = &i[i.len() - pocket_at..];
+            let at = if style == Style::Chesscom { rest } else { at };
+            let expected = match d {
+                FenDialect::Lichess => "a Lichess pocket (`/` after the 8th rank) or none",
+                FenDialect::Xboard | FenDialect::Bracket => "a bracket pocket (`[...]`) or none",
+                FenDialect::Chesscom => "a Chess.com pocket (after the full-move number) or none",
+            };
+            return Err(to_err(Located {
+                field: FenField::Pocket,
+                err: NomErr::new(at, expected),
+            }));
+        }
+        dialect = dialect.or(style.dialect());
+        boards.push(setup);
+        let rest = trim_ws(rest);
+        match rest.strip_prefix('|') {
+            Some(next) if boards.len() == 1 => i = trim_ws(next),
+            Some(_) => {
+                return Err(to_err(Located {
+                    field: FenField::Record,
+                    err: NomErr::new(rest, "at most two boards (`A | B`)"),
+                }));
+            }
+            None if rest.trim_end().is_empty() => break,
+            None => {
+                return Err(to_err(Located {
+                    field: FenField::Record,
+                    err: NomErr::new(rest, "the end of the FEN or ` | ` and a second board"),
+                }));
+            }
+        }
+    }
+    let fen = match <[Setup; 2]>::try_from(boards) {
+        Ok(pair) => Fen::Pair(Box::new(pair)),
+        Err(mut one) => Fen::Single(one.pop().expect("one board")),
+    };
+    Ok(ParsedFen { fen, dialect })
+}
+
+impl fmt::Debug for crate::position::Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fen = setup_to_string(&self.to_setup(), FenDialect::Bracket);
+        write!(f, "Position({fen}, {:?})", self.rules())
+    }
+}
+
+impl FromStr for Fen {
+    type Err = ParseFenError;
+    /// Parses a FEN or a bughouse pair in any dialect.
+    fn from_str(s: &str) -> Result<Fen, ParseFenError> {
+        parse(s, None).map(|p| p.fen)
+    }
+}
+
+impl FromStr for Setup {
+    type Err = ParseFenError;
+    /// Parses a single-board FEN in any dialect.
+    fn from_str(s: &str) -> Result<Setup, ParseFenError> {
+        match parse(s, None)?.fen {
+            Fen::Single(setup) => Ok(setup),
+            Fen::Pair(_) => {
+                let at = s.find('|').unwrap_or(0);
+                Err(ParseFenError {
+                    column: at + 1,
+                    field: FenField::Record,
+                    expected: "a single board, not a bughouse pair",
+                    found: "`|`".to_owned(),
+                })
+            }
+        }
+    }
+}
+
+/// Converts one FEN line (any dialect, or `from`) to `to`, appending it to `out`: the
+/// work of `pocketfen fen convert` per line. Returns the dialect the line was read in.
+///
+/// # Errors
+///
+/// [`ParseFenError`] when the line does not parse; `out` is unchanged.
+pub fn convert_line(
+    line: &str,
+    from: Option<FenDialect>,
+    to: FenDialect,
+    out: &mut String,
+) -> Result<Option<FenDialect>, ParseFenError> {
+    let parsed = parse(line, from)?;
+    append_fen(out, &parsed.fen, to);
+    Ok(parsed.dialect)
+}
+
+/// A FEN line as `dialect` writes it.
+pub fn to_string(fen: &Fen, dialect: FenDialect) -> String {
+    let mut out = String::with_capacity(96);
+    append_fen(&mut out, fen, dialect);
+    out
+}
+
+/// A single board as `dialect` writes it.
+pub fn setup_to_string(setup: &Setup, dialect: FenDialect) -> String {
+    let mut out = String::with_capacity(96);
+    append_setup(&mut out, setup, dialect);
+    out
+}
+
+/// The setup that a print of `setup` in `dialect` parses back as: `setup` itself in
+/// every dialect but Chess.com's, which writes no pocket field when the pockets are empty
+/// and nothing is promoted, and no promoted squares without a pocket field.
+pub fn read_back(setup: &Setup, dialect: FenDialect) -> Setup {
+    let mut s = setup.clone();
+    if dialect == FenDialect::Chesscom {
+        match s.pockets {
+            None => s.promoted = Bitboard::EMPTY,
+            Some(p) if p.white.is_empty() && p.black.is_empty() && s.promoted.is_empty() => {
+                s.pockets = None;
+            }
+            Some(_) => {}
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conv(s: &str, d: FenDialect) -> String {
+        to_string(&parse(s, None).unwrap().fen, d)
+    }
+
+    #[test]
+    fn lichess_to_every_dialect() {
+        let s = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Pq w KQkq - 0 1";
+        assert_eq!(conv(s, FenDialect::Lichess), s);
+        assert_eq!(
+            conv(s, FenDialect::Xboard),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pq] w KQkq - 0 1"
+        );
+        assert_eq!(
+            conv(s, FenDialect::Chesscom),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Pq"
+        );
+    }
+
+    #[test]
+    fn empty_pockets_per_dialect() {
+        let s = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
+        assert_eq!(
+            conv(s, FenDialect::Xboard),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1"
+        );
+        assert_eq!(
+            conv(s, FenDialect::Bracket),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"
+        );
+        assert_eq!(
+            conv(s, FenDialect::Chesscom),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        assert_eq!(
+            conv("8/8/8/8/8/8/8/8[-] w - - 0 1", FenDialect::Lichess),
+            "8/8/8/8/8/8/8/8/ w - - 0 1"
+        );
+    }
+
+    #[test]
+    fn chesscom_promoted_squares_become_marks() {
+        let s = "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q w - - 0 26 NNBRpr h1";
+        let p = parse(s, None).unwrap();
+        assert_eq!(p.dialect, Some(FenDialect::Chesscom));
+        assert_eq!(to_string(&p.fen, FenDialect::Chesscom), s);
+        assert_eq!(
+            to_string(&p.fen, FenDialect::Lichess),
+            "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q~/NNBRpr w - - 0 26"
+        );
+        for joined in ["h1a8", "h1,a8"] {
+            let fen = format!("r6k/8/8/8/8/8/8/7q w - - 0 26 Q {joined}");
+            let p = parse(&fen, None).unwrap();
+            assert_eq!(p.fen.boards()[0].promoted.count(), 2, "{joined}");
+        }
+        let p = parse("r6k/8/8/8/8/8/8/7q w - - 0 26 Q h1 a8", None).unwrap();
+        assert_eq!(p.fen.boards()[0].promoted.count(), 2);
+    }
+
+    #[test]
+    fn leniencies() {
+        let canon = "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNpr] b - - 39 20";
+        for s in [
+            "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[rN2Np] b - - 39 20",
+            "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNrp]_b_-_-_39_20",
+            "  r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNrp]   b  -  - 39 20  ",
+            "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNrp] b - - 3+3 39 20",
+            "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNrp] b - - 39 20 +0+2",
+        ] {
+            assert_eq!(conv(s, FenDialect::Bracket), canon, "{s}");
+        }
+        assert_eq!(
+            conv("8/8/8/8/8/8/8/K6k b - -", FenDialect::Lichess),
+            "8/8/8/8/8/8/8/K6k b - - 0 1"
+        );
+        assert_eq!(
+            conv(
+                "8/5p2/5Pkq/2pp1Q2/6P1/3p3P/1PP4K/r7 b - - QNrp",
+                FenDialect::Lichess
+            ),
+            "8/5p2/5Pkq/2pp1Q2/6P1/3p3P/1PP4K/r7/NQpr b - - 0 1"
+        );
+    }
+
+    #[test]
+    fn bughouse_pair() {
+        let a = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
+        let s = format!("{a} | {a}");
+        let p = parse(&s, None).unwrap();
+        assert_eq!(p.fen.boards().len(), 2);
+        assert_eq!(to_string(&p.fen, FenDialect::Lichess), s);
+        assert!(parse(&format!("{s} | {a}"), None).is_err());
+    }
+
+    #[test]
+    fn errors_name_column_and_field() {
+        let cases = [
+            (
+                "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                18,
+                FenField::Board,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+                35,
+                FenField::Board,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                45,
+                FenField::Turn,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkX - 0 1",
+                50,
+                FenField::Castling,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+                52,
+                FenField::EnPassant,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Kq] w KQkq - 0 1",
+                45,
+                FenField::Pocket,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[q w KQkq - 0 1",
+                46,
+                FenField::Pocket,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x",
+                56,
+                FenField::Clocks,
+            ),
+        ];
+        for (s, col, f) in cases {
+            let e = parse(s, None).unwrap_err();
+            assert_eq!((e.column, e.field), (col, f), "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn dialect_is_enforced_when_given() {
+        let s = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+        assert!(parse(s, Some(FenDialect::Xboard)).is_ok());
+        let e = parse(s, Some(FenDialect::Lichess)).unwrap_err();
+        assert_eq!((e.column, e.field), (44, FenField::Pocket));
+    }
+}

@@ -1,0 +1,461 @@
+//! The FEN grammar as nom parsers, one per rule (see the grammar in the module above).
+
+use nom::Parser;
+use nom::bytes::complete::take_while1;
+use nom::character::complete::{char, digit1, one_of};
+use nom::combinator::{opt, recognize};
+use nom::error::context;
+
+use super::{FenDialect, FenField};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::notation::nomerr::{NomErr, Res, cut_fail, fail};
+use crate::setup::{Castling, CastlingFlag, Pocket, Setup};
+use crate::types::{ByColor, Color, Piece, Role, Square};
+
+/// How a board's pocket was spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Style {
+    None,
+    Slash,
+    BracketDash,
+    Bracket,
+    Chesscom,
+}
+
+impl Style {
+    pub(super) fn dialect(self) -> Option<FenDialect> {
+        match self {
+            Style::None => None,
+            Style::Slash => Some(FenDialect::Lichess),
+            Style::BracketDash => Some(FenDialect::Xboard),
+            Style::Bracket => Some(FenDialect::Bracket),
+            Style::Chesscom => Some(FenDialect::Chesscom),
+        }
+    }
+
+    pub(super) fn fits(self, d: FenDialect) -> bool {
+        matches!(
+            (self, d),
+            (Style::None, _)
+                | (Style::Slash, FenDialect::Lichess)
+                | (
+                    Style::BracketDash | Style::Bracket,
+                    FenDialect::Xboard | FenDialect::Bracket
+                )
+                | (Style::Chesscom, FenDialect::Chesscom)
+        )
+    }
+}
+
+/// An error tagged with its field, still holding the remaining input.
+pub(super) struct Located<'a> {
+    pub(super) field: FenField,
+    pub(super) err: NomErr<'a>,
+}
+
+pub(super) type FieldRes<'a, T> = Result<(&'a str, T), Located<'a>>;
+
+/// Runs a field parser; any nom error becomes an error of that field.
+fn field<'a, T>(f: FenField, res: Res<'a, T>) -> FieldRes<'a, T> {
+    res.map_err(|e| match e {
+        nom::Err::Error(err) | nom::Err::Failure(err) => Located { field: f, err },
+        nom::Err::Incomplete(_) => Located {
+            field: f,
+            err: NomErr::new("", "more input"),
+        },
+    })
+}
+
+/// `sep = 1*(SP / HTAB / "_")`
+fn sep(i: &str) -> Res<'_, &str> {
+    take_while1(|c| c == ' ' || c == '_' || c == '\t').parse(i)
+}
+
+/// The next field's text, if a separator and a token that is not the pair separator follow.
+fn next_field(i: &str) -> Option<&str> {
+    let (rest, _) = sep(i).ok()?;
+    if rest.is_empty() || rest.starts_with('|') {
+        None
+    } else {
+        Some(rest)
+    }
+}
+
+/// `rank = 1*(piece ["~"] / digit)`, exactly 8 squares, placed on rank `r` (0 = rank 1).
+fn rank<'a>(mut i: &'a str, r: u8, board: &mut Board, promoted: &mut Bitboard) -> Res<'a, ()> {
+    let mut file = 0u8;
+    let start = i;
+    loop {
+        let mut chars = i.chars();
+        match chars.next() {
+            Some(d @ '1'..='8') => {
+                file += d as u8 - b'0';
+                if file > 8 {
+                    return cut_fail(i, "a rank of exactly 8 squares");
+                }
+                i = chars.as_str();
+            }
+            Some(c) if Piece::from_char(c).is_some() => {
+                if file >= 8 {
+                    return cut_fail(i, "a rank of exactly 8 squares");
+                }
+                let sq = Square::new(r * 8 + file);
+                board.put(sq, Piece::from_char(c).expect("piece letter"));
+                i = chars.as_str();
+                if let Some(rest) = i.strip_prefix('~') {
+                    promoted.set(sq, true);
+                    i = rest;
+                }
+                file += 1;
+            }
+            _ => break,
+        }
+    }
+    match file {
+        8 => Ok((i, ())),
+        0 if i.len() == start.len() => fail(i, "a piece letter or a digit 1-8"),
+        _ => cut_fail(i, "a rank of exactly 8 squares"),
+    }
+}
+
+/// `board = rank 7("/" rank)`
+fn board(mut i: &str) -> Res<'_, (Board, Bitboard)> {
+    let mut board = Board::empty();
+    let mut promoted = Bitboard::EMPTY;
+    for r in (0..8u8).rev() {
+        if r != 7 {
+            i = match char::<&str, NomErr>('/').parse(i) {
+                Ok((rest, _)) => rest,
+                Err(_) => return cut_fail(i, "'/' and 8 ranks in all"),
+            };
+        }
+        i = rank(i, r, &mut board, &mut promoted)
+            .map_err(|e| match e {
+                nom::Err::Error(e) => nom::Err::Failure(e),
+                e => e,
+            })?
+            .0;
+    }
+    Ok((i, (board, promoted)))
+}
+
+/// `holdings = *([count] piece-letter)`; a digit count repeats the letter after it.
+fn holdings(mut i: &str) -> Res<'_, ByColor<Pocket>> {
+    let mut pockets = ByColor::<Pocket>::default();
+    loop {
+        let (rest, count) = opt(digit1).parse(i)?;
+        let count: u32 = match count {
+            Some(d) => match d.parse() {
+                Ok(n) if n <= 255 => n,
+                _ => return cut_fail(i, "a count of at most 255"),
+            },
+            None => 1,
+        };
+        let mut chars = rest.chars();
+        match chars.next().and_then(Piece::from_char) {
+            Some(p) if p.role == Role::King => {
+                return cut_fail(
+                    rest,
+                    "a pocket piece (P N B R Q); kings never go into a pocket",
+                );
+            }
+            Some(p) => {
+                let slot = &mut pockets[p.color].0[p.role as usize];
+                match u8::try_from(u32::from(*slot) + count) {
+                    Ok(n) => *slot = n,
+                    Err(_) => return cut_fail(i, "at most 255 of one piece in a pocket"),
+                }
+                i = chars.as_str();
+            }
+            None if count != 1 || rest.len() != i.len() => {
+                return cut_fail(rest, "a pocket piece letter after the count");
+            }
+            None => return Ok((i, pockets)),
+        }
+    }
+}
+
+/// `pocket = "/" holdings / "[" ("-" / holdings) "]"`
+fn pocket(i: &str) -> Res<'_, Option<(Style, ByColor<Pocket>)>> {
+    if let Some(rest) = i.strip_prefix('/') {
+        let (rest, p) = holdings(rest)?;
+        return match rest.chars().next() {
+            None | Some(' ' | '_' | '\t' | '|') => Ok((rest, Some((Style::Slash, p)))),
+            Some(_) => cut_fail(rest, "a pocket piece (P N B R Q, either case) or a space"),
+        };
+    }
+    if let Some(rest) = i.strip_prefix('[') {
+        let (rest, style, p) = match rest.strip_prefix('-') {
+            Some(rest) => (rest, Style::BracketDash, ByColor::default()),
+            None => {
+                let (rest, p) = holdings(rest)?;
+                (rest, Style::Bracket, p)
+            }
+        };
+        return match rest.strip_prefix(']') {
+            Some(rest) => Ok((rest, Some((style, p)))),
+            None => cut_fail(rest, "a pocket piece (P N B R Q, either case) or ']'"),
+        };
+    }
+    Ok((i, None))
+}
+
+/// `turn = "w" / "b"`
+fn turn(i: &str) -> Res<'_, Color> {
+    let (rest, c) = context("`w` or `b`", one_of("wb")).parse(i)?;
+    Ok((rest, Color::from_white(c == 'w')))
+}
+
+/// `castling = "-" / 1*4(K Q k q A-H a-h)`, no letter twice.
+fn castling(i: &str) -> Res<'_, Castling> {
+    if let Some(rest) = i.strip_prefix('-') {
+        return Ok((rest, Castling::none()));
+    }
+    let (rest, letters) = context(
+        "`-` or castling letters (KQkq, or files A-H/a-h)",
+        take_while1(|c: char| CastlingFlag::from_char(c).is_some()),
+    )
+    .parse(i)?;
+    let mut out = Castling::none();
+    for (n, c) in letters.char_indices() {
+        if !out.push(CastlingFlag::from_char(c).expect("castling letter")) {
+            return cut_fail(&i[n..], "at most four distinct castling letters");
+        }
+    }
+    Ok((rest, out))
+}
+
+/// `square = file rank`
+fn square(i: &str) -> Res<'_, Square> {
+    match i.as_bytes() {
+        [f @ b'a'..=b'h', r @ b'1'..=b'8', ..] => {
+            Ok((&i[2..], Square::new((r - b'1') * 8 + (f - b'a'))))
+        }
+        _ => fail(i, "a square (a1-h8)"),
+    }
+}
+
+/// `ep = "-" / square`
+fn ep(i: &str) -> Res<'_, Option<Square>> {
+    if let Some(rest) = i.strip_prefix('-') {
+        return Ok((rest, None));
+    }
+    let (rest, sq) = context("`-` or an en passant square", square).parse(i)?;
+    Ok((rest, Some(sq)))
+}
+
+/// `clock = 1*DIGIT` (a u32).
+fn clock(i: &str) -> Res<'_, u32> {
+    let (rest, d) = digit1(i)?;
+    match d.parse() {
+        Ok(n) => Ok((rest, n)),
+        Err(_) => cut_fail(i, "a number below 2^32"),
+    }
+}
+
+/// `checks = 1*DIGIT "+" 1*DIGIT / "+" 1*DIGIT "+" 1*DIGIT` (three-check counters, ignored).
+fn checks(i: &str) -> Res<'_, &str> {
+    recognize((opt(char('+')), digit1, char('+'), digit1)).parse(i)
+}
+
+/// `squares = square *([","] square)` (Chess.com promoted squares), each one occupied
+/// (a mark on an empty square could not be written in any other dialect).
+fn squares(mut i: &str, occupied: Bitboard) -> Res<'_, Bitboard> {
+    let (rest, first) = square(i)?;
+    if !occupied.contains(first) {
+        return cut_fail(i, "a promoted square with a piece on it");
+    }
+    let mut bb = Bitboard::from_square(first);
+    i = rest;
+    loop {
+        let after_comma = i.strip_prefix(',').unwrap_or(i);
+        match square(after_comma) {
+            Ok((_, sq)) if !occupied.contains(sq) => {
+                return cut_fail(after_comma, "a promoted square with a piece on it");
+            }
+            Ok((rest, sq)) => {
+                bb.set(sq, true);
+                i = rest;
+            }
+            Err(_) if after_comma.len() != i.len() => {
+                return cut_fail(after_comma, "a square (a1-h8) after ','");
+            }
+            Err(_) => return Ok((i, bb)),
+        }
+    }
+}
+
+/// Whether the token at `i` ends here (a separator, `|` or end).
+fn at_token_end(i: &str) -> bool {
+    matches!(i.chars().next(), None | Some(' ' | '_' | '\t' | '|'))
+}
+
+/// The fields after the e.p. square: clocks, check counters, Chess.com pocket and squares.
+fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a, ()> {
+    #[derive(PartialEq, PartialOrd)]
+    enum Seen {
+        Ep,
+        Half,
+        Full,
+        Pocket,
+    }
+    let mut seen = Seen::Ep;
+    while let Some(tok) = next_field(i) {
+        if let Ok((rest, _)) = checks(tok)
+            && seen <= Seen::Full
+            && at_token_end(rest)
+        {
+            i = rest;
+            continue;
+        }
+        if seen < Seen::Full {
+            let number = match clock(tok) {
+                Err(nom::Err::Failure(err)) => {
+                    return Err(Located {
+                        field: FenField::Clocks,
+                        err,
+                    });
+                }
+                other => other.ok(),
+            };
+            if let Some((rest, n)) = number
+                && at_token_end(rest)
+            {
+                if seen == Seen::Ep {
+                    setup.halfmoves = n;
+                    seen = Seen::Half;
+                } else {
+                    setup.fullmoves = n;
+                    seen = Seen::Full;
+                }
+                i = rest;
+                continue;
+            }
+        }
+        if seen < Seen::Pocket {
+            let is_dash = tok.starts_with('-') && at_token_end(&tok[1..]);
+            if is_dash || tok.starts_with(|c: char| c.is_ascii_digit() || "PNBRQpnbrq".contains(c))
+            {
+                if *style != Style::None {
+                    return Err(Located {
+                        field: FenField::Pocket,
+                        err: NomErr::new(tok, "no second pocket (this FEN already has one)"),
+                    });
+                }
+                let (rest, p) = if is_dash {
+                    (&tok[1..], ByColor::default())
+                } else {
+                    field(FenField::Pocket, holdings(tok))?
+                };
+                if !at_token_end(rest) {
+                    return Err(Located {
+                        field: FenField::Pocket,
+                        err: NomErr::new(
+                            rest,
+                            "a pocket piece (P N B R Q, either case) or a space",
+                        ),
+                    });
+                }
+                setup.pockets = Some(p);
+                *style = Style::Chesscom;
+                seen = Seen::Pocket;
+                i = rest;
+                continue;
+            }
+        }
+        if seen == Seen::Pocket {
+            let (rest, bb) = field(
+                FenField::PromotedSquares,
+                squares(tok, setup.board.occupied()),
+            )?;
+            if !at_token_end(rest) {
+                return Err(Located {
+                    field: FenField::PromotedSquares,
+                    err: NomErr::new(rest, "a square (a1-h8), ',' or a space"),
+                });
+            }
+            setup.promoted |= bb;
+            i = rest;
+            continue;
+        }
+        let expected = match seen {
+            Seen::Ep => "a half-move clock, a three-check counter or a Chess.com pocket",
+            Seen::Half => "a full-move number or a Chess.com pocket",
+            _ => "a Chess.com pocket (P N B R Q, either case) or the end of the FEN",
+        };
+        let f = if seen < Seen::Full {
+            FenField::Clocks
+        } else {
+            FenField::Pocket
+        };
+        return Err(Located {
+            field: f,
+            err: NomErr::new(tok, expected),
+        });
+    }
+    Ok((i, ()))
+}
+
+/// A field parser that must consume its whole token; leftovers are an error of that field.
+fn whole_token<'a, T>(f: FenField, res: Res<'a, T>, expected: &'static str) -> FieldRes<'a, T> {
+    let (rest, out) = field(f, res)?;
+    if at_token_end(rest) {
+        Ok((rest, out))
+    } else {
+        Err(Located {
+            field: f,
+            err: NomErr::new(rest, expected),
+        })
+    }
+}
+
+/// `fen = board [pocket] [sep turn [sep castling [sep ep [sep tail]]]]`
+pub(super) fn one_fen(i: &str) -> FieldRes<'_, (Setup, Style, usize)> {
+    let (i, (board, promoted)) = field(FenField::Board, board(i))?;
+    let pocket_at = i.len();
+    let (mut i, pocket) = field(FenField::Pocket, pocket(i))?;
+    if !at_token_end(i) {
+        return Err(Located {
+            field: FenField::Board,
+            err: NomErr::new(
+                i,
+                "the end of the board field (8 ranks, then an optional pocket)",
+            ),
+        });
+    }
+    let (mut style, pockets) = match pocket {
+        Some((s, p)) => (s, Some(p)),
+        None => (Style::None, None),
+    };
+    let mut setup = Setup {
+        board,
+        promoted,
+        pockets,
+        ..Setup::empty()
+    };
+    if let Some(tok) = next_field(i) {
+        let expected = "a space after the one-letter side to move (`w` or `b`)";
+        (i, setup.turn) = whole_token(FenField::Turn, turn(tok), expected)?;
+        if let Some(tok) = next_field(i) {
+            let expected = "castling letters (KQkq, or files A-H/a-h)";
+            (i, setup.castling) = whole_token(FenField::Castling, castling(tok), expected)?;
+            if let Some(tok) = next_field(i) {
+                let expected = "a space after the en passant square (or `-`)";
+                (i, setup.ep_square) = whole_token(FenField::EnPassant, ep(tok), expected)?;
+                i = tail(i, &mut setup, &mut style)?.0;
+            }
+        }
+    }
+    if !at_token_end(i) {
+        return Err(Located {
+            field: FenField::Record,
+            err: NomErr::new(i, "a space between fields"),
+        });
+    }
+    Ok((i, (setup, style, pocket_at)))
+}
+
+pub(super) fn trim_ws(i: &str) -> &str {
+    i.trim_start_matches([' ', '\t', '_'])
+}

@@ -1,0 +1,270 @@
+//! Standard Algebraic Notation with drops: a nom parser into an unvalidated [`San`], its
+//! resolution against a [`Position`] with precise reasons, and a canonical printer.
+//!
+//! ```
+//! use pocketfen::notation::san::{DropStyle, SanPlus};
+//! use pocketfen::{Position, Variant};
+//! let pos = Position::start(Variant::Crazyhouse);
+//! let san: SanPlus = "Nf3".parse()?;
+//! let m = san.san.to_move(&pos)?;
+//! assert_eq!(SanPlus::from_move(&pos, m).to_string_with(DropStyle::Letter), "Nf3");
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Grammar
+//!
+//! ```text
+//! san-plus = san [ "+" / "#" ] [ glyph ]
+//! san      = castle / null / drop / piece-move / pawn-move
+//! castle   = "O-O-O" / "O-O" / "0-0-0" / "0-0"
+//! null     = "--" / "Z0"
+//! drop     = [ role ] "@" square                    ; role P N B R Q, either case
+//! piece    = ROLE [ file ] [ rank ] [ "x" ] square  ; ROLE N B R Q K
+//! pawn     = [ file "x" ] square [ [ "=" ] ROLE ]
+//! glyph    = "!!" / "??" / "!?" / "?!" / "!" / "?"
+//! ```
+//!
+//! # Leniencies
+//!
+//! Accepted always; under strict resolution each is a [`DefectKind`]: castling with zeros
+//! (`0-0`), a promotion without `=` (`e8Q`), a lowercase drop or promotion letter (`n@d5`,
+//! `e8=q`), over-disambiguation (`Nge2` where `Ne2` is unique), a missing or spurious `x`,
+//! a missing or wrong `+`/`#`. `@e4` (no letter) is a pawn drop and is not a defect.
+
+mod parse;
+mod resolve;
+mod write;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use crate::moves::CastlingSide;
+use crate::types::{File, Rank, Role, Square};
+
+/// A move as SAN writes it, not yet checked against a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum San {
+    Normal {
+        role: Role,
+        file: Option<File>,
+        rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Role>,
+    },
+    Castle(CastlingSide),
+    Put {
+        role: Role,
+        to: Square,
+    },
+    Null,
+}
+
+/// `+` or `#`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    Check,
+    Checkmate,
+}
+
+/// A move annotation glyph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Glyph {
+    Good,
+    Mistake,
+    Brilliant,
+    Blunder,
+    Speculative,
+    Dubious,
+}
+
+impl Glyph {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Glyph::Good => "!",
+            Glyph::Mistake => "?",
+            Glyph::Brilliant => "!!",
+            Glyph::Blunder => "??",
+            Glyph::Speculative => "!?",
+            Glyph::Dubious => "?!",
+        }
+    }
+}
+
+/// Non-canonical spellings the parser accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Spelling {
+    pub zero_castling: bool,
+    pub promotion_without_equals: bool,
+    pub lowercase_piece: bool,
+}
+
+/// A SAN token: the move, its check suffix and glyph, and how it was spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SanPlus {
+    pub san: San,
+    pub suffix: Option<Suffix>,
+    pub glyph: Option<Glyph>,
+    pub spelling: Spelling,
+}
+
+/// How to write pawn drops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DropStyle {
+    /// `P@e4` (Lichess exports, Xboard, bughouse-db, Fairy-Stockfish).
+    #[default]
+    Letter,
+    /// `@e4` (Chess.com, chessops, python-chess).
+    Bare,
+}
+
+/// A SAN token that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseSanError {
+    /// 1-based byte column within the token.
+    pub column: usize,
+    pub expected: &'static str,
+    pub found: String,
+}
+
+impl fmt::Display for ParseSanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "column {}: expected {}, found {}",
+            self.column, self.expected, self.found
+        )
+    }
+}
+
+impl std::error::Error for ParseSanError {}
+
+impl FromStr for SanPlus {
+    type Err = ParseSanError;
+    fn from_str(s: &str) -> Result<SanPlus, ParseSanError> {
+        SanPlus::from_ascii(s.as_bytes())
+    }
+}
+
+impl fmt::Display for SanPlus {
+    /// The canonical spelling, pawn drops as `P@e4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_string_with(DropStyle::Letter))
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.append_to(&mut s, DropStyle::Letter);
+        f.write_str(&s)
+    }
+}
+
+/// A spelling that strict resolution reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DefectKind {
+    /// `Nge2` where `Ne2` names the move.
+    OverDisambiguated,
+    /// A capture written without `x`.
+    MissingCapture,
+    /// `x` on a move that captures nothing.
+    SpuriousCapture,
+    /// A check or mate written without `+`/`#`.
+    MissingCheck,
+    /// `+` on a mate, or `#` on a check that is not mate.
+    WrongCheck,
+    /// `+` or `#` on a move that gives no check.
+    SpuriousCheck,
+    /// `e8Q` for `e8=Q`.
+    PromotionWithoutEquals,
+    /// `0-0` for `O-O`.
+    ZeroCastling,
+    /// A lowercase piece letter (`n@d5`, `e8=q`).
+    LowercasePiece,
+}
+
+impl DefectKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            DefectKind::OverDisambiguated => "over-disambiguated",
+            DefectKind::MissingCapture => "missing-capture",
+            DefectKind::SpuriousCapture => "spurious-capture",
+            DefectKind::MissingCheck => "missing-check",
+            DefectKind::WrongCheck => "wrong-check",
+            DefectKind::SpuriousCheck => "spurious-check",
+            DefectKind::PromotionWithoutEquals => "promotion-without-equals",
+            DefectKind::ZeroCastling => "zero-castling",
+            DefectKind::LowercasePiece => "lowercase-piece",
+        }
+    }
+}
+
+/// A non-canonical spelling of a legal move, found by strict resolution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Defect {
+    pub kind: DefectKind,
+    pub message: String,
+}
+
+impl fmt::Display for Defect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_print_forms() {
+        for (input, canonical) in [
+            ("e4", "e4"),
+            ("exd5", "exd5"),
+            ("e8=Q+", "e8=Q+"),
+            ("e8Q", "e8=Q"),
+            ("bxa1=n#", "bxa1=N#"),
+            ("Nbd2", "Nbd2"),
+            ("R1a3", "R1a3"),
+            ("Qh4xe1", "Qh4xe1"),
+            ("O-O", "O-O"),
+            ("0-0-0+", "O-O-O+"),
+            ("N@d5", "N@d5"),
+            ("@e4", "P@e4"),
+            ("P@e4!?", "P@e4"),
+            ("n@f7#", "N@f7#"),
+            ("--", "--"),
+            ("Z0", "--"),
+            ("Kxe2??", "Kxe2"),
+        ] {
+            let san: SanPlus = input.parse().unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!(san.to_string(), canonical, "{input}");
+        }
+        assert_eq!(
+            "@e4"
+                .parse::<SanPlus>()
+                .unwrap()
+                .to_string_with(DropStyle::Bare),
+            "@e4"
+        );
+    }
+
+    #[test]
+    fn parse_errors_have_columns() {
+        for (input, column) in [
+            ("", 1),
+            ("e9", 1),
+            ("Nz3", 2),
+            ("e8=", 4),
+            ("N@", 3),
+            ("e4x", 3),
+            ("Nf3 ", 4),
+            ("O-O-", 4),
+        ] {
+            let e = input.parse::<SanPlus>().unwrap_err();
+            assert_eq!(e.column, column, "{input}: {e}");
+        }
+    }
+}

@@ -1,0 +1,469 @@
+//! The SAN grammar as nom parsers over bytes, one per rule (the grammar is in the module
+//! above), and the shortcut for the shapes most moves take.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while};
+use nom::combinator::{opt, value};
+use nom::error::{ErrorKind, ParseError};
+use nom::{IResult, Parser};
+
+use super::{CastlingSide, Glyph, ParseSanError, San, SanPlus, Spelling, Suffix};
+use crate::notation::nomerr::quote;
+use crate::types::{File, Rank, Role, Square};
+
+/// Where a SAN parser failed (a suffix of the token, or of a part of it) and what it
+/// expected there. Of two alternatives the one that got further wins; on a tie, the later.
+#[derive(Debug, Clone, PartialEq)]
+struct SanErr<'a> {
+    at: &'a [u8],
+    expected: &'static str,
+}
+
+impl<'a> ParseError<&'a [u8]> for SanErr<'a> {
+    fn from_error_kind(at: &'a [u8], _: ErrorKind) -> Self {
+        SanErr {
+            at,
+            expected: "valid syntax",
+        }
+    }
+    fn append(_: &'a [u8], _: ErrorKind, other: Self) -> Self {
+        other
+    }
+    fn or(self, other: Self) -> Self {
+        if self.at.len() < other.at.len() {
+            self
+        } else {
+            other
+        }
+    }
+}
+
+type Res<'a, T> = IResult<&'a [u8], T, SanErr<'a>>;
+
+/// A recoverable failure at `at`.
+fn fail<'a, T>(at: &'a [u8], expected: &'static str) -> Res<'a, T> {
+    Err(nom::Err::Error(SanErr { at, expected }))
+}
+
+/// A failure after a committing prefix: no alternative is tried.
+fn cut_fail<'a, T>(at: &'a [u8], expected: &'static str) -> Res<'a, T> {
+    Err(nom::Err::Failure(SanErr { at, expected }))
+}
+
+/// `file = "a" … "h"`
+fn file(i: &[u8]) -> Res<'_, File> {
+    match i {
+        [c @ b'a'..=b'h', rest @ ..] => Ok((rest, File::new(c - b'a'))),
+        _ => fail(i, "a file"),
+    }
+}
+
+/// `rank = "1" … "8"`
+fn rank(i: &[u8]) -> Res<'_, Rank> {
+    match i {
+        [c @ b'1'..=b'8', rest @ ..] => Ok((rest, Rank::new(c - b'1'))),
+        _ => fail(i, "a rank"),
+    }
+}
+
+/// `square = file rank`
+fn square(i: &[u8]) -> Res<'_, Square> {
+    let (rest, (f, r)) = (file, rank).parse(i).or_else(|_| fail(i, "a square"))?;
+    Ok((rest, Square::from_coords(f, r)))
+}
+
+/// `ROLE = "N" / "B" / "R" / "Q" / "K"` (uppercase: a lowercase `b` is a file)
+fn piece_letter(i: &[u8]) -> Res<'_, Role> {
+    match i {
+        [c @ (b'N' | b'B' | b'R' | b'Q' | b'K'), rest @ ..] => {
+            Ok((rest, Role::from_char(*c as char).expect("a piece letter")))
+        }
+        _ => fail(i, "a piece letter"),
+    }
+}
+
+/// `role = "P" / "N" / "B" / "R" / "Q" / "K"`, either case; whether it was lowercase.
+fn any_role(i: &[u8]) -> Res<'_, (Role, bool)> {
+    match i.split_first() {
+        Some((&c, rest)) => match Role::from_char(c as char) {
+            Some(r) => Ok((rest, (r, c.is_ascii_lowercase()))),
+            None => fail(i, "a piece letter"),
+        },
+        None => fail(i, "a piece letter"),
+    }
+}
+
+/// `null = "--" / "Z0"`
+fn null(i: &[u8]) -> Res<'_, (San, Spelling)> {
+    value(
+        (San::Null, Spelling::default()),
+        alt((tag("--"), tag("Z0"))),
+    )
+    .parse(i)
+}
+
+/// `castle = "O-O-O" / "O-O" / "0-0-0" / "0-0"`
+fn castle(i: &[u8]) -> Res<'_, (San, Spelling)> {
+    let (rest, (side, zero)) = alt((
+        value((CastlingSide::QueenSide, false), tag("O-O-O")),
+        value((CastlingSide::QueenSide, true), tag("0-0-0")),
+        value((CastlingSide::KingSide, false), tag("O-O")),
+        value((CastlingSide::KingSide, true), tag("0-0")),
+    ))
+    .parse(i)?;
+    let spelling = Spelling {
+        zero_castling: zero,
+        ..Spelling::default()
+    };
+    Ok((rest, (San::Castle(side), spelling)))
+}
+
+/// `drop = [ role ] "@" square`; once `@` is read the square must follow.
+fn drop(i: &[u8]) -> Res<'_, (San, Spelling)> {
+    let (rest, role) = opt(any_role).parse(i)?;
+    // Not a drop unless `@` follows: fail where the token starts, so that another rule's
+    // error (a pawn move's) explains a token such as `b9`.
+    let Ok((rest, _)) = tag::<_, _, SanErr<'_>>("@").parse(rest) else {
+        return fail(i, "a drop");
+    };
+    let Ok((rest, to)) = square(rest) else {
+        return cut_fail(rest, "a square after `@`");
+    };
+    let (role, lowercase) = role.unwrap_or((Role::Pawn, false));
+    let spelling = Spelling {
+        lowercase_piece: lowercase,
+        ..Spelling::default()
+    };
+    Ok((rest, (San::Put { role, to }, spelling)))
+}
+
+/// `from = [ file ] [ rank ] [ "x" ]`, the whole of `head` (what stands before the
+/// destination square of a piece move).
+fn origin(head: &[u8]) -> Res<'_, (Option<File>, Option<Rank>, bool)> {
+    let (rest, (f, r, x)) = (opt(file), opt(rank), opt(tag("x"))).parse(head)?;
+    if !rest.is_empty() {
+        return cut_fail(rest, "a file, a rank, `x` or the destination square");
+    }
+    Ok((rest, (f, r, x.is_some())))
+}
+
+/// `piece = ROLE [ file ] [ rank ] [ "x" ] square`: the longest run of files, ranks and
+/// `x` after the letter ends in the destination square, and its head is the origin.
+fn piece_move(i: &[u8]) -> Res<'_, (San, Spelling)> {
+    let (body_start, role) = piece_letter(i)?;
+    let (rest, body) =
+        take_while(|c: u8| matches!(c, b'a'..=b'h' | b'1'..=b'8' | b'x')).parse(body_start)?;
+    let Some((head, to)) = body
+        .len()
+        .checked_sub(2)
+        .map(|n| body.split_at(n))
+        .and_then(|(head, to)| square(to).ok().map(|(_, to)| (head, to)))
+    else {
+        return cut_fail(body_start, "a destination square");
+    };
+    let (_, (file, rank, capture)) = origin(head)?;
+    let san = San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion: None,
+    };
+    Ok((rest, (san, Spelling::default())))
+}
+
+/// `promotion = [ "=" ] ROLE` (no pawn); once `=` is read the letter must follow. The
+/// role, and how it was spelled.
+fn promotion(i: &[u8]) -> Res<'_, Option<(Role, Spelling)>> {
+    let (rest, equals) = opt(tag("=")).parse(i)?;
+    match any_role(rest) {
+        Ok((after, (role, lowercase))) if role != Role::Pawn => {
+            let spelling = Spelling {
+                promotion_without_equals: equals.is_none(),
+                lowercase_piece: lowercase,
+                ..Spelling::default()
+            };
+            Ok((after, Some((role, spelling))))
+        }
+        _ if equals.is_some() => cut_fail(rest, "a promotion piece (Q R B N)"),
+        _ => Ok((i, None)),
+    }
+}
+
+/// `pawn = [ file "x" ] square [ promotion ]`
+fn pawn_move(i: &[u8]) -> Res<'_, (San, Spelling)> {
+    let (rest, from) = opt((file, tag("x"))).parse(i)?;
+    let Ok((rest, to)) = square(rest) else {
+        return fail(rest, "a move (a square, a piece letter, `@` or castling)");
+    };
+    let (rest, promoted) = promotion(rest)?;
+    let san = San::Normal {
+        role: Role::Pawn,
+        file: from.map(|(f, _)| f),
+        rank: None,
+        capture: from.is_some(),
+        to,
+        promotion: promoted.map(|(r, _)| r),
+    };
+    Ok((
+        rest,
+        (san, promoted.map_or_else(Spelling::default, |(_, s)| s)),
+    ))
+}
+
+/// `san = null / castle / drop / piece-move / pawn-move`
+fn san(i: &[u8]) -> Res<'_, (San, Spelling)> {
+    alt((null, castle, drop, piece_move, pawn_move)).parse(i)
+}
+
+/// `suffix = "#" / "+"`
+fn suffix(i: &[u8]) -> Res<'_, Suffix> {
+    alt((
+        value(Suffix::Checkmate, tag("#")),
+        value(Suffix::Check, tag("+")),
+    ))
+    .parse(i)
+}
+
+/// `glyph = "!!" / "??" / "!?" / "?!" / "!" / "?"`
+fn glyph(i: &[u8]) -> Res<'_, Glyph> {
+    alt((
+        value(Glyph::Brilliant, tag("!!")),
+        value(Glyph::Blunder, tag("??")),
+        value(Glyph::Speculative, tag("!?")),
+        value(Glyph::Dubious, tag("?!")),
+        value(Glyph::Good, tag("!")),
+        value(Glyph::Mistake, tag("?")),
+    ))
+    .parse(i)
+}
+
+/// `san-plus = san [ suffix ] [ glyph ]`, the whole token.
+fn san_plus(i: &[u8]) -> Res<'_, SanPlus> {
+    let (rest, ((san, spelling), suffix, glyph)) = (san, opt(suffix), opt(glyph)).parse(i)?;
+    if !rest.is_empty() {
+        return cut_fail(
+            rest,
+            "the end of the move (after it only `+`, `#` and `!`/`?` glyphs)",
+        );
+    }
+    let plus = SanPlus {
+        san,
+        suffix,
+        glyph,
+        spelling,
+    };
+    Ok((rest, plus))
+}
+
+/// The shapes most moves in real games take (`e4`, `Nf3`, `exd5`, `Nxe5`, each with an
+/// optional `+` or `#`), read without the general parser; `None` for anything else.
+/// Reads exactly what the grammar reads for these shapes.
+#[inline]
+fn common_shape(s: &[u8]) -> Option<SanPlus> {
+    let (body, suffix) = match s {
+        [body @ .., b'+'] => (body, Some(Suffix::Check)),
+        [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),
+        _ => (s, None),
+    };
+    let file = |c: u8| matches!(c, b'a'..=b'h').then(|| File::new(c - b'a'));
+    let role = |c: u8| match c {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    };
+    let (role, from_file, capture, to) = match *body {
+        [f, r] => (Role::Pawn, None, false, [f, r]),
+        [p, f, r] => (role(p)?, None, false, [f, r]),
+        [p, b'x', f, r] => match role(p) {
+            Some(role) => (role, None, true, [f, r]),
+            None => (Role::Pawn, Some(file(p)?), true, [f, r]),
+        },
+        _ => return None,
+    };
+    Some(SanPlus {
+        san: San::Normal {
+            role,
+            file: from_file,
+            rank: None,
+            capture,
+            to: Square::from_ascii(&to).ok()?,
+            promotion: None,
+        },
+        suffix,
+        glyph: None,
+        spelling: Spelling::default(),
+    })
+}
+
+/// Parses one token with the grammar; errors located in the token.
+fn parse(s: &[u8]) -> Result<SanPlus, ParseSanError> {
+    match san_plus(s) {
+        Ok((_, plus)) => Ok(plus),
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+            // The failure point is a suffix of `s` or of a part of it: its offset in `s`.
+            let offset = (e.at.as_ptr() as usize)
+                .saturating_sub(s.as_ptr() as usize)
+                .min(s.len());
+            let rest = String::from_utf8_lossy(&s[offset..]);
+            // Quoted briefly: a hostile token may be megabytes long.
+            let found = if rest.is_empty() {
+                "end of token".to_owned()
+            } else {
+                quote(&rest, 24)
+            };
+            Err(ParseSanError {
+                column: offset + 1,
+                expected: e.expected,
+                found,
+            })
+        }
+        Err(nom::Err::Incomplete(_)) => Err(ParseSanError {
+            column: s.len() + 1,
+            expected: "a complete move",
+            found: "end of token".to_owned(),
+        }),
+    }
+}
+
+impl SanPlus {
+    /// Parses one SAN token.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseSanError`] with the column in the token and what was expected.
+    #[inline]
+    pub fn from_ascii(s: &[u8]) -> Result<SanPlus, ParseSanError> {
+        match common_shape(s) {
+            Some(san) => Ok(san),
+            None => parse(s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut reads every token up to five bytes over the SAN alphabet exactly as
+    /// the grammar does, and takes the common shapes.
+    #[test]
+    fn common_shapes_read_as_the_grammar_reads_them() {
+        const ALPHABET: &[u8] = b"aeh18NKxP+#=Q@-O!";
+        let mut taken = 0;
+        let mut token = Vec::new();
+        fn walk(token: &mut Vec<u8>, taken: &mut usize) {
+            if let Some(fast) = common_shape(token) {
+                assert_eq!(
+                    Ok(fast),
+                    parse(token),
+                    "{:?}",
+                    String::from_utf8_lossy(token)
+                );
+                *taken += 1;
+            }
+            if token.len() == 5 {
+                return;
+            }
+            for &c in ALPHABET {
+                token.push(c);
+                walk(token, taken);
+                token.pop();
+            }
+        }
+        walk(&mut token, &mut taken);
+        for common in ["e4", "Nf3", "exd5", "Nxe5+", "Kxh1#", "a8", "Qh5"] {
+            assert!(common_shape(common.as_bytes()).is_some(), "{common}");
+        }
+        assert!(taken > 100, "{taken}");
+    }
+
+    #[test]
+    fn errors_name_column_expectation_and_what_stands_there() {
+        for (input, column, expected, found) in [
+            (
+                "",
+                1,
+                "a move (a square, a piece letter, `@` or castling)",
+                "end of token",
+            ),
+            (
+                "e9",
+                1,
+                "a move (a square, a piece letter, `@` or castling)",
+                "`e9`",
+            ),
+            ("Nz3", 2, "a destination square", "`z3`"),
+            ("Nbd", 2, "a destination square", "`bd`"),
+            (
+                "Nxbd2",
+                3,
+                "a file, a rank, `x` or the destination square",
+                "`bd2`",
+            ),
+            (
+                "N1bd2",
+                3,
+                "a file, a rank, `x` or the destination square",
+                "`bd2`",
+            ),
+            ("e8=", 4, "a promotion piece (Q R B N)", "end of token"),
+            ("e8=P", 4, "a promotion piece (Q R B N)", "`P`"),
+            ("N@", 3, "a square after `@`", "end of token"),
+            (
+                "e4x",
+                3,
+                "the end of the move (after it only `+`, `#` and `!`/`?` glyphs)",
+                "`x`",
+            ),
+            (
+                "Nf3 ",
+                4,
+                "the end of the move (after it only `+`, `#` and `!`/`?` glyphs)",
+                "` `",
+            ),
+            (
+                "O-O-",
+                4,
+                "the end of the move (after it only `+`, `#` and `!`/`?` glyphs)",
+                "`-`",
+            ),
+            (
+                "exz",
+                3,
+                "a move (a square, a piece letter, `@` or castling)",
+                "`z`",
+            ),
+        ] {
+            let e = parse(input.as_bytes()).unwrap_err();
+            assert_eq!(
+                (e.column, e.expected, e.found.as_str()),
+                (column, expected, found),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn spellings_are_recorded() {
+        let spelling = |s: &str| parse(s.as_bytes()).unwrap().spelling;
+        assert!(spelling("0-0").zero_castling);
+        assert!(!spelling("O-O").zero_castling);
+        assert!(spelling("e8Q").promotion_without_equals);
+        assert!(spelling("e8=q").lowercase_piece);
+        assert!(!spelling("e8=q").promotion_without_equals);
+        assert!(spelling("n@d5").lowercase_piece);
+        assert_eq!(spelling("Nf3"), Spelling::default());
+        assert_eq!(
+            parse(b"@e4").unwrap().san,
+            San::Put {
+                role: Role::Pawn,
+                to: "e4".parse().unwrap()
+            }
+        );
+    }
+}

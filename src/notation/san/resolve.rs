@@ -1,0 +1,270 @@
+//! Resolution: the legal move a SAN names in a position, or the engine's reason why
+//! there is none, and the defects of its spelling under strict resolution.
+
+use super::{CastlingSide, Defect, DefectKind, DropStyle, San, SanPlus};
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::position::{IllegalMove, IllegalReason, Position};
+use crate::types::{Color, File, Rank, Role, Square};
+
+impl San {
+    /// The legal move this SAN names in `pos`.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] with the precise reason.
+    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalMove> {
+        match *self {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture: _,
+                to,
+                promotion,
+            } => normal_to_move(pos, role, file, rank, to, promotion),
+            San::Castle(side) => castle_to_move(pos, side),
+            San::Put { role, to } => put_to_move(pos, role, to),
+            San::Null => Err(IllegalMove::new(
+                IllegalReason::NullMove,
+                "a null move is not a move".to_owned(),
+            )),
+        }
+    }
+}
+
+/// The fast path of resolution: when exactly one piece of `role` fitting the SAN can reach
+/// `to` (ignoring checks) and the mover's king is not attacked once the move is made, the
+/// move is legal without generating anything. `None`: take the full path (which also
+/// explains why a move is illegal). En passant, whose capture empties a third square,
+/// always takes the full path.
+fn single_candidate(
+    pos: &Position,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    if role == Role::Pawn && pos.ep_square() == Some(to) {
+        return None;
+    }
+    let mut origins = pos.pseudo_origins(role, to);
+    if let Some(f) = file {
+        origins &= Bitboard::file(f);
+    } else if role == Role::Pawn {
+        origins &= Bitboard::file(to.file());
+    }
+    if let Some(r) = rank {
+        origins &= Bitboard::rank(r);
+    }
+    let from = origins.single_square()?;
+    let board = pos.board();
+    let us = pos.turn();
+    if let Some(king) = board.king_of(us) {
+        // The board after the move: `from` empty, `to` ours (a piece captured there
+        // attacks nothing any more).
+        let to_bb = Bitboard::from_square(to);
+        let occ = (board.occupied() & !Bitboard::from_square(from)) | to_bb;
+        let target = if role == Role::King { to } else { king };
+        if (board.attackers_to(target, !us, occ) & !to_bb).any() {
+            return None;
+        }
+    }
+    Some(Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion,
+    })
+}
+
+/// Resolves a piece or pawn move: SAN's own questions (a pawn push onto an occupied
+/// square, ambiguity, no piece fitting the description) here, the rest by the engine.
+fn normal_to_move(
+    pos: &Position,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    to: Square,
+    promotion: Option<Role>,
+) -> Result<Move, IllegalMove> {
+    let fits = |from: Square| {
+        file.is_none_or(|f| from.file() == f) && rank.is_none_or(|r| from.rank() == r)
+    };
+    pos.check_promotion(role, to, promotion)?;
+    // Without a file, a pawn SAN is a push from the same file.
+    if role == Role::Pawn && file.is_none() && pos.board().occupied().contains(to) {
+        return Err(IllegalMove::new(
+            IllegalReason::NoSuchPiece,
+            format!(
+                "{to} is occupied, and a pawn move without a file is a push (a capture names the pawn's file)"
+            ),
+        ));
+    }
+    if let Some(m) = single_candidate(pos, role, file, rank, to, promotion) {
+        return Ok(m);
+    }
+    let candidates = pos.legal_moves_to(role, to);
+    let mut fitting = candidates.iter().filter(|m| match **m {
+        Move::Normal {
+            from, promotion: p, ..
+        } => {
+            fits(from)
+                && p == promotion
+                && (role != Role::Pawn || file.is_some() || from.file() == to.file())
+        }
+        Move::EnPassant { from, .. } => fits(from) && promotion.is_none(),
+        _ => false,
+    });
+    match (fitting.next(), fitting.next()) {
+        (Some(m), None) => return Ok(*m),
+        (None, _) => {}
+        (Some(_), Some(_)) => {
+            let many: Vec<Move> = candidates
+                .iter()
+                .copied()
+                .filter(|m| m.from().is_some_and(fits) && m.promotion() == promotion)
+                .collect();
+            let list: Vec<String> = many
+                .iter()
+                .map(|m| San::from_move(pos, *m).to_string())
+                .collect();
+            return Err(IllegalMove::new(
+                IllegalReason::Ambiguous,
+                format!("{} moves fit: {}", many.len(), list.join(", ")),
+            ));
+        }
+    }
+    // No legal move fits: the engine explains the move of a piece that fits the SAN (a
+    // pawn capture names its origin by its file alone).
+    let pawn_capture_origin = || {
+        let empty = !pos.board().occupied().contains(to) && pos.ep_square() != Some(to);
+        let f = file.filter(|&f| role == Role::Pawn && f != to.file() && empty)?;
+        let behind = to.offset(if pos.turn() == Color::White { -8 } else { 8 })?;
+        Some(Square::from_coords(f, behind.rank()))
+    };
+    let origin = pos
+        .pseudo_origins(role, to)
+        .find(|&f| fits(f) && (role != Role::Pawn || file.is_some() || f.file() == to.file()))
+        .or_else(pawn_capture_origin);
+    let Some(from) = origin else {
+        let whence = match (file, rank) {
+            (Some(f), Some(r)) => format!(" from {}", Square::from_coords(f, r)),
+            (Some(f), None) => format!(" from the {}-file", f.char()),
+            (None, Some(r)) => format!(" from rank {}", r.char()),
+            (None, None) => String::new(),
+        };
+        return Err(pos.no_such_piece(role, &whence, to));
+    };
+    let m = if role == Role::Pawn && pos.ep_square() == Some(to) && from.file() != to.file() {
+        Move::EnPassant { from, to }
+    } else {
+        Move::Normal {
+            role,
+            from,
+            capture: pos.board().role_at(to),
+            to,
+            promotion,
+        }
+    };
+    pos.check(m).map(|()| m)
+}
+
+fn castle_to_move(pos: &Position, side: CastlingSide) -> Result<Move, IllegalMove> {
+    let m = pos.castling_move(side)?;
+    pos.check(m).map(|()| m)
+}
+
+fn put_to_move(pos: &Position, role: Role, to: Square) -> Result<Move, IllegalMove> {
+    let m = Move::Put { role, to };
+    pos.check(m).map(|()| m)
+}
+
+impl SanPlus {
+    /// Resolves the move in `pos` and, under `strict`, lists every defect of its spelling
+    /// (the canonical SAN is named in each message).
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] when the move is not legal (in both modes).
+    pub fn resolve(
+        &self,
+        pos: &Position,
+        strict: bool,
+    ) -> Result<(Move, Vec<Defect>), IllegalMove> {
+        let m = self.san.to_move(pos)?;
+        if !strict {
+            return Ok((m, Vec::new()));
+        }
+        let canonical = SanPlus::from_move(pos, m);
+        let canon = canonical.to_string_with(DropStyle::Letter);
+        let mut defects = Vec::new();
+        let mut add = |kind, what: &str| {
+            defects.push(Defect {
+                kind,
+                message: format!("{what}; canonical SAN is {canon}"),
+            })
+        };
+        if self.spelling.zero_castling {
+            add(DefectKind::ZeroCastling, "castling written with zeros");
+        }
+        if self.spelling.promotion_without_equals {
+            add(
+                DefectKind::PromotionWithoutEquals,
+                "promotion written without `=`",
+            );
+        }
+        if self.spelling.lowercase_piece {
+            add(DefectKind::LowercasePiece, "lowercase piece letter");
+        }
+        if let (
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                ..
+            },
+            San::Normal {
+                file: cf,
+                rank: cr,
+                capture: cc,
+                ..
+            },
+        ) = (self.san, canonical.san)
+        {
+            if role != Role::Pawn
+                && (file.is_some() && cf.is_none() || rank.is_some() && cr.is_none())
+            {
+                add(
+                    DefectKind::OverDisambiguated,
+                    "more disambiguation than needed",
+                );
+            }
+            if cc && !capture {
+                add(DefectKind::MissingCapture, "a capture written without `x`");
+            }
+            if capture && !cc {
+                add(
+                    DefectKind::SpuriousCapture,
+                    "`x` on a move that captures nothing",
+                );
+            }
+        }
+        match (self.suffix, canonical.suffix) {
+            (None, Some(_)) => add(
+                DefectKind::MissingCheck,
+                "the move gives check but has no `+`/`#`",
+            ),
+            (Some(_), None) => add(
+                DefectKind::SpuriousCheck,
+                "`+`/`#` on a move that gives no check",
+            ),
+            (Some(a), Some(b)) if a != b => add(DefectKind::WrongCheck, "`+` and `#` confused"),
+            _ => {}
+        }
+        Ok((m, defects))
+    }
+}
