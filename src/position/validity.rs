@@ -1,0 +1,473 @@
+//! Validation of a setup: every reason it is not (quite) a legal position.
+
+use std::fmt;
+
+use super::{Position, Severity};
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::setup::{CastlingSpec, Pocket, Setup};
+use crate::types::{ByColor, Color, File, Piece, Rank, Role, Square};
+use crate::variant::{Rules, Variant};
+
+/// What is wrong with a setup. Every reason is reported, not only the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProblemKind {
+    MissingKing,
+    TooManyKings,
+    /// A king of a side that has none in this variant (White in Horde).
+    UnexpectedKing,
+    PawnsOnBackrank,
+    /// The side not to move is in check.
+    OppositeCheck,
+    /// Checkers no legal last move could have produced (ignorable).
+    ImpossibleCheck,
+    InvalidEpSquare,
+    InvalidCastlingRights,
+    InvalidPromotedMark,
+    /// Pockets in a variant without drops.
+    UnexpectedPockets,
+    /// More material than a set (or two, in Horde) holds: a warning.
+    TooMuchMaterial,
+    /// A full-move number of 0: a warning; it is read as 1.
+    InvalidFullmoves,
+}
+
+impl ProblemKind {
+    /// The kebab-case name used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProblemKind::MissingKing => "missing-king",
+            ProblemKind::TooManyKings => "too-many-kings",
+            ProblemKind::UnexpectedKing => "unexpected-king",
+            ProblemKind::PawnsOnBackrank => "pawns-on-backrank",
+            ProblemKind::OppositeCheck => "opposite-check",
+            ProblemKind::ImpossibleCheck => "impossible-check",
+            ProblemKind::InvalidEpSquare => "invalid-ep-square",
+            ProblemKind::InvalidCastlingRights => "invalid-castling-rights",
+            ProblemKind::InvalidPromotedMark => "invalid-promoted-mark",
+            ProblemKind::UnexpectedPockets => "unexpected-pockets",
+            ProblemKind::TooMuchMaterial => "too-much-material",
+            ProblemKind::InvalidFullmoves => "invalid-fullmoves",
+        }
+    }
+}
+
+/// One reason a setup is not (quite) a legal position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Problem {
+    pub kind: ProblemKind,
+    pub severity: Severity,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {}: {}",
+            self.severity,
+            self.kind.name(),
+            self.message
+        )
+    }
+}
+
+/// A setup that is not a legal position: every problem found, and the position as far as
+/// it could be built (for callers that choose to ignore some problems).
+#[derive(Clone)]
+pub struct PositionError {
+    pub problems: Vec<Problem>,
+    pub(super) position: Box<Position>,
+}
+
+impl PositionError {
+    /// The errors (warnings left out).
+    pub fn errors(&self) -> impl Iterator<Item = &Problem> {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+    }
+
+    /// Accepts the position anyway if every error is of one of `kinds`.
+    ///
+    /// # Errors
+    ///
+    /// `self` when an error of another kind remains.
+    pub fn ignore(self, kinds: &[ProblemKind]) -> Result<Position, PositionError> {
+        if self.errors().all(|p| kinds.contains(&p.kind)) {
+            Ok(*self.position)
+        } else {
+            Err(self)
+        }
+    }
+}
+
+impl fmt::Debug for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PositionError")
+            .field("problems", &self.problems)
+            .finish()
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for p in self.errors() {
+            if !first {
+                f.write_str("; ")?;
+            }
+            first = false;
+            write!(f, "{}", p.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// The outermost rook of `color` on its back rank on the `king_side` of `king`.
+pub(super) fn outer_rook(
+    board: &Board,
+    color: Color,
+    king: Square,
+    king_side: bool,
+) -> Option<Square> {
+    let rooks = board.by_piece(Piece {
+        color,
+        role: Role::Rook,
+    }) & Bitboard::relative_rank(color, Rank::First);
+    let side: Bitboard = rooks.filter(|&r| (r > king) == king_side).collect();
+    if king_side { side.last() } else { side.first() }
+}
+
+impl Position {
+    pub(super) fn build(setup: &Setup, rules: Rules) -> (Position, Vec<Problem>) {
+        let mut problems = Vec::new();
+        let mut problem = |kind, severity, message: String| {
+            problems.push(Problem {
+                kind,
+                severity,
+                message,
+            })
+        };
+        let err = Severity::Error;
+        let variant = rules.variant;
+        let board = setup.board;
+
+        // Kings.
+        for color in Color::ALL {
+            let kings = board
+                .by_piece(Piece {
+                    color,
+                    role: Role::King,
+                })
+                .count();
+            let horde_white = variant.is_horde() && color == Color::White;
+            match kings {
+                0 if !horde_white => problem(
+                    ProblemKind::MissingKing,
+                    err,
+                    format!("{} has no king", color.name()),
+                ),
+                1 if horde_white => problem(
+                    ProblemKind::UnexpectedKing,
+                    err,
+                    "white has a king in horde".to_owned(),
+                ),
+                0 | 1 => {}
+                n => problem(
+                    ProblemKind::TooManyKings,
+                    err,
+                    format!("{} has {n} kings", color.name()),
+                ),
+            }
+        }
+
+        // Pawns on the back ranks (White's rank 1 is allowed in Horde, and each side's own
+        // first rank in Chessgi, where pawns are dropped there).
+        let mut backrank = board.by_role(Role::Pawn) & Bitboard::BACKRANKS;
+        if variant.is_horde() {
+            backrank &= !(board.by_color(Color::White) & Bitboard::rank(Rank::First));
+        }
+        if variant.first_rank_pawn_drops() {
+            for color in Color::ALL {
+                backrank &= !(board.by_color(color) & Bitboard::relative_rank(color, Rank::First));
+            }
+        }
+        if backrank.any() {
+            let list: Vec<String> = backrank.map(|s| s.to_string()).collect();
+            problem(
+                ProblemKind::PawnsOnBackrank,
+                err,
+                format!("pawns on the first or last rank: {}", list.join(" ")),
+            );
+        }
+
+        // Promoted marks.
+        for sq in setup.promoted {
+            match board.role_at(sq) {
+                None => problem(
+                    ProblemKind::InvalidPromotedMark,
+                    err,
+                    format!("promoted mark on empty square {sq}"),
+                ),
+                Some(r @ (Role::Pawn | Role::King)) => problem(
+                    ProblemKind::InvalidPromotedMark,
+                    err,
+                    format!("a {} on {sq} cannot be promoted", r.name()),
+                ),
+                Some(_) => {}
+            }
+        }
+        let promoted = setup.promoted
+            & board.occupied()
+            & !board.by_role(Role::Pawn)
+            & !board.by_role(Role::King);
+
+        // Pockets.
+        let pockets = match setup.pockets {
+            Some(p) if !variant.has_drops() => {
+                if !(p.white.is_empty() && p.black.is_empty()) {
+                    problem(
+                        ProblemKind::UnexpectedPockets,
+                        err,
+                        format!("pockets in {}, which has no drops", variant.name()),
+                    );
+                }
+                ByColor::default()
+            }
+            Some(p) => p,
+            None => ByColor::default(),
+        };
+        // Bughouse boards trade material with the partner board, so one board alone has
+        // no limit.
+        let material = (variant != Variant::Bughouse)
+            .then(|| too_much_material(&board, promoted, &pockets, variant));
+        if let Some(problem_text) = material.flatten() {
+            problem(
+                ProblemKind::TooMuchMaterial,
+                Severity::Warning,
+                problem_text,
+            );
+        }
+
+        // Castling rights.
+        let mut castling_rights = Bitboard::EMPTY;
+        let mut chess960 = false;
+        for flag in setup.castling.iter() {
+            let color = flag.color;
+            let king = board
+                .king_of(color)
+                .filter(|k| k.rank() == color.back_rank());
+            let rook = king.and_then(|k| match flag.spec {
+                CastlingSpec::KingSide => outer_rook(&board, color, k, true),
+                CastlingSpec::QueenSide => outer_rook(&board, color, k, false),
+                CastlingSpec::File(f) => {
+                    let sq = Square::from_coords(f, color.back_rank());
+                    (board.piece_at(sq)
+                        == Some(Piece {
+                            color,
+                            role: Role::Rook,
+                        })
+                        && sq != k)
+                        .then_some(sq)
+                }
+            });
+            match (king, rook) {
+                (Some(k), Some(r)) => {
+                    castling_rights |= r;
+                    if k.file() != File::E || (r.file() != File::A && r.file() != File::H) {
+                        chess960 = true;
+                    }
+                }
+                _ => problem(
+                    ProblemKind::InvalidCastlingRights,
+                    err,
+                    format!(
+                        "castling right `{}` without a king and rook on the back rank",
+                        flag.char()
+                    ),
+                ),
+            }
+        }
+        if setup
+            .castling
+            .iter()
+            .any(|f| matches!(f.spec, CastlingSpec::File(_)))
+        {
+            chess960 = true;
+        }
+
+        let fullmoves = if setup.fullmoves == 0 {
+            problem(
+                ProblemKind::InvalidFullmoves,
+                Severity::Warning,
+                "full-move number 0, read as 1".to_owned(),
+            );
+            1
+        } else {
+            setup.fullmoves
+        };
+
+        let mut pos = Position {
+            board,
+            promoted: if variant.has_drops() {
+                promoted
+            } else {
+                Bitboard::EMPTY
+            },
+            pockets,
+            turn: setup.turn,
+            castling_rights,
+            ep_square: None,
+            halfmoves: setup.halfmoves,
+            fullmoves,
+            rules,
+            chess960,
+        };
+
+        // En passant: the square behind a pawn that just double-stepped.
+        if let Some(ep) = setup.ep_square {
+            let us = setup.turn;
+            let pushed = Square::from_coords(ep.file(), us.relative_rank(Rank::Fifth));
+            let origin = Square::from_coords(ep.file(), us.relative_rank(Rank::Seventh));
+            let ok = ep.rank() == us.relative_rank(Rank::Sixth)
+                && board.piece_at(pushed)
+                    == Some(Piece {
+                        color: !us,
+                        role: Role::Pawn,
+                    })
+                && !board.occupied().contains(ep)
+                && !board.occupied().contains(origin);
+            if ok {
+                pos.ep_square = pos.capturable_ep(ep);
+            } else {
+                problem(
+                    ProblemKind::InvalidEpSquare,
+                    err,
+                    format!("en passant square {ep} without a pawn that just moved two squares"),
+                );
+            }
+        }
+
+        // Checks.
+        if let Some(their_king) = board.king_of(!pos.turn)
+            && board
+                .attackers_to(their_king, pos.turn, board.occupied())
+                .any()
+        {
+            problem(
+                ProblemKind::OppositeCheck,
+                err,
+                format!("{} is in check but it is not its turn", (!pos.turn).name()),
+            );
+        }
+        if let Some(why) = pos.impossible_check(setup.ep_square) {
+            problem(ProblemKind::ImpossibleCheck, err, why);
+        }
+        (pos, problems)
+    }
+
+    /// `ep` if a pawn of the side to move attacks it (so FENs and keys mention it only then).
+    pub(super) fn capturable_ep(&self, ep: Square) -> Option<Square> {
+        let capturers = attacks::pawn_attacks(!self.turn, ep)
+            & self.board.by_piece(Piece {
+                color: self.turn,
+                role: Role::Pawn,
+            });
+        capturers.any().then_some(ep)
+    }
+
+    /// Why the checkers could not come from any legal last move, if so.
+    fn impossible_check(&self, ep: Option<Square>) -> Option<String> {
+        let king = self.our_king()?;
+        let checkers = self.checkers();
+        if checkers.count() > 2 {
+            return Some(format!("{} checkers", checkers.count()));
+        }
+        let sliders = self.board.rooks_and_queens() | self.board.bishops_and_queens();
+        if checkers.count() == 2 {
+            if (checkers & sliders).is_empty() {
+                return Some("two checkers and neither is a long-range piece".to_owned());
+            }
+            let mut it = checkers;
+            let (a, b) = (it.next()?, it.next()?);
+            if attacks::aligned(a, b, king) {
+                return Some("two checkers on one line".to_owned());
+            }
+        }
+        if let (Some(ep), true) = (ep, checkers.any()) {
+            // The last move was a double step: its pawn, or a piece it uncovered, gives check.
+            let pushed = Square::from_coords(ep.file(), self.turn.relative_rank(Rank::Fifth));
+            let origin = Square::from_coords(ep.file(), self.turn.relative_rank(Rank::Seventh));
+            let explained = checkers
+                .into_iter()
+                .all(|c| c == pushed || attacks::between(king, c).contains(origin));
+            if !explained {
+                return Some("a check the last double step could not have given".to_owned());
+            }
+        }
+        None
+    }
+}
+
+/// More material than a set holds, as a message (board + pockets, promoted pieces counted
+/// as pawns). Horde's White is allowed its 36 pawns.
+fn too_much_material(
+    board: &Board,
+    promoted: Bitboard,
+    pockets: &ByColor<Pocket>,
+    variant: Variant,
+) -> Option<String> {
+    let total = |role: Role| {
+        let on_board = (board.by_role(role) & !promoted).count();
+        on_board + u32::from(pockets.white.get(role)) + u32::from(pockets.black.get(role))
+    };
+    if variant.has_drops() {
+        // Pieces change sides: count both colours against two sets.
+        let pawns = total(Role::Pawn) + promoted.count();
+        let limits = [
+            (Role::Pawn, 16, pawns),
+            (Role::Knight, 4, total(Role::Knight)),
+            (Role::Bishop, 4, total(Role::Bishop)),
+            (Role::Rook, 4, total(Role::Rook)),
+            (Role::Queen, 2, total(Role::Queen)),
+        ];
+        let mut over: Vec<String> = limits
+            .iter()
+            .filter(|&&(_, max, n)| n > max)
+            .map(|&(role, max, n)| format!("{n} {}s where two sets hold {max}", role.name()))
+            .collect();
+        let all = board.occupied().count() + pockets.white.count() + pockets.black.count();
+        if all > 32 {
+            over.push(format!("{all} pieces where two sets hold 32"));
+        }
+        if !over.is_empty() {
+            return Some(format!(
+                "board and pockets hold {} (promoted pieces count as pawns)",
+                over.join(", ")
+            ));
+        }
+        return None;
+    }
+    for color in Color::ALL {
+        let ours = board.by_color(color);
+        let pawns = (ours & board.by_role(Role::Pawn)).count();
+        let (max_pieces, max_pawns) = if variant.is_horde() && color == Color::White {
+            (36, 36)
+        } else {
+            (16, 8)
+        };
+        if ours.count() > max_pieces || pawns > max_pawns {
+            return Some(format!(
+                "{} has {} pieces ({pawns} pawns): more than a set holds",
+                color.name(),
+                ours.count()
+            ));
+        }
+    }
+    None
+}
