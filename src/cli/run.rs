@@ -8,11 +8,12 @@ use super::args::{
     CheckArgs, Cli, Command, ConvertArgs, FenCommand, FenInput, LegalArgs, MoveFormat, MovesArgs,
     PerftArgs, ShowArgs,
 };
-use super::output::{self, CheckRecord, ConvertRecord, FenErrorDto, MoveRecord, ProblemDto};
-use pocketfen::notation::fen::{self, FenDialect};
+use super::output::{CheckRecord, ConvertRecord, FenErrorDto, MoveRecord, ProblemDto};
+use pocketfen::notation::diagram::diagram;
+use pocketfen::notation::fen::{self, FenDialect, FenPositionError};
+use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
-use pocketfen::notation::uci::UciMove;
-use pocketfen::{Fen, Position, Rules, Severity, Square, Variant, guess_variant};
+use pocketfen::{Fen, Position, Rules, Severity, Variant, guess_variant};
 
 /// Runs the command; `Ok(false)` when some input was invalid.
 pub fn run(cli: Cli) -> Result<bool> {
@@ -226,47 +227,23 @@ fn show(args: &ShowArgs) -> Result<bool> {
         if let Some(b) = board {
             writeln!(out, "board {b}:")?;
         }
-        out.write_all(output::diagram(setup, args.ascii).as_bytes())?;
+        out.write_all(diagram(setup, args.ascii).as_bytes())?;
     }
     out.flush().context("writing stdout")?;
     Ok(true)
 }
 
 fn perft(args: &PerftArgs) -> Result<bool> {
-    let (setup, variant) = match &args.fen {
-        Some(text) => {
-            let parsed = match fen::parse(text, None) {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("pocketfen: --fen: {e}");
-                    return Ok(false);
-                }
-            };
-            let variant = args
-                .variant
-                .variant()
-                .unwrap_or_else(|| guess_variant(&parsed.fen));
-            let Fen::Single(setup) = parsed.fen else {
-                eprintln!(
-                    "pocketfen: --fen: perft counts one board; give board A or B of the pair"
-                );
+    let variant = args.variant.variant();
+    let pos = match &args.fen {
+        Some(text) => match Position::from_fen(text, variant, true) {
+            Ok(pos) => pos,
+            Err(e) => {
+                fen_error(e, "perft counts one board");
                 return Ok(false);
-            };
-            (setup, variant)
-        }
-        None => {
-            let variant = args.variant.variant().unwrap_or(Variant::Chess);
-            (variant.start(), variant)
-        }
-    };
-    let pos = match Position::from_setup(&setup, Rules::new(variant)) {
-        Ok(pos) => pos,
-        Err(e) => {
-            for p in &e.problems {
-                eprintln!("pocketfen: --fen: {p}");
             }
-            return Ok(false);
-        }
+        },
+        None => Position::start(variant.unwrap_or(Variant::Chess)),
     };
     let mut out = stdout();
     if args.divide && args.depth > 0 {
@@ -286,30 +263,29 @@ fn perft(args: &PerftArgs) -> Result<bool> {
     Ok(true)
 }
 
-/// Builds the start position of `moves`/`legal`; `Err` carries the message already printed.
+/// Prints why `--fen` gives no position; `pair` says what the command does with one
+/// board.
+fn fen_error(e: FenPositionError, pair: &str) {
+    match e {
+        FenPositionError::Parse(e) => eprintln!("pocketfen: --fen: {e}"),
+        FenPositionError::Pair => {
+            eprintln!("pocketfen: --fen: {pair}; give board A or B of the pair")
+        }
+        FenPositionError::Illegal(e) => {
+            for p in e.errors() {
+                eprintln!("pocketfen: --fen: {p}");
+            }
+        }
+    }
+}
+
+/// Builds the start position of `moves`/`legal`; `Err` when the message is printed.
+/// Without `--fen`, `--variant auto` takes crazyhouse when a move is a drop.
 fn start_position(args: &super::args::PositionArgs, tokens: &[String]) -> Result<Position, ()> {
-    let (setup, variant) = match &args.fen {
-        Some(text) => match fen::parse(text, None) {
-            Ok(parsed) => {
-                let variant = args
-                    .variant
-                    .variant()
-                    .unwrap_or_else(|| guess_variant(&parsed.fen));
-                match parsed.fen {
-                    Fen::Single(setup) => (setup, variant),
-                    Fen::Pair(_) => {
-                        eprintln!(
-                            "pocketfen: --fen: one board is played here; give board A or B of the pair"
-                        );
-                        return Err(());
-                    }
-                }
-            }
-            Err(e) => {
-                eprintln!("pocketfen: --fen: {e}");
-                return Err(());
-            }
-        },
+    let drop_mate = !args.no_drop_mate;
+    match &args.fen {
+        Some(text) => Position::from_fen(text, args.variant.variant(), drop_mate)
+            .map_err(|e| fen_error(e, "one board is played here")),
         None => {
             let drops = tokens.iter().any(|t| t.contains('@'));
             let variant = args.variant.variant().unwrap_or(if drops {
@@ -317,26 +293,11 @@ fn start_position(args: &super::args::PositionArgs, tokens: &[String]) -> Result
             } else {
                 Variant::Chess
             });
-            (variant.start(), variant)
+            let mut pos = Position::start(variant);
+            pos.set_drop_mate(drop_mate);
+            Ok(pos)
         }
-    };
-    let mut rules = Rules::new(variant);
-    rules.drop_mate = !args.no_drop_mate;
-    Position::from_setup(&setup, rules).map_err(|e| {
-        for p in e.errors() {
-            eprintln!("pocketfen: --fen: {p}");
-        }
-    })
-}
-
-/// A token that is UCI (`e2e4`, `e7e8q`, `0000`) rather than SAN. Drops read the same in both.
-fn looks_like_uci(token: &str) -> bool {
-    let b = token.as_bytes();
-    token == "0000"
-        || (matches!(b.len(), 4 | 5)
-            && Square::from_ascii(&b[0..2]).is_ok()
-            && Square::from_ascii(&b[2..4]).is_ok()
-            && b.get(4).is_none_or(|c| b"qrbn".contains(c)))
+    }
 }
 
 fn move_text(pos: &Position, m: pocketfen::Move, to: MoveFormat, style: DropStyle) -> String {
@@ -358,7 +319,7 @@ fn moves(args: &MovesArgs) -> Result<bool> {
     };
     let dialect = FenDialect::from(args.dialect);
     let style = DropStyle::from(args.output.drop_style);
-    let fen_of = |p: &Position| fen::setup_to_string(&p.to_setup(), dialect);
+    let fen_of = |p: &Position| p.fen(dialect);
     let mut out = stdout();
     let mut ok = true;
     let emit =
@@ -377,21 +338,8 @@ fn moves(args: &MovesArgs) -> Result<bool> {
                     outcome.result()
                 ),
             ))
-        } else if looks_like_uci(token) {
-            match token.parse::<UciMove>() {
-                Ok(u) => u
-                    .to_move(&pos)
-                    .map(|m| (m, Vec::new()))
-                    .map_err(|e| (e.kind.name(), e.message)),
-                Err(e) => Err(("syntax", e.to_string())),
-            }
         } else {
-            match token.parse::<SanPlus>() {
-                Ok(san) => san
-                    .resolve(&pos, args.strict)
-                    .map_err(|e| (e.kind.name(), e.message)),
-                Err(e) => Err(("syntax", e.to_string())),
-            }
+            resolve_move(token, &pos, args.strict).map_err(|e| (e.kind(), e.message()))
         };
         let (m, defects) = match resolved {
             Ok(r) => r,

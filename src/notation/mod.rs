@@ -2,7 +2,9 @@
 //!
 //! Each submodule pairs a nom parser with its printer.
 
+pub mod diagram;
 pub mod fen;
+pub mod mixed;
 pub mod san;
 pub mod uci;
 

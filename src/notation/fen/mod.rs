@@ -73,7 +73,9 @@ pub use write::{append_fen, append_setup};
 
 use super::nomerr::{NomErr, locate};
 use crate::bitboard::Bitboard;
+use crate::position::{Position, PositionError};
 use crate::setup::{Fen, Setup};
+use crate::variant::{Rules, Variant, guess_variant};
 
 /// The FEN dialect of a site or tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -240,7 +242,76 @@ pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFen
     Ok(ParsedFen { fen, dialect })
 }
 
-impl fmt::Debug for crate::position::Position {
+impl Position {
+    /// This position as a FEN in `dialect`.
+    ///
+    /// ```
+    /// use pocketfen::notation::fen::FenDialect;
+    /// use pocketfen::{Position, Variant};
+    /// let pos = Position::start(Variant::Crazyhouse);
+    /// assert_eq!(
+    ///     pos.fen(FenDialect::Xboard),
+    ///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1"
+    /// );
+    /// ```
+    pub fn fen(&self, dialect: FenDialect) -> String {
+        setup_to_string(&self.to_setup(), dialect)
+    }
+
+    /// The position of a one-board FEN in any dialect, under `variant`'s rules (guessed
+    /// from the FEN when `None`: see [`guess_variant`]) with drop-mate allowed or not.
+    ///
+    /// ```
+    /// use pocketfen::{Position, Variant};
+    /// let pos = Position::from_fen("8/8/8/4k3/8/8/8/4K2N/Pp w - - 0 1", None, true)?;
+    /// assert_eq!(pos.variant(), Variant::Crazyhouse);
+    /// # Ok::<_, pocketfen::notation::fen::FenPositionError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`FenPositionError`]: the FEN does not parse, is a bughouse pair, or is not a legal
+    /// position of the variant.
+    pub fn from_fen(
+        text: &str,
+        variant: Option<Variant>,
+        drop_mate: bool,
+    ) -> Result<Position, FenPositionError> {
+        let parsed = parse(text, None).map_err(FenPositionError::Parse)?;
+        let variant = variant.unwrap_or_else(|| guess_variant(&parsed.fen));
+        let Fen::Single(setup) = parsed.fen else {
+            return Err(FenPositionError::Pair);
+        };
+        let mut rules = Rules::new(variant);
+        rules.drop_mate = drop_mate;
+        Position::from_setup(&setup, rules).map_err(FenPositionError::Illegal)
+    }
+}
+
+/// A FEN that gives no position to play from.
+#[derive(Debug, Clone)]
+pub enum FenPositionError {
+    /// It does not parse.
+    Parse(ParseFenError),
+    /// It is a bughouse pair (one board is played at a time).
+    Pair,
+    /// It is not a legal position of the variant.
+    Illegal(PositionError),
+}
+
+impl fmt::Display for FenPositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenPositionError::Parse(e) => e.fmt(f),
+            FenPositionError::Pair => f.write_str("a bughouse pair; give board A or B"),
+            FenPositionError::Illegal(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FenPositionError {}
+
+impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let fen = setup_to_string(&self.to_setup(), FenDialect::Bracket);
         write!(f, "Position({fen}, {:?})", self.rules())

@@ -1,0 +1,117 @@
+//! Move tokens in either notation, as people paste them: SAN (`Nf3`, `exd5`, `N@f3`) or
+//! UCI (`g1f3`, `e7e8q`, `0000`); drops read the same in both.
+//!
+//! ```
+//! use pocketfen::notation::mixed::resolve_move;
+//! use pocketfen::{Position, Variant};
+//! let mut pos = Position::start(Variant::Crazyhouse);
+//! for token in ["e4", "d7d5", "exd5", "Qxd5"] {
+//!     let (m, _) = resolve_move(token, &pos, false)?;
+//!     pos.play(m)?;
+//! }
+//! assert_eq!(pos.pockets().white.count() + pos.pockets().black.count(), 2);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use super::san::{Defect, ParseSanError, SanPlus};
+use super::uci::{ParseUciError, UciMove};
+use crate::moves::Move;
+use crate::position::{IllegalMove, Position};
+use crate::types::Square;
+
+/// A move token that names no legal move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveTokenError {
+    /// Not SAN.
+    San(ParseSanError),
+    /// UCI-shaped but not UCI.
+    Uci(ParseUciError),
+    /// A move that is not legal here, and why.
+    Illegal(IllegalMove),
+}
+
+impl MoveTokenError {
+    /// The stable name of the problem: `syntax` for a token that does not read, else the
+    /// engine's reason (`no-such-piece`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            MoveTokenError::San(_) | MoveTokenError::Uci(_) => "syntax",
+            MoveTokenError::Illegal(e) => e.kind.name(),
+        }
+    }
+
+    /// The explanation, without the kind.
+    pub fn message(&self) -> String {
+        match self {
+            MoveTokenError::San(e) => e.to_string(),
+            MoveTokenError::Uci(e) => e.to_string(),
+            MoveTokenError::Illegal(e) => e.message.clone(),
+        }
+    }
+}
+
+impl fmt::Display for MoveTokenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind(), self.message())
+    }
+}
+
+impl std::error::Error for MoveTokenError {}
+
+/// Whether a token is UCI (`e2e4`, `e7e8q`, `0000`) rather than SAN.
+pub fn looks_like_uci(token: &str) -> bool {
+    let b = token.as_bytes();
+    token == "0000"
+        || (matches!(b.len(), 4 | 5)
+            && Square::from_ascii(&b[0..2]).is_ok()
+            && Square::from_ascii(&b[2..4]).is_ok()
+            && b.get(4).is_none_or(|c| b"qrbn".contains(c)))
+}
+
+/// Reads a SAN or UCI token and resolves it in `pos`; under `strict`, the defects of a
+/// SAN spelling (UCI has none).
+///
+/// # Errors
+///
+/// [`MoveTokenError`]: the token does not read, or names no legal move.
+pub fn resolve_move(
+    token: &str,
+    pos: &Position,
+    strict: bool,
+) -> Result<(Move, Vec<Defect>), MoveTokenError> {
+    if looks_like_uci(token) {
+        let uci: UciMove = token.parse().map_err(MoveTokenError::Uci)?;
+        let m = uci.to_move(pos).map_err(MoveTokenError::Illegal)?;
+        return Ok((m, Vec::new()));
+    }
+    let san: SanPlus = token.parse().map_err(MoveTokenError::San)?;
+    san.resolve(pos, strict).map_err(MoveTokenError::Illegal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::IllegalReason;
+    use crate::variant::Variant;
+
+    #[test]
+    fn either_notation_and_its_errors() {
+        let pos = Position::start(Variant::Crazyhouse);
+        assert_eq!(
+            resolve_move("g1f3", &pos, false).unwrap().0,
+            resolve_move("Nf3", &pos, false).unwrap().0
+        );
+        assert!(looks_like_uci("e7e8q") && looks_like_uci("0000"));
+        assert!(!looks_like_uci("e4") && !looks_like_uci("N@e4") && !looks_like_uci("e2e4x"));
+        let e = resolve_move("g1g3", &pos, false).unwrap_err();
+        assert_eq!(e.kind(), IllegalReason::NoSuchPiece.name());
+        assert_eq!(
+            resolve_move("Nz3", &pos, false).unwrap_err().kind(),
+            "syntax"
+        );
+        let (_, defects) = resolve_move("Ngf3", &pos, true).unwrap();
+        assert_eq!(defects.len(), 1);
+    }
+}
