@@ -17,24 +17,31 @@ use crate::types::{Color, File, Rank, Square};
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every square.
     pub const FULL: Bitboard = Bitboard(!0);
     /// Ranks 1 and 8.
     pub const BACKRANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
+    /// The light squares (h1 is light).
     pub const LIGHT_SQUARES: Bitboard = Bitboard(0x55aa_55aa_55aa_55aa);
+    /// The dark squares (a1 is dark).
     pub const DARK_SQUARES: Bitboard = Bitboard(0xaa55_aa55_aa55_aa55);
 
     #[inline]
+    /// The set holding `sq` alone.
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1 << sq.index())
     }
 
     #[inline]
+    /// The squares of rank `r`.
     pub const fn rank(r: Rank) -> Bitboard {
         Bitboard(0xff << (8 * r as u32))
     }
 
     #[inline]
+    /// The squares of file `f`.
     pub const fn file(f: File) -> Bitboard {
         Bitboard(0x0101_0101_0101_0101 << f as u32)
     }
@@ -46,21 +53,25 @@ impl Bitboard {
     }
 
     #[inline]
+    /// Whether no square is in the set.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     #[inline]
+    /// Whether some square is in the set.
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
     #[inline]
+    /// Whether `sq` is in the set.
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0
     }
 
     #[inline]
+    /// How many squares are in the set.
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
@@ -102,16 +113,19 @@ impl Bitboard {
     }
 
     #[inline]
+    /// The set with `sq` added.
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | 1 << sq.index())
     }
 
     #[inline]
+    /// The set with `sq` removed.
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq.index()))
     }
 
     #[inline]
+    /// Adds `sq` to the set (`on`) or removes it.
     pub fn set(&mut self, sq: Square, on: bool) {
         if on {
             self.0 |= 1 << sq.index();

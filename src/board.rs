@@ -79,21 +79,25 @@ impl Board {
     }
 
     #[inline]
+    /// The occupied squares.
     pub fn occupied(&self) -> Bitboard {
         self.occupied
     }
 
     #[inline]
+    /// The squares of `c`'s pieces.
     pub fn by_color(&self, c: Color) -> Bitboard {
         self.by_color[c]
     }
 
     #[inline]
+    /// The squares of the pieces of role `r`, both colours.
     pub fn by_role(&self, r: Role) -> Bitboard {
         self.by_role[r]
     }
 
     #[inline]
+    /// The squares of piece `p`.
     pub fn by_piece(&self, p: Piece) -> Bitboard {
         self.by_role[p.role] & self.by_color[p.color]
     }
@@ -117,6 +121,7 @@ impl Board {
     }
 
     #[inline]
+    /// The colour of the piece on `sq`, if any.
     pub fn color_at(&self, sq: Square) -> Option<Color> {
         if self.by_color.white.contains(sq) {
             Some(Color::White)
@@ -128,6 +133,7 @@ impl Board {
     }
 
     #[inline]
+    /// The role of the piece on `sq`, if any.
     pub fn role_at(&self, sq: Square) -> Option<Role> {
         if !self.occupied.contains(sq) {
             return None;
@@ -144,6 +150,7 @@ impl Board {
     }
 
     #[inline]
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         Some(Piece {
             role: self.role_at(sq)?,

@@ -29,7 +29,9 @@ use crate::variant::{Rules, Variant};
 /// Board A or board B.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BoardId {
+    /// Board A (its White partners Black on B).
     A,
+    /// Board B.
     B,
 }
 
@@ -46,6 +48,7 @@ impl BoardId {
         self as usize
     }
 
+    /// `A` or `B`.
     pub fn letter(self) -> char {
         match self {
             BoardId::A => 'A',
@@ -63,7 +66,9 @@ impl fmt::Display for BoardId {
 /// A team: 1 is White on A with Black on B, 2 is Black on A with White on B.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Team {
+    /// White on A and Black on B.
     One,
+    /// Black on A and White on B.
     Two,
 }
 
@@ -107,6 +112,7 @@ impl Match {
         Ok(Match { boards: [pa, pb] })
     }
 
+    /// The position on board `id`.
     pub fn board(&self, id: BoardId) -> &Position {
         &self.boards[id.index()]
     }

@@ -21,25 +21,27 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod attacks;
-pub mod bitboard;
-pub mod board;
+#![warn(missing_docs, missing_debug_implementations)]
+
+mod attacks;
+mod bitboard;
+mod board;
 pub mod bughouse;
-pub mod moves;
+mod moves;
 pub mod notation;
 pub mod perft;
 pub mod pgn;
-pub mod position;
-pub mod setup;
-pub mod types;
-pub mod variant;
+mod position;
+mod setup;
+mod types;
+mod variant;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
-pub use moves::{CastlingSide, Move, MoveList};
+pub use moves::{CastlingSide, MAX_MOVES, Move, MoveList};
 pub use position::{
     EndReason, IllegalMove, IllegalReason, Outcome, Position, PositionError, Problem, ProblemKind,
-    Repetitions, Severity,
+    Repetitions, Severity, SquareMoves,
 };
 pub use setup::{Castling, CastlingFlag, CastlingSpec, Fen, Pocket, Setup};
 pub use types::{ByColor, ByRole, Color, File, ParseSquareError, Piece, Rank, Role, Square};

@@ -34,24 +34,38 @@ impl CastlingSide {
 /// unambiguous in Chess960 too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
+    /// A piece moving (or capturing), a pawn perhaps promoting.
     Normal {
+        /// The moving piece.
         role: Role,
+        /// Where it stands.
         from: Square,
+        /// The role of the piece captured on `to`, if any.
         capture: Option<Role>,
+        /// Where it goes.
         to: Square,
+        /// The role a pawn promotes to.
         promotion: Option<Role>,
     },
+    /// A pawn capturing en passant.
     EnPassant {
+        /// Where the capturing pawn stands.
         from: Square,
+        /// The en passant square it goes to.
         to: Square,
     },
+    /// Castling, as the king's square and the rook's.
     Castle {
+        /// The king's square.
         king: Square,
+        /// The square of the rook it castles with.
         rook: Square,
     },
     /// A drop from the pocket.
     Put {
+        /// The dropped piece's role.
         role: Role,
+        /// The empty square it is dropped on.
         to: Square,
     },
 }
@@ -92,6 +106,7 @@ impl Move {
         }
     }
 
+    /// The promotion role, if any.
     pub fn promotion(self) -> Option<Role> {
         match self {
             Move::Normal { promotion, .. } => promotion,
@@ -99,6 +114,7 @@ impl Move {
         }
     }
 
+    /// Whether this is a drop from the pocket.
     pub fn is_drop(self) -> bool {
         matches!(self, Move::Put { .. })
     }

@@ -61,6 +61,7 @@ impl Pocket {
         self.0.iter().map(|&n| u32::from(n)).sum()
     }
 
+    /// Whether the pocket holds nothing.
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 5]
     }
@@ -92,7 +93,9 @@ pub enum CastlingSpec {
 /// One castling right as written in a FEN: a colour and what its letter names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CastlingFlag {
+    /// Whose right it is.
     pub color: Color,
+    /// Which rook: the outermost on a wing, or the one on a file.
     pub spec: CastlingSpec,
 }
 
@@ -185,14 +188,17 @@ impl Castling {
         true
     }
 
+    /// The rights, in the order they were written.
     pub fn iter(&self) -> impl Iterator<Item = CastlingFlag> + '_ {
         self.flags[..self.len as usize].iter().copied()
     }
 
+    /// Whether there is no right.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// How many rights there are.
     pub fn len(&self) -> usize {
         self.len as usize
     }
@@ -210,15 +216,21 @@ impl Castling {
 /// An unvalidated position: everything a FEN can say.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Setup {
+    /// The pieces.
     pub board: Board,
     /// Squares whose pieces are promoted pawns (`Q~`; Chess.com's square list).
     pub promoted: Bitboard,
     /// The pockets, or `None` when the FEN has no pocket at all (a standard FEN).
     pub pockets: Option<ByColor<Pocket>>,
+    /// The side to move.
     pub turn: Color,
+    /// The castling rights as written.
     pub castling: Castling,
+    /// The en passant square as written.
     pub ep_square: Option<Square>,
+    /// Half-moves since the last capture or pawn move.
     pub halfmoves: u32,
+    /// The full-move number.
     pub fullmoves: u32,
 }
 
@@ -296,7 +308,9 @@ impl Setup {
 /// What one FEN line holds: one board, or a bughouse pair `A | B`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Fen {
+    /// One board.
     Single(Setup),
+    /// A bughouse pair: boards A and B.
     Pair(Box<[Setup; 2]>),
 }
 

@@ -15,7 +15,9 @@ use std::str::FromStr;
 /// White or Black.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
+    /// White.
     White = 0,
+    /// Black.
     Black = 1,
 }
 
@@ -78,11 +80,17 @@ impl Not for Color {
 /// The kind of a piece, without its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
+    /// Pawn.
     Pawn = 0,
+    /// Knight.
     Knight = 1,
+    /// Bishop.
     Bishop = 2,
+    /// Rook.
     Rook = 3,
+    /// Queen.
     Queen = 4,
+    /// King.
     King = 5,
 }
 
@@ -155,7 +163,9 @@ impl Role {
 /// A coloured piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece {
+    /// Whose piece.
     pub color: Color,
+    /// Which piece.
     pub role: Role,
 }
 
@@ -184,17 +194,26 @@ impl Piece {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum File {
+    /// The a-file.
     A = 0,
+    /// The b-file.
     B,
+    /// The c-file.
     C,
+    /// The d-file.
     D,
+    /// The e-file.
     E,
+    /// The f-file.
     F,
+    /// The g-file.
     G,
+    /// The h-file.
     H,
 }
 
 impl File {
+    /// Every file, a to h.
     pub const ALL: [File; 8] = [
         File::A,
         File::B,
@@ -236,17 +255,26 @@ impl File {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Rank {
+    /// Rank 1.
     First = 0,
+    /// Rank 2.
     Second,
+    /// Rank 3.
     Third,
+    /// Rank 4.
     Fourth,
+    /// Rank 5.
     Fifth,
+    /// Rank 6.
     Sixth,
+    /// Rank 7.
     Seventh,
+    /// Rank 8.
     Eighth,
 }
 
 impl Rank {
+    /// Every rank, 1 to 8.
     pub const ALL: [Rank; 8] = [
         Rank::First,
         Rank::Second,
@@ -312,11 +340,13 @@ impl Square {
     }
 
     #[inline]
+    /// The square's file.
     pub const fn file(self) -> File {
         File::new(self.0 & 7)
     }
 
     #[inline]
+    /// The square's rank.
     pub const fn rank(self) -> Rank {
         Rank::new(self.0 >> 3)
     }
@@ -343,13 +373,21 @@ impl Square {
         (self.0 as u32 / 8 + self.0 as u32 % 8) % 2 == 1
     }
 
+    /// a1
     pub const A1: Square = Square(0);
+    /// c1
     pub const C1: Square = Square(2);
+    /// d1
     pub const D1: Square = Square(3);
+    /// e1
     pub const E1: Square = Square(4);
+    /// f1
     pub const F1: Square = Square(5);
+    /// g1
     pub const G1: Square = Square(6);
+    /// h1
     pub const H1: Square = Square(7);
+    /// e8
     pub const E8: Square = Square(60);
 
     /// Iterates all 64 squares from a1 to h8.
@@ -400,7 +438,9 @@ impl FromStr for Square {
 /// One value per colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ByColor<T> {
+    /// White's.
     pub white: T,
+    /// Black's.
     pub black: T,
 }
 
@@ -414,6 +454,7 @@ impl<T> ByColor<T> {
     }
 
     #[inline]
+    /// `c`'s value.
     pub const fn get(&self, c: Color) -> &T {
         match c {
             Color::White => &self.white,
@@ -422,6 +463,7 @@ impl<T> ByColor<T> {
     }
 
     #[inline]
+    /// `c`'s value, to change.
     pub fn get_mut(&mut self, c: Color) -> &mut T {
         match c {
             Color::White => &mut self.white,

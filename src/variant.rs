@@ -16,7 +16,9 @@ use crate::setup::Setup;
 /// A chess variant pocketfen plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Variant {
+    /// Standard chess (Chess960 castling from the FEN).
     Chess,
+    /// Crazyhouse: captured pieces change colour and may be dropped.
     Crazyhouse,
     /// Crazyhouse, but captured promoted pieces keep their rank.
     Loop,
@@ -29,6 +31,7 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant.
     pub const ALL: [Variant; 6] = [
         Variant::Chess,
         Variant::Crazyhouse,
@@ -153,10 +156,12 @@ pub enum CaptureMode {
 /// The rules of one game: the variant and its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rules {
+    /// The variant.
     pub variant: Variant,
     /// A drop may give checkmate (the default). When `false`, a drop that mates is illegal;
     /// other drop checks stay legal.
     pub drop_mate: bool,
+    /// Where captured pieces go.
     pub captures: CaptureMode,
 }
 

@@ -1,5 +1,7 @@
 //! CLI snapshots: exit code, stdout and stderr of each subcommand (insta-cmd).
 
+mod common;
+
 use std::io::Write as _;
 use std::process::Command;
 
@@ -12,10 +14,7 @@ fn cmd(args: &[&str]) -> Command {
 }
 
 fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s
+    common::snapshot_settings()
 }
 
 macro_rules! snap {
@@ -362,4 +361,38 @@ fn an_interrupted_convert_leaves_no_file() {
     assert_eq!(out.status.code(), Some(130));
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// `completions` and `manpage` are generated from the argument definitions: every
+/// subcommand is completed and documented.
+#[test]
+fn completions_and_manpage_cover_every_subcommand() {
+    let run = |args: &[&str]| {
+        let out = cmd(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {:?}", out);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = run(&["completions", shell]);
+        for sub in [
+            "validate", "replay", "perft", "legal", "moves", "convert", "manpage",
+        ] {
+            assert!(script.contains(sub), "{shell} completion lacks {sub}");
+        }
+        assert!(
+            script.contains("no-drop-mate"),
+            "{shell}: flags are completed"
+        );
+    }
+    let man = run(&["manpage"]);
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH pocketfen 1"),
+        "{man}"
+    );
+    assert!(man.contains(".TH pocketfen 1"));
+    for sub in ["validate", "replay", "completions"] {
+        assert!(man.contains(sub), "the manual page lacks {sub}");
+    }
+    let bad = cmd(&["completions", "tcsh"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
 }

@@ -2,6 +2,8 @@
 //! differential replay of the Lichess and Xboard output by shakmaty + pgn-reader (what
 //! "imports on Lichess" means here).
 
+mod common;
+
 use std::fs;
 use std::ops::ControlFlow;
 
@@ -53,10 +55,7 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn every_corpus_game_converts_to_every_target() {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots");
-    settings.set_prepend_module_to_snapshot(false);
-    settings.bind(|| {
+    common::snapshot_settings().bind(|| {
         for (name, bytes) in corpus() {
             for (target, tname) in TARGETS {
                 insta::assert_snapshot!(

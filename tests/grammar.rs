@@ -2,6 +2,8 @@
 //! snapshot in `snapshots/` (the input, then its reading in every dialect and the position
 //! check, or the located error). `ok/` inputs must parse and `err/` inputs must fail.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::fs;
 
@@ -9,10 +11,7 @@ use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::{Fen, Position, Rules, guess_variant};
 
 fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s
+    common::snapshot_settings()
 }
 
 /// The round-trip laws: `parse(print(x)) == x` in every dialect.
@@ -105,8 +104,8 @@ fn fen_grammar() {
     });
 }
 
-/// Every FEN of the perft suites and of `shared/corpus/fen` (copied into
-/// `grammar-tests/perft/`) parses and round-trips in every dialect.
+/// Every FEN of the perft suites in `grammar-tests/perft/` parses and round-trips in
+/// every dialect.
 #[test]
 fn every_suite_fen_round_trips() {
     let mut n = 0;

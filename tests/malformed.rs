@@ -8,6 +8,8 @@
 //!   variations, 100 k comments, a game of 50 k plies, a 1 MB token, 1 MB of `(` or `{`,
 //!   100 k one-move games, a 1000-piece pocket in a FEN tag.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::fs;
 use std::io::Write as _;
@@ -21,9 +23,7 @@ use pocketfen::pgn::split::GameSplitter;
 use pocketfen::pgn::{GameReport, Options, validate_game};
 
 fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
+    let mut s = common::snapshot_settings();
     s.add_filter(r"; [0-9.]+ s, [0-9]+ games/s, [0-9.]+ MB/s", "; [timing]");
     s
 }

@@ -2,6 +2,8 @@
 //! diagnostics (snapshotted), output is identical for any number of jobs, compressed
 //! input, replay.
 
+mod common;
+
 use std::fs;
 use std::io::Write;
 use std::process::Command;
@@ -11,10 +13,7 @@ use pocketfen::pgn::split::GameSplitter;
 use pocketfen::pgn::{Options, Status, validate_game};
 
 fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s
+    common::snapshot_settings()
 }
 
 fn cmd(args: &[&str]) -> Command {

@@ -35,6 +35,18 @@ pub enum Command {
     /// PGN archives: re-export for a target site.
     #[command(subcommand)]
     Pgn(PgnCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell) on stdout.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on stdout.
+    Manpage,
+}
+
+/// Arguments of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Subcommand)]

@@ -20,15 +20,23 @@ use crate::types::{File, Piece, Role, Square};
 /// A move in UCI notation, not yet checked against a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UciMove {
+    /// A move from a square to a square (castling as the king's move).
     Normal {
+        /// The origin.
         from: Square,
+        /// The destination (the rook's square for Chess960 castling).
         to: Square,
+        /// The promotion role.
         promotion: Option<Role>,
     },
+    /// A drop (`N@d5`).
     Put {
+        /// The dropped role.
         role: Role,
+        /// The square dropped on.
         to: Square,
     },
+    /// `0000`.
     Null,
 }
 
@@ -37,6 +45,7 @@ pub enum UciMove {
 pub struct ParseUciError {
     /// 1-based byte column within the token.
     pub column: usize,
+    /// What was expected there.
     pub expected: &'static str,
 }
 

@@ -34,8 +34,11 @@ use crate::variant::{Rules, Variant};
 /// A site to write for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
+    /// lichess.org's import.
     Lichess,
+    /// Chess.com's import.
     Chesscom,
+    /// Xboard/WinBoard and engines' GUIs.
     Xboard,
 }
 

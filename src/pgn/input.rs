@@ -7,9 +7,13 @@ use std::io::{self, BufRead, BufReader, Read};
 /// The compression of a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
+    /// Plain text.
     None,
+    /// Zstandard (`.zst`, the Lichess database).
     Zstd,
+    /// gzip.
     Gzip,
+    /// bzip2.
     Bzip2,
 }
 
@@ -24,6 +28,7 @@ impl Compression {
         }
     }
 
+    /// `none`, `zstd`, `gzip` or `bzip2`.
     pub fn name(self) -> &'static str {
         match self {
             Compression::None => "none",
@@ -37,8 +42,10 @@ impl Compression {
 /// Hands a decoder small output buffers: a decoder that meets a truncated or corrupt
 /// stream returns the error in place of everything it decoded in that call, so small
 /// calls lose at most the last few kilobytes before the damage.
+#[cfg(feature = "compression")]
 struct Small<R>(R);
 
+#[cfg(feature = "compression")]
 impl<R: Read> Read for Small<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = buf.len().min(SMALL_READ);
@@ -46,6 +53,7 @@ impl<R: Read> Read for Small<R> {
     }
 }
 
+#[cfg(feature = "compression")]
 const SMALL_READ: usize = 8 << 10;
 
 /// Wraps `inner` in the decoder its first bytes call for.
@@ -60,18 +68,31 @@ pub fn decode<'a, R: Read + Send + 'a>(
     let compression = Compression::detect(buffered.fill_buf()?);
     let reader: Box<dyn BufRead + Send + 'a> = match compression {
         Compression::None => Box::new(buffered),
+        #[cfg(feature = "compression")]
         Compression::Zstd => Box::new(BufReader::with_capacity(
             1 << 16,
             Small(zstd::stream::read::Decoder::with_buffer(buffered)?),
         )),
+        #[cfg(feature = "compression")]
         Compression::Gzip => Box::new(BufReader::with_capacity(
             1 << 16,
             Small(flate2::bufread::MultiGzDecoder::new(buffered)),
         )),
+        #[cfg(feature = "compression")]
         Compression::Bzip2 => Box::new(BufReader::with_capacity(
             1 << 16,
             Small(bzip2::bufread::MultiBzDecoder::new(buffered)),
         )),
+        #[cfg(not(feature = "compression"))]
+        other => {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!(
+                    "{} input needs pocketfen built with its `compression` feature",
+                    other.name()
+                ),
+            ));
+        }
     };
     Ok((reader, compression))
 }
@@ -93,7 +114,7 @@ pub fn open(path: &str) -> io::Result<(Box<dyn BufRead + Send>, Compression, Opt
     Ok((r, c, size))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "compression"))]
 mod tests {
     use super::*;
     use std::io::Write;

@@ -14,11 +14,13 @@ pub struct RawGame {
     pub number: usize,
     /// 1-based line of the game's first byte.
     pub line: usize,
+    /// The game's bytes, tags and movetext.
     pub bytes: Vec<u8>,
 }
 
 /// Reads games one by one from a stream, in blocks: lines are found with `memchr` in
 /// the block and a game is copied out once, whole.
+#[derive(Debug)]
 pub struct GameSplitter<R> {
     reader: R,
     /// Unconsumed bytes: the current game from `game_start`, lines scanned up to `scan`.
@@ -43,6 +45,7 @@ pub struct GameSplitter<R> {
 const BLOCK: usize = 1 << 18;
 
 impl<R: BufRead> GameSplitter<R> {
+    /// Splits the games of `reader`.
     pub fn new(reader: R) -> GameSplitter<R> {
         GameSplitter {
             reader,

@@ -25,20 +25,26 @@ use nom::character::complete::char;
 pub enum TokenKind<'a> {
     /// A tag pair; the value is raw (escapes not resolved).
     Tag {
+        /// The tag's name.
         name: &'a str,
+        /// The tag's value as written (escapes unresolved).
         value: &'a str,
     },
     /// `12.`, `12...`, `12A.` (BPGN).
     MoveNumber(&'a str),
     /// A move token (SAN or anything else that is not a delimiter).
     Move(&'a str),
+    /// A numeric annotation glyph (`$1`).
     Nag(&'a str),
     /// A `{…}` comment (inner text).
     Comment(&'a str),
     /// A `;` comment or a `%` escape line.
     LineComment(&'a str),
+    /// `(`
     VariationStart,
+    /// `)`
     VariationEnd,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     Result(&'a str),
     /// Text the grammar does not allow here, and why.
     Unknown(&'a str, &'static str),
@@ -47,6 +53,7 @@ pub enum TokenKind<'a> {
 /// A token and its place in the game text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token<'a> {
+    /// What the token is.
     pub kind: TokenKind<'a>,
     /// Byte offset of the token's first byte in the game text.
     pub offset: usize,
@@ -119,13 +126,14 @@ fn move_number_end(b: &[u8], start: usize) -> Option<usize> {
 }
 
 /// Iterates the tokens of one game's text.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct Tokenizer<'a> {
     text: &'a str,
     pos: usize,
 }
 
 impl<'a> Tokenizer<'a> {
+    /// Tokenizes `text`, a game's tags and movetext.
     pub fn new(text: &'a str) -> Tokenizer<'a> {
         Tokenizer { text, pos: 0 }
     }
@@ -306,6 +314,7 @@ fn first_char_len(lead: u8) -> usize {
 
 /// Turns byte offsets into 1-based line and column (in characters), moving forward only:
 /// locating every token of a text costs time linear in the text, however long its lines.
+#[derive(Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,
     first_line: usize,

@@ -7,7 +7,7 @@ use crate::position::Position;
 
 /// Watches the walk through a game. Every method has an empty default.
 ///
-/// Moves of variations reach [`Visitor::san`] only with [`Options::variations`]; the other
+/// Moves of variations reach [`Visitor::san`] only with [`Options::variations`](super::Options::variations); the other
 /// events come for the whole movetext. After the first error the walk stops.
 pub trait Visitor<'t> {
     /// A tag, in input order, its value as written (escapes unresolved).

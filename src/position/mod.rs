@@ -103,21 +103,27 @@ impl Position {
 
     // ----- accessors -----
 
+    /// The pieces on the board.
     pub fn board(&self) -> &Board {
         &self.board
     }
+    /// The squares of promoted pieces (pocket variants).
     pub fn promoted(&self) -> Bitboard {
         self.promoted
     }
+    /// Both pockets (empty in variants without drops).
     pub fn pockets(&self) -> &ByColor<Pocket> {
         &self.pockets
     }
+    /// The side to move.
     pub fn turn(&self) -> Color {
         self.turn
     }
+    /// The rules played under.
     pub fn rules(&self) -> Rules {
         self.rules
     }
+    /// The variant played.
     pub fn variant(&self) -> Variant {
         self.rules.variant
     }
@@ -129,9 +135,11 @@ impl Position {
     pub fn ep_square(&self) -> Option<Square> {
         self.ep_square
     }
+    /// Half-moves since the last capture or pawn move.
     pub fn halfmoves(&self) -> u32 {
         self.halfmoves
     }
+    /// The full-move number, starting at 1.
     pub fn fullmoves(&self) -> u32 {
         self.fullmoves
     }
@@ -171,6 +179,7 @@ impl Position {
         }
     }
 
+    /// Whether the side to move is in check.
     pub fn is_check(&self) -> bool {
         self.checkers().any()
     }
@@ -413,6 +422,7 @@ pub struct Repetitions {
 }
 
 impl Repetitions {
+    /// No positions yet.
     pub fn new() -> Repetitions {
         Repetitions::default()
     }

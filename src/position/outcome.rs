@@ -8,7 +8,9 @@ use crate::variant::Variant;
 /// Why a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EndReason {
+    /// The side to move is in check and has no legal move.
     Checkmate,
+    /// The side to move is not in check and has no legal move.
     Stalemate,
     /// Horde: White has no pieces left.
     Extinction,
@@ -31,11 +33,22 @@ impl EndReason {
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
-    Decisive { winner: Color, reason: EndReason },
-    Draw { reason: EndReason },
+    /// A side won.
+    Decisive {
+        /// The winner.
+        winner: Color,
+        /// How.
+        reason: EndReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// Why.
+        reason: EndReason,
+    },
 }
 
 impl Outcome {
+    /// Why the game ended.
     pub fn reason(self) -> EndReason {
         match self {
             Outcome::Decisive { reason, .. } | Outcome::Draw { reason } => reason,
@@ -59,6 +72,7 @@ impl Outcome {
 }
 
 impl Position {
+    /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
         !self.is_variant_end() && self.is_check() && !self.has_legal_moves()
     }

@@ -14,17 +14,23 @@ use crate::variant::{Rules, Variant};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ProblemKind {
+    /// A side without its king.
     MissingKing,
+    /// A side with more than one king.
     TooManyKings,
     /// A king of a side that has none in this variant (White in Horde).
     UnexpectedKing,
+    /// Pawns on a rank they can never stand on.
     PawnsOnBackrank,
     /// The side not to move is in check.
     OppositeCheck,
     /// Checkers no legal last move could have produced (ignorable).
     ImpossibleCheck,
+    /// An en passant square no double step explains.
     InvalidEpSquare,
+    /// A castling right without its king and rook.
     InvalidCastlingRights,
+    /// A promoted mark on an empty square, a pawn or a king.
     InvalidPromotedMark,
     /// Pockets in a variant without drops.
     UnexpectedPockets,
@@ -57,8 +63,11 @@ impl ProblemKind {
 /// One reason a setup is not (quite) a legal position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Problem {
+    /// What is wrong.
     pub kind: ProblemKind,
+    /// Error (not a legal position) or warning.
     pub severity: Severity,
+    /// The explanation, naming squares and pieces.
     pub message: String,
 }
 
@@ -78,6 +87,7 @@ impl fmt::Display for Problem {
 /// it could be built (for callers that choose to ignore some problems).
 #[derive(Clone)]
 pub struct PositionError {
+    /// Every problem found, errors and warnings.
     pub problems: Vec<Problem>,
     pub(super) position: Box<Position>,
 }

@@ -46,7 +46,7 @@
 //!
 //! # Printing
 //!
-//! Each dialect prints as that site writes (see `shared/formats.md`):
+//! Each dialect prints as that site writes (the evidence is in the README's dialect table):
 //!
 //! - [`FenDialect::Lichess`]: `…/RNBQKBNR/Pq`, pocket white then black, each P N B R Q,
 //!   a trailing `/` for an empty pocket, `~` after promoted pieces.
@@ -91,6 +91,7 @@ pub enum FenDialect {
 }
 
 impl FenDialect {
+    /// Every dialect.
     pub const ALL: [FenDialect; 4] = [
         FenDialect::Lichess,
         FenDialect::Xboard,
@@ -119,18 +120,26 @@ impl fmt::Display for FenDialect {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FenField {
+    /// The piece placement.
     Board,
+    /// The pocket (any dialect's spelling).
     Pocket,
+    /// The side to move.
     Turn,
+    /// The castling rights.
     Castling,
+    /// The en passant square.
     EnPassant,
+    /// The half-move clock and full-move number.
     Clocks,
+    /// Chess.com's promoted squares.
     PromotedSquares,
     /// The whole record (the bughouse separator, or text after the last field).
     Record,
 }
 
 impl FenField {
+    /// The field's name in messages (`board`, `pocket`, …).
     pub fn name(self) -> &'static str {
         match self {
             FenField::Board => "board",
@@ -148,8 +157,11 @@ impl FenField {
 /// A FEN that could not be read: where (byte column, 1-based), in which field, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseFenError {
+    /// 1-based byte column in the line.
     pub column: usize,
+    /// The field it is in.
     pub field: FenField,
+    /// What was expected there.
     pub expected: &'static str,
     /// What stands at the column (quoted), or `end of input`.
     pub found: String,
@@ -174,7 +186,9 @@ impl std::error::Error for ParseFenError {}
 /// every dialect reads it the same).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParsedFen {
+    /// One board or a bughouse pair.
     pub fen: Fen,
+    /// The dialect the pocket was written in (`None`: no pocket).
     pub dialect: Option<FenDialect>,
 }
 

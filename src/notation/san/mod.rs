@@ -1,5 +1,5 @@
 //! Standard Algebraic Notation with drops: a nom parser into an unvalidated [`San`], its
-//! resolution against a [`Position`] with precise reasons, and a canonical printer.
+//! resolution against a [`Position`](crate::Position) with precise reasons, and a canonical printer.
 //!
 //! ```
 //! use pocketfen::notation::san::{DropStyle, SanPlus};
@@ -44,41 +44,62 @@ use crate::types::{File, Rank, Role, Square};
 /// A move as SAN writes it, not yet checked against a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum San {
+    /// A piece or pawn move.
     Normal {
+        /// The moving piece (a pawn when no letter is written).
         role: Role,
+        /// The origin file, when written.
         file: Option<File>,
+        /// The origin rank, when written.
         rank: Option<Rank>,
+        /// Whether `x` is written.
         capture: bool,
+        /// The destination square.
         to: Square,
+        /// The promotion role, when written.
         promotion: Option<Role>,
     },
+    /// `O-O` or `O-O-O`.
     Castle(CastlingSide),
+    /// A drop (`N@d5`, `@e4`).
     Put {
+        /// The dropped role (a pawn for `@e4`).
         role: Role,
+        /// The square dropped on.
         to: Square,
     },
+    /// A null move (`--`, `Z0`).
     Null,
 }
 
 /// `+` or `#`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Suffix {
+    /// `+`
     Check,
+    /// `#`
     Checkmate,
 }
 
 /// A move annotation glyph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Glyph {
+    /// `!`
     Good,
+    /// `?`
     Mistake,
+    /// `!!`
     Brilliant,
+    /// `??`
     Blunder,
+    /// `!?`
     Speculative,
+    /// `?!`
     Dubious,
 }
 
 impl Glyph {
+    /// The glyph as written.
     pub fn as_str(self) -> &'static str {
         match self {
             Glyph::Good => "!",
@@ -94,17 +115,24 @@ impl Glyph {
 /// Non-canonical spellings the parser accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Spelling {
+    /// `0-0` for `O-O`.
     pub zero_castling: bool,
+    /// `e8Q` for `e8=Q`.
     pub promotion_without_equals: bool,
+    /// A lowercase drop or promotion letter.
     pub lowercase_piece: bool,
 }
 
 /// A SAN token: the move, its check suffix and glyph, and how it was spelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SanPlus {
+    /// The move.
     pub san: San,
+    /// `+` or `#`, when written.
     pub suffix: Option<Suffix>,
+    /// An annotation glyph, when written.
     pub glyph: Option<Glyph>,
+    /// The leniencies the token used.
     pub spelling: Spelling,
 }
 
@@ -123,7 +151,9 @@ pub enum DropStyle {
 pub struct ParseSanError {
     /// 1-based byte column within the token.
     pub column: usize,
+    /// What was expected there.
     pub expected: &'static str,
+    /// What stands there, quoted briefly (or `end of token`).
     pub found: String,
 }
 
@@ -186,6 +216,7 @@ pub enum DefectKind {
 }
 
 impl DefectKind {
+    /// The stable kebab-case name (`over-disambiguated`, …).
     pub fn name(self) -> &'static str {
         match self {
             DefectKind::OverDisambiguated => "over-disambiguated",
@@ -204,7 +235,9 @@ impl DefectKind {
 /// A non-canonical spelling of a legal move, found by strict resolution.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Defect {
+    /// What is not canonical.
     pub kind: DefectKind,
+    /// The explanation, naming the canonical SAN.
     pub message: String,
 }
 

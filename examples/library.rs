@@ -1,0 +1,33 @@
+//! pocketfen as a library, written as a program that depends on it would be:
+//! `cargo run --example library`.
+
+use pocketfen::notation::fen::{self, FenDialect};
+use pocketfen::notation::mixed::resolve_move;
+use pocketfen::pgn::{Options, validate_str};
+use pocketfen::{Position, Variant};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // A Lichess crazyhouse FEN in Chess.com's dialect.
+    let lichess = "r1bqk2r/pppp1ppp/2n2n2/4p3/1bB1P3/2N2N2/PPPP1PPP/R1BQK2R/Pp w KQkq - 4 5";
+    let parsed = fen::parse(lichess, None)?;
+    println!("{}", fen::to_string(&parsed.fen, FenDialect::Chesscom));
+
+    // Play a drop and print the position, in Lichess's dialect.
+    let mut pos = Position::from_fen(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/8/PPPP1PPP/RNBQKB1R/N w KQkq - 0 3",
+        Some(Variant::Crazyhouse),
+        true,
+    )?;
+    let (m, _) = resolve_move("N@f3", &pos, false)?;
+    pos.play(m)?;
+    println!("{}", pos.fen(FenDialect::Lichess));
+
+    // Validate a PGN string and list its problems.
+    let pgn = "[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Q@e4 *\n";
+    for report in validate_str(pgn, &Options::default()) {
+        for p in &report.problems {
+            println!("{}", p.display_in("string", report.number));
+        }
+    }
+    Ok(())
+}
