@@ -7,12 +7,6 @@
 //! repository found them by a deterministic search (seed `0x706f636b657466e6`), and
 //! `cargo run --release --example find_magics` prints the same numbers again. Building the
 //! table at compile time also proves them: a destructive collision aborts the build.
-//!
-//! ```
-//! use pocketfen::{attacks, Bitboard, Square};
-//! let a = attacks::rook_attacks(Square::A1, Bitboard::from_square(Square::new(24)));
-//! assert!(a.contains(Square::new(24)) && !a.contains(Square::new(32)));
-//! ```
 
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Square};
@@ -422,6 +416,12 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rook_stops_at_the_first_blocker() {
+        let a = rook_attacks(Square::A1, Bitboard::from_square(Square::new(24)));
+        assert!(a.contains(Square::new(24)) && !a.contains(Square::new(32)));
+    }
 
     fn sq(s: &str) -> Square {
         s.parse().unwrap()
