@@ -77,7 +77,7 @@ pub(crate) fn walk_match<'t, V: Visitor<'t>>(
     ];
     let inc = increment(tags.get("TimeControl").map(|t| t.0));
     let mut clocks = [[None::<f64>; 2]; 2];
-    let mut label: Option<(BoardId, Color, u32, &str)> = None;
+    let mut label: Option<(BoardId, Color, u32)> = None;
     let mut last_played: Option<(BoardId, Color)> = None;
     let mut ending: Option<Ending> = None;
     let mut aborted = false;
@@ -91,7 +91,7 @@ pub(crate) fn walk_match<'t, V: Visitor<'t>>(
         };
         match t.kind {
             TokenKind::MoveNumber(n) => match move_label(n) {
-                Some((b, c, num)) => label = Some((b, c, num, n)),
+                Some(l) => label = Some(l),
                 None => {
                     rep.unreadable(
                         here(n),
@@ -127,7 +127,7 @@ pub(crate) fn walk_match<'t, V: Visitor<'t>>(
                         );
                     }
                     *slot = Some(secs);
-                } else {
+                } else if mentions_ending(c) {
                     let (abort, end) = read_ending(c, &names);
                     aborted |= abort;
                     ending = end.or(ending);
@@ -156,7 +156,7 @@ pub(crate) fn walk_match<'t, V: Visitor<'t>>(
             }
             TokenKind::Move(tok) => {
                 let ply = plies + 1;
-                let Some((board, color, number, label_text)) = label.take() else {
+                let Some((board, color, number)) = label.take() else {
                     rep.unreadable(
                         here(tok),
                         "a move without its BPGN number and board (12A., 12a., 12B., 12b.)"
@@ -165,9 +165,8 @@ pub(crate) fn walk_match<'t, V: Visitor<'t>>(
                     );
                     break;
                 };
-                // The token as reported: its number and the move.
-                let shown = format!("{label_text} {tok}");
-                let at = here(&shown);
+                // The token as reported is the move, as in PGN; its board is in the reason.
+                let at = here(tok);
                 // Chess.com's BPGN export garbles `N@` into the NAG `$146`: repair it.
                 let repaired;
                 let tok = match tok
@@ -264,6 +263,18 @@ pub(crate) fn walk_match<'t, V: Visitor<'t>>(
         });
     }
     (plies, read_result(rep, tags, ending, aborted))
+}
+
+/// Whether a comment may say how the match ended (checked without allocating: most
+/// comments are clocks).
+fn mentions_ending(comment: &str) -> bool {
+    let b = comment.as_bytes();
+    ["checkmated", "forfeits", "resigns", "abort"]
+        .iter()
+        .any(|w| {
+            b.windows(w.len())
+                .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
+        })
 }
 
 /// What a comment says of the match's end: whether it was aborted, and who lost how

@@ -210,19 +210,18 @@ impl Wrap {
 }
 
 /// Appends the decimal digits of `n`.
+#[inline]
 fn push_number(out: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
+    if n < 10 {
+        out.push(digit(n));
+    } else if n < 100 {
+        out.push(digit(n / 10));
+        out.push(digit(n));
+    } else {
+        push_number(out, n / 10);
+        out.push(digit(n));
     }
-    out.extend(digits[i..].iter().map(|&d| d as char));
 }
 
 /// The visitor that writes a game for a target while the walk validates it.
@@ -481,6 +480,7 @@ impl Writer<'_> {
 }
 
 /// Appends `[name "value"]` with `"` and `\` escaped.
+#[inline]
 fn push_tag(out: &mut String, name: &str, value: &str) {
     out.push('[');
     out.push_str(name);

@@ -212,9 +212,15 @@ fn pawn_move(i: &[u8]) -> Res<'_, (San, Spelling)> {
     ))
 }
 
-/// `san = null / castle / drop / piece-move / pawn-move`
+/// `san = null / castle / drop / piece-move / pawn-move`, the alternatives that can
+/// start with the token's first byte tried in that order.
 fn san(i: &[u8]) -> Res<'_, (San, Spelling)> {
-    alt((null, castle, drop, piece_move, pawn_move)).parse(i)
+    match i.first() {
+        Some(b'-' | b'Z') => alt((null, drop, pawn_move)).parse(i),
+        Some(b'O' | b'0') => alt((castle, drop, pawn_move)).parse(i),
+        Some(b'N' | b'B' | b'R' | b'Q' | b'K') => alt((drop, piece_move)).parse(i),
+        _ => alt((drop, pawn_move)).parse(i),
+    }
 }
 
 /// `suffix = "#" / "+"`
