@@ -20,8 +20,8 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
+use std::sync::mpsc::sync_channel;
 use std::thread;
 
 use super::split::{GameSplitter, RawGame};
@@ -30,8 +30,6 @@ use super::split::{GameSplitter, RawGame};
 const BATCH_GAMES: usize = 256;
 /// …or this many bytes.
 const BATCH_BYTES: usize = 1 << 20;
-
-type Batch = (usize, Vec<RawGame>);
 
 /// Runs `work` on every game of `games` on `jobs` threads (1: on this thread alone) and
 /// hands the results to `sink` in input order. `progress` is called with the bytes read
@@ -62,19 +60,26 @@ pub fn run_ordered<R: BufRead + Send, T: Send>(
             progress(games.bytes_read(), count);
         }
     }
-    // Reader thread → bounded work queue → workers → results, re-ordered by batch number
-    // and handed to the sink here. Bounded queues keep memory flat in the archive's size.
-    let (work_tx, work_rx): (SyncSender<Batch>, Receiver<Batch>) = sync_channel(jobs * 2);
+    // Each worker takes the next batch of games from the stream (split under a lock, a
+    // short job next to validating them), works on it and sends the results; they are
+    // re-ordered by batch number and handed to the sink here. No reading thread competes
+    // with the workers for the cores, and the bounded result queue keeps memory flat in
+    // the archive's size.
+    let source = Mutex::new(Source {
+        games,
+        progress,
+        next: 0,
+        count: 0,
+        done: false,
+        error: None,
+    });
     let (done_tx, done_rx) = sync_channel::<(usize, Vec<T>)>(jobs * 2);
-    let work_rx = Arc::new(Mutex::new(work_rx));
     thread::scope(|scope| {
         for _ in 0..jobs {
-            let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
+            let source = &source;
             scope.spawn(move || {
-                loop {
-                    let next = work_rx.lock().map(|rx| rx.recv());
-                    let Ok(Ok((n, batch))) = next else { return };
+                while let Some((n, batch)) = source.lock().ok().and_then(|mut s| s.batch()) {
                     let results = batch.iter().map(work).collect();
                     if done_tx.send((n, results)).is_err() {
                         return;
@@ -83,7 +88,6 @@ pub fn run_ordered<R: BufRead + Send, T: Send>(
             });
         }
         drop(done_tx);
-        let reader = scope.spawn(move || read_batches(games, &work_tx, progress));
         let mut pending = BTreeMap::new();
         let mut next = 0;
         let mut result = Ok(());
@@ -97,47 +101,68 @@ pub fn run_ordered<R: BufRead + Send, T: Send>(
                 }
                 next += 1;
             }
-        }
-        let stream_error = reader
-            .join()
-            .unwrap_or_else(|_| Some(io::Error::other("the reading thread panicked")));
-        result.map(|()| stream_error)
-    })
-}
-
-/// Splits games into numbered batches for the workers; returns the stream's error.
-fn read_batches<R: BufRead>(
-    games: &mut GameSplitter<R>,
-    work_tx: &SyncSender<Batch>,
-    progress: &mut (dyn FnMut(u64, usize) + Send),
-) -> Option<io::Error> {
-    let mut batch = Vec::new();
-    let mut batch_bytes = 0;
-    let mut n = 0;
-    let mut count = 0;
-    let stream_error = loop {
-        match games.next_game() {
-            Ok(Some(game)) => {
-                batch_bytes += game.bytes.len();
-                batch.push(game);
-                count += 1;
-                if batch.len() >= BATCH_GAMES || batch_bytes >= BATCH_BYTES {
-                    if work_tx.send((n, std::mem::take(&mut batch))).is_err() {
-                        break None;
-                    }
-                    n += 1;
-                    batch_bytes = 0;
+            if result.is_err() {
+                // Stop the workers: no more batches are handed out.
+                if let Ok(mut s) = source.lock() {
+                    s.done = true;
                 }
             }
-            Ok(None) => break None,
-            Err(e) => break Some(e),
         }
-        progress(games.bytes_read(), count);
-    };
-    if !batch.is_empty() {
-        let _ = work_tx.send((n, batch));
+        result
+    })?;
+    let source = source
+        .into_inner()
+        .map_err(|_| io::Error::other("a worker thread panicked"))?;
+    Ok(source.error)
+}
+
+/// The stream shared by the workers, and where it stands.
+struct Source<'a, R> {
+    games: &'a mut GameSplitter<R>,
+    progress: &'a mut (dyn FnMut(u64, usize) + Send),
+    /// The number of the next batch.
+    next: usize,
+    /// Games split so far.
+    count: usize,
+    done: bool,
+    /// The error the stream ended in.
+    error: Option<io::Error>,
+}
+
+impl<R: BufRead> Source<'_, R> {
+    /// The next numbered batch of games; `None` once the stream is done.
+    fn batch(&mut self) -> Option<(usize, Vec<RawGame>)> {
+        if self.done {
+            return None;
+        }
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        while batch.len() < BATCH_GAMES && bytes < BATCH_BYTES {
+            match self.games.next_game() {
+                Ok(Some(game)) => {
+                    bytes += game.bytes.len();
+                    batch.push(game);
+                    self.count += 1;
+                    (self.progress)(self.games.bytes_read(), self.count);
+                }
+                Ok(None) => {
+                    self.done = true;
+                    break;
+                }
+                Err(e) => {
+                    self.done = true;
+                    self.error = Some(e);
+                    break;
+                }
+            }
+        }
+        if batch.is_empty() {
+            return None;
+        }
+        let n = self.next;
+        self.next += 1;
+        Some((n, batch))
     }
-    stream_error
 }
 
 #[cfg(test)]
