@@ -8,8 +8,8 @@ use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, San, SanPlus};
 use pocketfen::notation::uci::UciMove;
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
-use pocketfen::pgn::{Format, GameSplitter, RawGame};
 use pocketfen::pgn::token::{LineIndex, Tokenizer};
+use pocketfen::pgn::{Format, GameSplitter, RawGame};
 use pocketfen::pgn::{Options, Status, validate_game};
 use pocketfen::{Bitboard, Color, Fen, Position, Role, Rules, Setup, Variant};
 
@@ -247,7 +247,11 @@ pub fn validate(data: &[u8]) {
                 }
                 Converted::Game(text) => text,
             };
-            assert_eq!(verdict.status, Status::Ok, "{target:?} wrote a game validate refuses");
+            assert_eq!(
+                verdict.status,
+                Status::Ok,
+                "{target:?} wrote a game validate refuses"
+            );
             let again = RawGame {
                 number: 1,
                 line: 1,
