@@ -315,3 +315,57 @@ fn bughouse_matches_convert_and_validate_again() {
     }
     assert!(matches >= 24, "{matches}");
 }
+
+/// Issue 13: Chess960 keeps its name in each target's spelling (Lichess and Chess.com
+/// `Chess960`, Xboard `fischerandom`), always with its FEN and the castling letters as
+/// read, whichever alias the input used.
+#[test]
+fn chess960_survives_every_target_under_every_alias() {
+    let movetext = "1. O-O O-O 2. Ng3 Ng6 *";
+    for alias in [
+        "Chess960",
+        "chess 960",
+        "fischerandom",
+        "Fischer Random",
+        "960",
+        "FRC",
+    ] {
+        for (fen, castling) in [
+            (
+                "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1",
+                "KQkq",
+            ),
+            (
+                "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+                "GEge",
+            ),
+        ] {
+            let pgn = format!("[Variant \"{alias}\"]\n[FEN \"{fen}\"]\n\n{movetext}\n");
+            for (target, name) in [
+                (Target::Lichess, "Chess960"),
+                (Target::Chesscom, "Chess960"),
+                (Target::Xboard, "fischerandom"),
+            ] {
+                let out = convert_all(pgn.as_bytes(), target);
+                assert!(
+                    out.contains(&format!("[Variant \"{name}\"]\n")),
+                    "{alias} {target:?}:\n{out}"
+                );
+                assert!(out.contains("[SetUp \"1\"]\n"), "{out}");
+                assert!(
+                    out.contains(&format!(
+                        "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w {castling} - 0 1\"]"
+                    )),
+                    "{alias} {target:?}: castling letters as read:\n{out}"
+                );
+                assert!(out.ends_with("1. O-O O-O 2. Ng3 Ng6 *\n\n"), "{out}");
+            }
+        }
+    }
+    // A standard game keeps no Chess960 name.
+    let out = convert_all(b"[Variant \"Standard\"]\n\n1. e4 e5 *\n", Target::Xboard);
+    assert!(
+        !out.contains("fischerandom") && !out.contains("[FEN"),
+        "{out}"
+    );
+}

@@ -79,9 +79,9 @@ fn every_corpus_game_validates() {
     }
     assert_eq!(
         games,
-        // The Lichess sample, the cutechess and FICS files, the single games, and two
-        // fuzz regressions.
-        438 + 102 + 100 + 81 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1
+        // The Lichess sample, the cutechess and FICS files, the single games, two fuzz
+        // regressions and the four Chess960 games.
+        438 + 102 + 100 + 81 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4
     );
 }
 

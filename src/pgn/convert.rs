@@ -59,6 +59,16 @@ impl Target {
         }
     }
 
+    /// The name the target gives Chess960: Lichess's PGN export writes the variant's
+    /// name capitalised (`Chess960`), Chess.com's export `Chess960`, and Xboard/WinBoard
+    /// its `VARIANT_NAMES` entry `fischerandom` (see the README's convert table).
+    fn chess960_name(self) -> &'static str {
+        match self {
+            Target::Lichess | Target::Chesscom => "Chess960",
+            Target::Xboard => "fischerandom",
+        }
+    }
+
     fn variant_name(self, v: Variant) -> Option<&'static str> {
         let capital = match v {
             Variant::Chess => "Standard",
@@ -260,6 +270,26 @@ impl<'t> Visitor<'t> for Writer<'t> {
     fn start(&mut self, boards: Boards<'_>) {
         let has_fen = self.tag_value("FEN").is_some();
         let (variant, fen) = match boards {
+            Boards::One(start)
+                if start.is_chess960()
+                    || self
+                        .tag_value("Variant")
+                        .is_some_and(super::game::names_chess960) =>
+            {
+                // Chess960 is always written with its start position, the castling
+                // letters as they were read.
+                self.head
+                    .push(("Variant", self.target.chess960_name().to_owned()));
+                let setup = self
+                    .tag_value("FEN")
+                    .and_then(|f| f.parse::<Setup>().ok())
+                    .filter(|s| &s.board == start.board())
+                    .unwrap_or_else(|| start.to_setup());
+                self.head
+                    .push(("FEN", fen::setup_to_string(&setup, self.target.dialect())));
+                self.head.push(("SetUp", "1".to_owned()));
+                return;
+            }
             Boards::One(start) => {
                 let variant = start.variant();
                 let setup = start.to_setup();

@@ -95,14 +95,24 @@ impl Default for Options {
 /// assert_eq!(variant_from_tag("shogi"), None);
 /// ```
 pub fn variant_from_tag(value: &str) -> Option<Variant> {
-    let l = value.trim().to_ascii_lowercase();
-    match l.as_str() {
-        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "960" => {
-            Some(Variant::Chess)
-        }
-        _ if l.starts_with("wild/") => Some(Variant::Chess),
-        _ => l.parse().ok(),
+    if names_chess960(value) {
+        return Some(Variant::Chess);
     }
+    let l = value.trim().to_ascii_lowercase();
+    if l.starts_with("wild/") {
+        return Some(Variant::Chess);
+    }
+    l.parse().ok()
+}
+
+/// Whether a `[Variant]` value names Chess960 (`Chess960`, `chess 960`, `fischerandom`,
+/// `Fischer Random`, `960`, `frc`, any letter case).
+pub fn names_chess960(value: &str) -> bool {
+    let l = value.trim().to_ascii_lowercase();
+    matches!(
+        l.as_str(),
+        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "960" | "frc"
+    )
 }
 
 /// A tag value with `\"` and `\\` resolved (borrowed when there are none).
