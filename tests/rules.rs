@@ -337,3 +337,36 @@ fn bughouse_perft_keeps_the_pocket_fixed() {
         pocketfen::perft::perft(&pos(fen, Variant::Crazyhouse), 2)
     );
 }
+
+/// Issue 13.2: a side has at most one castling right per wing; a setup that gives two is
+/// an error naming the castling field, so no command plays from it.
+#[test]
+fn two_castling_rights_on_one_wing_are_an_error() {
+    for fen in [
+        "4k2r/8/8/8/8/8/8/RR2K2R w KBQk - 0 1",
+        "2rrk3/8/8/8/8/8/3PPPPP/2RK4 w cd - 0 1",
+    ] {
+        let setup: Setup = fen.parse().unwrap();
+        let err = Position::from_setup(&setup, Rules::new(Variant::Chess)).unwrap_err();
+        let errors: Vec<_> = err.errors().collect();
+        assert_eq!(errors.len(), 1, "{fen}: {errors:?}");
+        assert_eq!(errors[0].kind, ProblemKind::InvalidCastlingRights);
+        assert!(
+            errors[0].message.starts_with("castling field: "),
+            "{}",
+            errors[0]
+        );
+    }
+    // One right per wing, written either way, is fine.
+    for fen in [
+        "4k2r/8/8/8/8/8/8/RR2K2R w KBk - 0 1",
+        "4k2r/8/8/8/8/8/8/RR2K2R w KQk - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+    ] {
+        let setup: Setup = fen.parse().unwrap();
+        assert!(
+            Position::from_setup(&setup, Rules::new(Variant::Chess)).is_ok(),
+            "{fen}"
+        );
+    }
+}

@@ -267,6 +267,9 @@ impl Position {
         // Castling rights.
         let mut castling_rights = Bitboard::EMPTY;
         let mut chess960 = false;
+        // The letter that gave each side's right on each wing (queen side, king side):
+        // a side has at most one right per wing.
+        let mut wings: ByColor<[Option<char>; 2]> = ByColor::default();
         for flag in setup.castling.iter() {
             let color = flag.color;
             let king = board
@@ -287,7 +290,21 @@ impl Position {
                 }
             });
             match (king, rook) {
+                (Some(k), Some(r)) if wings[color][usize::from(r > k)].is_some() => {
+                    let first = wings[color][usize::from(r > k)].unwrap_or('?');
+                    let wing = if r > k { "king" } else { "queen" };
+                    problem(
+                        ProblemKind::InvalidCastlingRights,
+                        err,
+                        format!(
+                            "castling field: `{first}` and `{}` are two castling rights for {} on the {wing} side (a side has at most one per wing)",
+                            flag.char(),
+                            color.name()
+                        ),
+                    );
+                }
                 (Some(k), Some(r)) => {
+                    wings[color][usize::from(r > k)] = Some(flag.char());
                     castling_rights |= r;
                     if k.file() != File::E || (r.file() != File::A && r.file() != File::H) {
                         chess960 = true;
