@@ -80,8 +80,8 @@ fn every_corpus_game_validates() {
     assert_eq!(
         games,
         // The Lichess sample, the cutechess and FICS files, the single games, two fuzz
-        // regressions and the four Chess960 games.
-        438 + 102 + 100 + 81 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4
+        // regressions, the four Chess960 games and the crazyhouse game in BPGN form.
+        438 + 102 + 100 + 81 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4 + 1
     );
 }
 
@@ -393,4 +393,47 @@ fn hand_made_bpgn_errors_are_located() {
             ));
         });
     });
+}
+
+/// Issue 13.3: a crazyhouse game in BPGN form (four player tags, `1A.` numbers, board A
+/// only) is judged by crazyhouse rules to its mate, and the variant announced is the one
+/// applied; `--format bpgn` still makes it a bughouse match.
+#[test]
+fn a_crazyhouse_game_in_bpgn_form_is_crazyhouse() {
+    use pocketfen::pgn::{Format, GameProblemKind};
+    let bytes = fs::read("grammar-tests/pgn/ok/sunsetter_zh_bench_bpgn-form.bpgn").unwrap();
+    let game = GameSplitter::new(&bytes[..]).next().unwrap().unwrap();
+    for format in [Format::Auto, Format::BpgnFile] {
+        let r = validate_game(
+            &game,
+            &Options {
+                format,
+                ..Options::default()
+            },
+        );
+        assert_eq!(r.status, Status::Ok, "{format:?}: {:?}", r.problems);
+        assert_eq!(
+            (r.variant, r.plies),
+            (Some(pocketfen::Variant::Crazyhouse), 60)
+        );
+        assert_eq!(r.problems.len(), 1);
+        assert_eq!(r.problems[0].kind, GameProblemKind::VariantInferred);
+        assert!(r.problems[0].reason.ends_with("read as crazyhouse"));
+    }
+    let forced = validate_game(
+        &game,
+        &Options {
+            format: Format::Bpgn,
+            ..Options::default()
+        },
+    );
+    assert_eq!(forced.variant, Some(pocketfen::Variant::Bughouse));
+    assert!(
+        forced
+            .problems
+            .iter()
+            .all(|p| p.kind != GameProblemKind::VariantInferred),
+        "no crazyhouse announced for a bughouse reading: {:?}",
+        forced.problems
+    );
 }

@@ -32,15 +32,19 @@ pub enum Format {
     Pgn,
     /// Every game is a bughouse match.
     Bpgn,
+    /// The file's name says BPGN (`.bpgn`): every game is a bughouse match, but for a game
+    /// that names a one-board pocket variant and moves on board A only (a crazyhouse game
+    /// written in BPGN form, as Sunsetter writes them).
+    BpgnFile,
 }
 
 impl Format {
-    /// The format a file name calls for: [`Format::Bpgn`] when it ends in `.bpgn` (before
-    /// any `.gz`, `.bz2` or `.zst`), else [`Format::Auto`].
+    /// The format a file name calls for: [`Format::BpgnFile`] when it ends in `.bpgn`
+    /// (before any `.gz`, `.bz2` or `.zst`), else [`Format::Auto`].
     ///
     /// ```
     /// use pocketfen::pgn::Format;
-    /// assert_eq!(Format::from_path("matches.BPGN.zst"), Format::Bpgn);
+    /// assert_eq!(Format::from_path("matches.BPGN.zst"), Format::BpgnFile);
     /// assert_eq!(Format::from_path("games.pgn"), Format::Auto);
     /// ```
     pub fn from_path(path: &str) -> Format {
@@ -49,7 +53,7 @@ impl Format {
             .trim_end_matches(".bz2")
             .trim_end_matches(".zst");
         if stem.to_ascii_lowercase().ends_with(".bpgn") {
-            Format::Bpgn
+            Format::BpgnFile
         } else {
             Format::Auto
         }
@@ -189,10 +193,12 @@ pub(crate) fn read_start(
     opts: &Options,
 ) -> Result<Start, Option<Variant>> {
     let tag = |name: &str| tags.get(name);
-    let variant = match (opts.variant, tag("Variant")) {
-        (Some(v), _) => v,
+    // The variant, and the Event tag it was inferred from (reported only if the game is
+    // then read with that variant's rules).
+    let (variant, inferred) = match (opts.variant, tag("Variant")) {
+        (Some(v), _) => (v, None),
         (None, Some((value, offset))) => match variant_from_tag(value) {
-            Some(v) => v,
+            Some(v) => (v, None),
             None => {
                 rep.unplayable(
                     GameProblemKind::UnknownVariant,
@@ -207,23 +213,31 @@ pub(crate) fn read_start(
         },
         (None, None) => match tag("Event") {
             Some((event, offset)) if event.to_ascii_lowercase().contains("crazyhouse") => {
-                rep.warn(
-                    GameProblemKind::VariantInferred,
-                    At::tag(event, offset),
-                    "no [Variant] tag; the Event names crazyhouse, so the game is read as crazyhouse"
-                        .to_owned(),
-                    None,
-                );
-                Variant::Crazyhouse
+                (Variant::Crazyhouse, Some((event, offset)))
             }
-            _ => Variant::Chess,
+            _ => (Variant::Chess, None),
         },
     };
+    // A one-board pocket variant named and moves on board A only (Sunsetter's crazyhouse
+    // games): that variant's game, whatever the tags and move numbers look like.
+    let one_board =
+        || variant.has_drops() && variant != Variant::Bughouse && board_a_only(movetext);
     let bpgn = match opts.format {
         Format::Bpgn => true,
         Format::Pgn => false,
-        Format::Auto => looks_like_bpgn(variant, tag("WhiteA").is_some(), movetext),
+        Format::BpgnFile => !one_board(),
+        Format::Auto => looks_like_bpgn(variant, tag("WhiteA").is_some(), movetext) && !one_board(),
     };
+    if let (false, Some((event, offset))) = (bpgn, inferred) {
+        rep.warn(
+            GameProblemKind::VariantInferred,
+            At::tag(event, offset),
+            format!(
+                "no [Variant] tag; the Event names crazyhouse, so the game is read as {variant}"
+            ),
+            None,
+        );
+    }
     if bpgn {
         return read_match_start(rep, tags, opts)
             .map(Start::Two)
@@ -325,6 +339,14 @@ fn looks_like_bpgn(variant: Variant, has_white_a: bool, movetext: &Tokenizer<'_>
                 matches!(t.kind, TokenKind::MoveNumber(n)
                     if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b']))
             })
+}
+
+/// Whether no move number of the movetext names board B (`1B.`, `1b.`).
+fn board_a_only(movetext: &Tokenizer<'_>) -> bool {
+    !movetext.clone().any(|t| {
+        matches!(t.kind, TokenKind::MoveNumber(n)
+            if n.trim_end_matches('.').ends_with(['B', 'b']))
+    })
 }
 
 /// Where a move is played: its mainline ply (0 in a variation) and board.
