@@ -21,8 +21,11 @@
 use std::fmt;
 
 use crate::moves::Move;
-use crate::position::{IllegalMove, Outcome, Position, PositionError};
-use crate::setup::Setup;
+use crate::position::{
+    IllegalMove, Outcome, Position, PositionError, Problem, ProblemKind, Severity,
+    too_much_material,
+};
+use crate::setup::{Fen, Setup};
 use crate::types::{Color, Piece};
 use crate::variant::{Rules, Variant};
 
@@ -80,6 +83,54 @@ impl Team {
             _ => Team::Two,
         }
     }
+}
+
+/// The problems of a bughouse pair as a whole, beyond each board's own: more material on
+/// both boards and in the four pockets than the match's sets hold (a warning).
+///
+/// ```
+/// use pocketfen::{Setup, bughouse::check_pair};
+/// let full: Setup = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/QQ w KQkq - 0 1".parse()?;
+/// assert_eq!(check_pair(&full, &full).len(), 1);
+/// let start = Setup::crazyhouse_start();
+/// assert!(check_pair(&start, &start).is_empty());
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub fn check_pair(a: &Setup, b: &Setup) -> Vec<Problem> {
+    let pockets = |s: &Setup| s.pockets.unwrap_or_default();
+    let (pa, pb) = (pockets(a), pockets(b));
+    let parts = [(&a.board, a.promoted, &pa), (&b.board, b.promoted, &pb)];
+    too_much_material(&parts, Variant::Bughouse)
+        .map(|message| Problem {
+            kind: ProblemKind::TooMuchMaterial,
+            severity: Severity::Warning,
+            message,
+        })
+        .into_iter()
+        .collect()
+}
+
+/// Every problem of a FEN line under `variant`: each board's (named `A` or `B` for a pair)
+/// and, for a bughouse pair, the pair's as a whole (no board).
+pub fn check_fen(fen: &Fen, variant: Variant) -> Vec<(Option<BoardId>, Problem)> {
+    let mut problems = Vec::new();
+    let ids: &[Option<BoardId>] = match fen {
+        Fen::Single(_) => &[None],
+        Fen::Pair(_) => &[Some(BoardId::A), Some(BoardId::B)],
+    };
+    for (setup, id) in fen.boards().iter().zip(ids) {
+        for p in Position::check_setup(setup, Rules::new(variant)) {
+            problems.push((*id, p));
+        }
+    }
+    if let (Fen::Pair(pair), Variant::Bughouse) = (fen, variant) {
+        problems.extend(
+            check_pair(&pair[0], &pair[1])
+                .into_iter()
+                .map(|p| (None, p)),
+        );
+    }
+    problems
 }
 
 /// A bughouse match in progress.

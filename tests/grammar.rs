@@ -74,6 +74,11 @@ fn describe(line: &str, expect_ok: bool) -> String {
                     writeln!(out, "{n}: {p}").unwrap();
                 }
             }
+            if let Fen::Pair(pair) = &parsed.fen {
+                for p in pocketfen::bughouse::check_pair(&pair[0], &pair[1]) {
+                    writeln!(out, "match: {p}").unwrap();
+                }
+            }
         }
         Err(e) => {
             assert!(!expect_ok, "an ok/ input failed: {line}: {e}");

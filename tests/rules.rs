@@ -1,8 +1,8 @@
 //! Hand-made positions, one per rule of each variant.
 
 use pocketfen::{
-    CaptureMode, Color, EndReason, Move, Outcome, Piece, Position, ProblemKind, Role, Rules, Setup,
-    Square, Variant,
+    CaptureMode, Color, EndReason, Fen, Move, Outcome, Piece, Position, ProblemKind, Role, Rules,
+    Setup, Square, Variant,
 };
 
 fn pos(fen: &str, variant: Variant) -> Position {
@@ -369,4 +369,42 @@ fn two_castling_rights_on_one_wing_are_an_error() {
             "{fen}"
         );
     }
+}
+
+/// Issue 13.8: bughouse warns about too much material as crazyhouse does, counted over
+/// the match (a board against the match's four sets, a pair over both boards).
+#[test]
+fn bughouse_material_is_counted_over_the_match() {
+    use pocketfen::bughouse::{BoardId, check_fen};
+    let full = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let board: Setup = format!("{full}[QQQQ] w KQkq - 0 1").parse().unwrap();
+    let kinds = |problems: Vec<pocketfen::Problem>| -> Vec<ProblemKind> {
+        problems.into_iter().map(|p| p.kind).collect()
+    };
+    assert_eq!(
+        kinds(Position::check_setup(&board, Rules::new(Variant::Bughouse))),
+        [ProblemKind::TooMuchMaterial]
+    );
+    let two: Setup = format!("{full}[QQ] w KQkq - 0 1").parse().unwrap();
+    assert!(Position::check_setup(&two, Rules::new(Variant::Bughouse)).is_empty());
+    // Each board of this pair is within the match's sets; together they are not.
+    let pair: Fen = format!("{full}[QQ] w KQkq - 0 1 | {full}[] w KQkq - 0 1")
+        .parse()
+        .unwrap();
+    let problems = check_fen(&pair, Variant::Bughouse);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].0, None);
+    assert_eq!(problems[0].1.kind, ProblemKind::TooMuchMaterial);
+    let start: Fen = format!("{full}[] w KQkq - 0 1 | {full}[] w KQkq - 0 1")
+        .parse()
+        .unwrap();
+    assert!(check_fen(&start, Variant::Bughouse).is_empty());
+    let one_bad: Fen = format!("{full}[QQQQ] w KQkq - 0 1 | {full}[] w KQkq - 0 1")
+        .parse()
+        .unwrap();
+    assert!(
+        check_fen(&one_bad, Variant::Bughouse)
+            .iter()
+            .any(|(b, _)| *b == Some(BoardId::A))
+    );
 }

@@ -9,11 +9,12 @@ use super::args::{
     PerftArgs, ShowArgs,
 };
 use super::output::{CheckRecord, ConvertRecord, FenErrorDto, MoveRecord, ProblemDto};
+use pocketfen::bughouse::{BoardId, check_fen};
 use pocketfen::notation::diagram::diagram;
 use pocketfen::notation::fen::{self, FenDialect, FenPositionError};
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
-use pocketfen::{Fen, Position, Rules, Severity, Variant, guess_variant};
+use pocketfen::{Fen, Position, Severity, Variant, guess_variant};
 
 /// Runs the command; `Ok(false)` when some input was invalid.
 pub fn run(cli: Cli) -> Result<bool> {
@@ -185,12 +186,10 @@ fn check(args: &CheckArgs) -> Result<bool> {
             .variant
             .variant()
             .unwrap_or_else(|| guess_variant(&parsed.fen));
-        let mut problems = Vec::new();
-        for (setup, board) in parsed.fen.boards().iter().zip(board_names(&parsed.fen)) {
-            for p in Position::check_setup(setup, Rules::new(variant)) {
-                problems.push((*board, p));
-            }
-        }
+        let problems: Vec<(Option<&str>, _)> = check_fen(&parsed.fen, variant)
+            .into_iter()
+            .map(|(board, p)| (board.map(|b| if b == BoardId::A { "A" } else { "B" }), p))
+            .collect();
         let valid = problems.iter().all(|(_, p)| p.severity != Severity::Error);
         ok &= valid;
         if args.input.json {

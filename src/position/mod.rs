@@ -18,6 +18,7 @@ mod validity;
 pub use legality::{IllegalMove, IllegalReason};
 pub use movegen::SquareMoves;
 pub use outcome::{EndReason, Outcome};
+pub(crate) use validity::too_much_material;
 pub use validity::{PositionError, Problem, ProblemKind};
 
 use std::fmt;

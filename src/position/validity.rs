@@ -252,11 +252,9 @@ impl Position {
             Some(p) => p,
             None => ByColor::default(),
         };
-        // Bughouse boards trade material with the partner board, so one board alone has
-        // no limit.
-        let material = (variant != Variant::Bughouse)
-            .then(|| too_much_material(&board, promoted, &pockets, variant));
-        if let Some(problem_text) = material.flatten() {
+        // A bughouse board trades material with its partner board, so it is counted
+        // against the match's two sets.
+        if let Some(problem_text) = too_much_material(&[(&board, promoted, &pockets)], variant) {
             problem(
                 ProblemKind::TooMuchMaterial,
                 Severity::Warning,
@@ -441,21 +439,27 @@ impl Position {
     }
 }
 
-/// More material than a set holds, as a message (board + pockets, promoted pieces counted
-/// as pawns). Horde's White is allowed its 36 pawns.
-fn too_much_material(
-    board: &Board,
-    promoted: Bitboard,
-    pockets: &ByColor<Pocket>,
+/// More material than a set holds, as a message (boards + pockets, promoted pieces
+/// counted as pawns). Horde's White is allowed its 36 pawns. In pocket variants pieces
+/// change sides, so both colours are counted together; a bughouse match (one of its
+/// boards, or both: `parts`) against the two sets of its two boards.
+pub(crate) fn too_much_material(
+    parts: &[(&Board, Bitboard, &ByColor<Pocket>)],
     variant: Variant,
 ) -> Option<String> {
-    let total = |role: Role| {
-        let on_board = (board.by_role(role) & !promoted).count();
-        on_board + u32::from(pockets.white.get(role)) + u32::from(pockets.black.get(role))
+    let total = |role: Role| -> u32 {
+        parts
+            .iter()
+            .map(|(board, promoted, pockets)| {
+                (board.by_role(role) & !*promoted).count()
+                    + u32::from(pockets.white.get(role))
+                    + u32::from(pockets.black.get(role))
+            })
+            .sum()
     };
     if variant.has_drops() {
-        // Pieces change sides: count both colours against two sets.
-        let pawns = total(Role::Pawn) + promoted.count();
+        let sets = if variant == Variant::Bughouse { 2 } else { 1 };
+        let pawns = total(Role::Pawn) + parts.iter().map(|p| p.1.count()).sum::<u32>();
         let limits = [
             (Role::Pawn, 16, pawns),
             (Role::Knight, 4, total(Role::Knight)),
@@ -463,23 +467,35 @@ fn too_much_material(
             (Role::Rook, 4, total(Role::Rook)),
             (Role::Queen, 2, total(Role::Queen)),
         ];
+        let what = if sets == 1 {
+            "two sets"
+        } else {
+            "the four sets of a match"
+        };
         let mut over: Vec<String> = limits
             .iter()
-            .filter(|&&(_, max, n)| n > max)
-            .map(|&(role, max, n)| format!("{n} {}s where two sets hold {max}", role.name()))
+            .filter(|&&(_, max, n)| n > max * sets)
+            .map(|&(role, max, n)| format!("{n} {}s where {what} hold {}", role.name(), max * sets))
             .collect();
-        let all = board.occupied().count() + pockets.white.count() + pockets.black.count();
-        if all > 32 {
-            over.push(format!("{all} pieces where two sets hold 32"));
+        let all: u32 = parts
+            .iter()
+            .map(|(b, _, p)| b.occupied().count() + p.white.count() + p.black.count())
+            .sum();
+        if all > 32 * sets {
+            over.push(format!("{all} pieces where {what} hold {}", 32 * sets));
         }
         if !over.is_empty() {
+            let place = if parts.len() > 1 { "boards" } else { "board" };
             return Some(format!(
-                "board and pockets hold {} (promoted pieces count as pawns)",
+                "{place} and pockets hold {} (promoted pieces count as pawns)",
                 over.join(", ")
             ));
         }
         return None;
     }
+    let [(board, _, _)] = parts else {
+        return None;
+    };
     for color in Color::ALL {
         let ours = board.by_color(color);
         let pawns = (ours & board.by_role(Role::Pawn)).count();
