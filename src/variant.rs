@@ -97,12 +97,15 @@ impl fmt::Display for Variant {
 }
 
 /// The variant a FEN most likely belongs to: Bughouse for a pair, Crazyhouse when it
-/// has a pocket, Horde when White has no king but Black has one, Chess otherwise.
+/// has a pocket or a promoted piece, Horde when White has no king but Black has one, Chess
+/// otherwise.
 pub fn guess_variant(fen: &crate::setup::Fen) -> Variant {
     use crate::types::Color;
     match fen {
         crate::setup::Fen::Pair(_) => Variant::Bughouse,
-        crate::setup::Fen::Single(s) if s.pockets.is_some() => Variant::Crazyhouse,
+        crate::setup::Fen::Single(s) if s.pockets.is_some() || s.promoted.any() => {
+            Variant::Crazyhouse
+        }
         crate::setup::Fen::Single(s)
             if s.board.king_of(Color::White).is_none()
                 && s.board.king_of(Color::Black).is_some() =>

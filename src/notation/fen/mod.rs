@@ -72,7 +72,6 @@ use parse::{Located, Style, one_fen, trim_ws};
 pub use write::{append_fen, append_setup};
 
 use super::nomerr::{NomErr, locate};
-use crate::bitboard::Bitboard;
 use crate::position::{Position, PositionError};
 use crate::setup::{Fen, Setup};
 use crate::variant::{Rules, Variant, guess_variant};
@@ -390,19 +389,19 @@ pub fn setup_to_string(setup: &Setup, dialect: FenDialect) -> String {
     out
 }
 
-/// The setup that a print of `setup` in `dialect` parses back as: `setup` itself in
-/// every dialect but Chess.com's, which writes no pocket field when the pockets are empty
-/// and nothing is promoted, and no promoted squares without a pocket field.
+/// The setup that a print of `setup` in `dialect` parses back as: `setup` itself, with a
+/// full-move number of 0 read (and written) as 1, in every dialect but Chess.com's, which
+/// also writes no pocket field when the pockets are empty and nothing is promoted.
 pub fn read_back(setup: &Setup, dialect: FenDialect) -> Setup {
     let mut s = setup.clone();
-    if dialect == FenDialect::Chesscom {
-        match s.pockets {
-            None => s.promoted = Bitboard::EMPTY,
-            Some(p) if p.white.is_empty() && p.black.is_empty() && s.promoted.is_empty() => {
-                s.pockets = None;
-            }
-            Some(_) => {}
-        }
+    s.fullmoves = s.fullmoves.max(1);
+    if dialect == FenDialect::Chesscom
+        && let Some(p) = s.pockets
+        && p.white.is_empty()
+        && p.black.is_empty()
+        && s.promoted.is_empty()
+    {
+        s.pockets = None;
     }
     s
 }

@@ -86,10 +86,18 @@ fn next_field(i: &str) -> Option<&str> {
 fn rank<'a>(mut i: &'a str, r: u8, board: &mut Board, promoted: &mut Bitboard) -> Res<'a, ()> {
     let mut file = 0u8;
     let start = i;
+    let mut after_digit = false;
     loop {
         let mut chars = i.chars();
         match chars.next() {
+            Some('1'..='8') if after_digit => {
+                return cut_fail(
+                    i,
+                    "a piece letter (a run of empty squares is one digit, not two)",
+                );
+            }
             Some(d @ '1'..='8') => {
+                after_digit = true;
                 file += d as u8 - b'0';
                 if file > 8 {
                     return cut_fail(i, "a rank of exactly 8 squares");
@@ -100,6 +108,7 @@ fn rank<'a>(mut i: &'a str, r: u8, board: &mut Board, promoted: &mut Bitboard) -
                 if file >= 8 {
                     return cut_fail(i, "a rank of exactly 8 squares");
                 }
+                after_digit = false;
                 let sq = Square::new(r * 8 + file);
                 board.put(sq, Piece::from_char(c).expect("piece letter"));
                 i = chars.as_str();
@@ -274,6 +283,9 @@ fn squares(mut i: &str, occupied: Bitboard) -> Res<'_, Bitboard> {
             Ok((_, sq)) if !occupied.contains(sq) => {
                 return cut_fail(after_comma, "a promoted square with a piece on it");
             }
+            Ok((_, sq)) if bb.contains(sq) => {
+                return cut_fail(after_comma, "a promoted square not named before");
+            }
             Ok((rest, sq)) => {
                 bb.set(sq, true);
                 i = rest;
@@ -301,6 +313,9 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
         Pocket,
     }
     let mut seen = Seen::Ep;
+    // The promoted squares listed so far (a square listed twice is an error; a `~` mark on
+    // the board and a listed square may name the same one).
+    let mut listed = Bitboard::EMPTY;
     while let Some(tok) = next_field(i) {
         if let Ok((rest, _)) = checks(tok)
             && seen <= Seen::Full
@@ -332,6 +347,26 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
                 i = rest;
                 continue;
             }
+        }
+        // Promoted squares without a pocket field (Chess.com omits an empty pocket): a
+        // token that starts with a square (no pocket does: its counts come first).
+        if seen == Seen::Full && square(tok).is_ok() {
+            let (rest, bb) = field(
+                FenField::PromotedSquares,
+                squares(tok, setup.board.occupied()),
+            )?;
+            if !at_token_end(rest) {
+                return Err(Located {
+                    field: FenField::PromotedSquares,
+                    err: NomErr::new(rest, "a square (a1-h8), ',' or a space"),
+                });
+            }
+            setup.promoted |= bb;
+            listed = bb;
+            *style = Style::Chesscom;
+            seen = Seen::Pocket;
+            i = rest;
+            continue;
         }
         if seen < Seen::Pocket {
             let is_dash = tok.starts_with('-') && at_token_end(&tok[1..]);
@@ -375,6 +410,13 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
                     err: NomErr::new(rest, "a square (a1-h8), ',' or a space"),
                 });
             }
+            if (listed & bb).any() {
+                return Err(Located {
+                    field: FenField::PromotedSquares,
+                    err: NomErr::new(tok, "a promoted square not named before"),
+                });
+            }
+            listed |= bb;
             setup.promoted |= bb;
             i = rest;
             continue;

@@ -83,20 +83,22 @@ pub fn append_setup(out: &mut String, setup: &Setup, dialect: FenDialect) {
         }
         None => out.push('-'),
     }
-    let _ = write!(out, " {} {}", setup.halfmoves, setup.fullmoves);
-    if dialect == FenDialect::Chesscom
-        && let Some(p) = &setup.pockets
-    {
-        let empty = p.white.is_empty() && p.black.is_empty();
-        if !empty || setup.promoted.any() {
-            out.push(' ');
-            if empty {
-                out.push('-');
+    // A full-move number of 0 is read as 1 (`fen check` says so), and written so.
+    let _ = write!(out, " {} {}", setup.halfmoves, setup.fullmoves.max(1));
+    if dialect == FenDialect::Chesscom {
+        match &setup.pockets {
+            Some(p) if !(p.white.is_empty() && p.black.is_empty()) || setup.promoted.any() => {
+                out.push(' ');
+                if p.white.is_empty() && p.black.is_empty() {
+                    out.push('-');
+                }
+                write_pocket_letters(out, p);
             }
-            write_pocket_letters(out, p);
-            for sq in setup.promoted {
-                let _ = write!(out, " {sq}");
-            }
+            _ => {}
+        }
+        // Promoted squares also without a pocket field (a plain FEN's `~` marks).
+        for sq in setup.promoted {
+            let _ = write!(out, " {sq}");
         }
     }
 }
