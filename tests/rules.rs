@@ -408,3 +408,43 @@ fn bughouse_material_is_counted_over_the_match() {
             .any(|(b, _)| *b == Some(BoardId::A))
     );
 }
+
+/// Issue 13.4: a FEN names the en passant square only when an en-passant capture there is
+/// legal (Lichess writes it so), in every dialect.
+#[test]
+fn the_ep_square_is_written_only_when_the_capture_is_legal() {
+    use pocketfen::notation::fen::FenDialect;
+    use pocketfen::notation::mixed::resolve_move;
+    let play = |fen: &str, token: &str| {
+        let mut pos = Position::from_fen(fen, None, true).unwrap();
+        let (m, _) = resolve_move(token, &pos, false).unwrap();
+        pos.play(m).unwrap();
+        pos
+    };
+    // The only capture, exd6, would leave the e-file open from the e6 queen to the white
+    // king on e1: no legal capture, so no square.
+    let pinned = play(
+        "r1b1k2r/2pp1ppp/1np1q3/p3P3/2P5/PP6/1B1Q1PPP/R3KB1R b KQkq - 0 13",
+        "d5",
+    );
+    assert_eq!(pinned.legal_ep_square(), None);
+    for d in FenDialect::ALL {
+        assert!(
+            pinned.fen(d).contains(" w KQkq - 0 14"),
+            "{d}: {}",
+            pinned.fen(d)
+        );
+    }
+    let free = play(
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
+        "f5",
+    );
+    assert_eq!(free.legal_ep_square(), Some("f6".parse().unwrap()));
+    for d in FenDialect::ALL {
+        assert!(
+            free.fen(d).contains(" w KQkq f6 0 3"),
+            "{d}: {}",
+            free.fen(d)
+        );
+    }
+}

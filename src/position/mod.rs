@@ -216,15 +216,22 @@ impl Position {
             );
         }
         h = mix(h, self.castling_rights.0);
-        let ep = self.ep_square.filter(|_| {
-            let mut list = crate::moves::MoveList::new();
-            self.generate(&mut list);
-            list.iter().any(|m| matches!(m, Move::EnPassant { .. }))
-        });
+        let ep = self.legal_ep_square();
         mix(
             h,
             u64::from(self.turn == Color::White) | (ep.map_or(64, |s| s.index() as u64) << 1),
         )
+    }
+
+    /// The en passant square when an en-passant capture there is legal (the square a FEN
+    /// names: Lichess writes it only then, and so do python-chess's and shakmaty's
+    /// defaults).
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        self.ep_square.filter(|&sq| {
+            self.legal_moves_to(Role::Pawn, sq)
+                .iter()
+                .any(|m| matches!(m, Move::EnPassant { .. }))
+        })
     }
 
     /// A draw may be claimed under the 50-move rule.
@@ -408,7 +415,7 @@ impl Position {
             pockets: self.rules.variant.has_drops().then_some(self.pockets),
             turn: self.turn,
             castling,
-            ep_square: self.ep_square,
+            ep_square: self.legal_ep_square(),
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
         }
