@@ -367,9 +367,11 @@ impl<'t> Visitor<'t> for Writer<'t> {
         let Some((canonical, glyph)) = self.pending.take() else {
             return;
         };
+        // In check: mate when no legal move is left (a side in check has pieces, so no
+        // variant end comes first).
         let suffix = after
             .is_check()
-            .then(|| if after.is_checkmate() { '#' } else { '+' });
+            .then(|| if after.has_legal_moves() { '+' } else { '#' });
         let style = self.style;
         self.w.ascii_word(|out| {
             canonical.append_to(out, style);
