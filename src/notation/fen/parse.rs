@@ -351,21 +351,9 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
         // Promoted squares without a pocket field (Chess.com omits an empty pocket): a
         // token that starts with a square (no pocket does: its counts come first).
         if seen == Seen::Full && square(tok).is_ok() {
-            let (rest, bb) = field(
-                FenField::PromotedSquares,
-                squares(tok, setup.board.occupied()),
-            )?;
-            if !at_token_end(rest) {
-                return Err(Located {
-                    field: FenField::PromotedSquares,
-                    err: NomErr::new(rest, "a square (a1-h8), ',' or a space"),
-                });
-            }
-            setup.promoted |= bb;
-            listed = bb;
+            i = promoted_squares(tok, setup, &mut listed)?.0;
             *style = Style::Chesscom;
             seen = Seen::Pocket;
-            i = rest;
             continue;
         }
         if seen < Seen::Pocket {
@@ -400,25 +388,7 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
             }
         }
         if seen == Seen::Pocket {
-            let (rest, bb) = field(
-                FenField::PromotedSquares,
-                squares(tok, setup.board.occupied()),
-            )?;
-            if !at_token_end(rest) {
-                return Err(Located {
-                    field: FenField::PromotedSquares,
-                    err: NomErr::new(rest, "a square (a1-h8), ',' or a space"),
-                });
-            }
-            if (listed & bb).any() {
-                return Err(Located {
-                    field: FenField::PromotedSquares,
-                    err: NomErr::new(tok, "a promoted square not named before"),
-                });
-            }
-            listed |= bb;
-            setup.promoted |= bb;
-            i = rest;
+            i = promoted_squares(tok, setup, &mut listed)?.0;
             continue;
         }
         let expected = match seen {
@@ -437,6 +407,34 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
         });
     }
     Ok((i, ()))
+}
+
+/// A token of Chess.com promoted squares, added to the setup's: each a square with a piece
+/// on it, none named in an earlier token (`listed`).
+fn promoted_squares<'a>(
+    tok: &'a str,
+    setup: &mut Setup,
+    listed: &mut Bitboard,
+) -> FieldRes<'a, ()> {
+    let (rest, bb) = field(
+        FenField::PromotedSquares,
+        squares(tok, setup.board.occupied()),
+    )?;
+    if !at_token_end(rest) {
+        return Err(Located {
+            field: FenField::PromotedSquares,
+            err: NomErr::new(rest, "a square (a1-h8), ',' or a space"),
+        });
+    }
+    if (*listed & bb).any() {
+        return Err(Located {
+            field: FenField::PromotedSquares,
+            err: NomErr::new(tok, "a promoted square not named before"),
+        });
+    }
+    *listed |= bb;
+    setup.promoted |= bb;
+    Ok((rest, ()))
 }
 
 /// A field parser that must consume its whole token; leftovers are an error of that field.
