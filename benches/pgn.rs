@@ -397,4 +397,40 @@ fn hostile(bin: &Path, normal_mbs: f64) {
             (t20.as_secs_f64() / n20 as f64) / (t10.as_secs_f64() / n10 as f64) * 2.0
         );
     }
+    long_line(bin);
+}
+
+/// One game whose comment is a single line of 20 MB, then of 80 MB, through `validate`,
+/// `pgn convert` and `replay`: the time ratio (4.0 is linear; a splitter that searched a
+/// long line again after each refill took quadratic time).
+fn long_line(bin: &Path) {
+    println!();
+    println!("| one line, 80 MB against 20 MB | time 80 MB / 20 MB (4.0 is linear) |");
+    println!("| --- | --- |");
+    let path = Path::new("target/bench-data/long-line.pgn");
+    for (name, args) in [
+        ("validate -j 1", &["validate", "-q", "-j", "1"][..]),
+        (
+            "pgn convert --to lichess -j 1",
+            &["pgn", "convert", "--to", "lichess", "-q", "-j", "1"][..],
+        ),
+        ("replay --emit san", &["replay", "--emit", "san"][..]),
+    ] {
+        let mut times = Vec::new();
+        for mb in [20, 80] {
+            let mut game = b"[Event \"long line\"]\n\n1. e4 {".to_vec();
+            game.resize(game.len() + (mb << 20), b'a');
+            game.extend_from_slice(b"} e5 *\n");
+            fs::write(path, &game).unwrap();
+            let mut all = args.to_vec();
+            all.push(path.to_str().unwrap());
+            let t = (0..3)
+                .map(|_| run_pocketfen(bin, &all, None).0)
+                .min()
+                .unwrap();
+            times.push(t.as_secs_f64());
+        }
+        println!("| {name} | {:.2} |", times[1] / times[0]);
+    }
+    let _ = fs::remove_file(path);
 }

@@ -197,6 +197,14 @@ fn generated() -> Vec<(&'static str, Vec<u8>)> {
     let shuffle = "Nf3 Nf6 Ng1 Ng8 ";
     vec![
         (
+            // Issue 14.1: one long line is read once, not again after each refill.
+            "one 5 MB line of comment",
+            game(
+                "[Event \"long line\"]",
+                &format!("1. e4 {{{}}} e5 *", "a".repeat(5 << 20)),
+            ),
+        ),
+        (
             "a 10 MB tag value",
             game(
                 &format!("[Event \"{}\"]", "x".repeat(10 << 20)),

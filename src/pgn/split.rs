@@ -40,6 +40,8 @@ pub struct GameSplitter<R> {
     prev_blank: bool,
     bom_checked: bool,
     bytes_read: u64,
+    /// How far the current line has been searched for its end (0: not searched).
+    searched: usize,
 }
 
 const BLOCK: usize = 1 << 18;
@@ -62,6 +64,7 @@ impl<R: BufRead> GameSplitter<R> {
             prev_blank: false,
             bom_checked: false,
             bytes_read: 0,
+            searched: 0,
         }
     }
 
@@ -112,11 +115,20 @@ impl<R: BufRead> GameSplitter<R> {
     /// The stream's I/O error (a truncated or corrupt compressed stream).
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
         loop {
-            // The next complete line, or the rest at the end of the stream.
-            let line_end = match memchr::memchr(b'\n', &self.buf[self.scan..]) {
-                Some(n) => self.scan + n + 1,
+            // The next complete line, or the rest at the end of the stream. A long line is
+            // searched once: after a refill the search goes on where it stopped.
+            let from = self.scan.max(self.searched);
+            let line_end = match memchr::memchr(b'\n', &self.buf[from..]) {
+                Some(n) => {
+                    self.searched = 0;
+                    from + n + 1
+                }
                 None => {
+                    let searched = self.buf.len();
+                    let drained = self.game_start;
                     if self.fill()? {
+                        // `fill` drops the bytes before the game's start.
+                        self.searched = searched - drained.min(searched);
                         continue;
                     }
                     if self.scan == self.buf.len() {
