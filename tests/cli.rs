@@ -313,9 +313,19 @@ fn a_failing_output_is_an_error_with_a_message() {
 
 #[test]
 fn an_interrupted_convert_leaves_no_file() {
-    // `pgn convert -o OUT` reading a stream that is still open, then Ctrl-C: neither OUT
-    // nor the temporary file beside it may remain.
-    let dir = std::env::temp_dir().join(format!("pocketfen-interrupt-{}", std::process::id()));
+    // SIGINT exits 130, SIGTERM 143 (128 + the signal's number), as shells report them.
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        interrupted_convert(signal, code);
+    }
+}
+
+fn interrupted_convert(signal: &str, code: i32) {
+    // `pgn convert -o OUT` reading a stream that is still open, then the signal: neither
+    // OUT nor the temporary file beside it may remain.
+    let dir = std::env::temp_dir().join(format!(
+        "pocketfen-interrupt-{signal}-{}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let out_path = dir.join("out.pgn");
     let mut child = cmd(&[
@@ -347,7 +357,7 @@ fn an_interrupted_convert_leaves_no_file() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
@@ -358,7 +368,7 @@ fn an_interrupted_convert_leaves_no_file() {
         .map(|e| e.unwrap().path())
         .collect();
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(out.status.code(), Some(130));
+    assert_eq!(out.status.code(), Some(code), "SIG{signal}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
     assert!(left.is_empty(), "left behind: {left:?}");
 }
@@ -395,4 +405,46 @@ fn completions_and_manpage_cover_every_subcommand() {
     }
     let bad = cmd(&["completions", "tcsh"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// Issue 14.5 and 14.6: an absurd `-j` is a usage error, and `--json` writes a summary
+/// for an input it cannot open, as for a broken stream.
+#[test]
+fn absurd_jobs_and_unopenable_inputs() {
+    for jobs in ["18446744073709551615", "4294967296", "100000", "0", "x"] {
+        let out = cmd(&[
+            "validate",
+            "-q",
+            "-j",
+            jobs,
+            "samples/lichess_zh_2018_JannLee-CrazyAra.pgn",
+        ])
+        .output()
+        .unwrap();
+        assert_eq!(out.status.code(), Some(2), "-j {jobs}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("from 1 to 256"),
+            "-j {jobs}"
+        );
+    }
+    let out = cmd(&["validate", "-q", "--json", "no-such-file.pgn", "samples"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let records: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2, "{stdout}");
+    for (r, file) in records.iter().zip(["no-such-file.pgn", "samples"]) {
+        assert_eq!(r["type"], "summary");
+        assert_eq!(r["file"], file);
+        assert_eq!(r["complete"], false);
+        assert_eq!(r["games"], 0);
+        assert!(
+            r["stream_error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{r}"
+        );
+    }
 }

@@ -310,8 +310,9 @@ pub struct ValidateArgs {
     /// Report every game, not only games with problems.
     #[arg(long)]
     pub all: bool,
-    /// Worker threads (default: all cores). The output is the same for any number.
-    #[arg(long, short = 'j')]
+    /// Worker threads, 1 to 256 (default: all cores). The output is the same for any
+    /// number.
+    #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// No progress line on stderr.
     #[arg(long, short = 'q')]
@@ -371,10 +372,23 @@ pub struct PgnConvertArgs {
     pub output: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub games: GameArgs,
-    /// Worker threads (default: all cores). The output is the same for any number.
-    #[arg(long, short = 'j')]
+    /// Worker threads, 1 to 256 (default: all cores). The output is the same for any
+    /// number.
+    #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// No progress line on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// The most worker threads `-j` takes: far more than any machine's cores, few enough that
+/// their stacks and queues cannot exhaust memory.
+pub const MAX_JOBS: usize = 256;
+
+/// `-j N`: a whole number from 1 to [`MAX_JOBS`].
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number of jobs from 1 to {MAX_JOBS}")),
+    }
 }

@@ -214,24 +214,15 @@ impl Progress {
 
 type Splitter = GameSplitter<Box<dyn io::BufRead + Send>>;
 
-/// Opens an archive for reading games, with its progress line; on failure prints why and
-/// sets `failed` (the other files still run).
-fn open_games(
-    path: &str,
-    quiet: bool,
-    failed: &mut bool,
-) -> Option<(Splitter, Progress, input::Compression)> {
-    match input::open(path) {
-        Ok((reader, compression, size)) => {
-            let progress = Progress::new(quiet, size, compression == input::Compression::None);
-            Some((GameSplitter::new(reader), progress, compression))
-        }
-        Err(e) => {
-            eprintln!("pocketfen: {}: {e}", display_name(path));
-            *failed = true;
-            None
-        }
-    }
+/// Opens an archive for reading games, with its progress line.
+///
+/// # Errors
+///
+/// Why the file cannot be read (printed by the caller; the other files still run).
+fn open_games(path: &str, quiet: bool) -> io::Result<(Splitter, Progress, input::Compression)> {
+    let (reader, compression, size) = input::open(path)?;
+    let progress = Progress::new(quiet, size, compression == input::Compression::None);
+    Ok((GameSplitter::new(reader), progress, compression))
 }
 
 pub fn validate(args: &ValidateArgs) -> Result<bool> {
@@ -246,10 +237,34 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         let opts = options(&args.games, &path, args.strict, args.variations);
         let name = display_name(&path);
         let start = Instant::now();
-        let Some((mut splitter, mut progress, compression)) =
-            open_games(&path, args.quiet, &mut io_failed)
-        else {
-            continue;
+        let (mut splitter, mut progress, compression) = match open_games(&path, args.quiet) {
+            Ok(opened) => opened,
+            Err(e) => {
+                eprintln!("pocketfen: {name}: {e}");
+                io_failed = true;
+                if args.json {
+                    // A file that cannot be opened still gets its summary, as a broken
+                    // stream does: nothing read, not complete, and why.
+                    let rec = Record::Summary {
+                        version: SCHEMA_VERSION,
+                        file: name,
+                        games: 0,
+                        plies: 0,
+                        illegal_games: 0,
+                        error_games: 0,
+                        warnings: 0,
+                        bytes: 0,
+                        seconds: 0.0,
+                        complete: false,
+                        stream_error: Some(e.to_string()),
+                    };
+                    let mut out = stdout.lock();
+                    writeln!(out, "{}", serde_json::to_string(&rec)?)
+                        .and_then(|()| out.flush())
+                        .context("writing the report")?;
+                }
+                continue;
+            }
         };
         let mut printer = Printer {
             out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
@@ -381,14 +396,22 @@ fn remove_on_interrupt(temp: Option<&std::path::Path>) {
     if let Ok(mut partial) = PARTIAL.lock() {
         *partial = temp.map(std::path::Path::to_owned);
     }
+    // SIGINT exits 130 and SIGTERM 143 (128 + the signal), as shells report them; without
+    // a handler (it cannot be set) an interrupt leaves the temporary file.
+    #[cfg(unix)]
     HANDLER.call_once(|| {
-        // Without a handler (it cannot be set), an interrupt leaves the temporary file.
-        let _ = ctrlc::set_handler(|| {
-            if let Some(path) = PARTIAL.lock().ok().and_then(|mut p| p.take()) {
-                let _ = std::fs::remove_file(path);
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                if let Some(path) = PARTIAL.lock().ok().and_then(|mut p| p.take()) {
+                    let _ = std::fs::remove_file(path);
+                }
+                eprintln!("pocketfen: interrupted; no output written");
+                std::process::exit(128 + signal);
             }
-            eprintln!("pocketfen: interrupted; no output written");
-            std::process::exit(130);
         });
     });
 }
@@ -448,10 +471,13 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         for path in files(&args.games) {
             let opts = options(&args.games, &path, false, true);
             let name = display_name(&path);
-            let Some((mut splitter, mut progress, _)) =
-                open_games(&path, args.quiet, &mut io_failed)
-            else {
-                continue;
+            let (mut splitter, mut progress, _) = match open_games(&path, args.quiet) {
+                Ok(opened) => opened,
+                Err(e) => {
+                    eprintln!("pocketfen: {name}: {e}");
+                    io_failed = true;
+                    continue;
+                }
             };
             let keep = args.keep_broken;
             let work = |g: &RawGame| -> (Vec<u8>, Option<String>) {
