@@ -437,3 +437,26 @@ fn a_crazyhouse_game_in_bpgn_form_is_crazyhouse() {
         forced.problems
     );
 }
+
+/// Issue 14.7: a `(` never closed is reported where it opens, and a missing result
+/// marker (`--strict`) after the game's last token, not at the next game's first line.
+#[test]
+fn unclosed_variations_and_missing_markers_are_located_in_their_game() {
+    let unclosed =
+        "[Event \"x\"]\n\n1. e4 e5\n2. Nf3 (2. Nc3 Nc6\n3. Bc4 *\n\n[Event \"y\"]\n\n1. d4 *\n";
+    let reports = pocketfen::pgn::validate_str(unclosed, &Options::default());
+    let p = &reports[0].problems[0];
+    assert_eq!((p.line, p.column, p.token.as_deref()), (4, 8, Some("(")));
+    assert_eq!(reports[1].status, Status::Ok);
+    let strict = Options {
+        strict: true,
+        ..Options::default()
+    };
+    let reports = pocketfen::pgn::validate_str(
+        "[Event \"x\"]\n\n1. e4 e5\n\n[Event \"y\"]\n\n1. d4 *\n",
+        &strict,
+    );
+    let p = &reports[0].problems[0];
+    assert_eq!(p.kind.name(), "no-result-marker");
+    assert_eq!((p.line, p.column), (3, 9));
+}

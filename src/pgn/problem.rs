@@ -294,6 +294,17 @@ impl<'t> Reporter<'t> {
         }
     }
 
+    /// How many bytes of white space stand right before `end` in the game's text.
+    pub(crate) fn trailing_space(&self, end: usize) -> usize {
+        let text = self.index.text().as_bytes();
+        let end = end.min(text.len());
+        text[..end]
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count()
+    }
+
     /// Records a problem; an error makes the game `Illegal` (a tag error: `Error`).
     pub(crate) fn add(
         &mut self,

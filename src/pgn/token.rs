@@ -336,6 +336,11 @@ impl<'a> LineIndex<'a> {
         }
     }
 
+    /// The text it locates offsets in.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
     /// The line and column of `offset` (cheap when offsets grow between calls).
     pub fn locate(&mut self, offset: usize) -> (usize, usize) {
         if offset < self.offset {

@@ -199,6 +199,8 @@ fn walk_movetext<'t, V: Visitor<'t>>(
     // Variations: the position and the position before its last move, saved at each `(`.
     let mut stack: Vec<(Position, Option<Position>)> = Vec::new();
     let mut depth = 0usize;
+    // Where the outermost open variation starts (a `(` never closed is reported there).
+    let mut outer_open = 0usize;
     let mut plies = 0usize;
     let mut marker: Option<(&str, usize)> = None;
     let mut stopped = false;
@@ -219,6 +221,9 @@ fn walk_movetext<'t, V: Visitor<'t>>(
             TokenKind::Comment(c) => visitor.comment(c),
             TokenKind::Nag(n) => visitor.nag(n),
             TokenKind::VariationStart => {
+                if depth == 0 {
+                    outer_open = t.offset;
+                }
                 depth += 1;
                 if depth > MAX_VARIATION_DEPTH {
                     rep.illegal(
@@ -343,8 +348,8 @@ fn walk_movetext<'t, V: Visitor<'t>>(
         rep.unreadable(
             At {
                 ply: None,
-                token: None,
-                offset: end,
+                token: Some("("),
+                offset: outer_open,
             },
             "a variation `(` is never closed".to_owned(),
             None,
@@ -373,6 +378,8 @@ fn check_end(
 ) {
     let outcome = pos.outcome();
     let result_tag = tags.get("Result");
+    // The end of the movetext: after its last token, not the blank lines that follow.
+    let end = end - rep.trailing_space(end);
     if let (Some(o), Some((r, offset))) = (outcome, result_tag)
         && matches!(r, "1-0" | "0-1" | "1/2-1/2")
         && r != o.result()

@@ -68,7 +68,7 @@ mod write;
 use std::fmt;
 use std::str::FromStr;
 
-use parse::{Located, Style, one_fen, trim_ws};
+use parse::{Located, one_fen, trim_ws};
 pub use write::{append_fen, append_setup};
 
 use super::nomerr::{NomErr, locate};
@@ -217,7 +217,6 @@ pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFen
             && !style.fits(d)
         {
             let at = &i[i.len() - pocket_at..];
-            let at = if style == Style::Chesscom { rest } else { at };
             let expected = match d {
                 FenDialect::Lichess => "a Lichess pocket (`/` after the 8th rank) or none",
                 FenDialect::Xboard | FenDialect::Bracket => "a bracket pocket (`[...]`) or none",
@@ -559,5 +558,24 @@ mod tests {
         assert!(parse(s, Some(FenDialect::Xboard)).is_ok());
         let e = parse(s, Some(FenDialect::Lichess)).unwrap_err();
         assert_eq!((e.column, e.field), (44, FenField::Pocket));
+    }
+
+    /// Issue 14.7: a Chess.com pocket where another dialect is expected is located where
+    /// the pocket starts.
+    #[test]
+    fn a_foreign_pocket_is_located_where_it_starts() {
+        let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Pq";
+        let e = parse(line, Some(FenDialect::Lichess)).unwrap_err();
+        assert_eq!((e.column, e.field), (58, FenField::Pocket));
+        assert_eq!(e.found, "`Pq`");
+        let e = parse(&format!("{line} a1"), Some(FenDialect::Xboard)).unwrap_err();
+        assert_eq!(e.column, 58);
+        let squares = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 a1";
+        assert_eq!(
+            parse(squares, Some(FenDialect::Lichess))
+                .unwrap_err()
+                .column,
+            58
+        );
     }
 }

@@ -304,7 +304,10 @@ fn at_token_end(i: &str) -> bool {
 }
 
 /// The fields after the e.p. square: clocks, check counters, Chess.com pocket and squares.
-fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a, ()> {
+/// Returns where the first Chess.com field (pocket or promoted squares) starts, as the
+/// length of the input from there, if there is one.
+fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a, Option<usize>> {
+    let mut chesscom_at = None;
     #[derive(PartialEq, PartialOrd)]
     enum Seen {
         Ep,
@@ -351,6 +354,7 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
         // Promoted squares without a pocket field (Chess.com omits an empty pocket): a
         // token that starts with a square (no pocket does: its counts come first).
         if seen == Seen::Full && square(tok).is_ok() {
+            chesscom_at.get_or_insert(tok.len());
             i = promoted_squares(tok, setup, &mut listed)?.0;
             *style = Style::Chesscom;
             seen = Seen::Pocket;
@@ -381,6 +385,7 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
                     });
                 }
                 setup.pockets = Some(p);
+                chesscom_at.get_or_insert(tok.len());
                 *style = Style::Chesscom;
                 seen = Seen::Pocket;
                 i = rest;
@@ -406,7 +411,7 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
             err: NomErr::new(tok, expected),
         });
     }
-    Ok((i, ()))
+    Ok((i, chesscom_at))
 }
 
 /// A token of Chess.com promoted squares, added to the setup's: each a square with a piece
@@ -453,7 +458,7 @@ fn whole_token<'a, T>(f: FenField, res: Res<'a, T>, expected: &'static str) -> F
 /// `fen = board [pocket] [sep turn [sep castling [sep ep [sep tail]]]]`
 pub(super) fn one_fen(i: &str) -> FieldRes<'_, (Setup, Style, usize)> {
     let (i, (board, promoted)) = field(FenField::Board, board(i))?;
-    let pocket_at = i.len();
+    let mut pocket_at = i.len();
     let (mut i, pocket) = field(FenField::Pocket, pocket(i))?;
     if !at_token_end(i) {
         return Err(Located {
@@ -483,7 +488,11 @@ pub(super) fn one_fen(i: &str) -> FieldRes<'_, (Setup, Style, usize)> {
             if let Some(tok) = next_field(i) {
                 let expected = "a space after the en passant square (or `-`)";
                 (i, setup.ep_square) = whole_token(FenField::EnPassant, ep(tok), expected)?;
-                i = tail(i, &mut setup, &mut style)?.0;
+                let chesscom_at;
+                (i, chesscom_at) = tail(i, &mut setup, &mut style)?;
+                if let Some(at) = chesscom_at {
+                    pocket_at = at;
+                }
             }
         }
     }
