@@ -448,3 +448,71 @@ fn absurd_jobs_and_unopenable_inputs() {
         );
     }
 }
+
+/// Issue 14.4: `-o` writes a regular file through an unpredictable temporary file and
+/// renames it only after a complete run (keeping the destination's permissions); a
+/// symlink or a FIFO is written through, as `>` would; a directory is refused, leaving
+/// nothing behind.
+#[cfg(unix)]
+#[test]
+fn convert_output_files_are_safe() {
+    use std::os::unix::fs::PermissionsExt;
+    let sample = "samples/lichess_zh_2018_JannLee-CrazyAra.pgn";
+    let dir = std::env::temp_dir().join(format!("pocketfen-o-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let convert = |out: &std::path::Path, inputs: &[&str]| {
+        let mut args = vec![
+            "pgn",
+            "convert",
+            "--to",
+            "xboard",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(inputs);
+        cmd(&args).output().unwrap()
+    };
+    let dest = dir.join("dest.pgn");
+    std::fs::write(&dest, "keep").unwrap();
+    std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let failed = convert(&dest, &[sample, "no-such-file.pgn"]);
+    assert_eq!(failed.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(&dest).unwrap(),
+        "keep",
+        "a failed run replaced it"
+    );
+    let done = convert(&dest, &[sample]);
+    assert_eq!(done.status.code(), Some(0));
+    let written = std::fs::read_to_string(&dest).unwrap();
+    assert!(written.starts_with("[Event "), "{written}");
+    let mode = std::fs::metadata(&dest).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "victim").unwrap();
+    let link = dir.join("link.pgn");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    assert_eq!(convert(&link, &[sample]).status.code(), Some(0));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), written);
+    let sub = dir.join("somedir");
+    std::fs::create_dir(&sub).unwrap();
+    assert_eq!(convert(&sub, &[sample]).status.code(), Some(2));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.contains(".tmp")),
+        "left behind: {names:?}"
+    );
+    assert!(std::fs::read_dir(&sub).unwrap().next().is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -431,6 +431,49 @@ fn problem_lines(file: &str, r: &GameReport) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Where `pgn convert` writes: stdout; a FIFO, a device or a symlink written through, as
+/// `>` would (a symlink stays a symlink); or, for a regular file or a new one, a temporary
+/// file beside it, created unpredictably and exclusively, renamed over it at the end (so
+/// an interrupted or failed run leaves no partial output).
+fn open_output(
+    path: Option<&std::path::Path>,
+) -> Result<(Box<dyn Write>, Option<tempfile::NamedTempFile>)> {
+    let buffered = |w: Box<dyn Write>| -> Box<dyn Write> {
+        Box::new(io::BufWriter::with_capacity(1 << 16, w))
+    };
+    let Some(path) = path else {
+        return Ok((buffered(Box::new(io::stdout().lock())), None));
+    };
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            anyhow::bail!("{}: is a directory", path.display())
+        }
+        Ok(meta) if !meta.is_file() => {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("opening {}", path.display()))?;
+            return Ok((buffered(Box::new(file)), None));
+        }
+        _ => {}
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy());
+    let temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".pocketfen.tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    let file = temp
+        .reopen()
+        .with_context(|| format!("opening {}", temp.path().display()))?;
+    remove_on_interrupt(Some(temp.path()));
+    Ok((buffered(Box::new(file)), Some(temp)))
+}
+
 pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     let target = match args.to {
         TargetArg::Lichess => Target::Lichess,
@@ -442,29 +485,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         .jobs
         .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    // Output goes to a temporary file beside `-o`, renamed at the end: an interrupted run
-    // leaves no partial file.
-    let (mut out, temp): (Box<dyn Write>, Option<std::path::PathBuf>) = match &args.output {
-        Some(path) => {
-            let temp = path.with_file_name(format!(
-                ".{}.pocketfen-{}.tmp",
-                path.file_name()
-                    .map_or("out".into(), |n| n.to_string_lossy()),
-                std::process::id()
-            ));
-            let file = std::fs::File::create(&temp)
-                .with_context(|| format!("creating {}", temp.display()))?;
-            remove_on_interrupt(Some(&temp));
-            (
-                Box::new(io::BufWriter::with_capacity(1 << 16, file)),
-                Some(temp),
-            )
-        }
-        None => (
-            Box::new(io::BufWriter::with_capacity(1 << 16, io::stdout().lock())),
-            None,
-        ),
-    };
+    let (mut out, temp) = open_output(args.output.as_deref())?;
     let mut ok = true;
     let mut io_failed = false;
     let result = (|| -> Result<()> {
@@ -525,15 +546,19 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     })();
     drop(out);
     remove_on_interrupt(None);
-    match (&result, temp, &args.output) {
-        (Ok(()), Some(temp), Some(path)) => {
-            std::fs::rename(&temp, path)
-                .with_context(|| format!("renaming {} to {}", temp.display(), path.display()))?;
+    // The destination is replaced only by a run that read all its input: a failed run
+    // drops the temporary file and leaves an existing destination as it was.
+    if let (Some(temp), Some(path)) = (temp, &args.output)
+        && result.is_ok()
+        && !io_failed
+    {
+        if let Ok(meta) = std::fs::metadata(path) {
+            // The destination keeps its permissions.
+            let _ = std::fs::set_permissions(temp.path(), meta.permissions());
         }
-        (Err(_), Some(temp), _) => {
-            let _ = std::fs::remove_file(temp);
-        }
-        _ => {}
+        temp.persist(path)
+            .map_err(|e| e.error)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     result?;
     if io_failed {
