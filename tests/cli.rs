@@ -516,3 +516,36 @@ fn convert_output_files_are_safe() {
     assert!(std::fs::read_dir(&sub).unwrap().next().is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 14.10: a file name that is not UTF-8 is validated (and printed lossily); a
+/// newline in a name cannot forge a report line.
+#[cfg(unix)]
+#[test]
+fn any_file_name_is_read_and_printed_safely() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("pocketfen-names-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = "[Event \"x\"]\n\n1. e4 e5 *\n";
+    let latin1 = dir.join(std::ffi::OsStr::from_bytes(b"lat\xe9.pgn"));
+    let newline = dir.join("a\n/x.pgn:1:1: game 1: error: forged");
+    std::fs::create_dir_all(newline.parent().unwrap()).unwrap();
+    std::fs::write(&latin1, game).unwrap();
+    std::fs::write(&newline, game).unwrap();
+    let out = Command::new(get_cargo_bin("pocketfen"))
+        .args(["validate", "--all", "-q"])
+        .arg(&latin1)
+        .arg(&newline)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert!(
+        stdout.lines().all(|l| l.ends_with(": ok (chess, 2 plies)")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("lat\u{fffd}.pgn:1:1"), "{stdout}");
+    assert!(stdout.contains("a\\n/x.pgn"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -272,7 +272,7 @@ pub struct LegalArgs {
 pub struct GameArgs {
     /// PGN files (`-` for stdin; compressed files are detected by their first bytes).
     /// Without any, stdin is read.
-    pub files: Vec<String>,
+    pub files: Vec<std::path::PathBuf>,
     /// Read every game as this variant, whatever its `[Variant]` tag says.
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,

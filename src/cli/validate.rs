@@ -2,6 +2,7 @@
 //! number of worker threads.
 
 use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread;
 use std::time::Instant;
@@ -10,6 +11,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::args::{Emit, FormatArg, GameArgs, PgnConvertArgs, ReplayArgs, TargetArg, ValidateArgs};
+use pocketfen::notation::escape_controls;
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
@@ -66,7 +68,7 @@ enum Record<'a> {
     },
 }
 
-fn options(games: &GameArgs, path: &str, strict: bool, variations: bool) -> Options {
+fn options(games: &GameArgs, path: &Path, strict: bool, variations: bool) -> Options {
     Options {
         variant: games.variant.and_then(|v| v.variant()),
         strict,
@@ -75,21 +77,32 @@ fn options(games: &GameArgs, path: &str, strict: bool, variations: bool) -> Opti
         format: match games.format {
             FormatArg::Bpgn => Format::Bpgn,
             FormatArg::Pgn => Format::Pgn,
-            FormatArg::Auto => Format::from_path(path),
+            FormatArg::Auto => Format::from_path(&path.to_string_lossy()),
         },
     }
 }
 
-fn files(games: &GameArgs) -> Vec<String> {
+fn files(games: &GameArgs) -> Vec<PathBuf> {
     if games.files.is_empty() {
-        vec!["-".to_owned()]
+        vec![PathBuf::from("-")]
     } else {
         games.files.clone()
     }
 }
 
-fn display_name(path: &str) -> &str {
-    if path == "-" { "<stdin>" } else { path }
+/// A file's name as reports give it: `<stdin>` for `-`; any name, UTF-8 or not, read
+/// lossily. `text` escapes control characters (a newline in a name must not forge a report
+/// line); JSON escapes them itself.
+fn display_name(path: &Path, text: bool) -> String {
+    if path == Path::new("-") {
+        return "<stdin>".to_owned();
+    }
+    let name = path.to_string_lossy();
+    if text {
+        escape_controls(&name).into_owned()
+    } else {
+        name.into_owned()
+    }
 }
 
 #[derive(Default)]
@@ -219,7 +232,7 @@ type Splitter = GameSplitter<Box<dyn io::BufRead + Send>>;
 /// # Errors
 ///
 /// Why the file cannot be read (printed by the caller; the other files still run).
-fn open_games(path: &str, quiet: bool) -> io::Result<(Splitter, Progress, input::Compression)> {
+fn open_games(path: &Path, quiet: bool) -> io::Result<(Splitter, Progress, input::Compression)> {
     let (reader, compression, size) = input::open(path)?;
     let progress = Progress::new(quiet, size, compression == input::Compression::None);
     Ok((GameSplitter::new(reader), progress, compression))
@@ -235,19 +248,20 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
     let mut io_failed = false;
     for path in files(&args.games) {
         let opts = options(&args.games, &path, args.strict, args.variations);
-        let name = display_name(&path);
+        let name = display_name(&path, !args.json);
+        let shown = display_name(&path, true);
         let start = Instant::now();
         let (mut splitter, mut progress, compression) = match open_games(&path, args.quiet) {
             Ok(opened) => opened,
             Err(e) => {
-                eprintln!("pocketfen: {name}: {e}");
+                eprintln!("pocketfen: {shown}: {e}");
                 io_failed = true;
                 if args.json {
                     // A file that cannot be opened still gets its summary, as a broken
                     // stream does: nothing read, not complete, and why.
                     let rec = Record::Summary {
                         version: SCHEMA_VERSION,
-                        file: name,
+                        file: &name,
                         games: 0,
                         plies: 0,
                         illegal_games: 0,
@@ -268,7 +282,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         };
         let mut printer = Printer {
             out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
-            file: name,
+            file: &name,
             json: args.json,
             all: args.all,
             totals: Totals::default(),
@@ -291,7 +305,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         if args.json {
             let rec = Record::Summary {
                 version: SCHEMA_VERSION,
-                file: name,
+                file: &name,
                 games: t.games,
                 plies: t.plies,
                 illegal_games: t.illegal,
@@ -307,7 +321,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         }
         printer.out.flush().context("writing the report")?;
         eprintln!(
-            "pocketfen: {name}: {} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
+            "pocketfen: {shown}: {} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
             t.games,
             t.plies,
             t.illegal,
@@ -324,7 +338,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         );
         if let Some(e) = stream_error {
             eprintln!(
-                "pocketfen: {name}: the stream ends in an error after {} games ({bytes} bytes): {e}",
+                "pocketfen: {shown}: the stream ends in an error after {} games ({bytes} bytes): {e}",
                 t.games
             );
             io_failed = true;
@@ -344,7 +358,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
     let mut ok = true;
     for path in files(&args.games) {
         let opts = options(&args.games, &path, false, false);
-        let name = display_name(&path);
+        let name = display_name(&path, true);
         let (reader, _, _) = input::open(&path).with_context(|| format!("{name}: opening"))?;
         let mut line = String::new();
         let mut write_error = None;
@@ -378,7 +392,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
             {
                 out.flush().context("writing the output")?;
                 ok = false;
-                eprintln!("pocketfen: {}", p.display_error_in(name, report.number));
+                eprintln!("pocketfen: {}", p.display_error_in(&name, report.number));
             }
         }
     }
@@ -491,7 +505,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     let result = (|| -> Result<()> {
         for path in files(&args.games) {
             let opts = options(&args.games, &path, false, true);
-            let name = display_name(&path);
+            let name = display_name(&path, true);
             let (mut splitter, mut progress, _) = match open_games(&path, args.quiet) {
                 Ok(opened) => opened,
                 Err(e) => {
@@ -506,7 +520,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                     Converted::Game(text) => (text.into_bytes(), None),
                     Converted::Refused(report) => {
                         let raw = if keep { g.bytes.clone() } else { Vec::new() };
-                        (raw, Some(problem_lines(name, &report)))
+                        (raw, Some(problem_lines(&name, &report)))
                     }
                 }
             };

@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
 
 /// The compression of a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,8 +104,11 @@ pub fn decode<'a, R: Read + Send + 'a>(
 /// # Errors
 ///
 /// The error of opening the file or of reading its first bytes.
-pub fn open(path: &str) -> io::Result<(Box<dyn BufRead + Send>, Compression, Option<u64>)> {
-    if path == "-" {
+pub fn open(
+    path: impl AsRef<Path>,
+) -> io::Result<(Box<dyn BufRead + Send>, Compression, Option<u64>)> {
+    let path = path.as_ref();
+    if path == Path::new("-") {
         let (r, c) = decode(io::stdin())?;
         return Ok((r, c, None));
     }
