@@ -369,3 +369,134 @@ fn chess960_survives_every_target_under_every_alias() {
         "{out}"
     );
 }
+
+mod law {
+    //! The law of `pgn convert` (issue 14.3): it writes exactly the games `validate`
+    //! accepts with the same options and variations on, and what it writes validates again
+    //! to the same plies.
+
+    use super::*;
+    use pocketfen::pgn::{RawGame, Status, validate_game};
+    use proptest::prelude::*;
+
+    /// Movetext pieces: moves (legal at some point of a short game or not), NAGs,
+    /// comments, variations (balanced or not), result markers anywhere, move numbers.
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "1.",
+            "2.",
+            "1...",
+            "e4",
+            "e5",
+            "d4",
+            "d5",
+            "Nf3",
+            "Nc6",
+            "exd5",
+            "Qxd5",
+            "Q@e4",
+            "P@e4",
+            "N@f3",
+            "O-O",
+            "Ke2",
+            "Bb5",
+            "a6",
+            "$1",
+            "$14",
+            "$300",
+            "{ a comment }",
+            "{}",
+            "(",
+            ")",
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "*",
+            "--",
+            "e9",
+            ";line\n",
+        ])
+    }
+
+    /// A legal crazyhouse line, an alternative to each of its moves, and what may follow a
+    /// move: nothing, a NAG, a comment, a variation, or a stray piece.
+    const LINE: [(&str, &str); 8] = [
+        ("1. e4", "1. d4"),
+        ("1... d5", "1... e5"),
+        ("2. exd5", "2. e5"),
+        ("2... Qxd5", "2... Nf6"),
+        ("3. Nc3", "3. P@e4"),
+        ("3... Qa5", "3... Qd8"),
+        ("4. P@d4", "4. d4"),
+        ("4... P@e4", "4... Nf6"),
+    ];
+
+    fn game() -> impl Strategy<Value = (String, bool, bool)> {
+        (
+            prop::collection::vec((0usize..6, piece()), 0..=LINE.len()),
+            prop::option::of(piece()),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(after, end, stray_first, drop_mate)| {
+                let mut text = String::from(if stray_first { "$2 " } else { "" });
+                for (n, (what, stray)) in after.iter().enumerate() {
+                    let (mv, alt) = LINE[n];
+                    text.push_str(mv);
+                    text.push(' ');
+                    match what {
+                        1 => text.push_str("$1 "),
+                        2 => text.push_str("{ c } "),
+                        3 => text.push_str(&format!("({alt} {{ v }}) ")),
+                        4 => text.push_str(&format!("({alt} ($3) *) ")),
+                        5 => {
+                            text.push_str(stray);
+                            text.push(' ');
+                        }
+                        _ => {}
+                    }
+                }
+                text.push_str(end.unwrap_or("*"));
+                let pgn = format!("[Event \"law\"]\n[Variant \"Crazyhouse\"]\n\n{text}\n");
+                (pgn, true, drop_mate)
+            })
+    }
+
+    /// Games converted (most must be, or the law is tested on refusals alone).
+    static ACCEPTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    #[test]
+    fn the_law_is_tried_on_accepted_games_too() {
+        convert_writes_exactly_what_validate_accepts();
+        let accepted = ACCEPTED.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(accepted > 1000, "{accepted} conversions");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: if cfg!(debug_assertions) { 1500 } else { 20000 }, ..ProptestConfig::default() })]
+
+        #[test]
+        fn convert_writes_exactly_what_validate_accepts((text, _zh, drop_mate) in game()) {
+            let game = RawGame { number: 1, line: 1, bytes: text.clone().into_bytes() };
+            let opts = Options { drop_mate, ..Options::default() };
+            let judged = Options { variations: true, ..opts };
+            let verdict = validate_game(&game, &judged);
+            for (target, _) in TARGETS {
+                match convert_game(&game, target, target.drop_style(), &opts) {
+                    Converted::Refused(r) => {
+                        prop_assert_ne!(verdict.status, Status::Ok, "{}", text);
+                        prop_assert_eq!(&r, &verdict);
+                    }
+                    Converted::Game(out) => {
+                        ACCEPTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        prop_assert_eq!(verdict.status, Status::Ok, "{}\n{:?}", text, verdict.problems);
+                        let again = RawGame { number: 1, line: 1, bytes: out.clone().into_bytes() };
+                        let r = validate_game(&again, &judged);
+                        prop_assert_eq!(r.status, Status::Ok, "{}\n=> {}\n{:?}", text, out, r.problems);
+                        prop_assert_eq!(r.plies, verdict.plies);
+                    }
+                }
+            }
+        }
+    }
+}
