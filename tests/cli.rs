@@ -549,3 +549,41 @@ fn any_file_name_is_read_and_printed_safely() {
     assert!(stdout.contains("a\\n/x.pgn"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 14.8: `moves` streams stdin (any length, one move at a time), guessing the
+/// variant from its start.
+#[test]
+fn moves_stream_stdin() {
+    let shuffle = "Nf3 Nf6 Ng1 Ng8\n".repeat(50_000);
+    let out = with_stdin(&["moves", "--to", "uci"], shuffle.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 200_001);
+    assert_eq!(
+        stdout.lines().last(),
+        Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 200000 100001")
+    );
+    let out = with_stdin(&["moves"], b"e4\nd5  exd5\tQxd5 P@e4");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.ends_with("/p b KQkq - 0 3\n"),
+        "a crazyhouse game: {stdout}"
+    );
+}
+
+/// Runs the binary with `input` on its stdin.
+fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = cmd(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    out
+}

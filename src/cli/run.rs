@@ -318,14 +318,102 @@ fn move_text(pos: &Position, m: pocketfen::Move, to: MoveFormat, style: DropStyl
     }
 }
 
-fn moves(args: &MovesArgs) -> Result<bool> {
-    let mut tokens = args.moves.clone();
-    if tokens.is_empty() {
-        let mut text = String::new();
-        io::Read::read_to_string(&mut io::stdin().lock(), &mut text).context("reading stdin")?;
-        tokens = text.split_whitespace().map(str::to_owned).collect();
+/// The whitespace-separated words of a reader, one at a time: a move list of any length
+/// in the memory of its longest word.
+struct Words<R> {
+    reader: R,
+    buf: Vec<u8>,
+    at: usize,
+    eof: bool,
+}
+
+/// How much of stdin `moves` looks at to guess the variant (a drop: crazyhouse).
+const GUESS_WINDOW: usize = 64 << 10;
+
+impl<R: BufRead> Words<R> {
+    fn new(reader: R) -> Words<R> {
+        Words {
+            reader,
+            buf: Vec::new(),
+            at: 0,
+            eof: false,
+        }
     }
-    let Ok(mut pos) = start_position(&args.position, &tokens) else {
+
+    /// Reads more; `false` at the end.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        self.buf.drain(..self.at);
+        self.at = 0;
+        let chunk = self.reader.fill_buf()?;
+        if chunk.is_empty() {
+            self.eof = true;
+            return Ok(false);
+        }
+        let n = chunk.len();
+        self.buf.extend_from_slice(chunk);
+        self.reader.consume(n);
+        Ok(true)
+    }
+
+    /// The unread input, at least `n` bytes of it when there are so many.
+    fn look_ahead(&mut self, n: usize) -> io::Result<&[u8]> {
+        while self.buf.len() - self.at < n && self.fill()? {}
+        Ok(&self.buf[self.at..])
+    }
+}
+
+impl<R: BufRead> Iterator for Words<R> {
+    type Item = io::Result<String>;
+    fn next(&mut self) -> Option<io::Result<String>> {
+        loop {
+            let rest = &self.buf[self.at..];
+            let start = rest.iter().position(|b| !b.is_ascii_whitespace());
+            if let Some(s) = start
+                && let Some(len) = rest[s..].iter().position(u8::is_ascii_whitespace)
+            {
+                let word = String::from_utf8_lossy(&rest[s..s + len]).into_owned();
+                self.at += s + len;
+                return Some(Ok(word));
+            }
+            match self.fill() {
+                Ok(true) => {}
+                Ok(false) => {
+                    let rest = &self.buf[self.at..];
+                    let word = String::from_utf8_lossy(rest.trim_ascii()).into_owned();
+                    self.at = self.buf.len();
+                    return (!word.is_empty()).then_some(Ok(word));
+                }
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+}
+
+fn moves(args: &MovesArgs) -> Result<bool> {
+    // From the arguments, or streamed from stdin (the variant guessed from its start).
+    let mut stdin_words = args
+        .moves
+        .is_empty()
+        .then(|| Words::new(io::BufReader::with_capacity(1 << 16, io::stdin().lock())));
+    let guess_from: Vec<String> = match &mut stdin_words {
+        None => args.moves.clone(),
+        Some(words) => {
+            let head = words.look_ahead(GUESS_WINDOW).context("reading stdin")?;
+            if head.contains(&b'@') {
+                vec!["@".to_owned()]
+            } else {
+                Vec::new()
+            }
+        }
+    };
+    let tokens: Box<dyn Iterator<Item = io::Result<String>>> = match stdin_words {
+        None => Box::new(args.moves.iter().cloned().map(Ok)),
+        Some(words) => Box::new(words),
+    };
+    let Ok(mut pos) = start_position(&args.position, &guess_from) else {
         return Ok(false);
     };
     let dialect = FenDialect::from(args.dialect);
@@ -338,8 +426,11 @@ fn moves(args: &MovesArgs) -> Result<bool> {
             serde_json::to_writer(&mut *out, rec).map_err(io::Error::other)?;
             out.write_all(b"\n")
         };
-    for (i, token) in tokens.iter().enumerate() {
+    let mut plies = 0;
+    for (i, token) in tokens.enumerate() {
+        let token = &token.context("reading stdin")?;
         let index = i + 1;
+        plies = index;
         let resolved = if let Some(outcome) = pos.outcome() {
             Err((
                 "game-over",
@@ -410,7 +501,7 @@ fn moves(args: &MovesArgs) -> Result<bool> {
         emit(
             &mut out,
             &MoveRecord::End {
-                plies: tokens.len(),
+                plies,
                 fen: fen_of(&pos),
                 outcome,
             },
