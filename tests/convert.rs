@@ -477,7 +477,7 @@ mod law {
 
         #[test]
         fn convert_writes_exactly_what_validate_accepts((text, _zh, drop_mate) in game()) {
-            let game = RawGame { number: 1, line: 1, bytes: text.clone().into_bytes() };
+            let game = RawGame::new(text.clone().into_bytes());
             let opts = Options { drop_mate, ..Options::default() };
             let judged = Options { variations: true, ..opts };
             let verdict = validate_game(&game, &judged);
@@ -490,7 +490,7 @@ mod law {
                     Converted::Game(out) => {
                         ACCEPTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         prop_assert_eq!(verdict.status, Status::Ok, "{}\n{:?}", text, verdict.problems);
-                        let again = RawGame { number: 1, line: 1, bytes: out.clone().into_bytes() };
+                        let again = RawGame::new(out.clone().into_bytes());
                         let r = validate_game(&again, &judged);
                         prop_assert_eq!(r.status, Status::Ok, "{}\n=> {}\n{:?}", text, out, r.problems);
                         prop_assert_eq!(r.plies, verdict.plies);

@@ -252,11 +252,7 @@ pub fn validate(data: &[u8]) {
                 Status::Ok,
                 "{target:?} wrote a game validate refuses"
             );
-            let again = RawGame {
-                number: 1,
-                line: 1,
-                bytes: text.into_bytes(),
-            };
+            let again = RawGame::new(text.into_bytes());
             let r = validate_game(&again, &judged);
             assert_eq!(
                 r.status,

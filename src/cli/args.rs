@@ -284,6 +284,10 @@ pub struct GameArgs {
     /// move numbers carry board letters (`1A.`).
     #[arg(long, value_enum, default_value = "auto")]
     pub format: FormatArg,
+    /// The largest game read, in bytes (default 32 MiB); a larger one is skipped in
+    /// constant memory and reported as `game-too-large`, and the next games go on.
+    #[arg(long, value_name = "BYTES", default_value_t = pocketfen::pgn::split::DEFAULT_MAX_GAME_BYTES)]
+    pub max_game_bytes: usize,
 }
 
 /// PGN or bughouse PGN.

@@ -232,10 +232,15 @@ type Splitter = GameSplitter<Box<dyn io::BufRead + Send>>;
 /// # Errors
 ///
 /// Why the file cannot be read (printed by the caller; the other files still run).
-fn open_games(path: &Path, quiet: bool) -> io::Result<(Splitter, Progress, input::Compression)> {
+fn open_games(
+    path: &Path,
+    games: &GameArgs,
+    quiet: bool,
+) -> io::Result<(Splitter, Progress, input::Compression)> {
     let (reader, compression, size) = input::open(path)?;
     let progress = Progress::new(quiet, size, compression == input::Compression::None);
-    Ok((GameSplitter::new(reader), progress, compression))
+    let splitter = GameSplitter::with_max_game_bytes(reader, games.max_game_bytes);
+    Ok((splitter, progress, compression))
 }
 
 pub fn validate(args: &ValidateArgs) -> Result<bool> {
@@ -251,35 +256,36 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         let name = display_name(&path, !args.json);
         let shown = display_name(&path, true);
         let start = Instant::now();
-        let (mut splitter, mut progress, compression) = match open_games(&path, args.quiet) {
-            Ok(opened) => opened,
-            Err(e) => {
-                eprintln!("pocketfen: {shown}: {e}");
-                io_failed = true;
-                if args.json {
-                    // A file that cannot be opened still gets its summary, as a broken
-                    // stream does: nothing read, not complete, and why.
-                    let rec = Record::Summary {
-                        version: SCHEMA_VERSION,
-                        file: &name,
-                        games: 0,
-                        plies: 0,
-                        illegal_games: 0,
-                        error_games: 0,
-                        warnings: 0,
-                        bytes: 0,
-                        seconds: 0.0,
-                        complete: false,
-                        stream_error: Some(e.to_string()),
-                    };
-                    let mut out = stdout.lock();
-                    writeln!(out, "{}", serde_json::to_string(&rec)?)
-                        .and_then(|()| out.flush())
-                        .context("writing the report")?;
+        let (mut splitter, mut progress, compression) =
+            match open_games(&path, &args.games, args.quiet) {
+                Ok(opened) => opened,
+                Err(e) => {
+                    eprintln!("pocketfen: {shown}: {e}");
+                    io_failed = true;
+                    if args.json {
+                        // A file that cannot be opened still gets its summary, as a broken
+                        // stream does: nothing read, not complete, and why.
+                        let rec = Record::Summary {
+                            version: SCHEMA_VERSION,
+                            file: &name,
+                            games: 0,
+                            plies: 0,
+                            illegal_games: 0,
+                            error_games: 0,
+                            warnings: 0,
+                            bytes: 0,
+                            seconds: 0.0,
+                            complete: false,
+                            stream_error: Some(e.to_string()),
+                        };
+                        let mut out = stdout.lock();
+                        writeln!(out, "{}", serde_json::to_string(&rec)?)
+                            .and_then(|()| out.flush())
+                            .context("writing the report")?;
+                    }
+                    continue;
                 }
-                continue;
-            }
-        };
+            };
         let mut printer = Printer {
             out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
             file: &name,
@@ -362,7 +368,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
         let (reader, _, _) = input::open(&path).with_context(|| format!("{name}: opening"))?;
         let mut line = String::new();
         let mut write_error = None;
-        for game in GameSplitter::new(reader) {
+        for game in GameSplitter::with_max_game_bytes(reader, args.games.max_game_bytes) {
             let game = game.with_context(|| format!("{name}: reading"))?;
             writeln!(out, "# {name} game {} (line {})", game.number, game.line)
                 .context("writing the output")?;
@@ -506,7 +512,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         for path in files(&args.games) {
             let opts = options(&args.games, &path, false, true);
             let name = display_name(&path, true);
-            let (mut splitter, mut progress, _) = match open_games(&path, args.quiet) {
+            let (mut splitter, mut progress, _) = match open_games(&path, &args.games, args.quiet) {
                 Ok(opened) => opened,
                 Err(e) => {
                     eprintln!("pocketfen: {name}: {e}");

@@ -428,7 +428,10 @@ pub enum Converted {
 /// `validate` accepts with the same options (variations are always validated here).
 pub fn convert_game(game: &RawGame, target: Target, style: DropStyle, opts: &Options) -> Converted {
     let text = decode(&game.bytes);
-    if game.bytes.starts_with(&[0xff, 0xfe]) || game.bytes.starts_with(&[0xfe, 0xff]) {
+    if game.too_large.is_some()
+        || game.bytes.starts_with(&[0xff, 0xfe])
+        || game.bytes.starts_with(&[0xfe, 0xff])
+    {
         return Converted::Refused(super::validate_game(game, opts));
     }
     convert_text(game.number, game.line, &text, target, style, opts)

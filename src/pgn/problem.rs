@@ -71,6 +71,8 @@ pub enum GameProblemKind {
     ClockIncrease,
     /// Chess.com's `$146@g4` for `N@g4`.
     GarbledKnightDrop,
+    /// A game larger than the splitter's limit, skipped unread.
+    GameTooLarge,
 }
 
 impl GameProblemKind {
@@ -98,6 +100,7 @@ impl GameProblemKind {
             GameProblemKind::OutOfTurn => "out-of-turn",
             GameProblemKind::ClockIncrease => "clock-increase",
             GameProblemKind::GarbledKnightDrop => "garbled-knight-drop",
+            GameProblemKind::GameTooLarge => "game-too-large",
         }
     }
 }

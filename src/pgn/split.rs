@@ -14,9 +14,28 @@ pub struct RawGame {
     pub number: usize,
     /// 1-based line of the game's first byte.
     pub line: usize,
-    /// The game's bytes, tags and movetext.
+    /// The game's bytes, tags and movetext (none for a game over the size limit).
     pub bytes: Vec<u8>,
+    /// The size of a game over the splitter's limit, which was skipped, not kept.
+    pub too_large: Option<u64>,
 }
+
+impl RawGame {
+    /// A game of `bytes`, number 1 on line 1 (for a game held in memory).
+    pub fn new(bytes: Vec<u8>) -> RawGame {
+        RawGame {
+            number: 1,
+            line: 1,
+            bytes,
+            too_large: None,
+        }
+    }
+}
+
+/// The largest game a splitter keeps by default (32 MiB); a larger one is skipped in
+/// constant memory and handed out with its size only. Real games stay far below it (an
+/// annotated game with every clock is some tens of KB).
+pub const DEFAULT_MAX_GAME_BYTES: usize = 32 << 20;
 
 /// Reads games one by one from a stream, in blocks: lines are found with `memchr` in
 /// the block and a game is copied out once, whole.
@@ -42,6 +61,20 @@ pub struct GameSplitter<R> {
     bytes_read: u64,
     /// How far the current line has been searched for its end (0: not searched).
     searched: usize,
+    max_game_bytes: usize,
+    /// The bytes of the current game dropped so far, when it is over the limit.
+    skipped: Option<u64>,
+    /// What is known of a line too long to keep whole, its bytes dropped so far.
+    partial: Option<PartialLine>,
+}
+
+/// The start of a line whose bytes were dropped (its game is over the size limit).
+#[derive(Debug)]
+struct PartialLine {
+    lead: Option<u8>,
+    tag_like: bool,
+    comments: CommentScan,
+    dropped: u64,
 }
 
 const BLOCK: usize = 1 << 18;
@@ -65,6 +98,18 @@ impl<R: BufRead> GameSplitter<R> {
             bom_checked: false,
             bytes_read: 0,
             searched: 0,
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+            skipped: None,
+            partial: None,
+        }
+    }
+
+    /// Splits the games of `reader`, skipping (in constant memory) any game larger than
+    /// `max` bytes: it is handed out with [`RawGame::too_large`] set.
+    pub fn with_max_game_bytes(reader: R, max: usize) -> GameSplitter<R> {
+        GameSplitter {
+            max_game_bytes: max.max(1),
+            ..GameSplitter::new(reader)
         }
     }
 
@@ -124,6 +169,9 @@ impl<R: BufRead> GameSplitter<R> {
                     from + n + 1
                 }
                 None => {
+                    if self.buf.len() - self.game_start > self.max_game_bytes {
+                        self.set_aside_partial_line();
+                    }
                     let searched = self.buf.len();
                     let drained = self.game_start;
                     if self.fill()? {
@@ -131,7 +179,7 @@ impl<R: BufRead> GameSplitter<R> {
                         self.searched = searched - drained.min(searched);
                         continue;
                     }
-                    if self.scan == self.buf.len() {
+                    if self.scan == self.buf.len() && self.partial.is_none() {
                         return Ok(self.take_game(self.buf.len()));
                     }
                     self.buf.len()
@@ -139,20 +187,35 @@ impl<R: BufRead> GameSplitter<R> {
             };
             let line_start = self.scan;
             let line = &self.buf[line_start..line_end];
-            let lead = line
-                .iter()
-                .position(|c| !c.is_ascii_whitespace())
-                .map(|i| line[i]);
+            let first = |l: &[u8]| l.iter().copied().find(|c| !c.is_ascii_whitespace());
+            let (lead, tag_like, mut comments, dropped) = match self.partial.take() {
+                Some(p) => (
+                    p.lead.or_else(|| first(line)),
+                    p.tag_like,
+                    p.comments,
+                    p.dropped,
+                ),
+                None => (
+                    first(line),
+                    self.in_comment && super::token::starts_with_tag(line),
+                    CommentScan::line(self.in_comment),
+                    0,
+                ),
+            };
             let was_in_comment = self.in_comment;
             // A comment still open at a blank line followed by a tag line was never
             // closed: the tag line starts the next game, so one corrupt game does not
             // swallow the rest of the archive (its validation reports the open comment).
-            let reopens = was_in_comment && self.prev_blank && super::token::starts_with_tag(line);
+            let reopens = was_in_comment && self.prev_blank && tag_like;
             let starts_tag = (!was_in_comment || reopens) && lead == Some(b'[');
             if starts_tag && (self.has_movetext || self.tags_ended) {
                 // This line opens the next game: hand out the current one.
                 let game = self.take_game(line_start);
                 self.start_tag_line(line_start, line_end);
+                if dropped > 0 {
+                    // Its beginning was dropped: the new game is over the limit too.
+                    self.skipped = Some(dropped);
+                }
                 return Ok(game);
             }
             let blank = lead.is_none();
@@ -169,10 +232,44 @@ impl<R: BufRead> GameSplitter<R> {
             if !blank && !starts_tag && (was_in_comment || lead != Some(b'%')) {
                 self.has_movetext = true;
             }
-            self.in_comment = scan_comments(self.in_comment, &self.buf[line_start..line_end]);
+            comments.feed(&self.buf[line_start..line_end]);
+            self.in_comment = comments.in_comment;
             self.scan = line_end;
             self.line += 1;
+            // A game over the limit keeps none of its lines.
+            if self.start_line != 0
+                && (self.skipped.is_some() || line_end - self.game_start > self.max_game_bytes)
+            {
+                *self.skipped.get_or_insert(0) += (line_end - self.game_start) as u64;
+                self.game_start = line_end;
+            }
         }
+    }
+
+    /// Drops the bytes of a game over the limit in the middle of a line, keeping what the
+    /// rest of the line needs to be read: its first byte, whether it looks like a tag,
+    /// and the comment state.
+    fn set_aside_partial_line(&mut self) {
+        let chunk = &self.buf[self.scan..];
+        let in_comment = self.in_comment;
+        let p = self.partial.get_or_insert_with(|| PartialLine {
+            lead: None,
+            tag_like: in_comment && super::token::starts_with_tag(chunk),
+            comments: CommentScan::line(in_comment),
+            dropped: 0,
+        });
+        if p.lead.is_none() {
+            p.lead = chunk.iter().copied().find(|c| !c.is_ascii_whitespace());
+        }
+        p.comments.feed(chunk);
+        p.dropped += chunk.len() as u64;
+        if self.start_line == 0 && p.lead.is_some() {
+            self.start_line = self.line;
+        }
+        *self.skipped.get_or_insert(0) += (self.buf.len() - self.game_start) as u64;
+        self.buf.truncate(self.game_start);
+        self.scan = self.game_start;
+        self.searched = self.game_start;
     }
 
     /// Starts the next game at the tag line `start..end`.
@@ -185,15 +282,22 @@ impl<R: BufRead> GameSplitter<R> {
         self.line += 1;
     }
 
-    /// Hands out the current game (`game_start..end`), if it has any line.
+    /// Hands out the current game (`game_start..end`), if it has any line; a game over the
+    /// limit with its size only.
     fn take_game(&mut self, end: usize) -> Option<RawGame> {
-        let bytes = self.buf[self.game_start..end].to_vec();
         let line = self.start_line;
+        let skipped = self.skipped.take();
+        let bytes = if skipped.is_some() {
+            Vec::new()
+        } else {
+            self.buf[self.game_start..end].to_vec()
+        };
+        let size = skipped.map(|s| s + (end - self.game_start) as u64);
         self.game_start = end;
         self.start_line = 0;
         self.has_movetext = false;
         self.tags_ended = false;
-        if line == 0 || bytes.iter().all(u8::is_ascii_whitespace) {
+        if line == 0 || (size.is_none() && bytes.iter().all(u8::is_ascii_whitespace)) {
             return None;
         }
         self.number += 1;
@@ -201,53 +305,87 @@ impl<R: BufRead> GameSplitter<R> {
             number: self.number,
             line,
             bytes,
+            too_large: size,
         })
     }
 }
 
-/// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its
-/// start (`;` comments and quoted tag values open none). Jumps between interesting bytes.
-fn scan_comments(mut in_comment: bool, line: &[u8]) -> bool {
-    // Only braces open or close a comment (tag lines have none).
-    if memchr::memchr2(b'{', b'}', line).is_none() {
-        return in_comment;
-    }
-    // Comments do not nest, so without quotes or `;` the last brace decides: after a `}`
-    // no comment is open, after a `{` one is (opened there or earlier).
-    if memchr::memchr2(b'"', b';', line).is_none() {
-        return match memchr::memrchr2(b'{', b'}', line) {
-            Some(n) => line[n] == b'{',
-            None => in_comment,
-        };
-    }
-    let mut at = 0;
-    let mut in_string = false;
-    while at < line.len() {
-        if in_comment {
-            match memchr::memchr(b'}', &line[at..]) {
-                Some(n) => {
-                    in_comment = false;
-                    at += n + 1;
-                }
-                None => return true,
-            }
-        } else {
-            let hit = if in_string {
-                memchr::memchr(b'"', &line[at..])
-            } else {
-                memchr::memchr3(b'{', b'"', b';', &line[at..])
-            };
-            let Some(n) = hit else { return false };
-            at += n;
-            match line[at] {
-                b'"' => in_string = !in_string,
-                b'{' => in_comment = true,
-                _ => return false, // `;`: the rest of the line is a comment
-            }
-            at += 1;
+/// Whether a `{…}` comment is open, read a line at a time or a piece of one at a time
+/// (`;` comments and quoted tag values open none). Jumps between interesting bytes.
+#[derive(Debug, Clone, Copy)]
+struct CommentScan {
+    in_comment: bool,
+    in_string: bool,
+    /// A `;` outside comments and strings: the rest of the line is a comment.
+    rest_of_line: bool,
+}
+
+impl CommentScan {
+    /// The state at a line's start.
+    fn line(in_comment: bool) -> CommentScan {
+        CommentScan {
+            in_comment,
+            in_string: false,
+            rest_of_line: false,
         }
     }
-    in_comment
+
+    /// Reads the next piece of the line.
+    fn feed(&mut self, line: &[u8]) {
+        if self.rest_of_line {
+            return;
+        }
+        let braces = memchr::memchr2(b'{', b'}', line).is_some();
+        let quotes_or_semicolon = memchr::memchr2(b'"', b';', line).is_some();
+        if !self.in_string && !quotes_or_semicolon {
+            // Comments do not nest, so the last brace decides: after a `}` no comment is
+            // open, after a `{` one is (opened there or earlier).
+            if let Some(n) = memchr::memrchr2(b'{', b'}', line) {
+                self.in_comment = line[n] == b'{';
+            }
+            return;
+        }
+        if !braces && self.in_comment {
+            return;
+        }
+        let mut at = 0;
+        while at < line.len() {
+            if self.in_comment {
+                match memchr::memchr(b'}', &line[at..]) {
+                    Some(n) => {
+                        self.in_comment = false;
+                        at += n + 1;
+                    }
+                    None => return,
+                }
+            } else {
+                let hit = if self.in_string {
+                    memchr::memchr(b'"', &line[at..])
+                } else {
+                    memchr::memchr3(b'{', b'"', b';', &line[at..])
+                };
+                let Some(n) = hit else { return };
+                at += n;
+                match line[at] {
+                    b'"' => self.in_string = !self.in_string,
+                    b'{' => self.in_comment = true,
+                    _ => {
+                        self.rest_of_line = true;
+                        return;
+                    }
+                }
+                at += 1;
+            }
+        }
+    }
+}
+
+/// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its
+/// start.
+fn scan_comments(in_comment: bool, line: &[u8]) -> bool {
+    let mut scan = CommentScan::line(in_comment);
+    scan.feed(line);
+    scan.in_comment
 }
 
 impl<R: BufRead> Iterator for GameSplitter<R> {
@@ -308,5 +446,51 @@ mod tests {
         assert_eq!(split("[A \"1\"]\n\n[B \"2\"]\n1. e4 *\n").len(), 2);
         // Without the blank line the tag sections run together into one game.
         assert_eq!(split("[A \"1\"]\n[B \"2\"]\n1. e4 *\n").len(), 1);
+    }
+
+    /// Issue 14.2: a game over the limit is skipped in constant memory (long lines and
+    /// many lines alike, comments kept track of) and handed out with its size; the games
+    /// around it are intact.
+    #[test]
+    fn games_over_the_limit_are_skipped_with_their_size() {
+        let ok = "[Event \"ok\"]\n\n1. d4 d5 *\n\n";
+        let long_line = format!(
+            "[Event \"line\"]\n\n1. e4 {{{}}} e5 *\n\n",
+            "x".repeat(300_000)
+        );
+        let many_lines = format!(
+            "[Event \"lines\"]\n\n1. e4 {}*\n\n",
+            "{ [not a tag]\n[Event \"inside\"] }\n".repeat(10_000)
+        );
+        let text = format!("{ok}{long_line}{ok}{many_lines}{ok}");
+        // Small blocks: the long line is read in many pieces.
+        let reader = io::BufReader::with_capacity(4096, text.as_bytes());
+        let games: Vec<RawGame> = GameSplitter::with_max_game_bytes(reader, 50_000)
+            .map(Result::unwrap)
+            .collect();
+        let sizes: Vec<Option<u64>> = games.iter().map(|g| g.too_large).collect();
+        assert_eq!(
+            sizes,
+            [
+                None,
+                Some(long_line.len() as u64),
+                None,
+                Some(many_lines.len() as u64),
+                None
+            ]
+        );
+        let lines: Vec<usize> = games.iter().map(|g| g.line).collect();
+        assert_eq!(lines, [1, 5, 9, 13, 13 + 4 + 20_000]);
+        for g in [&games[0], &games[2], &games[4]] {
+            assert_eq!(g.bytes, ok.as_bytes());
+        }
+        assert!(games[1].bytes.is_empty() && games[3].bytes.is_empty());
+        // Under a limit they fit, the same games come out whole.
+        let whole: Vec<RawGame> = GameSplitter::new(text.as_bytes())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(whole.len(), 5);
+        assert_eq!(whole[3].bytes, many_lines.as_bytes());
+        assert!(whole.iter().all(|g| g.too_large.is_none()));
     }
 }

@@ -112,9 +112,37 @@ pub fn visit_game<V: for<'t> Visitor<'t>>(
     opts: &Options,
     visitor: &mut V,
 ) -> GameReport {
+    if let Some(size) = game.too_large {
+        return too_large(game, size);
+    }
     let text = decode(&game.bytes);
     let utf16 = game.bytes.starts_with(&[0xff, 0xfe]) || game.bytes.starts_with(&[0xfe, 0xff]);
     walk(game.number, game.line, &text, utf16, opts, visitor)
+}
+
+/// The report on a game the splitter skipped for its size.
+fn too_large(game: &RawGame, size: u64) -> GameReport {
+    let mut rep = Reporter::new("", game.line);
+    rep.unplayable(
+        GameProblemKind::GameTooLarge,
+        At {
+            ply: None,
+            token: None,
+            offset: 0,
+        },
+        format!(
+            "the game is {size} bytes, over the size limit (--max-game-bytes); it was skipped unread"
+        ),
+    );
+    GameReport {
+        number: game.number,
+        line: game.line,
+        variant: None,
+        plies: 0,
+        status: rep.status,
+        problems: rep.problems,
+        result_reading: None,
+    }
 }
 
 /// Validates the game in `text` (game `number`, starting on line `line`), handing the
