@@ -31,7 +31,7 @@ fn convert_all(bytes: &[u8], target: Target) -> String {
             target.drop_style(),
             &Options::default(),
         ) {
-            Converted::Game(text) => out.push_str(&text),
+            Converted::Game(text, _) => out.push_str(&text),
             Converted::Refused(r) => panic!("a corpus game did not convert: {:?}", r.problems),
         }
     }
@@ -242,11 +242,11 @@ fn convert_refuses_what_validate_refuses_with_the_same_options() {
                 GameProblemKind::Illegal(IllegalReason::DropMate)
             );
         }
-        Converted::Game(text) => panic!("a forbidden drop-mate was converted:\n{text}"),
+        Converted::Game(text, _) => panic!("a forbidden drop-mate was converted:\n{text}"),
     }
     assert!(matches!(
         convert_game(&game, Target::Lichess, target_style(), &Options::default()),
-        Converted::Game(_)
+        Converted::Game(..)
     ));
 
     // Four player tags make a bughouse match, unless the format says PGN.
@@ -261,7 +261,8 @@ fn convert_refuses_what_validate_refuses_with_the_same_options() {
         (r.status, r.variant, r.plies),
         (Status::Ok, Some(Variant::Chess), 2)
     );
-    let Converted::Game(text) = convert_game(&game, Target::Lichess, target_style(), &plain) else {
+    let Converted::Game(text, _) = convert_game(&game, Target::Lichess, target_style(), &plain)
+    else {
         panic!("a valid PGN game was refused");
     };
     assert!(text.ends_with("\n\n1. e4 e5 *\n\n"), "{text}");
@@ -287,7 +288,7 @@ fn bughouse_matches_convert_and_validate_again() {
             let before = validate_game(&game, &Options::default());
             assert_eq!(before.status, Status::Ok, "{}", path.display());
             for (target, _) in TARGETS {
-                let Converted::Game(text) =
+                let Converted::Game(text, _) =
                     convert_game(&game, target, target.drop_style(), &Options::default())
                 else {
                     panic!("{}: a valid match was refused", path.display());
@@ -487,7 +488,7 @@ mod law {
                         prop_assert_ne!(verdict.status, Status::Ok, "{}", text);
                         prop_assert_eq!(&r, &verdict);
                     }
-                    Converted::Game(out) => {
+                    Converted::Game(out, _) => {
                         ACCEPTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         prop_assert_eq!(verdict.status, Status::Ok, "{}\n{:?}", text, verdict.problems);
                         let again = RawGame::new(out.clone().into_bytes());
@@ -499,4 +500,46 @@ mod law {
             }
         }
     }
+}
+
+/// Issue 14.9: `pgn convert` keeps what it can (a second `White` tag, Latin-1 text, a NAG
+/// beyond $255) and warns about what it cannot (a second `FEN`, `Variant` or `Result`);
+/// under `strict` such a game is refused.
+#[test]
+fn convert_keeps_what_it_can_and_says_what_it_cannot() {
+    use pocketfen::pgn::{GameProblemKind, RawGame};
+    let mut bytes = b"[Event \"x\"]\n[White \"A\"]\n[White \"B\"]\n[Black \"Ren\xe9\"]\n[Result \"*\"]\n[Result \"1-0\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. O-O $300 Kd7 { caf\xe9 } *\n".to_vec();
+    let game = RawGame::new(std::mem::take(&mut bytes));
+    let Converted::Game(text, warnings) =
+        convert_game(&game, Target::Lichess, target_style(), &Options::default())
+    else {
+        panic!("refused");
+    };
+    assert!(text.contains("[White \"A\"]\n"), "{text}");
+    assert!(
+        text.contains("[White \"B\"]\n"),
+        "the second White is kept:\n{text}"
+    );
+    assert!(text.contains("[Black \"René\"]\n"), "Latin-1 kept:\n{text}");
+    assert!(text.contains("{ café }"), "{text}");
+    assert!(text.contains("O-O $300 1... Kd7"), "{text}");
+    let kinds: Vec<GameProblemKind> = warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            GameProblemKind::DuplicateTag,
+            GameProblemKind::DuplicateTag,
+            GameProblemKind::NagOutOfRange
+        ],
+        "{warnings:?}"
+    );
+    assert!(warnings[0].reason.contains("[Result]") && warnings[1].reason.contains("[FEN]"));
+    let strict = Options {
+        strict: true,
+        ..Options::default()
+    };
+    assert!(matches!(
+        convert_game(&game, Target::Lichess, target_style(), &strict),
+        Converted::Refused(_)
+    ));
 }

@@ -157,7 +157,7 @@ fn run(bytes: &[u8], opts: &Options) -> String {
         let report = validate_game(&game, opts);
         let converted = matches!(
             convert_game(&game, Target::Lichess, DropStyle::Letter, opts),
-            Converted::Game(_)
+            Converted::Game(..)
         );
         if games <= 3 {
             describe(&mut out, &report, converted);

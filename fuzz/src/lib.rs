@@ -245,7 +245,7 @@ pub fn validate(data: &[u8]) {
                     assert_eq!(r, verdict, "convert refuses in validate's words");
                     continue;
                 }
-                Converted::Game(text) => text,
+                Converted::Game(text, _) => text,
             };
             assert_eq!(
                 verdict.status,

@@ -371,6 +371,11 @@ pub struct PgnConvertArgs {
     /// Copy games that do not replay through unchanged instead of leaving them out.
     #[arg(long)]
     pub keep_broken: bool,
+    /// Refuse a game `validate --strict` would warn about (non-canonical SAN, a second
+    /// `FEN`, `Variant` or `Result` tag that cannot be kept, a NAG beyond $255…); without
+    /// it the game is written and the warnings go to stderr.
+    #[arg(long)]
+    pub strict: bool,
     /// Write to this file (through a temporary file renamed at the end) instead of stdout.
     #[arg(long, short = 'o')]
     pub output: Option<std::path::PathBuf>,

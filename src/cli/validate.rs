@@ -510,7 +510,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     let mut io_failed = false;
     let result = (|| -> Result<()> {
         for path in files(&args.games) {
-            let opts = options(&args.games, &path, false, true);
+            let opts = options(&args.games, &path, args.strict, true);
             let name = display_name(&path, true);
             let (mut splitter, mut progress, _) = match open_games(&path, &args.games, args.quiet) {
                 Ok(opened) => opened,
@@ -521,12 +521,29 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                 }
             };
             let keep = args.keep_broken;
-            let work = |g: &RawGame| -> (Vec<u8>, Option<String>) {
+            // The game's bytes, what to say of it on stderr, and whether it was refused.
+            let work = |g: &RawGame| -> (Vec<u8>, String, bool) {
                 match convert_game(g, target, style, &opts) {
-                    Converted::Game(text) => (text.into_bytes(), None),
+                    Converted::Game(text, warnings) => {
+                        let said = if warnings.is_empty() {
+                            String::new()
+                        } else {
+                            let report = GameReport {
+                                number: g.number,
+                                line: g.line,
+                                variant: None,
+                                plies: 0,
+                                status: Status::Ok,
+                                problems: warnings,
+                                result_reading: None,
+                            };
+                            problem_lines(&name, &report)
+                        };
+                        (text.into_bytes(), said, false)
+                    }
                     Converted::Refused(report) => {
                         let raw = if keep { g.bytes.clone() } else { Vec::new() };
-                        (raw, Some(problem_lines(&name, &report)))
+                        (raw, problem_lines(&name, &report), true)
                     }
                 }
             };
@@ -534,11 +551,9 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                 &mut splitter,
                 jobs,
                 &work,
-                &mut |(bytes, problems)| {
-                    if let Some(p) = problems {
-                        ok = false;
-                        eprint!("{p}");
-                    }
+                &mut |(bytes, said, refused)| {
+                    ok &= !refused;
+                    eprint!("{said}");
                     out.write_all(&bytes)?;
                     if !bytes.is_empty() && !bytes.ends_with(b"\n\n") {
                         out.write_all(if bytes.ends_with(b"\n") {

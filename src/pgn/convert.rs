@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 
 use super::game::{Boards, MoveAt, Options, unescape};
-use super::problem::{GameReport, Status};
+use super::problem::{GameProblem, GameReport, Status};
 use super::split::RawGame;
 use super::validate::{decode, visit_text};
 use super::visitor::Visitor;
@@ -418,14 +418,16 @@ fn write_fen(target: Target, variant: Variant, has_fen: bool, start: &Setup) -> 
 /// The outcome of converting one game.
 #[derive(Debug)]
 pub enum Converted {
-    /// The game in the target's conventions.
-    Game(String),
+    /// The game in the target's conventions, and `validate`'s warnings about it (what
+    /// could not be kept is among them).
+    Game(String, Vec<GameProblem>),
     /// The game does not validate: `validate`'s report, in its words.
     Refused(GameReport),
 }
 
 /// Converts one game for `target`, pawn drops written in `style`: exactly the games that
-/// `validate` accepts with the same options (variations are always validated here).
+/// `validate` accepts with the same options (variations are always validated here), and
+/// under `strict` only those it accepts without a warning.
 pub fn convert_game(game: &RawGame, target: Target, style: DropStyle, opts: &Options) -> Converted {
     let text = decode(&game.bytes);
     if game.too_large.is_some()
@@ -467,10 +469,10 @@ pub fn convert_text(
         current: None,
     };
     let report = visit_text(number, line, text, &opts, &mut writer);
-    if report.status != Status::Ok {
+    if report.status != Status::Ok || (opts.strict && !report.problems.is_empty()) {
         return Converted::Refused(report);
     }
-    Converted::Game(writer.finish())
+    Converted::Game(writer.finish(), report.problems)
 }
 
 impl Writer<'_> {
@@ -491,15 +493,20 @@ impl Writer<'_> {
             let default = if name == "Result" { &result } else { "?" };
             push_tag(&mut out, name, self.tag_value(name).unwrap_or(default));
         }
+        // Then every other tag in input order, a second tag of a roster name too; the
+        // tags written from the game itself are not copied (a second one is warned of).
         let written_here = ["FEN", "SetUp", "Variant", "CurrentPosition"];
+        let mut roster_seen = [false; ROSTER.len()];
         for (name, value) in &self.tags {
-            if !ROSTER
-                .iter()
-                .chain(&written_here)
-                .any(|r| r.eq_ignore_ascii_case(name))
-            {
-                push_tag(&mut out, name, value);
+            if written_here.iter().any(|r| r.eq_ignore_ascii_case(name)) {
+                continue;
             }
+            if let Some(i) = ROSTER.iter().position(|r| r.eq_ignore_ascii_case(name))
+                && !std::mem::replace(&mut roster_seen[i], true)
+            {
+                continue;
+            }
+            push_tag(&mut out, name, value);
         }
         for (name, value) in &self.head {
             push_tag(&mut out, name, value);

@@ -149,10 +149,20 @@ impl<'t> Tags<'t> {
         "TimeControl",
     ];
 
-    pub(crate) fn insert(&mut self, name: &str, value: &'t str, offset: usize) {
-        if let Some(i) = Self::READ.iter().position(|r| r.eq_ignore_ascii_case(name)) {
-            self.values[i].get_or_insert_with(|| (unescape(value), offset));
+    /// Keeps the first tag of each name read; `true` for a second `Variant`, `FEN`,
+    /// `Result` or `CurrentPosition` (a value that a re-export cannot keep).
+    pub(crate) fn insert(&mut self, name: &str, value: &'t str, offset: usize) -> bool {
+        let Some(i) = Self::READ.iter().position(|r| r.eq_ignore_ascii_case(name)) else {
+            return false;
+        };
+        if self.values[i].is_some() {
+            return matches!(
+                Self::READ[i],
+                "Variant" | "FEN" | "Result" | "CurrentPosition"
+            );
         }
+        self.values[i] = Some((unescape(value), offset));
+        false
     }
 
     /// The value and offset of a tag validation reads.

@@ -73,6 +73,10 @@ pub enum GameProblemKind {
     GarbledKnightDrop,
     /// A game larger than the splitter's limit, skipped unread.
     GameTooLarge,
+    /// A second `Variant`, `FEN`, `Result` or `CurrentPosition` tag (the first is read).
+    DuplicateTag,
+    /// A NAG beyond `$255`.
+    NagOutOfRange,
 }
 
 impl GameProblemKind {
@@ -101,6 +105,8 @@ impl GameProblemKind {
             GameProblemKind::ClockIncrease => "clock-increase",
             GameProblemKind::GarbledKnightDrop => "garbled-knight-drop",
             GameProblemKind::GameTooLarge => "game-too-large",
+            GameProblemKind::DuplicateTag => "duplicate-tag",
+            GameProblemKind::NagOutOfRange => "nag-out-of-range",
         }
     }
 }

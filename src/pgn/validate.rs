@@ -99,11 +99,32 @@ pub fn validate_game_with(
 }
 
 /// The game's text: UTF-8 as a rule; anything else (Latin-1 names) is read lossily.
+/// The game's text: UTF-8 as a rule; a byte that is not (a Latin-1 name from an old
+/// archive) is read as the Latin-1 character it is, so nothing is lost.
 pub(crate) fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(bytes),
+    let Err(first) = std::str::from_utf8(bytes) else {
+        return Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
+    };
+    let mut out = String::with_capacity(bytes.len() + 16);
+    let mut rest = bytes;
+    let mut bad = first;
+    loop {
+        let (good, after) = rest.split_at(bad.valid_up_to());
+        out.push_str(std::str::from_utf8(good).unwrap_or_default());
+        let Some((&byte, after)) = after.split_first() else {
+            break;
+        };
+        out.push(char::from(byte));
+        rest = after;
+        match std::str::from_utf8(rest) {
+            Ok(tail) => {
+                out.push_str(tail);
+                break;
+            }
+            Err(e) => bad = e,
+        }
     }
+    Cow::Owned(out)
 }
 
 /// Validates one game, handing the walk to `visitor`.
@@ -169,10 +190,21 @@ fn walk<'t, V: Visitor<'t>>(
     let mut tokens = Tokenizer::new(text);
     // Tag section: keep the tags validation reads (the first of each name).
     let mut tags = Tags::default();
+    let mut duplicates = Vec::new();
     tokens.tag_section(|name, value, offset| {
-        tags.insert(name, value, offset);
+        if tags.insert(name, value, offset) {
+            duplicates.push((name, value, offset));
+        }
         visitor.tag(name, value);
     });
+    for (name, value, offset) in duplicates {
+        rep.warn(
+            GameProblemKind::DuplicateTag,
+            At::tag(value, offset),
+            format!("a second [{name}] tag: the first is read, and pgn convert drops this one"),
+            None,
+        );
+    }
     let finish = |rep: Reporter<'_>, variant, plies| GameReport {
         number,
         line,
@@ -247,7 +279,18 @@ fn walk_movetext<'t, V: Visitor<'t>>(
             }
             TokenKind::LineComment(_) => {}
             TokenKind::Comment(c) => visitor.comment(c),
-            TokenKind::Nag(n) => visitor.nag(n),
+            TokenKind::Nag(n) => {
+                if n[1..].parse::<u8>().is_err() {
+                    rep.warn(
+                        GameProblemKind::NagOutOfRange,
+                        here(None, Some(n)),
+                        "a NAG beyond $255 (PGN's NAGs are $0 to $255); it is kept as written"
+                            .to_owned(),
+                        None,
+                    );
+                }
+                visitor.nag(n);
+            }
             TokenKind::VariationStart => {
                 if depth == 0 {
                     outer_open = t.offset;
