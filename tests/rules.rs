@@ -448,3 +448,44 @@ fn the_ep_square_is_written_only_when_the_capture_is_legal() {
         );
     }
 }
+
+/// Issue 17.6: insufficient material ends a chess game (both `moves` and `validate` say
+/// so) and never a pocket game, where material does not leave the game.
+#[test]
+fn insufficient_material_ends_chess_only() {
+    use pocketfen::pgn::{GameProblemKind, Options, Status, validate_str};
+    let fen = "8/8/8/4k3/8/8/8/4K2N b - - 0 1";
+    let chess = Position::from_fen(fen, Some(Variant::Chess), true).unwrap();
+    assert!(chess.is_insufficient_material());
+    assert_eq!(
+        chess.outcome(),
+        Some(Outcome::Draw {
+            reason: EndReason::InsufficientMaterial
+        })
+    );
+    let zh = Position::from_fen(fen, Some(Variant::Crazyhouse), true).unwrap();
+    assert!(!zh.is_insufficient_material());
+    assert_eq!(zh.outcome(), None);
+    for (variant, warned) in [("Standard", true), ("Crazyhouse", false)] {
+        let pgn = format!("[Variant \"{variant}\"]\n[FEN \"{fen}\"]\n\n1... Kd4 2. Ke2 Kc3 *\n");
+        let r = &validate_str(&pgn, &Options::default())[0];
+        assert_eq!(r.status, Status::Ok, "{variant}: {:?}", r.problems);
+        let after_end: Vec<_> = r
+            .problems
+            .iter()
+            .filter(|p| p.kind == GameProblemKind::MoveAfterEnd)
+            .collect();
+        assert_eq!(
+            after_end.len(),
+            usize::from(warned),
+            "{variant}: {:?}",
+            r.problems
+        );
+        if warned {
+            assert_eq!(
+                (after_end[0].ply, after_end[0].token.as_deref()),
+                (Some(1), Some("Kd4"))
+            );
+        }
+    }
+}

@@ -264,6 +264,7 @@ fn walk_movetext<'t, V: Visitor<'t>>(
     let mut plies = 0usize;
     let mut marker: Option<(&str, usize)> = None;
     let mut stopped = false;
+    let mut dead_warned = false;
     for t in tokens {
         let live = depth == 0 || opts.variations;
         let here = |ply, token| At {
@@ -399,9 +400,21 @@ fn walk_movetext<'t, V: Visitor<'t>>(
                     },
                     context: &in_variation,
                 };
+                // A dead position (insufficient material) has ended the game, though moves
+                // are still legal: said once, as `moves` refuses to play on.
+                let dead = depth == 0 && !dead_warned && pos.is_insufficient_material();
                 let Some((san, m)) = resolve(rep, &pos, tok, opts.strict, at, failure) else {
                     break;
                 };
+                if dead {
+                    dead_warned = true;
+                    rep.warn(
+                        GameProblemKind::MoveAfterEnd,
+                        at,
+                        "the game had already ended (insufficient-material, 1/2-1/2)".to_owned(),
+                        Some(&pos),
+                    );
+                }
                 let ply = if depth == 0 { plies + 1 } else { 0 };
                 visitor.san(&pos, &san, m, MoveAt { ply, board: None });
                 let prev = opts.variations.then(|| pos.clone());
