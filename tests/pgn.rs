@@ -460,3 +460,97 @@ fn unclosed_variations_and_missing_markers_are_located_in_their_game() {
     assert_eq!(p.kind.name(), "no-result-marker");
     assert_eq!((p.line, p.column), (3, 9));
 }
+
+/// Issue 17.8 and 17.10: move-number checks only under `--strict`; the reasons given for
+/// over-disambiguation, blocked castling and illegal pawn moves; `has_errors`.
+#[test]
+fn strict_checks_and_reasons() {
+    use pocketfen::IllegalReason;
+    use pocketfen::notation::san::DefectKind;
+    use pocketfen::pgn::{GameProblemKind, validate_str};
+    let strict = Options {
+        strict: true,
+        ..Options::default()
+    };
+    let kinds = |pgn: &str, opts: &Options| -> Vec<GameProblemKind> {
+        validate_str(pgn, opts)[0]
+            .problems
+            .iter()
+            .map(|p| p.kind)
+            .collect()
+    };
+    // `12...` before a White move, and a wrong number: warnings under --strict only.
+    let numbers = "[Event \"x\"]\n\n1... e4 e5 3. Nf3 *\n";
+    assert_eq!(
+        kinds(numbers, &strict),
+        [
+            GameProblemKind::MoveNumberMismatch,
+            GameProblemKind::MoveNumberMismatch
+        ]
+    );
+    assert!(kinds(numbers, &Options::default()).is_empty());
+    // `N1f3` is over-disambiguated (strict only).
+    let over = "[Event \"x\"]\n\n1. N1f3 *\n";
+    assert_eq!(
+        kinds(over, &strict),
+        [GameProblemKind::Defect(DefectKind::OverDisambiguated)]
+    );
+    assert!(kinds(over, &Options::default()).is_empty());
+    // Blocked castling is blocked, not through check; a pawn cannot push onto a piece
+    // nor capture on an empty square.
+    for (movetext, reason) in [
+        ("1. O-O *", IllegalReason::CastlingBlocked),
+        ("1. e4 e5 2. e5 *", IllegalReason::NoSuchPiece),
+        ("1. exd3 *", IllegalReason::EnPassantNotAvailable),
+        ("1. e5 *", IllegalReason::NoSuchPiece),
+        (
+            "1. e4 d5 2. e5 f6 3. exd6 *",
+            IllegalReason::EnPassantNotAvailable,
+        ),
+    ] {
+        let pgn = format!("[Event \"x\"]\n\n{movetext}\n");
+        let r = &validate_str(&pgn, &Options::default())[0];
+        assert!(r.has_errors(), "{movetext}");
+        assert_eq!(
+            r.problems[0].kind,
+            GameProblemKind::Illegal(reason),
+            "{movetext}"
+        );
+    }
+    let fine = &validate_str("[Event \"x\"]\n\n1. e4 e5 *\n", &Options::default())[0];
+    assert!(!fine.has_errors());
+}
+
+/// Issue 17.3: a correct Chess.com `CurrentPosition` gives no warning; a wrong board, side
+/// to move or pocket does.
+#[test]
+fn current_position_is_compared() {
+    use pocketfen::pgn::{GameProblemKind, validate_str};
+    let text = fs::read_to_string(
+        "grammar-tests/pgn/ok/chesscom_zh_2016_eekarf-JannLeeCrazyhouse_scalachess.pgn",
+    )
+    .unwrap();
+    let mismatches = |text: &str| {
+        validate_str(text, &Options::default())[0]
+            .problems
+            .iter()
+            .filter(|p| p.kind == GameProblemKind::CurrentPositionMismatch)
+            .count()
+    };
+    assert_eq!(mismatches(&text), 0);
+    let start = text.find("[CurrentPosition \"").unwrap() + "[CurrentPosition \"".len();
+    let end = start + text[start..].find('"').unwrap();
+    let current = &text[start..end];
+    let fields: Vec<&str> = current.split(' ').collect();
+    let other_turn = if fields[1] == "w" { "b" } else { "w" };
+    let mut turned = fields.clone();
+    turned[1] = other_turn;
+    let board_changed = current.replacen('/', "/8/", 1).replacen("/8/8/", "/8/", 1);
+    for wrong in [
+        turned.join(" "),
+        format!("{} {}", fields[..6].join(" "), "QQQQ"),
+    ] {
+        let tampered = format!("{}{wrong}{}", &text[..start], &text[end..]);
+        assert_eq!(mismatches(&tampered), 1, "{wrong}");
+    }
+}

@@ -489,3 +489,96 @@ fn insufficient_material_ends_chess_only() {
         }
     }
 }
+
+/// Issue 17.7: the setup checks behind `fen check`, each reported with its kind.
+#[test]
+fn setup_checks_report_their_kind() {
+    let kinds = |fen: &str, variant: Variant| -> Vec<ProblemKind> {
+        let setup: Setup = fen.parse().unwrap();
+        Position::check_setup(&setup, Rules::new(variant))
+            .into_iter()
+            .filter(|p| p.severity == pocketfen::Severity::Error)
+            .map(|p| p.kind)
+            .collect()
+    };
+    // A promoted pawn.
+    assert_eq!(
+        kinds("4k3/8/8/8/8/8/4P~3/4K3/ w - - 0 1", Variant::Crazyhouse),
+        [ProblemKind::InvalidPromotedMark]
+    );
+    // An en passant square whose pawn's origin is occupied: no double step made it.
+    assert_eq!(
+        kinds("4k3/3n4/8/3pP3/8/8/8/4K3 w - d6 0 2", Variant::Chess),
+        [ProblemKind::InvalidEpSquare]
+    );
+    assert!(kinds("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", Variant::Chess).is_empty());
+    // A white king in Horde.
+    assert!(
+        kinds(
+            "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPKPPP w kq - 0 1",
+            Variant::Horde
+        )
+        .contains(&ProblemKind::UnexpectedKing)
+    );
+    // A Chessgi pawn on its last rank (its first rank is allowed).
+    assert_eq!(
+        kinds("3Pk3/8/8/8/8/8/8/4K3/ w - - 0 1", Variant::Chessgi),
+        [ProblemKind::PawnsOnBackrank]
+    );
+    assert!(kinds("4k3/8/8/8/8/8/8/3PK3/ w - - 0 1", Variant::Chessgi).is_empty());
+    // Pockets in standard chess.
+    assert_eq!(
+        kinds("4k3/8/8/8/8/8/8/4K3/Q w - - 0 1", Variant::Chess),
+        [ProblemKind::UnexpectedPockets]
+    );
+}
+
+/// Issue 17.9: the repetition key tells promoted pieces apart; 17.10: the capture mode
+/// decides where a capture goes.
+#[test]
+fn repetition_keys_and_capture_modes() {
+    let plain = Position::from_fen("4k3/8/8/8/8/8/8/Q3K3/ w - - 0 1", None, true).unwrap();
+    let promoted = Position::from_fen("4k3/8/8/8/8/8/8/Q~3K3/ w - - 0 1", None, true).unwrap();
+    assert_eq!(plain.variant(), Variant::Crazyhouse);
+    assert_ne!(plain.repetition_key(), promoted.repetition_key());
+    let mut again = Position::from_fen("4k3/8/8/8/8/8/8/Q3K3/ w - - 0 1", None, true).unwrap();
+    assert_eq!(plain.repetition_key(), again.repetition_key());
+    // A capture goes to the capturer's pocket, or back to the caller.
+    let capture = |pos: &mut Position| {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.capture().is_some())
+            .unwrap();
+        pos.play(m).unwrap()
+    };
+    let fen = "4k3/8/8/8/8/q~7/7R/4K3/ b - - 0 1";
+    let mut to_pocket = Position::from_fen(fen, None, true).unwrap();
+    let mut to_caller = to_pocket.clone();
+    to_caller.set_capture_mode(CaptureMode::Return);
+    // Black's promoted queen goes to b2, where White's rook takes it.
+    for pos in [&mut to_pocket, &mut to_caller] {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == "b2".parse().unwrap() && m.capture().is_none())
+            .unwrap();
+        pos.play(m).unwrap();
+    }
+    assert_eq!(capture(&mut to_pocket), None);
+    assert_eq!(
+        to_pocket.pockets().white.get(Role::Pawn),
+        1,
+        "demoted to a pawn"
+    );
+    assert_eq!(
+        capture(&mut to_caller),
+        Some(Piece {
+            color: Color::Black,
+            role: Role::Pawn
+        })
+    );
+    assert!(to_caller.pockets().white.is_empty());
+    again.set_drop_mate(false);
+    assert!(!again.rules().drop_mate);
+}
