@@ -545,10 +545,12 @@ fn current_position_is_compared() {
     let other_turn = if fields[1] == "w" { "b" } else { "w" };
     let mut turned = fields.clone();
     turned[1] = other_turn;
-    let board_changed = current.replacen('/', "/8/", 1).replacen("/8/8/", "/8/", 1);
+    let board_changed = current.replacen("R2Q3K", "R2Q2K1", 1);
+    assert_ne!(board_changed, current);
     for wrong in [
         turned.join(" "),
         format!("{} {}", fields[..6].join(" "), "QQQQ"),
+        board_changed,
     ] {
         let tampered = format!("{}{wrong}{}", &text[..start], &text[end..]);
         assert_eq!(mismatches(&tampered), 1, "{wrong}");
