@@ -40,9 +40,12 @@ proptest! {
                 let printed = fen::to_string(&p.fen, d);
                 prop_assert!(fen::parse(&printed, Some(d)).is_ok(), "{printed}");
             }
+            // A setup is a position exactly when its checks find no error.
             for setup in p.fen.boards() {
                 for v in Variant::ALL {
-                    let _ = Position::check_setup(setup, Rules::new(v));
+                    let problems = Position::check_setup(setup, Rules::new(v));
+                    let errors = problems.iter().any(|p| p.severity == pocketfen::Severity::Error);
+                    prop_assert_eq!(Position::from_setup(setup, Rules::new(v)).is_ok(), !errors);
                 }
             }
         }
@@ -51,13 +54,24 @@ proptest! {
     #[test]
     fn san_and_uci_parsers_never_panic(s in chess_text()) {
         let pos = Position::start(Variant::Crazyhouse);
+        let legal = pos.legal_moves();
         if let Ok(san) = s.parse::<SanPlus>() {
-            let _ = san.resolve(&pos, true);
+            // A move it resolves to is legal; a refusal means no legal move has that SAN.
+            match san.resolve(&pos, true) {
+                Ok((m, _)) => prop_assert!(legal.contains(&m), "{s}"),
+                Err(_) => prop_assert!(
+                    legal.iter().all(|m| pocketfen::notation::san::San::from_move(&pos, *m) != san.san),
+                    "{s}"
+                ),
+            }
             let again: SanPlus = san.to_string().parse().unwrap();
             prop_assert_eq!(again.san, san.san);
         }
         if let Ok(uci) = s.parse::<UciMove>() {
-            let _ = uci.to_move(&pos);
+            match uci.to_move(&pos) {
+                Ok(m) => prop_assert!(legal.contains(&m), "{s}"),
+                Err(_) => prop_assert!(legal.iter().all(|m| m.to_uci(false) != uci), "{s}"),
+            }
         }
     }
 
@@ -74,6 +88,35 @@ proptest! {
                     prop_assert!(p.line >= game.line && p.column >= 1);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn checked_play_takes_exactly_the_legal_moves(
+        from in 0u8..64, to in 0u8..64, role in 0usize..6, kind in 0u8..4, plies in 0usize..12
+    ) {
+        // Arbitrary moves, most of them illegal, through `play`: it accepts a move exactly
+        // when it is legal, and leaves the position as it was when it refuses.
+        let mut pos = Position::start(Variant::Crazyhouse);
+        for _ in 0..plies {
+            let m = pos.legal_moves()[0];
+            pos.play_unchecked(m);
+        }
+        let (from, to) = (pocketfen::Square::new(from), pocketfen::Square::new(to));
+        let role = pocketfen::Role::ALL[role];
+        let m = match kind {
+            0 => pocketfen::Move::Normal { role, from, capture: pos.board().role_at(to), to, promotion: None },
+            1 => pocketfen::Move::Put { role, to },
+            2 => pocketfen::Move::EnPassant { from, to },
+            _ => pocketfen::Move::Castle { king: from, rook: to },
+        };
+        let legal = pos.legal_moves().contains(&m);
+        let before = pos.clone();
+        let played = pos.play(m);
+        prop_assert_eq!(played.is_ok(), legal, "{:?}", m);
+        prop_assert_eq!(before.check(m).is_ok(), legal);
+        if !legal {
+            prop_assert_eq!(&pos, &before);
         }
     }
 
