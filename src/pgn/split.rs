@@ -232,7 +232,7 @@ impl<R: BufRead> GameSplitter<R> {
             if !blank && !starts_tag && (was_in_comment || lead != Some(b'%')) {
                 self.has_movetext = true;
             }
-            comments.feed(&self.buf[line_start..line_end]);
+            comments.feed(&self.buf[line_start..line_end], true);
             self.in_comment = comments.in_comment;
             self.scan = line_end;
             self.line += 1;
@@ -261,7 +261,7 @@ impl<R: BufRead> GameSplitter<R> {
         if p.lead.is_none() {
             p.lead = chunk.iter().copied().find(|c| !c.is_ascii_whitespace());
         }
-        p.comments.feed(chunk);
+        p.comments.feed(chunk, false);
         p.dropped += chunk.len() as u64;
         if self.start_line == 0 && p.lead.is_some() {
             self.start_line = self.line;
@@ -330,12 +330,16 @@ impl CommentScan {
         }
     }
 
-    /// Reads the next piece of the line.
-    fn feed(&mut self, line: &[u8]) {
+    /// Reads the next piece of the line; `last` when the line ends with it (then only the
+    /// comment state matters afterwards, and a piece without braces cannot change it).
+    fn feed(&mut self, line: &[u8], last: bool) {
         if self.rest_of_line {
             return;
         }
         let braces = memchr::memchr2(b'{', b'}', line).is_some();
+        if !braces && (last || self.in_comment) {
+            return;
+        }
         let quotes_or_semicolon = memchr::memchr2(b'"', b';', line).is_some();
         if !self.in_string && !quotes_or_semicolon {
             // Comments do not nest, so the last brace decides: after a `}` no comment is
@@ -343,9 +347,6 @@ impl CommentScan {
             if let Some(n) = memchr::memrchr2(b'{', b'}', line) {
                 self.in_comment = line[n] == b'{';
             }
-            return;
-        }
-        if !braces && self.in_comment {
             return;
         }
         let mut at = 0;
@@ -384,7 +385,7 @@ impl CommentScan {
 /// start.
 fn scan_comments(in_comment: bool, line: &[u8]) -> bool {
     let mut scan = CommentScan::line(in_comment);
-    scan.feed(line);
+    scan.feed(line, true);
     scan.in_comment
 }
 

@@ -102,8 +102,9 @@ pub fn validate_game_with(
 /// The game's text: UTF-8 as a rule; a byte that is not (a Latin-1 name from an old
 /// archive) is read as the Latin-1 character it is, so nothing is lost.
 pub(crate) fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    let Err(first) = std::str::from_utf8(bytes) else {
-        return Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
+    let first = match std::str::from_utf8(bytes) {
+        Ok(text) => return Cow::Borrowed(text),
+        Err(e) => e,
     };
     let mut out = String::with_capacity(bytes.len() + 16);
     let mut rest = bytes;
