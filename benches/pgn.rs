@@ -176,6 +176,12 @@ fn main() {
     }
     let path = Path::new("target/bench-data/mix-100mb.pgn");
     let bytes = build(path) as f64;
+    let bin = Path::new("target/release/pocketfen");
+    // `cargo bench --bench pgn -- report`: only the cost of `validate --html`.
+    if std::env::args().any(|a| a == "report") {
+        html_report_cost(bin, path);
+        return;
+    }
     let data = fs::read(path).unwrap();
     println!("{:.1} MB of standard and crazyhouse games", bytes / 1e6);
     let mbs = |t: Duration| bytes / 1e6 / t.as_secs_f64();
@@ -204,7 +210,6 @@ fn main() {
         "| shakmaty + pgn-reader, in process | {:.0} | 1.00 | |",
         mbs(t_peer)
     );
-    let bin = Path::new("target/release/pocketfen");
     if !bin.exists() {
         println!(
             "(build target/release/pocketfen with `cargo build --release` for the pocketfen rows)"
@@ -293,6 +298,78 @@ fn main() {
         bytes * 10.0 / 1e6 / t.as_secs_f64()
     );
     hostile(bin, mbs(one));
+    html_report_cost(bin, path);
+}
+
+/// The cost of `validate --html` on the archive with a few illegal games: the
+/// `grammar-tests/pgn/err` games inserted 20 times over (about one game in 150 has a
+/// problem), best of 5 each, the two commands alternating.
+fn html_report_cost(bin: &Path, archive: &Path) {
+    let mut bad = Vec::new();
+    let mut names: Vec<_> = fs::read_dir("grammar-tests/pgn/err")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    for name in names {
+        bad.extend(fs::read(name).unwrap());
+        bad.extend_from_slice(b"\n\n");
+    }
+    let data = fs::read(archive).unwrap();
+    let mut mixed = Vec::with_capacity(data.len() + 20 * bad.len());
+    // Cut the archive at game starts into 20 pieces, the bad games after each.
+    let starts: Vec<usize> = game_starts(&data);
+    for k in 0..20 {
+        let (a, b) = (
+            starts[k * starts.len() / 20],
+            starts.get((k + 1) * starts.len() / 20),
+        );
+        mixed.extend_from_slice(&data[a..b.copied().unwrap_or(data.len())]);
+        mixed.extend_from_slice(&bad);
+    }
+    let path = Path::new("target/bench-data/mix-100mb-some-illegal.pgn");
+    fs::write(path, &mixed).unwrap();
+    let report = Path::new("target/bench-data/report.html");
+    let file = path.to_str().unwrap();
+    println!();
+    println!(
+        "| `validate` on {:.0} MB with a few illegal games | plain | with `--html` | cost |",
+        mixed.len() as f64 / 1e6
+    );
+    println!("| --- | --- | --- | --- |");
+    for jobs in ["1", "2"] {
+        let (mut plain, mut html) = (Duration::MAX, Duration::MAX);
+        for _ in 0..5 {
+            plain = plain.min(run_pocketfen(bin, &["validate", "-q", "-j", jobs, file], None).0);
+            let args = [
+                "validate",
+                "-q",
+                "-j",
+                jobs,
+                "--html",
+                report.to_str().unwrap(),
+                file,
+            ];
+            html = html.min(run_pocketfen(bin, &args, None).0);
+        }
+        println!(
+            "| -j {jobs} | {:.2} s | {:.2} s | {:+.1} % |",
+            plain.as_secs_f64(),
+            html.as_secs_f64(),
+            (html.as_secs_f64() / plain.as_secs_f64() - 1.0) * 100.0
+        );
+    }
+}
+
+/// The offsets where games start (a `[Event` at the start of a line).
+fn game_starts(data: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut i = 0;
+    while let Some(k) = data[i..].windows(8).position(|w| w == b"\n\n[Event") {
+        starts.push(i + k + 2);
+        i += k + 2;
+    }
+    starts
 }
 
 /// One unit of each hostile input (repeated to the size measured), and the options it is

@@ -27,6 +27,7 @@ mod attacks;
 mod bitboard;
 mod board;
 pub mod bughouse;
+pub mod draw;
 mod moves;
 pub mod notation;
 pub mod perft;

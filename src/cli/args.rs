@@ -169,8 +169,23 @@ pub struct ShowArgs {
     /// The position (any dialect; a bughouse pair shows both boards).
     pub fen: String,
     /// Letters instead of Unicode figurines.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "svg")]
     pub ascii: bool,
+    /// Write a standalone SVG diagram instead of text: board, coordinates, pockets,
+    /// promoted pieces, check, side to move (a pair: both boards, seated as played).
+    #[arg(long)]
+    pub svg: bool,
+    /// Black at the bottom (a pair: both boards turned).
+    #[arg(long, requires = "svg")]
+    pub flip: bool,
+    /// The side of a square in pixels, 16 to 400.
+    #[arg(long, value_name = "PX", default_value_t = 45, requires = "svg",
+          value_parser = clap::value_parser!(u32).range(16..=400))]
+    pub size: u32,
+    /// Highlight the last move, in UCI (`e2e4`, `N@d5`); on a pair `A:e2e4` or `B:e7e5`
+    /// (repeat for both boards).
+    #[arg(long, value_name = "UCI", requires = "svg")]
+    pub last_move: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -321,6 +336,13 @@ pub struct ValidateArgs {
     /// No progress line on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Also write an HTML report: a summary per file and one card per problem, with the
+    /// position drawn (self-contained; the exit code is unchanged).
+    #[arg(long, value_name = "REPORT.html")]
+    pub html: Option<std::path::PathBuf>,
+    /// The most problems the HTML report draws; the rest are counted.
+    #[arg(long, value_name = "N", default_value_t = 1000, requires = "html")]
+    pub html_max: usize,
 }
 
 /// What `replay` prints per ply.

@@ -10,10 +10,12 @@ use super::args::{
 };
 use super::output::{CheckRecord, ConvertRecord, FenErrorDto, MoveRecord, ProblemDto};
 use pocketfen::bughouse::{BoardId, check_fen};
+use pocketfen::draw::svg::{Marks, Style, fen_svg};
 use pocketfen::notation::diagram::diagram;
 use pocketfen::notation::fen::{self, FenDialect, FenPositionError};
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
+use pocketfen::notation::uci::UciMove;
 use pocketfen::{Fen, Position, Severity, Variant, guess_variant};
 
 /// Runs the command; `Ok(false)` when some input was invalid.
@@ -234,6 +236,18 @@ fn show(args: &ShowArgs) -> Result<bool> {
         }
     };
     let mut out = stdout();
+    if args.svg {
+        let Some(marks) = last_move_marks(&args.last_move, parsed.fen.boards().len()) else {
+            return Ok(false);
+        };
+        let style = Style {
+            flip: args.flip,
+            square: args.size,
+        };
+        writeln!(out, "{}", fen_svg(&parsed.fen, style, &marks))?;
+        out.flush().context("writing stdout")?;
+        return Ok(true);
+    }
     for (setup, board) in parsed.fen.boards().iter().zip(board_names(&parsed.fen)) {
         if let Some(b) = board {
             writeln!(out, "board {b}:")?;
@@ -242,6 +256,41 @@ fn show(args: &ShowArgs) -> Result<bool> {
     }
     out.flush().context("writing stdout")?;
     Ok(true)
+}
+
+/// The marks of `--last-move` per board (`UCI`, or `A:UCI` / `B:UCI` on a pair); `None`
+/// after saying what is wrong.
+fn last_move_marks(moves: &[String], boards: usize) -> Option<Vec<Marks>> {
+    let mut marks = vec![Marks::default(); boards];
+    for text in moves {
+        let (board, uci) = match text.split_once(':') {
+            Some((b, rest)) if b.eq_ignore_ascii_case("a") => (0, rest),
+            Some((b, rest)) if b.eq_ignore_ascii_case("b") => (1, rest),
+            Some(_) => {
+                eprintln!("pocketfen: --last-move {text:?}: a board is named A or B");
+                return None;
+            }
+            None => (0, text.as_str()),
+        };
+        if board >= boards {
+            eprintln!("pocketfen: --last-move {text:?}: board B is only in a bughouse pair");
+            return None;
+        }
+        let squares = match UciMove::from_ascii(uci.as_bytes()) {
+            Ok(UciMove::Normal { from, to, .. }) => (Some(from), to),
+            Ok(UciMove::Put { to, .. }) => (None, to),
+            Ok(UciMove::Null) => {
+                eprintln!("pocketfen: --last-move {text:?}: a null move moves nothing");
+                return None;
+            }
+            Err(e) => {
+                eprintln!("pocketfen: --last-move {text:?}: {e}");
+                return None;
+            }
+        };
+        marks[board].last_move = Some(squares);
+    }
+    Some(marks)
 }
 
 fn perft(args: &PerftArgs) -> Result<bool> {

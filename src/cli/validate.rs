@@ -4,6 +4,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Instant;
 
@@ -11,6 +12,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::args::{Emit, FormatArg, GameArgs, PgnConvertArgs, ReplayArgs, TargetArg, ValidateArgs};
+use pocketfen::draw::report::{FileTotals, HtmlReport};
 use pocketfen::notation::escape_controls;
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, SanPlus};
@@ -248,6 +250,16 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         .jobs
         .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    // The HTML report's file is opened first, so a bad path fails before any work.
+    let mut html = match &args.html {
+        Some(path) => {
+            let (out, temp) = open_output(Some(path))?;
+            Some((HtmlReport::new(args.html_max), out, temp, path))
+        }
+        None => None,
+    };
+    // Set once the report has all its cards: the workers then stop keeping games' bytes.
+    let cards_full = AtomicBool::new(html.is_none());
     let stdout = io::stdout();
     let mut all_ok = true;
     let mut io_failed = false;
@@ -255,6 +267,9 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         let opts = options(&args.games, &path, args.strict, args.variations);
         let name = display_name(&path, !args.json);
         let shown = display_name(&path, true);
+        if let Some((report, ..)) = &mut html {
+            report.begin_file(&shown);
+        }
         let start = Instant::now();
         let (mut splitter, mut progress, compression) =
             match open_games(&path, &args.games, args.quiet) {
@@ -262,6 +277,12 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 Err(e) => {
                     eprintln!("pocketfen: {shown}: {e}");
                     io_failed = true;
+                    if let Some((report, ..)) = &mut html {
+                        report.end_file(FileTotals {
+                            stream_error: Some(e.to_string()),
+                            ..FileTotals::default()
+                        });
+                    }
                     if args.json {
                         // A file that cannot be opened still gets its summary, as a broken
                         // stream does: nothing read, not complete, and why.
@@ -294,12 +315,26 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
             totals: Totals::default(),
             buf: Vec::new(),
         };
-        let work = |g: &RawGame| validate_game(g, &opts);
+        // A game with problems keeps its bytes while the report wants cards: its card is
+        // drawn by replaying it.
+        let work = |g: &RawGame| {
+            let report = validate_game(g, &opts);
+            let keep = !report.problems.is_empty() && !cards_full.load(Ordering::Relaxed);
+            (report, keep.then(|| g.clone()))
+        };
         let stream_error = run_ordered(
             &mut splitter,
             jobs,
             &work,
-            &mut |r| printer.report(&r),
+            &mut |(r, raw)| {
+                if let Some((report, ..)) = &mut html {
+                    report.add_game(&r, raw.as_ref(), &opts);
+                    if !report.wants_cards() {
+                        cards_full.store(true, Ordering::Relaxed);
+                    }
+                }
+                printer.report(&r)
+            },
             &mut |bytes, games| progress.tick(bytes, games),
         )
         .context("writing the report")?
@@ -326,6 +361,17 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
             writeln!(printer.out, "{line}")?;
         }
         printer.out.flush().context("writing the report")?;
+        if let Some((report, ..)) = &mut html {
+            report.end_file(FileTotals {
+                games: t.games,
+                plies: t.plies,
+                illegal_games: t.illegal,
+                error_games: t.errors,
+                warnings: t.warnings,
+                seconds: secs,
+                stream_error: stream_error.clone(),
+            });
+        }
         eprintln!(
             "pocketfen: {shown}: {} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
             t.games,
@@ -350,6 +396,18 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
             io_failed = true;
         }
         all_ok &= t.illegal == 0 && t.errors == 0 && !(args.strict && t.warnings > 0);
+    }
+    // The report is written whatever happened to the inputs: it says what went wrong.
+    if let Some((report, mut out, temp, path)) = html {
+        report
+            .write_to(&mut out)
+            .and_then(|()| out.flush())
+            .with_context(|| format!("writing {}", path.display()))?;
+        drop(out);
+        remove_on_interrupt(None);
+        if let Some(temp) = temp {
+            persist(temp, path)?;
+        }
     }
     if io_failed {
         anyhow::bail!("some input could not be read completely");
@@ -482,9 +540,14 @@ fn open_output(
     let name = path
         .file_name()
         .map_or("out".into(), |n| n.to_string_lossy());
-    let temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".pocketfen.tmp")
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".pocketfen.tmp");
+    // A new destination gets the permissions `>` would give it (0666 less the umask), not
+    // the temporary file's 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let temp = builder
         .tempfile_in(dir)
         .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
     let file = temp
@@ -492,6 +555,17 @@ fn open_output(
         .with_context(|| format!("opening {}", temp.path().display()))?;
     remove_on_interrupt(Some(temp.path()));
     Ok((buffered(Box::new(file)), Some(temp)))
+}
+
+/// Renames a finished temporary file to its destination, which keeps its permissions.
+fn persist(temp: tempfile::NamedTempFile, path: &Path) -> Result<()> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(temp.path(), meta.permissions());
+    }
+    temp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
 }
 
 pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
@@ -587,13 +661,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         && result.is_ok()
         && !io_failed
     {
-        if let Ok(meta) = std::fs::metadata(path) {
-            // The destination keeps its permissions.
-            let _ = std::fs::set_permissions(temp.path(), meta.permissions());
-        }
-        temp.persist(path)
-            .map_err(|e| e.error)
-            .with_context(|| format!("writing {}", path.display()))?;
+        persist(temp, path)?;
     }
     result?;
     if io_failed {

@@ -1,0 +1,716 @@
+//! The HTML report of a validation run: a summary per file, then one card per problem in
+//! input order with the game's tags, the moves up to the problem, the position before it
+//! drawn with the relevant squares marked, and the legal moves there.
+//!
+//! The page is one self-contained file (inline CSS, SVG and a few lines of script to
+//! filter the cards). Only the first `max_cards` problems get a card; the rest are counted.
+//! A card is built by replaying its game once more, so only the games that get cards cost
+//! anything beyond validation; memory holds the cards and nothing else.
+//!
+//! ```
+//! use pocketfen::draw::report::{FileTotals, HtmlReport};
+//! use pocketfen::pgn::{GameSplitter, Options, validate_game};
+//! let pgn = "[White \"Ann\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Q@e4 *\n";
+//! let opts = Options::default();
+//! let mut report = HtmlReport::new(1000);
+//! report.begin_file("games.pgn");
+//! for game in GameSplitter::new(pgn.as_bytes()) {
+//!     let game = game?;
+//!     let result = validate_game(&game, &opts);
+//!     report.add_game(&result, Some(&game), &opts);
+//! }
+//! report.end_file(FileTotals { games: 1, ..FileTotals::default() });
+//! let mut html = Vec::new();
+//! report.write_to(&mut html)?;
+//! let html = String::from_utf8(html)?;
+//! assert!(html.contains("games.pgn:4:26"));
+//! assert!(html.contains("not-in-pocket"));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io;
+
+use super::svg::{self, Marks, Style, escape};
+use crate::bitboard::Bitboard;
+use crate::bughouse::{BoardId, Match};
+use crate::moves::Move;
+use crate::notation::fen::{self, FenDialect};
+use crate::notation::san::{DropStyle, San, SanPlus};
+use crate::notation::uci::UciMove;
+use crate::pgn::game::{Boards, MoveAt, Options, unescape};
+use crate::pgn::{GameProblem, GameReport, RawGame, Visitor, visit_game};
+use crate::position::{Position, Severity};
+use crate::types::{Piece, Square};
+
+/// A file's totals, as the validation run counted them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileTotals {
+    /// Games read.
+    pub games: usize,
+    /// Mainline plies replayed.
+    pub plies: u64,
+    /// Games with an illegal move.
+    pub illegal_games: usize,
+    /// Games that could not be replayed (bad tags).
+    pub error_games: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Seconds the file took.
+    pub seconds: f64,
+    /// `None` when the whole file was read, else why the stream ended early.
+    pub stream_error: Option<String>,
+}
+
+/// The problems of one file by kind: errors, warnings, and how many of them have no card.
+#[derive(Debug, Default)]
+struct KindCount {
+    severity: &'static str,
+    count: usize,
+    uncarded: usize,
+}
+
+#[derive(Debug)]
+struct FileSection {
+    name: String,
+    totals: FileTotals,
+    kinds: BTreeMap<&'static str, KindCount>,
+}
+
+/// The HTML report being built; see the [module documentation](self).
+#[derive(Debug)]
+pub struct HtmlReport {
+    max_cards: usize,
+    cards: String,
+    carded: usize,
+    problems: usize,
+    files: Vec<FileSection>,
+}
+
+impl HtmlReport {
+    /// A report that draws at most `max_cards` problems.
+    pub fn new(max_cards: usize) -> HtmlReport {
+        HtmlReport {
+            max_cards,
+            cards: String::new(),
+            carded: 0,
+            problems: 0,
+            files: Vec::new(),
+        }
+    }
+
+    /// Whether another problem would get a card. A caller that keeps games' bytes for
+    /// [`HtmlReport::add_game`] may stop keeping them once this is false.
+    pub fn wants_cards(&self) -> bool {
+        self.carded < self.max_cards
+    }
+
+    /// Starts the section of the file `name` (as reports name it).
+    pub fn begin_file(&mut self, name: &str) {
+        self.files.push(FileSection {
+            name: name.to_owned(),
+            totals: FileTotals::default(),
+            kinds: BTreeMap::new(),
+        });
+    }
+
+    /// Ends the current file's section with its totals.
+    pub fn end_file(&mut self, totals: FileTotals) {
+        if let Some(section) = self.files.last_mut() {
+            section.totals = totals;
+        }
+    }
+
+    /// Adds a validated game: its problems are counted, and those within the card limit get
+    /// a card, drawn by replaying `game` (the game's bytes; without them a card has no
+    /// diagram). Call in input order.
+    pub fn add_game(&mut self, report: &GameReport, game: Option<&RawGame>, opts: &Options) {
+        if report.problems.is_empty() {
+            return;
+        }
+        if self.files.is_empty() {
+            self.begin_file("<input>");
+        }
+        let wanted = (self.max_cards - self.carded.min(self.max_cards)).min(report.problems.len());
+        let section = self.files.last_mut().expect("a file section");
+        for (i, p) in report.problems.iter().enumerate() {
+            let k = section.kinds.entry(p.kind.name()).or_default();
+            k.severity = match p.severity {
+                Severity::Error => "error",
+                _ => "warning",
+            };
+            k.count += 1;
+            k.uncarded += usize::from(i >= wanted);
+        }
+        self.problems += report.problems.len();
+        if wanted == 0 {
+            return;
+        }
+        let name = section.name.clone();
+        let replay = game.map(|g| Replay::of(g, report, opts));
+        for p in &report.problems[..wanted] {
+            self.carded += 1;
+            card(
+                &mut self.cards,
+                self.carded,
+                &name,
+                report,
+                p,
+                replay.as_ref(),
+            );
+        }
+    }
+
+    /// Writes the page.
+    ///
+    /// # Errors
+    ///
+    /// Those of `out`.
+    pub fn write_to(&self, out: &mut dyn io::Write) -> io::Result<()> {
+        let mut head = String::with_capacity(16384);
+        head.push_str(
+            "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head>\
+             <meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width\"/>\
+             <title>pocketfen validation report</title><style>",
+        );
+        head.push_str(CSS);
+        head.push_str("</style></head><body><h1>pocketfen validation report</h1>");
+        head.push_str(
+            "<svg width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\">",
+        );
+        head.push_str(&svg::defs());
+        head.push_str("</svg>");
+        head.push_str("<h2>Files</h2>");
+        summary(&mut head, &self.files);
+        let shown = self.carded;
+        let _ = write!(
+            head,
+            "<h2>Problems</h2><p class=\"count\">{} problem{} in all; {} shown{}.</p>",
+            self.problems,
+            plural(self.problems),
+            shown,
+            if shown < self.problems {
+                format!(
+                    " (the first {}; raise --html-max to see more)",
+                    self.max_cards
+                )
+            } else {
+                String::new()
+            }
+        );
+        if shown > 0 {
+            filters(&mut head, &self.files);
+        }
+        out.write_all(head.as_bytes())?;
+        out.write_all(self.cards.as_bytes())?;
+        out.write_all(SCRIPT.as_bytes())?;
+        out.write_all(b"</body></html>\n")
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// One row per file, a total row when there are several, then the problems by kind.
+fn summary(out: &mut String, files: &[FileSection]) {
+    out.push_str(
+        "<table class=\"totals\"><tr><th>file</th><th>games</th><th>plies</th>\
+         <th>illegal</th><th>unreadable</th><th>warnings</th><th>time</th>\
+         <th>problems by kind</th></tr>",
+    );
+    let mut all = FileTotals::default();
+    let mut kinds: BTreeMap<&str, KindCount> = BTreeMap::new();
+    for f in files {
+        let t = &f.totals;
+        let _ = write!(out, "<tr><td class=\"loc\">{}", escape(&f.name));
+        if let Some(e) = &t.stream_error {
+            let _ = write!(
+                out,
+                "<br/><span class=\"broken\">incomplete: {}</span>",
+                escape(e)
+            );
+        }
+        let _ = write!(
+            out,
+            "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td class=\"time\">{:.2} s</td><td>",
+            t.games, t.plies, t.illegal_games, t.error_games, t.warnings, t.seconds
+        );
+        for (i, (kind, k)) in f.kinds.iter().enumerate() {
+            let sep = if i > 0 { ", " } else { "" };
+            let _ = write!(
+                out,
+                "{sep}<span class=\"{}\">{kind}</span> {}",
+                k.severity, k.count
+            );
+            let total = kinds.entry(kind).or_default();
+            total.severity = k.severity;
+            total.count += k.count;
+            total.uncarded += k.uncarded;
+        }
+        out.push_str("</td></tr>");
+        all.games += t.games;
+        all.plies += t.plies;
+        all.illegal_games += t.illegal_games;
+        all.error_games += t.error_games;
+        all.warnings += t.warnings;
+        all.seconds += t.seconds;
+    }
+    if files.len() > 1 {
+        let _ = write!(
+            out,
+            "<tr class=\"sum\"><td>{} files</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td>{}</td><td class=\"time\">{:.2} s</td><td></td></tr>",
+            files.len(),
+            all.games,
+            all.plies,
+            all.illegal_games,
+            all.error_games,
+            all.warnings,
+            all.seconds
+        );
+    }
+    out.push_str("</table>");
+    if !kinds.is_empty() {
+        out.push_str(
+            "<table class=\"kinds\"><tr><th>kind</th><th>severity</th><th>problems</th>\
+             <th>without a card</th></tr>",
+        );
+        for (kind, k) in &kinds {
+            let _ = write!(
+                out,
+                "<tr><td>{kind}</td><td class=\"{s}\">{s}</td><td>{}</td><td>{}</td></tr>",
+                k.count,
+                k.uncarded,
+                s = k.severity
+            );
+        }
+        out.push_str("</table>");
+    }
+}
+
+fn filters(out: &mut String, files: &[FileSection]) {
+    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in files {
+        for (kind, k) in &f.kinds {
+            *kinds.entry(kind).or_default() += k.count - k.uncarded;
+        }
+    }
+    out.push_str(
+        "<form class=\"filters\" id=\"filters\"><label><input type=\"checkbox\" \
+         name=\"severity\" value=\"error\" checked=\"checked\"/> errors</label> <label><input \
+         type=\"checkbox\" name=\"severity\" value=\"warning\" checked=\"checked\"/> \
+         warnings</label> · kind: <select name=\"kind\"><option value=\"\">all</option>",
+    );
+    for (kind, n) in kinds.iter().filter(|(_, n)| **n > 0) {
+        let _ = write!(out, "<option value=\"{kind}\">{kind} ({n})</option>");
+    }
+    out.push_str("</select> <span id=\"shown\"></span></form>");
+}
+
+/// The moves of a game and the positions at its problems, from a second replay.
+struct Replay {
+    tags: Tags,
+    moves: Vec<Played>,
+    /// The boards before each problem's ply (`None`: at the end of the replay).
+    snapshots: Vec<(Option<usize>, Vec<Position>)>,
+}
+
+#[derive(Default)]
+struct Tags {
+    white: Option<String>,
+    black: Option<String>,
+    event: Option<String>,
+    site: Option<String>,
+}
+
+struct Played {
+    ply: usize,
+    board: Option<BoardId>,
+    /// `12.`, `12...`, `12A.`, `12b.`.
+    number: String,
+    san: String,
+    m: Move,
+}
+
+/// The live boards of the replay.
+enum Live {
+    None,
+    One(Position),
+    Two(Box<Match>),
+}
+
+impl Live {
+    fn boards(&self) -> Vec<Position> {
+        match self {
+            Live::None => Vec::new(),
+            Live::One(p) => vec![p.clone()],
+            Live::Two(m) => vec![m.board(BoardId::A).clone(), m.board(BoardId::B).clone()],
+        }
+    }
+}
+
+struct Recorder {
+    tags: Tags,
+    live: Live,
+    wanted: Vec<usize>,
+    moves: Vec<Played>,
+    snapshots: Vec<(Option<usize>, Vec<Position>)>,
+}
+
+impl Visitor<'_> for Recorder {
+    fn tag(&mut self, name: &str, value: &str) {
+        let slot = match name {
+            "White" => &mut self.tags.white,
+            "Black" => &mut self.tags.black,
+            "Event" => &mut self.tags.event,
+            "Site" => &mut self.tags.site,
+            _ => return,
+        };
+        if slot.is_none() {
+            *slot = Some(unescape(value).into_owned());
+        }
+    }
+
+    fn start(&mut self, boards: Boards<'_>) {
+        self.live = match boards {
+            Boards::One(p) => Live::One(p.clone()),
+            Boards::Two(m) => Live::Two(Box::new(m.clone())),
+        };
+    }
+
+    fn san(&mut self, before: &Position, _: &SanPlus, m: Move, at: MoveAt) {
+        if !at.is_mainline() {
+            return;
+        }
+        if self.wanted.contains(&at.ply) {
+            self.snapshots.push((Some(at.ply), self.live.boards()));
+        }
+        let number = match at.board {
+            None if before.turn() == crate::types::Color::White => {
+                format!("{}.", before.fullmoves())
+            }
+            None => format!("{}...", before.fullmoves()),
+            Some(id) => {
+                let letter = id.letter();
+                let letter = if before.turn() == crate::types::Color::White {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter.to_ascii_lowercase()
+                };
+                format!("{}{letter}.", before.fullmoves())
+            }
+        };
+        self.moves.push(Played {
+            ply: at.ply,
+            board: at.board,
+            number,
+            san: SanPlus::from_move(before, m).to_string_with(DropStyle::Letter),
+            m,
+        });
+        match &mut self.live {
+            Live::One(p) => {
+                p.play_unchecked(m);
+            }
+            Live::Two(mat) => {
+                if let Some(id) = at.board {
+                    mat.play_unchecked(id, m);
+                }
+            }
+            Live::None => {}
+        }
+    }
+}
+
+impl Replay {
+    fn of(game: &RawGame, report: &GameReport, opts: &Options) -> Replay {
+        let mut rec = Recorder {
+            tags: Tags::default(),
+            live: Live::None,
+            wanted: report.problems.iter().filter_map(|p| p.ply).collect(),
+            moves: Vec::new(),
+            snapshots: Vec::new(),
+        };
+        // The replay needs only the mainline; variations add nothing to a card.
+        let opts = Options {
+            variations: false,
+            ..*opts
+        };
+        visit_game(game, &opts, &mut rec);
+        // Problems at a ply the replay never reached (an illegal move) and those without a
+        // ply see the boards as the replay left them.
+        rec.snapshots.push((None, rec.live.boards()));
+        Replay {
+            tags: rec.tags,
+            moves: rec.moves,
+            snapshots: rec.snapshots,
+        }
+    }
+
+    /// The boards before the problem at `ply`.
+    fn boards_at(&self, ply: Option<usize>) -> &[Position] {
+        ply.and_then(|p| self.snapshots.iter().find(|(at, _)| *at == Some(p)))
+            .or_else(|| self.snapshots.last())
+            .map_or(&[], |(_, boards)| boards.as_slice())
+    }
+}
+
+/// Which of `boards` the problem's move is on: the board of the move at its ply when it
+/// was played, else the board whose position is the problem's `fen_before`.
+fn moving_board(replay: &Replay, boards: &[Position], p: &GameProblem) -> Option<usize> {
+    if boards.len() == 1 {
+        return p.ply.map(|_| 0);
+    }
+    let ply = p.ply?;
+    if let Some(m) = replay.moves.iter().find(|m| m.ply == ply) {
+        return m.board.map(BoardId::index);
+    }
+    let before = p.fen_before.as_deref()?;
+    boards
+        .iter()
+        .position(|b| fen::setup_to_string(&b.to_setup(), FenDialect::Lichess) == before)
+}
+
+/// The marks of a problem's token on the board it was played on.
+fn token_marks(pos: &Position, token: &str) -> Marks {
+    let mut marks = Marks::default();
+    let token = token.trim_end_matches('…');
+    if let Ok(san) = SanPlus::from_ascii(token.as_bytes()) {
+        match san.san {
+            San::Normal {
+                role,
+                file,
+                rank,
+                to,
+                ..
+            } => {
+                marks.targets = Bitboard::from_square(to);
+                let fits = |sq: Square| {
+                    file.is_none_or(|f| sq.file() == f) && rank.is_none_or(|r| sq.rank() == r)
+                };
+                let legal: Bitboard = pos
+                    .legal_moves_to(role, to)
+                    .iter()
+                    .filter_map(|m| m.from())
+                    .filter(|&sq| fits(sq))
+                    .collect();
+                marks.candidates = if legal.any() {
+                    legal
+                } else {
+                    pos.pseudo_origins(role, to)
+                        .filter(|&sq| fits(sq))
+                        .collect()
+                };
+            }
+            San::Put { role, to } => {
+                marks.targets = Bitboard::from_square(to);
+                if pos.pockets().get(pos.turn()).get(role) == 0 {
+                    marks.pocket = Some(Piece {
+                        color: pos.turn(),
+                        role,
+                    });
+                }
+            }
+            San::Castle(_) => {
+                if let Some(king) = pos.board().king_of(pos.turn()) {
+                    marks.candidates = Bitboard::from_square(king);
+                }
+            }
+            San::Null => {}
+        }
+    } else if let Ok(uci) = UciMove::from_ascii(token.as_bytes()) {
+        match uci {
+            UciMove::Normal { from, to, .. } => {
+                marks.candidates = Bitboard::from_square(from);
+                marks.targets = Bitboard::from_square(to);
+            }
+            UciMove::Put { role, to } => {
+                marks.targets = Bitboard::from_square(to);
+                if pos.pockets().get(pos.turn()).get(role) == 0 {
+                    marks.pocket = Some(Piece {
+                        color: pos.turn(),
+                        role,
+                    });
+                }
+            }
+            UciMove::Null => {}
+        }
+    }
+    marks
+}
+
+/// The squares a move leaves and reaches, for the last-move mark.
+fn move_squares(m: Move) -> (Option<Square>, Square) {
+    match m {
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (Some(from), to),
+        Move::Castle { king, rook } => (Some(king), rook),
+        Move::Put { to, .. } => (None, to),
+    }
+}
+
+fn card(
+    out: &mut String,
+    n: usize,
+    file: &str,
+    report: &GameReport,
+    p: &GameProblem,
+    replay: Option<&Replay>,
+) {
+    let severity = match p.severity {
+        Severity::Error => "error",
+        _ => "warning",
+    };
+    let kind = p.kind.name();
+    let _ = write!(
+        out,
+        "<section class=\"card {severity}\" id=\"p{n}\" data-kind=\"{kind}\" \
+         data-severity=\"{severity}\"><h3><span class=\"loc\">{}:{}:{}</span> \
+         <span class=\"kind\">{kind}</span> <span class=\"sev\">{severity}</span></h3>",
+        escape(file),
+        p.line,
+        p.column
+    );
+    let _ = write!(out, "<p class=\"game\">game {}", report.number);
+    if let Some(r) = replay {
+        let t = &r.tags;
+        if t.white.is_some() || t.black.is_some() {
+            let _ = write!(
+                out,
+                " · {} – {}",
+                escape(t.white.as_deref().unwrap_or("?")),
+                escape(t.black.as_deref().unwrap_or("?"))
+            );
+        }
+        if let Some(event) = &t.event {
+            let _ = write!(out, " · {}", escape(event));
+        }
+        if let Some(site) = &t.site {
+            if site.starts_with("https://") || site.starts_with("http://") {
+                let _ = write!(out, " · <a href=\"{0}\">{0}</a>", escape(site));
+            } else {
+                let _ = write!(out, " · {}", escape(site));
+            }
+        }
+    }
+    out.push_str("</p><p class=\"what\">");
+    if let Some(ply) = p.ply {
+        let _ = write!(out, "ply {ply}");
+        if let Some(token) = &p.token {
+            let _ = write!(out, ", <code>{}</code>", escape(token));
+        }
+        out.push_str(": ");
+    } else if let Some(token) = &p.token {
+        let _ = write!(out, "<code>{}</code>: ", escape(token));
+    }
+    let _ = write!(out, "{}</p>", escape(&p.reason));
+    let Some(replay) = replay else {
+        out.push_str("</section>");
+        return;
+    };
+    let boards = replay.boards_at(p.ply);
+    if !boards.is_empty() {
+        let moving = moving_board(replay, boards, p);
+        let setups: Vec<_> = boards.iter().map(Position::to_setup).collect();
+        let marks: Vec<Marks> = boards
+            .iter()
+            .enumerate()
+            .map(|(i, pos)| {
+                let mut marks = match (&p.token, moving) {
+                    (Some(token), Some(m)) if m == i => token_marks(pos, token),
+                    _ => Marks::default(),
+                };
+                // The last move played on this board before the problem.
+                let board =
+                    (boards.len() == 2).then_some(if i == 0 { BoardId::A } else { BoardId::B });
+                marks.last_move = replay
+                    .moves
+                    .iter()
+                    .rfind(|m| p.ply.is_none_or(|ply| m.ply < ply) && m.board == board)
+                    .map(|m| move_squares(m.m));
+                marks
+            })
+            .collect();
+        let style = Style {
+            flip: false,
+            square: 40,
+        };
+        out.push_str("<div class=\"diagram\">");
+        out.push_str(&svg::fen_svg_inline(&setups, style, &marks));
+        out.push_str("</div>");
+        let fen: Vec<String> = setups
+            .iter()
+            .map(|s| fen::setup_to_string(s, FenDialect::Lichess))
+            .collect();
+        let _ = write!(
+            out,
+            "<p class=\"fen\"><code>{}</code></p>",
+            escape(&fen.join(" | "))
+        );
+        if let Some(pos) = moving.and_then(|i| boards.get(i)) {
+            let mut legal: Vec<String> = pos
+                .legal_moves()
+                .iter()
+                .map(|&m| SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter))
+                .collect();
+            legal.sort();
+            let _ = write!(
+                out,
+                "<p class=\"legal\"><b>{} legal move{}{}:</b> {}</p>",
+                legal.len(),
+                plural(legal.len()),
+                match boards.len() {
+                    2 => format!(" on board {}", if moving == Some(0) { 'A' } else { 'B' }),
+                    _ => String::new(),
+                },
+                escape(&legal.join(" "))
+            );
+        }
+    }
+    let before: Vec<&Played> = replay
+        .moves
+        .iter()
+        .filter(|m| p.ply.is_none_or(|ply| m.ply < ply))
+        .collect();
+    out.push_str("<p class=\"moves\"><b>moves:</b> ");
+    if before.is_empty() {
+        out.push_str("(none)");
+    }
+    for (i, m) in before.iter().enumerate() {
+        // One board: White's moves are numbered, and Black's first; bughouse: every move.
+        let numbered = m.board.is_some() || i == 0 || !m.number.ends_with("...");
+        if i > 0 {
+            out.push(' ');
+        }
+        if numbered {
+            let _ = write!(out, "{} ", m.number);
+        }
+        out.push_str(&escape(&m.san));
+    }
+    out.push_str("</p>");
+    out.push_str("</section>");
+}
+
+const CSS: &str = "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;background:#faf8f4}\
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.2em}\
+table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #cbbfae;padding:.2em .6em;text-align:left}\
+th{background:#efe7da}td.error,span.error{color:#a01010}td.warning,span.warning{color:#8a5a00}tr.sum td{font-weight:bold}\
+.card{background:#fff;border:1px solid #d8cfc2;border-left:6px solid #c33;border-radius:6px;padding:.6em 1em;margin:1em 0;max-width:60em}\
+.card.warning{border-left-color:#d9a21b}.card h3{font-size:1em;margin:.2em 0}\
+.loc{font-family:ui-monospace,monospace}.kind{background:#eee6da;border-radius:4px;padding:0 .4em}\
+.sev{font-size:.85em;color:#666}.diagram{margin:.5em 0}.fen,.legal,.moves{font-size:.9em;word-break:break-word}\
+.broken{color:#a01010}.filters{margin:.6em 0;padding:.4em;background:#efe7da;border-radius:4px}\
+code{font-family:ui-monospace,monospace}";
+
+const SCRIPT: &str = "<script>//<![CDATA[\n\
+(function(){var form=document.getElementById('filters');if(!form){return;}\
+var cards=document.querySelectorAll('section.card');var shown=document.getElementById('shown');\
+function apply(){var sev={};var boxes=form.querySelectorAll('input[name=severity]');\
+for(var i=0;i!==boxes.length;i++){sev[boxes[i].value]=boxes[i].checked;}\
+var kind=form.elements.kind.value;var n=0;\
+for(var j=0;j!==cards.length;j++){var c=cards[j];\
+var on=sev[c.dataset.severity]===true;if(kind!==''){on=on?c.dataset.kind===kind:false;}\
+c.style.display=on?'':'none';if(on){n++;}}\
+shown.textContent=n+' shown';}\
+form.addEventListener('change',apply);apply();})();\n//]]></script>";
