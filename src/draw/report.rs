@@ -609,6 +609,27 @@ fn card(
         out.push_str("</section>");
         return;
     };
+    let before: Vec<&Played> = replay
+        .moves
+        .iter()
+        .filter(|m| p.ply.is_none_or(|ply| m.ply < ply))
+        .collect();
+    out.push_str("<p class=\"moves\"><b>moves:</b> ");
+    if before.is_empty() {
+        out.push_str("(none)");
+    }
+    for (i, m) in before.iter().enumerate() {
+        // One board: White's moves are numbered, and Black's first; bughouse: every move.
+        let numbered = m.board.is_some() || i == 0 || !m.number.ends_with("...");
+        if i > 0 {
+            out.push(' ');
+        }
+        if numbered {
+            let _ = write!(out, "{} ", m.number);
+        }
+        out.push_str(&escape(&m.san));
+    }
+    out.push_str("</p>");
     let boards = replay.boards_at(p.ply);
     if !boards.is_empty() {
         let moving = moving_board(replay, boards, p);
@@ -668,33 +689,12 @@ fn card(
             );
         }
     }
-    let before: Vec<&Played> = replay
-        .moves
-        .iter()
-        .filter(|m| p.ply.is_none_or(|ply| m.ply < ply))
-        .collect();
-    out.push_str("<p class=\"moves\"><b>moves:</b> ");
-    if before.is_empty() {
-        out.push_str("(none)");
-    }
-    for (i, m) in before.iter().enumerate() {
-        // One board: White's moves are numbered, and Black's first; bughouse: every move.
-        let numbered = m.board.is_some() || i == 0 || !m.number.ends_with("...");
-        if i > 0 {
-            out.push(' ');
-        }
-        if numbered {
-            let _ = write!(out, "{} ", m.number);
-        }
-        out.push_str(&escape(&m.san));
-    }
-    out.push_str("</p>");
     out.push_str("</section>");
 }
 
 const CSS: &str = "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;background:#faf8f4}\
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.2em}\
-table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #cbbfae;padding:.2em .6em;text-align:left}\
+table{border-collapse:collapse;margin:.4em 0;font-size:.9em}th,td{border:1px solid #cbbfae;padding:.2em .5em;text-align:left}td.time{white-space:nowrap}td.loc{overflow-wrap:anywhere;max-width:28em}\
 th{background:#efe7da}td.error,span.error{color:#a01010}td.warning,span.warning{color:#8a5a00}tr.sum td{font-weight:bold}\
 .card{background:#fff;border:1px solid #d8cfc2;border-left:6px solid #c33;border-radius:6px;padding:.6em 1em;margin:1em 0;max-width:60em}\
 .card.warning{border-left-color:#d9a21b}.card h3{font-size:1em;margin:.2em 0}\
