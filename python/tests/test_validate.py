@@ -1,0 +1,235 @@
+"""validate, convert_pgn and replay: sources, options, records, errors, streaming, threads."""
+
+import bz2
+import gzip
+import io
+import json
+import pathlib
+import resource
+import threading
+
+import pytest
+
+import pocketfen
+from conftest import GRAMMAR, SAMPLES, run_cli
+
+ILLEGAL_DROP = GRAMMAR / "pgn" / "err" / "illegal-drop.pgn"
+ERR = sorted((GRAMMAR / "pgn" / "err").glob("*.pgn"))
+BPGN_ERR = sorted((GRAMMAR / "bpgn" / "err").glob("*.bpgn"))
+
+
+def without_time(records):
+    for r in records:
+        r = dict(r)
+        r.pop("seconds", None)
+        yield r
+
+
+def test_records_are_the_clis_json(pocketfen_cli):
+    for path in ERR + BPGN_ERR + sorted(SAMPLES.glob("*.pgn")):
+        for args, kwargs in [([], {}), (["--strict", "--all"], {"strict": True, "all": True})]:
+            ours = list(without_time(pocketfen.validate(str(path), **kwargs)))
+            out = run_cli(pocketfen_cli, "validate", "-q", "--json", *args, path)
+            theirs = [json.loads(l) for l in out.stdout.decode().splitlines()]
+            assert ours == list(without_time(theirs)), path
+
+
+def test_a_path_bytes_and_a_file_object_give_the_same_records():
+    by_path = list(without_time(pocketfen.validate(ILLEGAL_DROP)))
+    assert by_path[0]["type"] == "game" and by_path[-1]["type"] == "summary"
+    assert by_path[0]["problems"][0]["kind"] == "not-in-pocket"
+    assert (by_path[0]["problems"][0]["line"], by_path[0]["problems"][0]["column"]) == (5, 26)
+    data = ILLEGAL_DROP.read_bytes()
+    by_bytes = list(without_time(pocketfen.validate(data)))
+    with open(ILLEGAL_DROP, "rb") as f:
+        by_file = list(without_time(pocketfen.validate(f)))
+    strip = lambda rs: [{k: v for k, v in r.items() if k != "file"} for r in rs]
+    assert strip(by_bytes) == strip(by_path) == strip(by_file)
+    assert by_bytes[0]["file"] == "<bytes>"
+    assert by_file[0]["file"] == str(ILLEGAL_DROP)
+    assert list(without_time(pocketfen.validate(pathlib.Path(ILLEGAL_DROP)))) == by_path
+
+
+def test_compressed_sources_are_detected(tmp_path):
+    data = b"".join(p.read_bytes() + b"\n\n" for p in ERR)
+    plain = [{k: v for k, v in r.items() if k not in ("file", "seconds", "bytes")} for r in pocketfen.validate(data)]
+    for name, packed in [("a.pgn.gz", gzip.compress(data)), ("a.pgn.bz2", bz2.compress(data))]:
+        path = tmp_path / name
+        path.write_bytes(packed)
+        for source in (path, packed):
+            got = [{k: v for k, v in r.items() if k not in ("file", "seconds", "bytes")} for r in pocketfen.validate(source)]
+            assert got == plain, name
+        summary = list(pocketfen.validate(path))[-1]
+        assert summary["bytes"] == len(data)
+
+
+def test_options_change_the_verdict():
+    zh_game = b"1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n"
+    # No Variant tag: chess, where a drop is illegal; told crazyhouse, it is fine.
+    assert list(pocketfen.validate(zh_game))[0]["status"] == "illegal"
+    assert list(pocketfen.validate(zh_game, variant="crazyhouse"))[0]["type"] == "summary"
+    assert list(pocketfen.validate(zh_game, variant="crazyhouse", all=True))[0]["status"] == "ok"
+    # A drop that mates, with drop-mate forbidden.
+    mate = b'[Variant "Crazyhouse"]\n[FEN "7k/6pp/8/8/8/8/8/K7[R] w - - 0 1"]\n\n1. R@e8# 1-0\n'
+    assert list(pocketfen.validate(mate))[0]["type"] == "summary"
+    rec = list(pocketfen.validate(mate, drop_mate=False))[0]
+    assert rec["problems"][0]["kind"] == "drop-mate"
+    # Strict: a non-canonical spelling is a warning.
+    sloppy = b"1. Ngf3 e5 *\n"
+    assert list(pocketfen.validate(sloppy))[0]["type"] == "summary"
+    kinds = [p["kind"] for p in list(pocketfen.validate(sloppy, strict=True))[0]["problems"]]
+    assert "over-disambiguated" in kinds
+    # Variations: an illegal move inside one counts only with variations=True.
+    var = (GRAMMAR / "pgn" / "err" / "illegal-in-variation.pgn").read_bytes()
+    assert list(pocketfen.validate(var))[0]["type"] == "summary"
+    assert list(pocketfen.validate(var, variations=True))[0]["status"] == "illegal"
+
+
+def test_jobs_do_not_change_the_records():
+    data = b"".join(p.read_bytes() + b"\n\n" for p in ERR) * 50
+    one = list(without_time(pocketfen.validate(data, jobs=1)))
+    two = list(without_time(pocketfen.validate(data, jobs=2)))
+    many = list(without_time(pocketfen.validate(data, jobs=7)))
+    assert one == two == many
+    assert one[-1]["games"] == 50 * 17
+
+
+def test_bad_sources_and_names_raise():
+    with pytest.raises(FileNotFoundError):
+        pocketfen.validate("/no/such/archive.pgn")
+    with pytest.raises(TypeError):
+        pocketfen.validate(42)
+    with pytest.raises(ValueError, match="unknown variant"):
+        pocketfen.validate(b"", variant="atomic")
+    with pytest.raises(ValueError, match="unknown target"):
+        pocketfen.convert_pgn(b"", "fics")
+    with pytest.raises(ValueError, match="drop style"):
+        pocketfen.convert_pgn(b"", "lichess", drop_style="N@")
+    with pytest.raises(ValueError, match="unknown emit"):
+        pocketfen.replay(b"", emit="lan")
+
+
+class Breaks(io.RawIOBase):
+    """A binary stream that fails after its first chunk."""
+
+    def __init__(self, first):
+        self.first = first
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        if self.first is None:
+            raise OSError("the disk went away")
+        chunk, self.first = self.first, None
+        return chunk
+
+
+def test_a_broken_stream_ends_with_an_incomplete_summary():
+    game = ILLEGAL_DROP.read_bytes() + b"\n\n"
+    records = list(pocketfen.validate(Breaks(game * 3)))
+    summary = records[-1]
+    assert summary["type"] == "summary"
+    assert summary["complete"] is False
+    assert "the disk went away" in summary["stream_error"]
+    # The games known complete before the break: the last one may have been cut.
+    assert summary["games"] == 2
+    # Text mode is refused at once, with a clear reason.
+    with pytest.raises(OSError, match="binary mode"):
+        pocketfen.validate(io.StringIO("1. e4 *"))
+    # convert_pgn and replay raise OSError after the games before the break.
+    games = pocketfen.replay(Breaks(game * 3), emit="san")
+    assert [n for n, _ in [next(games), next(games)]] == [1, 2]
+    with pytest.raises(OSError, match="the disk went away"):
+        next(games)
+
+
+def test_convert_pgn_writes_what_validate_accepts():
+    data = b"".join(p.read_bytes() + b"\n\n" for p in ERR)
+    games = list(pocketfen.convert_pgn(data, "chesscom"))
+    accepted = [r for r in pocketfen.validate(data, variations=True, all=True) if r["type"] == "game" and r["status"] == "ok"]
+    assert len(games) == len(accepted)
+    for text in games:
+        assert "[Event" in text and text.rstrip().endswith(("*", "1-0", "0-1", "1/2-1/2"))
+        again = list(pocketfen.validate(text.encode(), variations=True, all=True))
+        assert again[0]["status"] == "ok"
+    kept = list(pocketfen.convert_pgn(data, "chesscom", keep_broken=True))
+    assert len(kept) == 17
+    lichess = "\n".join(pocketfen.convert_pgn(SAMPLES / "chesscom_zh_2016_eekarf-JannLeeCrazyhouse_scalachess.pgn", "lichess"))
+    assert "P@" in lichess
+    bare = "\n".join(pocketfen.convert_pgn(SAMPLES / "chesscom_zh_2016_eekarf-JannLeeCrazyhouse_scalachess.pgn", "lichess", drop_style="at"))
+    assert "P@" not in bare and " @" in bare
+
+
+def test_replay_emits_fens_sans_and_ucis(pocketfen_cli):
+    path = SAMPLES / "lichess_zh_2018_JannLee-CrazyAra.pgn"
+    for emit in ("fen", "san", "uci"):
+        ours = list(pocketfen.replay(path, emit=emit))
+        out = run_cli(pocketfen_cli, "replay", "--emit", emit, path).stdout.decode()
+        theirs, current = [], None
+        for line in out.splitlines():
+            if line.startswith("# "):
+                current = (int(line.split(" game ")[1].split()[0]), [])
+                theirs.append(current)
+            else:
+                current[1].append(line)
+        assert ours == theirs, emit
+    n, sans = next(pocketfen.replay(ILLEGAL_DROP, emit="san"))
+    assert (n, sans) == (1, ["e4", "d5", "exd5", "Qxd5"])
+
+
+def write_large(path, megabytes):
+    game = (SAMPLES / "lichess_zh_2017_knightvuillaume-JannLee.pgn").read_bytes().rstrip() + b"\n\n"
+    with open(path, "wb") as f:
+        written = 0
+        while written < megabytes << 20:
+            f.write(game * 64)
+            written += len(game) * 64
+    return written
+
+
+def test_a_large_archive_streams_in_constant_memory(tmp_path):
+    path = tmp_path / "large.pgn"
+    size = write_large(path, 64)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    count = 0
+    for record in pocketfen.validate(path, all=True):
+        count += 1
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert record["type"] == "summary" and record["complete"]
+    assert record["bytes"] == size and count == record["games"] + 1
+    # ru_maxrss is in KB: the peak grew by less than 64 MB over a 64 MB file.
+    assert after - before < 64 * 1024, (before, after)
+
+
+def test_two_threads_validate_at_once_and_the_gil_is_released(tmp_path):
+    path = tmp_path / "large.pgn"
+    write_large(path, 16)
+    expected = [r for r in without_time(pocketfen.validate(path, jobs=1))]
+    results = {}
+
+    def work(name):
+        results[name] = list(without_time(pocketfen.validate(path, jobs=1)))
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in ("a", "b")]
+    for t in threads:
+        t.start()
+    spins = 0
+    while any(t.is_alive() for t in threads):
+        spins += 1
+    for t in threads:
+        t.join()
+    assert results["a"] == expected and results["b"] == expected
+    # The main thread ran while both validated: the GIL was free.
+    assert spins > 1000
+
+
+def test_an_iterator_dropped_early_stops_its_work(tmp_path):
+    path = tmp_path / "large.pgn"
+    write_large(path, 16)
+    for _ in range(20):
+        it = pocketfen.validate(path, all=True)
+        assert next(it)["type"] == "game"
+        del it
+    # Nothing is left running that holds the file's records: a full run still works.
+    assert list(pocketfen.validate(path))[-1]["complete"]
