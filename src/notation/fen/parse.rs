@@ -82,49 +82,65 @@ fn next_field(i: &str) -> Option<&str> {
     }
 }
 
+/// The piece each byte names (`P` … `k`), for the rank parser's inner loop.
+const PIECE_OF_BYTE: [Option<Piece>; 256] = {
+    let mut table = [None; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = Piece::from_char(b as u8 as char);
+        b += 1;
+    }
+    table
+};
+
 /// `rank = 1*(piece ["~"] / digit)`, exactly 8 squares, placed on rank `r` (0 = rank 1).
-fn rank<'a>(mut i: &'a str, r: u8, board: &mut Board, promoted: &mut Bitboard) -> Res<'a, ()> {
+/// It reads bytes: every byte it accepts is ASCII, so it stops on a character boundary.
+fn rank<'a>(i: &'a str, r: u8, board: &mut Board, promoted: &mut Bitboard) -> Res<'a, ()> {
+    let bytes = i.as_bytes();
+    let mut at = 0;
     let mut file = 0u8;
-    let start = i;
     let mut after_digit = false;
-    loop {
-        let mut chars = i.chars();
-        match chars.next() {
-            Some('1'..='8') if after_digit => {
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'1'..=b'8' if after_digit => {
                 return cut_fail(
-                    i,
+                    &i[at..],
                     "a piece letter (a run of empty squares is one digit, not two)",
                 );
             }
-            Some(d @ '1'..='8') => {
+            b'1'..=b'8' => {
                 after_digit = true;
-                file += d as u8 - b'0';
+                file += b - b'0';
                 if file > 8 {
-                    return cut_fail(i, "a rank of exactly 8 squares");
+                    return cut_fail(&i[at..], "a rank of exactly 8 squares");
                 }
-                i = chars.as_str();
+                at += 1;
             }
-            Some(c) if Piece::from_char(c).is_some() => {
+            _ => {
+                let Some(piece) = PIECE_OF_BYTE[usize::from(b)] else {
+                    break;
+                };
                 if file >= 8 {
-                    return cut_fail(i, "a rank of exactly 8 squares");
+                    return cut_fail(&i[at..], "a rank of exactly 8 squares");
                 }
                 after_digit = false;
                 let sq = Square::new(r * 8 + file);
-                board.put(sq, Piece::from_char(c).expect("piece letter"));
-                i = chars.as_str();
-                if let Some(rest) = i.strip_prefix('~') {
+                // Each square of a rank is written once: it is still empty.
+                board.put_on_empty(sq, piece);
+                at += 1;
+                if bytes.get(at) == Some(&b'~') {
                     promoted.set(sq, true);
-                    i = rest;
+                    at += 1;
                 }
                 file += 1;
             }
-            _ => break,
         }
     }
+    let rest = &i[at..];
     match file {
-        8 => Ok((i, ())),
-        0 if i.len() == start.len() => fail(i, "a piece letter or a digit 1-8"),
-        _ => cut_fail(i, "a rank of exactly 8 squares"),
+        8 => Ok((rest, ())),
+        0 if at == 0 => fail(rest, "a piece letter or a digit 1-8"),
+        _ => cut_fail(rest, "a rank of exactly 8 squares"),
     }
 }
 

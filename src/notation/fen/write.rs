@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use super::FenDialect;
 use crate::setup::Pocket;
 use crate::setup::{Fen, Setup};
-use crate::types::{ByColor, Color, Piece, Role, Square};
+use crate::types::{ByColor, Color, Piece, Role};
 
 fn write_pocket_letters(out: &mut String, pockets: &ByColor<Pocket>) {
     for color in Color::ALL {
@@ -18,32 +18,68 @@ fn write_pocket_letters(out: &mut String, pockets: &ByColor<Pocket>) {
     }
 }
 
+/// The board field, rank 8 first, built in a buffer: the occupied squares of each rank are
+/// visited in file order and the gaps between them written as digits.
 fn write_board(out: &mut String, setup: &Setup, marks: bool) {
-    for rank in (0..8u8).rev() {
-        let mut empty = 0u8;
-        for file in 0..8u8 {
-            let sq = Square::new(rank * 8 + file);
-            match setup.board.piece_at(sq) {
-                Some(p) => {
-                    if empty > 0 {
-                        out.push((b'0' + empty) as char);
-                        empty = 0;
-                    }
-                    out.push(p.char());
-                    if marks && setup.promoted.contains(sq) {
-                        out.push('~');
-                    }
-                }
-                None => empty += 1,
+    // The letter on each square, from the twelve piece bitboards.
+    let mut mailbox = [0u8; 64];
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let piece = Piece { color, role };
+            for sq in setup.board.by_piece(piece) {
+                mailbox[sq.index()] = piece.char() as u8;
             }
         }
-        if empty > 0 {
-            out.push((b'0' + empty) as char);
+    }
+    // 64 pieces, 64 `~` and 7 `/` at most.
+    let mut buf = [0u8; 136];
+    let mut n = 0;
+    let occupied = setup.board.occupied().0;
+    let promoted = if marks { setup.promoted.0 } else { 0 };
+    for rank in (0..8u8).rev() {
+        let mut row = (occupied >> (rank * 8)) & 0xff;
+        let mut file = 0u8;
+        while row != 0 {
+            let f = row.trailing_zeros() as u8;
+            if f > file {
+                buf[n] = b'0' + (f - file);
+                n += 1;
+            }
+            let sq = usize::from(rank * 8 + f);
+            buf[n] = mailbox[sq];
+            n += 1;
+            if promoted >> sq & 1 == 1 {
+                buf[n] = b'~';
+                n += 1;
+            }
+            file = f + 1;
+            row &= row - 1;
+        }
+        if file < 8 {
+            buf[n] = b'0' + (8 - file);
+            n += 1;
         }
         if rank > 0 {
-            out.push('/');
+            buf[n] = b'/';
+            n += 1;
         }
     }
+    out.push_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
+}
+
+/// Appends a number without the formatting machinery.
+fn push_number(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
 }
 
 /// Appends `setup` as `dialect` writes it.
@@ -79,12 +115,16 @@ pub fn append_setup(out: &mut String, setup: &Setup, dialect: FenDialect) {
     out.push(' ');
     match setup.ep_square {
         Some(sq) => {
-            let _ = write!(out, "{sq}");
+            out.push(sq.file().char());
+            out.push(sq.rank().char());
         }
         None => out.push('-'),
     }
     // A full-move number of 0 is read as 1 (`fen check` says so), and written so.
-    let _ = write!(out, " {} {}", setup.halfmoves, setup.fullmoves.max(1));
+    out.push(' ');
+    push_number(out, setup.halfmoves);
+    out.push(' ');
+    push_number(out, setup.fullmoves.max(1));
     if dialect == FenDialect::Chesscom {
         match &setup.pockets {
             Some(p) if !(p.white.is_empty() && p.black.is_empty()) || setup.promoted.any() => {
