@@ -24,7 +24,7 @@ use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::input;
 use pocketfen::pgn::pipeline::run_ordered;
 use pocketfen::pgn::{
-    Format, GameProblem, GameReport, GameSplitter, Options, RawGame, Status, validate_game,
+    Format, GameProblem, GameReport, GameSplitter, Options, RawGame, Totals, validate_game,
     validate_game_with,
 };
 use pocketfen::{Variant, guess_variant};
@@ -391,11 +391,7 @@ enum Record {
         report: GameReport,
     },
     Summary {
-        games: usize,
-        plies: u64,
-        illegal: usize,
-        errors: usize,
-        warnings: usize,
+        totals: Totals,
         bytes: u64,
         seconds: f64,
         stream_error: Option<String>,
@@ -436,11 +432,7 @@ fn record_dict<'py>(py: Python<'py>, file: &str, r: &Record) -> PyResult<Bound<'
             d.set_item("problems", problems)?;
         }
         Record::Summary {
-            games,
-            plies,
-            illegal,
-            errors,
-            warnings,
+            totals,
             bytes,
             seconds,
             stream_error,
@@ -448,11 +440,11 @@ fn record_dict<'py>(py: Python<'py>, file: &str, r: &Record) -> PyResult<Bound<'
             d.set_item("type", "summary")?;
             d.set_item("version", SCHEMA_VERSION)?;
             d.set_item("file", file)?;
-            d.set_item("games", games)?;
-            d.set_item("plies", plies)?;
-            d.set_item("illegal_games", illegal)?;
-            d.set_item("error_games", errors)?;
-            d.set_item("warnings", warnings)?;
+            d.set_item("games", totals.games)?;
+            d.set_item("plies", totals.plies)?;
+            d.set_item("illegal_games", totals.illegal_games)?;
+            d.set_item("error_games", totals.error_games)?;
+            d.set_item("warnings", totals.warnings)?;
             d.set_item("bytes", bytes)?;
             d.set_item("seconds", (seconds * 1000.0).round() / 1000.0)?;
             d.set_item("complete", stream_error.is_none())?;
@@ -552,14 +544,6 @@ fn validate(
         drop_mate,
         format,
     };
-    #[derive(Default)]
-    struct Totals {
-        games: usize,
-        plies: u64,
-        illegal: usize,
-        errors: usize,
-        warnings: usize,
-    }
     let totals = Arc::new(Mutex::new(Totals::default()));
     let counted = Arc::clone(&totals);
     let start = Instant::now();
@@ -568,11 +552,7 @@ fn validate(
     let work = move |g: &RawGame| {
         let report = validate_game(g, &opts);
         if let Ok(mut t) = counted.lock() {
-            t.games += 1;
-            t.plies += report.plies as u64;
-            t.illegal += usize::from(report.status == Status::Illegal);
-            t.errors += usize::from(report.status == Status::Error);
-            t.warnings += report.warnings();
+            t.add(&report);
         }
         (all || !report.problems.is_empty()).then_some(Record::Game { report })
     };
@@ -582,11 +562,7 @@ fn validate(
             .map(|mut t| std::mem::take(&mut *t))
             .unwrap_or_default();
         let _ = tx.send(Record::Summary {
-            games: t.games,
-            plies: t.plies,
-            illegal: t.illegal,
-            errors: t.errors,
-            warnings: t.warnings,
+            totals: t,
             bytes,
             seconds: start.elapsed().as_secs_f64(),
             stream_error: stream_error.map(|e| e.to_string()),

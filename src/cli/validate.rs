@@ -20,7 +20,7 @@ use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::input;
 use pocketfen::pgn::pipeline::run_ordered;
 use pocketfen::pgn::{
-    Format, GameProblem, GameReport, GameSplitter, Options, RawGame, ResultReading, Status,
+    Format, GameProblem, GameReport, GameSplitter, Options, RawGame, ResultReading, Status, Totals,
     validate_game, validate_game_with,
 };
 use pocketfen::{Severity, Variant};
@@ -107,15 +107,6 @@ fn display_name(path: &Path, text: bool) -> String {
     }
 }
 
-#[derive(Default)]
-struct Totals {
-    games: usize,
-    plies: u64,
-    illegal: usize,
-    errors: usize,
-    warnings: usize,
-}
-
 struct Printer<'a, W: Write> {
     out: W,
     file: &'a str,
@@ -127,12 +118,7 @@ struct Printer<'a, W: Write> {
 
 impl<W: Write> Printer<'_, W> {
     fn report(&mut self, r: &GameReport) -> io::Result<()> {
-        let t = &mut self.totals;
-        t.games += 1;
-        t.plies += r.plies as u64;
-        t.illegal += usize::from(r.status == Status::Illegal);
-        t.errors += usize::from(r.status == Status::Error);
-        t.warnings += r.warnings();
+        self.totals.add(r);
         if r.problems.is_empty() && !self.all {
             return Ok(());
         }
@@ -349,8 +335,8 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 file: &name,
                 games: t.games,
                 plies: t.plies,
-                illegal_games: t.illegal,
-                error_games: t.errors,
+                illegal_games: t.illegal_games,
+                error_games: t.error_games,
                 warnings: t.warnings,
                 bytes,
                 seconds: (secs * 1000.0).round() / 1000.0,
@@ -363,11 +349,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         printer.out.flush().context("writing the report")?;
         if let Some((report, ..)) = &mut html {
             report.end_file(FileTotals {
-                games: t.games,
-                plies: t.plies,
-                illegal_games: t.illegal,
-                error_games: t.errors,
-                warnings: t.warnings,
+                totals: *t,
                 seconds: secs,
                 stream_error: stream_error.clone(),
             });
@@ -376,8 +358,8 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
             "pocketfen: {shown}: {} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
             t.games,
             t.plies,
-            t.illegal,
-            t.errors,
+            t.illegal_games,
+            t.error_games,
             t.warnings,
             secs,
             t.games as f64 / secs.max(1e-9),
@@ -395,7 +377,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
             );
             io_failed = true;
         }
-        all_ok &= t.illegal == 0 && t.errors == 0 && !(args.strict && t.warnings > 0);
+        all_ok &= t.illegal_games == 0 && t.error_games == 0 && !(args.strict && t.warnings > 0);
     }
     // The report is written whatever happened to the inputs: it says what went wrong.
     if let Some((report, mut out, temp, path)) = html {

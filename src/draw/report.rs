@@ -19,7 +19,7 @@
 //!     let result = validate_game(&game, &opts);
 //!     report.add_game(&result, Some(&game), &opts);
 //! }
-//! report.end_file(FileTotals { games: 1, ..FileTotals::default() });
+//! report.end_file(FileTotals::default());
 //! let mut html = Vec::new();
 //! report.write_to(&mut html)?;
 //! let html = String::from_utf8(html)?;
@@ -40,23 +40,15 @@ use crate::notation::fen::{self, FenDialect};
 use crate::notation::san::{DropStyle, San, SanPlus};
 use crate::notation::uci::UciMove;
 use crate::pgn::game::{Boards, MoveAt, Options, unescape};
-use crate::pgn::{GameProblem, GameReport, RawGame, Visitor, visit_game};
+use crate::pgn::{GameProblem, GameReport, RawGame, Totals, Visitor, visit_game};
 use crate::position::{Position, Severity};
-use crate::types::{Piece, Square};
+use crate::types::{Piece, Role, Square};
 
 /// A file's totals, as the validation run counted them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FileTotals {
-    /// Games read.
-    pub games: usize,
-    /// Mainline plies replayed.
-    pub plies: u64,
-    /// Games with an illegal move.
-    pub illegal_games: usize,
-    /// Games that could not be replayed (bad tags).
-    pub error_games: usize,
-    /// Warnings.
-    pub warnings: usize,
+    /// The counts of its games.
+    pub totals: Totals,
     /// Seconds the file took.
     pub seconds: f64,
     /// `None` when the whole file was read, else why the stream ended early.
@@ -220,12 +212,13 @@ fn summary(out: &mut String, files: &[FileSection]) {
          <th>illegal</th><th>unreadable</th><th>warnings</th><th>time</th>\
          <th>problems by kind</th></tr>",
     );
-    let mut all = FileTotals::default();
+    let mut all = Totals::default();
+    let mut seconds = 0.0;
     let mut kinds: BTreeMap<&str, KindCount> = BTreeMap::new();
     for f in files {
-        let t = &f.totals;
+        let t = &f.totals.totals;
         let _ = write!(out, "<tr><td class=\"loc\">{}", escape(&f.name));
-        if let Some(e) = &t.stream_error {
+        if let Some(e) = &f.totals.stream_error {
             let _ = write!(
                 out,
                 "<br/><span class=\"broken\">incomplete: {}</span>",
@@ -236,7 +229,7 @@ fn summary(out: &mut String, files: &[FileSection]) {
             out,
             "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
              <td class=\"time\">{:.2} s</td><td>",
-            t.games, t.plies, t.illegal_games, t.error_games, t.warnings, t.seconds
+            t.games, t.plies, t.illegal_games, t.error_games, t.warnings, f.totals.seconds
         );
         for (i, (kind, k)) in f.kinds.iter().enumerate() {
             let sep = if i > 0 { ", " } else { "" };
@@ -251,12 +244,8 @@ fn summary(out: &mut String, files: &[FileSection]) {
             total.uncarded += k.uncarded;
         }
         out.push_str("</td></tr>");
-        all.games += t.games;
-        all.plies += t.plies;
-        all.illegal_games += t.illegal_games;
-        all.error_games += t.error_games;
-        all.warnings += t.warnings;
-        all.seconds += t.seconds;
+        all.merge(t);
+        seconds += f.totals.seconds;
     }
     if files.len() > 1 {
         let _ = write!(
@@ -269,7 +258,7 @@ fn summary(out: &mut String, files: &[FileSection]) {
             all.illegal_games,
             all.error_games,
             all.warnings,
-            all.seconds
+            seconds
         );
     }
     out.push_str("</table>");
@@ -473,6 +462,12 @@ fn moving_board(replay: &Replay, boards: &[Position], p: &GameProblem) -> Option
         .position(|b| fen::setup_to_string(&b.to_setup(), FenDialect::Lichess) == before)
 }
 
+/// The piece a drop of `role` lacks, when the side to move has none in its pocket.
+fn missing(pos: &Position, role: Role) -> Option<Piece> {
+    let color = pos.turn();
+    (pos.pockets().get(color).get(role) == 0).then_some(Piece { color, role })
+}
+
 /// The marks of a problem's token on the board it was played on.
 fn token_marks(pos: &Position, token: &str) -> Marks {
     let mut marks = Marks::default();
@@ -506,12 +501,7 @@ fn token_marks(pos: &Position, token: &str) -> Marks {
             }
             San::Put { role, to } => {
                 marks.targets = Bitboard::from_square(to);
-                if pos.pockets().get(pos.turn()).get(role) == 0 {
-                    marks.pocket = Some(Piece {
-                        color: pos.turn(),
-                        role,
-                    });
-                }
+                marks.pocket = missing(pos, role);
             }
             San::Castle(_) => {
                 if let Some(king) = pos.board().king_of(pos.turn()) {
@@ -528,12 +518,7 @@ fn token_marks(pos: &Position, token: &str) -> Marks {
             }
             UciMove::Put { role, to } => {
                 marks.targets = Bitboard::from_square(to);
-                if pos.pockets().get(pos.turn()).get(role) == 0 {
-                    marks.pocket = Some(Piece {
-                        color: pos.turn(),
-                        role,
-                    });
-                }
+                marks.pocket = missing(pos, role);
             }
             UciMove::Null => {}
         }

@@ -25,7 +25,7 @@ pub mod validate;
 pub mod visitor;
 
 pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options, variant_from_tag};
-pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status};
+pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
 pub use split::{GameSplitter, RawGame};
 pub use validate::{Ply, validate_game, validate_game_with, validate_str, visit_game, visit_text};
 pub use visitor::Visitor;

@@ -268,6 +268,41 @@ impl GameReport {
     }
 }
 
+/// The counts of a validation run over some games: what `validate`'s summary reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Games read.
+    pub games: usize,
+    /// Mainline plies replayed.
+    pub plies: u64,
+    /// Games with an illegal move (`Status::Illegal`).
+    pub illegal_games: usize,
+    /// Games that could not be replayed (`Status::Error`).
+    pub error_games: usize,
+    /// Warnings.
+    pub warnings: usize,
+}
+
+impl Totals {
+    /// Counts one more game.
+    pub fn add(&mut self, r: &GameReport) {
+        self.games += 1;
+        self.plies += r.plies as u64;
+        self.illegal_games += usize::from(r.status == Status::Illegal);
+        self.error_games += usize::from(r.status == Status::Error);
+        self.warnings += r.warnings();
+    }
+
+    /// Adds another run's counts.
+    pub fn merge(&mut self, other: &Totals) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.illegal_games += other.illegal_games;
+        self.error_games += other.error_games;
+        self.warnings += other.warnings;
+    }
+}
+
 /// Where a problem is: its ply, the token as reported, and its byte offset in the game.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct At<'a> {
