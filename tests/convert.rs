@@ -199,6 +199,107 @@ fn shakmaty_replays_lichess_and_xboard_output_to_our_final_positions() {
     assert!(games > 500, "{games}");
 }
 
+/// Chess.com's `CurrentPosition` rewritten to a bracket FEN by this test alone (not by
+/// pocketfen): the pocket field goes into brackets and each listed promoted square gets
+/// its `~`.
+fn chesscom_to_bracket(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split(' ').collect();
+    assert!(fields.len() >= 6, "{fen}");
+    let (pocket, promoted) = match fields.get(6) {
+        Some(&"-") | None => ("", &fields[fields.len().min(7)..]),
+        Some(p) => (*p, &fields[7..]),
+    };
+    // The board as 64 cells, rank 8 first, then written back with the marks.
+    let mut cells: Vec<String> = Vec::new();
+    for c in fields[0].chars() {
+        match c {
+            '/' => {}
+            '1'..='8' => {
+                for _ in 0..c.to_digit(10).unwrap() {
+                    cells.push(String::new());
+                }
+            }
+            _ => cells.push(c.to_string()),
+        }
+    }
+    assert_eq!(cells.len(), 64, "{fen}");
+    for sq in promoted {
+        let b = sq.as_bytes();
+        let (file, rank) = (usize::from(b[0] - b'a'), usize::from(b[1] - b'1'));
+        cells[(7 - rank) * 8 + file].push('~');
+    }
+    let mut board = String::new();
+    for (r, row) in cells.chunks(8).enumerate() {
+        if r > 0 {
+            board.push('/');
+        }
+        let mut empty = 0;
+        for cell in row {
+            if cell.is_empty() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+                empty = 0;
+            }
+            board.push_str(cell);
+        }
+        if empty > 0 {
+            board.push_str(&empty.to_string());
+        }
+    }
+    format!("{board}[{pocket}] {}", fields[1..6].join(" "))
+}
+
+/// Issue 17: an outside reader confirms the Chess.com output. shakmaty replays the
+/// converted movetext (bare `@e4` drops included), and its final position equals the
+/// `CurrentPosition` pocketfen wrote, read through the rewrite above.
+#[test]
+fn shakmaty_confirms_the_chesscom_current_position() {
+    let mut checked = 0;
+    for (name, bytes) in corpus() {
+        let text = convert_all(&bytes, Target::Chesscom);
+        let peer: Vec<Option<String>> = Reader::new(text.as_bytes())
+            .read_games(&mut Peer)
+            .map(|r| r.unwrap())
+            .collect();
+        let current: Vec<Option<&str>> = text
+            .split("\n\n[Event ")
+            .map(|game| {
+                game.lines()
+                    .find_map(|l| l.strip_prefix("[CurrentPosition \""))
+                    .map(|v| v.trim_end_matches("\"]"))
+            })
+            .collect();
+        assert_eq!(peer.len(), current.len(), "{name}");
+        for (n, (p, c)) in peer.iter().zip(&current).enumerate() {
+            let (Some(p), Some(c)) = (p, c) else {
+                panic!(
+                    "{name} game {}: shakmaty {p:?}, CurrentPosition {c:?}",
+                    n + 1
+                );
+            };
+            // Chess.com writes CurrentPosition for crazyhouse games only.
+            if !text.contains("[Variant \"Crazyhouse\"]") {
+                continue;
+            }
+            let fen: Fen = chesscom_to_bracket(c).parse().unwrap_or_else(|e| {
+                panic!("{name} game {}: shakmaty cannot read {c:?}: {e}", n + 1)
+            });
+            let pos = fen
+                .into_position::<Crazyhouse>(CastlingMode::Chess960)
+                .unwrap_or_else(|e| panic!("{name} game {}: {c:?}: {e}", n + 1));
+            let theirs = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+            let theirs: Vec<&str> = theirs.split(' ').take(2).collect();
+            assert_eq!(&theirs.join(" "), p, "{name} game {}: {c}", n + 1);
+            checked += 1;
+        }
+    }
+    // 295 crazyhouse games in grammar-tests/pgn/ok, 25 of them with promoted pieces.
+    assert!(checked >= 290, "{checked} crazyhouse games checked");
+}
+
 #[test]
 fn the_chesscom_game_becomes_lichess_importable() {
     let bytes =
