@@ -17,9 +17,18 @@ fn settings() -> insta::Settings {
     common::snapshot_settings()
 }
 
+/// Snapshots a command's exit code, stdout and stderr, and asserts its exit code here in
+/// the test, so that a snapshot accepted with another code still fails.
 macro_rules! snap {
-    ($name:literal, $cmd:expr) => {
+    ($name:literal, $cmd:expr, exit $code:expr) => {
         settings().bind(|| assert_cmd_snapshot!($name, $cmd));
+        let accepted = std::fs::read_to_string(concat!("snapshots/", $name, ".snap")).unwrap();
+        assert!(
+            accepted.contains(&format!("exit_code: {}\n", $code)),
+            "{}: expected exit code {}",
+            $name,
+            $code
+        );
     };
 }
 
@@ -37,8 +46,7 @@ fn convert_arguments_with_one_bad() {
             "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNrp] b - - 39 20",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
             "b2nkbnQ~/p1pppp1p/pP1q2p1/r7/8/R5PR/P1PP1P1P/1NBQ1BNK/R w - - 1 2",
-        ])
-    );
+        ]), exit 1);
 }
 
 #[test]
@@ -62,8 +70,7 @@ fn convert_json_lines_with_pair_blank_line_crlf_and_error() {
     );
     snap!(
         "cli_convert_json",
-        cmd(&["fen", "convert", "--to", "xboard", "--json"]).pass_stdin(input)
-    );
+        cmd(&["fen", "convert", "--to", "xboard", "--json"]).pass_stdin(input), exit 1);
 }
 
 #[test]
@@ -71,8 +78,7 @@ fn convert_skips_a_byte_order_mark() {
     let input = format!("\u{feff}{ZH_START}\n{ZH_START}\n");
     snap!(
         "cli_convert_bom",
-        cmd(&["fen", "convert", "--to", "bracket"]).pass_stdin(input)
-    );
+        cmd(&["fen", "convert", "--to", "bracket"]).pass_stdin(input), exit 0);
 }
 
 #[test]
@@ -88,8 +94,7 @@ fn convert_with_a_fixed_source_dialect() {
             "bracket",
             ZH_START,
             "8/8/8/8/8/8/8/K6k[Q] w - - 0 1"
-        ])
-    );
+        ]), exit 1);
 }
 
 #[test]
@@ -104,8 +109,7 @@ fn check_reports_every_problem() {
             "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
             "4k3/8/8/8/8/8/8/4K3[QQQ] w - - 0 1",
             "not a fen",
-        ])
-    );
+        ]), exit 1);
     snap!(
         "cli_check_json",
         cmd(&[
@@ -116,8 +120,7 @@ fn check_reports_every_problem() {
             "chess",
             ZH_START,
             "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"
-        ])
-    );
+        ]), exit 1);
 }
 
 #[test]
@@ -128,8 +131,7 @@ fn show_draws_boards() {
             "fen",
             "show",
             "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q w - - 0 26 NNBRpr h1"
-        ])
-    );
+        ]), exit 0);
     snap!(
         "cli_show_pair_ascii",
         cmd(&[
@@ -137,17 +139,15 @@ fn show_draws_boards() {
             "show",
             "--ascii",
             &format!("{ZH_START} | {ZH_START}")
-        ])
-    );
-    snap!("cli_show_bad", cmd(&["fen", "show", "8/8/8"]));
+        ]), exit 0);
+    snap!("cli_show_bad", cmd(&["fen", "show", "8/8/8"]), exit 1);
 }
 
 #[test]
 fn perft_counts_and_divides() {
     snap!(
         "cli_perft_crazyhouse",
-        cmd(&["perft", "--variant", "crazyhouse", "3"])
-    );
+        cmd(&["perft", "--variant", "crazyhouse", "3"]), exit 0);
     snap!(
         "cli_perft_divide",
         cmd(&[
@@ -156,12 +156,10 @@ fn perft_counts_and_divides() {
             "2k5/8/8/8/8/8/8/4K3[Qn] w - -",
             "2",
             "--divide"
-        ])
-    );
+        ]), exit 0);
     snap!(
         "cli_perft_horde",
-        cmd(&["perft", "--variant", "horde", "3"])
-    );
+        cmd(&["perft", "--variant", "horde", "3"]), exit 0);
     snap!(
         "cli_perft_chess960_divide",
         cmd(&[
@@ -170,24 +168,20 @@ fn perft_counts_and_divides() {
             "4rrk1/8/8/8/8/8/8/4RRK1 w Ff - 0 1",
             "1",
             "--divide"
-        ])
-    );
+        ]), exit 0);
     snap!(
         "cli_perft_illegal",
-        cmd(&["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "2"])
-    );
+        cmd(&["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "2"]), exit 1);
     snap!(
         "cli_perft_pair",
-        cmd(&["perft", "--fen", &format!("{ZH_START} | {ZH_START}"), "1"])
-    );
+        cmd(&["perft", "--fen", &format!("{ZH_START} | {ZH_START}"), "1"]), exit 1);
 }
 
 #[test]
 fn usage_errors_exit_2() {
     snap!(
         "cli_usage_error",
-        cmd(&["fen", "convert", "--to", "nowhere"])
-    );
+        cmd(&["fen", "convert", "--to", "nowhere"]), exit 2);
 }
 
 #[test]
@@ -196,8 +190,7 @@ fn moves_converts_and_stops_at_the_first_illegal_move() {
         "cli_moves_san_to_uci",
         cmd(&[
             "moves", "--to", "uci", "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"
-        ])
-    );
+        ]), exit 0);
     snap!(
         "cli_moves_crazyhouse_mixed",
         cmd(&[
@@ -209,17 +202,14 @@ fn moves_converts_and_stops_at_the_first_illegal_move() {
             "--dialect",
             "xboard"
         ])
-        .pass_stdin("e2e4 d5 exd5 Qxd5 Nc3 Qa5 P@d5 Nf6 @e4\n")
-    );
+        .pass_stdin("e2e4 d5 exd5 Qxd5 Nc3 Qa5 P@d5 Nf6 @e4\n"), exit 1);
     snap!(
         "cli_moves_illegal",
-        cmd(&["moves", "e4", "e5", "Ke3", "Nc6"])
-    );
-    snap!("cli_moves_syntax_error", cmd(&["moves", "e4", "e9"]));
+        cmd(&["moves", "e4", "e5", "Ke3", "Nc6"]), exit 1);
+    snap!("cli_moves_syntax_error", cmd(&["moves", "e4", "e9"]), exit 1);
     snap!(
         "cli_moves_strict",
-        cmd(&["moves", "--strict", "e4", "e5", "Ngf3", "Nc6", "0-0"])
-    );
+        cmd(&["moves", "--strict", "e4", "e5", "Ngf3", "Nc6", "0-0"]), exit 1);
     snap!(
         "cli_moves_json",
         cmd(&[
@@ -229,8 +219,7 @@ fn moves_converts_and_stops_at_the_first_illegal_move() {
             "6k1/5ppp/8/8/8/8/8/6K1/R w - - 0 1",
             "R@a8",
             "Kh8"
-        ])
-    );
+        ]), exit 1);
     snap!(
         "cli_moves_no_drop_mate",
         cmd(&[
@@ -239,8 +228,7 @@ fn moves_converts_and_stops_at_the_first_illegal_move() {
             "--fen",
             "6k1/5ppp/8/8/8/8/8/6K1/R w - - 0 1",
             "R@a8"
-        ])
-    );
+        ]), exit 1);
 }
 
 #[test]
@@ -253,9 +241,8 @@ fn legal_lists_sorted_moves() {
             "2k5/8/8/8/8/8/8/4K3[Qn] w - -",
             "--to",
             "uci"
-        ])
-    );
-    snap!("cli_legal_horde", cmd(&["legal", "--variant", "horde"]));
+        ]), exit 0);
+    snap!("cli_legal_horde", cmd(&["legal", "--variant", "horde"]), exit 0);
 }
 
 #[test]
