@@ -207,6 +207,94 @@ fn describe_resolution(line: &str) -> String {
     out
 }
 
+/// shakmaty's verdict on a resolution line: the UCI of the move it reads, or `None` when it
+/// rejects the token. Chessgi (first-rank pawn drops) has no shakmaty variant: `None`
+/// for the whole line is not asked for.
+fn peer_verdict(line: &str) -> Option<Option<String>> {
+    use shakmaty::fen::Fen as PeerFen;
+    use shakmaty::san::San;
+    use shakmaty::uci::UciMove;
+    use shakmaty::variant::{Crazyhouse, Horde, VariantPosition};
+    use shakmaty::{CastlingMode, Chess, Position as _};
+    let cols: Vec<&str> = line.split(" | ").collect();
+    let fen: PeerFen = cols[1].parse().unwrap();
+    let pos = match cols[0].trim() {
+        "chess" => VariantPosition::Chess(fen.into_position::<Chess>(CastlingMode::Chess960).ok()?),
+        "crazyhouse" => VariantPosition::Crazyhouse(
+            fen.into_position::<Crazyhouse>(CastlingMode::Chess960)
+                .ok()?,
+        ),
+        "horde" => VariantPosition::Horde(fen.into_position::<Horde>(CastlingMode::Chess960).ok()?),
+        _ => return None,
+    };
+    let token = cols[2].trim();
+    let m = match token.parse::<San>() {
+        Ok(san) => san.to_move(&pos).ok(),
+        Err(_) => token
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok()),
+    };
+    Some(m.map(|m| m.to_uci(CastlingMode::Standard).to_string()))
+}
+
+/// shakmaty, reading each token of the resolution files in the same position, finds the
+/// same move, or none where pocketfen finds none (both files hold legal and illegal
+/// moves; a spelling only the lenient reader takes is left to the snapshot).
+#[test]
+fn san_resolution_agrees_with_shakmaty() {
+    use pocketfen::notation::san::SanPlus;
+    use pocketfen::notation::uci::UciMove;
+    let mut compared = 0;
+    let (mut legal, mut illegal) = (0, 0);
+    for file in [
+        "legal-and-defects.txt",
+        "illegal.txt",
+        "fuzz-uci-promotions.txt",
+    ] {
+        let text = fs::read_to_string(format!("grammar-tests/san/resolve/{file}")).unwrap();
+        for line in text.lines() {
+            let cols: Vec<&str> = line.split(" | ").collect();
+            let variant: pocketfen::Variant = cols[0].parse().unwrap();
+            let setup: pocketfen::Setup = cols[1].parse().unwrap();
+            let pos = Position::from_setup(&setup, Rules::new(variant)).unwrap();
+            let token = cols[2].trim();
+            let (ours, lenient) = match token.parse::<SanPlus>() {
+                Ok(san) => match san.resolve(&pos, true) {
+                    Ok((m, defects)) => (Some(m), !defects.is_empty()),
+                    Err(_) => (None, false),
+                },
+                Err(_) => (
+                    token
+                        .parse::<UciMove>()
+                        .ok()
+                        .and_then(|u| u.to_move(&pos).ok()),
+                    false,
+                ),
+            };
+            let ours = ours.map(|m| m.to_uci(false).to_string());
+            if ours.is_some() {
+                legal += 1;
+            } else {
+                illegal += 1;
+            }
+            if let Some(theirs) = peer_verdict(line) {
+                // A spelling only the lenient reader takes (`Nd5` for a capture, `e8Q`)
+                // may be refused by shakmaty; any move it finds must be ours.
+                if !(lenient && theirs.is_none()) {
+                    assert_eq!(ours, theirs, "{file}: {line}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 50, "{compared}");
+    assert!(
+        legal >= 20 && illegal >= 20,
+        "{legal} legal, {illegal} illegal"
+    );
+}
+
 #[test]
 fn san_resolution() {
     settings().bind(|| {
