@@ -215,7 +215,7 @@ fn peer_verdict(line: &str) -> Option<Option<String>> {
     use shakmaty::san::San;
     use shakmaty::uci::UciMove;
     use shakmaty::variant::{Crazyhouse, Horde, VariantPosition};
-    use shakmaty::{CastlingMode, Chess, Position as _};
+    use shakmaty::{CastlingMode, Chess};
     let cols: Vec<&str> = line.split(" | ").collect();
     let fen: PeerFen = cols[1].parse().unwrap();
     let pos = match cols[0].trim() {
