@@ -16,6 +16,8 @@ use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
+use pocketfen::Move;
+use pocketfen::bughouse::BoardId;
 use pocketfen::notation::diagram::diagram;
 use pocketfen::notation::fen::{self, FenDialect, FenPositionError, ParseFenError};
 use pocketfen::notation::mixed::resolve_move;
@@ -24,8 +26,8 @@ use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::input;
 use pocketfen::pgn::pipeline::run_ordered;
 use pocketfen::pgn::{
-    Format, GameProblem, GameReport, GameSplitter, Options, RawGame, Totals, validate_game,
-    validate_game_with,
+    Format, GameProblem, GameReport, GameSplitter, MoveAt, Options, RawGame, Totals, Visitor,
+    validate_game, visit_game,
 };
 use pocketfen::{Variant, guess_variant};
 
@@ -675,6 +677,59 @@ fn convert_pgn(
     Ok(GameIterator { rx: Mutex::new(rx) })
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Emit {
+    Fen,
+    San,
+    Uci,
+}
+
+/// Writes what `replay` yields per mainline ply, as the walk goes: no position is copied.
+struct Emitter {
+    emit: Emit,
+    plies: Vec<String>,
+    /// The board prefix of the mainline move being played (`Some("")` on one board).
+    board: Option<&'static str>,
+}
+
+impl Visitor<'_> for Emitter {
+    fn san(&mut self, before: &pocketfen::Position, _: &SanPlus, m: Move, at: MoveAt) {
+        if !at.is_mainline() {
+            self.board = None;
+            return;
+        }
+        let prefix = match at.board {
+            Some(BoardId::A) => "A ",
+            Some(BoardId::B) => "B ",
+            None => "",
+        };
+        match self.emit {
+            Emit::Fen => self.board = Some(prefix),
+            Emit::San => {
+                let mut line = String::from(prefix);
+                SanPlus::from_move(before, m).append_to(&mut line, DropStyle::Letter);
+                self.plies.push(line);
+            }
+            Emit::Uci => {
+                let uci = m.to_uci(before.is_chess960()).to_string();
+                self.plies.push(if prefix.is_empty() {
+                    uci
+                } else {
+                    format!("{prefix}{uci}")
+                });
+            }
+        }
+    }
+
+    fn played(&mut self, after: &pocketfen::Position) {
+        if let Some(prefix) = self.board.take() {
+            let mut line = String::from(prefix);
+            fen::append_setup(&mut line, &after.to_setup(), FenDialect::Lichess);
+            self.plies.push(line);
+        }
+    }
+}
+
 /// replay(source, emit="fen", *, jobs=0)
 /// --
 ///
@@ -690,12 +745,6 @@ fn replay(
     emit: &str,
     jobs: usize,
 ) -> PyResult<GameIterator> {
-    #[derive(Clone, Copy)]
-    enum Emit {
-        Fen,
-        San,
-        Uci,
-    }
     let emit = match emit {
         "fen" => Emit::Fen,
         "san" => Emit::San,
@@ -712,24 +761,13 @@ fn replay(
         ..Options::default()
     };
     let work = move |g: &RawGame| {
-        let mut plies = Vec::new();
-        validate_game_with(g, &opts, &mut |ply| {
-            let mut line = String::new();
-            if let Some(b) = ply.board {
-                line.push(b.letter());
-                line.push(' ');
-            }
-            match emit {
-                Emit::Fen => {
-                    fen::append_setup(&mut line, &ply.after.to_setup(), FenDialect::Lichess)
-                }
-                Emit::San => {
-                    SanPlus::from_move(ply.before, ply.m).append_to(&mut line, DropStyle::Letter)
-                }
-                Emit::Uci => line.push_str(&ply.m.to_uci(ply.before.is_chess960()).to_string()),
-            }
-            plies.push(line);
-        });
+        let mut emitter = Emitter {
+            emit,
+            plies: Vec::new(),
+            board: None,
+        };
+        visit_game(g, &opts, &mut emitter);
+        let plies = emitter.plies;
         Some(Item::Plies(g.number, plies))
     };
     let rx = spawn(reader, self::jobs(jobs), work, stream_error);
