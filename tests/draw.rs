@@ -503,3 +503,25 @@ fn a_report_that_cannot_be_written_fails_before_any_work() {
     assert!(out.stdout.is_empty(), "nothing was validated");
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/dir"));
 }
+
+#[test]
+fn the_report_of_every_malformed_archive_is_well_formed() {
+    // Control characters, Latin-1 names, broken streams: the page stays well-formed XML,
+    // with a card for every problem (the default limit is not reached).
+    let mut files = Vec::new();
+    for dir in ["pgn", "bpgn", "compressed"] {
+        for e in std::fs::read_dir(format!("grammar-tests/malformed/{dir}")).unwrap() {
+            files.push(e.unwrap().path().to_str().unwrap().to_owned());
+        }
+    }
+    files.sort();
+    let (code, html) = report(&["--strict", "--variations"], &files);
+    assert_eq!(code, Some(2), "some compressed streams are broken");
+    let doc = xml(&html);
+    let cards = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("section") && n.attribute("data-kind").is_some())
+        .count();
+    assert!(cards > 100, "{cards}");
+    assert!(!html.contains('\u{1}') && !html.contains('\u{1b}'));
+}

@@ -208,10 +208,12 @@ fn svg(boards: &[Setup], style: Style, marks: &[Marks], with_defs: bool) -> Stri
     out
 }
 
-/// Escapes text for XML content and attributes.
+/// Escapes text for XML content and attributes. Control characters, which XML forbids
+/// and a hostile archive may hold, are written as `\u{1}` escapes, as in text reports.
 pub(crate) fn escape(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = crate::notation::escape_controls(text);
     if !text.contains(['<', '>', '&', '"', '\'']) {
-        return std::borrow::Cow::Borrowed(text);
+        return text;
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
