@@ -588,3 +588,93 @@ fn repetition_keys_and_capture_modes() {
     again.set_drop_mate(false);
     assert!(!again.rules().drop_mate);
 }
+
+/// Which material is insufficient in chess, case by case (found by cargo-mutants: the
+/// bishop-colour rule could be broken with every test green).
+#[test]
+fn insufficient_material_case_by_case() {
+    let cases = [
+        ("k7/8/8/8/8/8/8/4K3 w - - 0 1", true, "bare kings"),
+        ("k7/8/8/8/8/8/8/4K1N1 w - - 0 1", true, "one knight"),
+        ("k7/8/8/8/8/8/8/4KB2 w - - 0 1", true, "one bishop"),
+        ("k7/8/8/8/8/8/8/4KNN1 w - - 0 1", false, "two knights"),
+        (
+            "k7/8/8/8/8/8/8/2B1KN2 w - - 0 1",
+            false,
+            "bishop and knight",
+        ),
+        (
+            "k7/8/8/8/8/8/8/2B1KB2 w - - 0 1",
+            false,
+            "bishops on both colours",
+        ),
+        (
+            "k7/8/8/8/8/8/1B6/2B1K3 w - - 0 1",
+            true,
+            "two bishops on dark squares",
+        ),
+        (
+            "k7/8/8/8/8/8/2B5/1B2K3 w - - 0 1",
+            true,
+            "two bishops on light squares",
+        ),
+        (
+            "k7/8/4b3/8/8/8/8/4KB2 w - - 0 1",
+            true,
+            "one light bishop each",
+        ),
+        (
+            "k7/8/3b4/8/8/8/8/4KB2 w - - 0 1",
+            false,
+            "bishops of both colours, one each",
+        ),
+        ("k7/8/8/8/8/8/4P3/4K3 w - - 0 1", false, "a pawn"),
+        ("k7/8/8/8/8/8/8/4K2R w - - 0 1", false, "a rook"),
+        ("k7/8/8/8/8/8/8/3QK3 w - - 0 1", false, "a queen"),
+        (
+            "k7/8/8/8/8/8/4P3/4K2R w - - 0 1",
+            false,
+            "a pawn and a rook",
+        ),
+    ];
+    for (fen, insufficient, what) in cases {
+        let pos = Position::from_fen(fen, Some(Variant::Chess), true).unwrap();
+        assert_eq!(
+            pos.is_insufficient_material(),
+            insufficient,
+            "{what}: {fen}"
+        );
+    }
+}
+
+/// Stalemate, against checkmate, an ordinary position and Horde's end.
+#[test]
+fn stalemate_is_no_move_and_no_check() {
+    let stalemate =
+        Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Some(Variant::Chess), true).unwrap();
+    assert!(stalemate.is_stalemate() && !stalemate.is_checkmate());
+    let mate =
+        Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Some(Variant::Chess), true).unwrap();
+    assert!(mate.is_checkmate() && !mate.is_stalemate());
+    let start = Position::start(Variant::Chess);
+    assert!(!start.is_stalemate() && !start.is_checkmate());
+    // A crazyhouse king with no move but a drop in hand is not stalemated.
+    let zh = Position::from_fen(
+        "7k/5Q2/6K1/8/8/8/8/8/n b - - 0 1",
+        Some(Variant::Crazyhouse),
+        true,
+    )
+    .unwrap();
+    assert!(!zh.is_stalemate());
+    let zh_empty = Position::from_fen(
+        "7k/5Q2/6K1/8/8/8/8/8/ b - - 0 1",
+        Some(Variant::Crazyhouse),
+        true,
+    )
+    .unwrap();
+    assert!(zh_empty.is_stalemate());
+    // Horde: White without pieces has no move, but the game ended by extinction.
+    let horde =
+        Position::from_fen("4k3/8/8/8/8/8/8/8 w - - 0 1", Some(Variant::Horde), true).unwrap();
+    assert!(horde.is_variant_end() && !horde.is_stalemate() && !horde.is_checkmate());
+}
