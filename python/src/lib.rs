@@ -16,8 +16,6 @@ use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use pocketfen::Move;
-use pocketfen::bughouse::BoardId;
 use pocketfen::notation::diagram::diagram;
 use pocketfen::notation::fen::{self, FenDialect, FenPositionError, ParseFenError};
 use pocketfen::notation::mixed::resolve_move;
@@ -25,9 +23,9 @@ use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::input;
 use pocketfen::pgn::pipeline::run_ordered;
+use pocketfen::pgn::replay::{PlyText, replay_game};
 use pocketfen::pgn::{
-    Format, GameProblem, GameReport, GameSplitter, MoveAt, Options, RawGame, Totals, Visitor,
-    validate_game, visit_game,
+    Format, GameProblem, GameReport, GameSplitter, Options, RawGame, Totals, validate_game,
 };
 use pocketfen::{Variant, guess_variant};
 
@@ -52,15 +50,14 @@ const SCHEMA_VERSION: u32 = 1;
 const QUEUE: usize = 256;
 
 fn dialect(name: &str) -> PyResult<FenDialect> {
-    match name {
-        "lichess" => Ok(FenDialect::Lichess),
-        "xboard" => Ok(FenDialect::Xboard),
-        "chesscom" => Ok(FenDialect::Chesscom),
-        "bracket" => Ok(FenDialect::Bracket),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown dialect {name:?}: expected lichess, xboard, chesscom or bracket"
-        ))),
-    }
+    FenDialect::ALL
+        .into_iter()
+        .find(|d| d.name() == name)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown dialect {name:?}: expected lichess, xboard, chesscom or bracket"
+            ))
+        })
 }
 
 fn variant(name: &str) -> PyResult<Option<Variant>> {
@@ -677,59 +674,6 @@ fn convert_pgn(
     Ok(GameIterator { rx: Mutex::new(rx) })
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Emit {
-    Fen,
-    San,
-    Uci,
-}
-
-/// Writes what `replay` yields per mainline ply, as the walk goes: no position is copied.
-struct Emitter {
-    emit: Emit,
-    plies: Vec<String>,
-    /// The board prefix of the mainline move being played (`Some("")` on one board).
-    board: Option<&'static str>,
-}
-
-impl Visitor<'_> for Emitter {
-    fn san(&mut self, before: &pocketfen::Position, _: &SanPlus, m: Move, at: MoveAt) {
-        if !at.is_mainline() {
-            self.board = None;
-            return;
-        }
-        let prefix = match at.board {
-            Some(BoardId::A) => "A ",
-            Some(BoardId::B) => "B ",
-            None => "",
-        };
-        match self.emit {
-            Emit::Fen => self.board = Some(prefix),
-            Emit::San => {
-                let mut line = String::from(prefix);
-                SanPlus::from_move(before, m).append_to(&mut line, DropStyle::Letter);
-                self.plies.push(line);
-            }
-            Emit::Uci => {
-                let uci = m.to_uci(before.is_chess960()).to_string();
-                self.plies.push(if prefix.is_empty() {
-                    uci
-                } else {
-                    format!("{prefix}{uci}")
-                });
-            }
-        }
-    }
-
-    fn played(&mut self, after: &pocketfen::Position) {
-        if let Some(prefix) = self.board.take() {
-            let mut line = String::from(prefix);
-            fen::append_setup(&mut line, &after.to_setup(), FenDialect::Lichess);
-            self.plies.push(line);
-        }
-    }
-}
-
 /// replay(source, emit="fen", *, jobs=0)
 /// --
 ///
@@ -745,10 +689,10 @@ fn replay(
     emit: &str,
     jobs: usize,
 ) -> PyResult<GameIterator> {
-    let emit = match emit {
-        "fen" => Emit::Fen,
-        "san" => Emit::San,
-        "uci" => Emit::Uci,
+    let text = match emit {
+        "fen" => PlyText::Fen(FenDialect::Lichess),
+        "san" => PlyText::San(DropStyle::Letter),
+        "uci" => PlyText::Uci,
         _ => {
             return Err(PyValueError::new_err(format!(
                 "unknown emit {emit:?}: expected fen, san or uci"
@@ -761,13 +705,8 @@ fn replay(
         ..Options::default()
     };
     let work = move |g: &RawGame| {
-        let mut emitter = Emitter {
-            emit,
-            plies: Vec::new(),
-            board: None,
-        };
-        visit_game(g, &opts, &mut emitter);
-        let plies = emitter.plies;
+        let mut plies = Vec::new();
+        replay_game(g, &opts, text, &mut |line| plies.push(line.to_owned()));
         Some(Item::Plies(g.number, plies))
     };
     let rx = spawn(reader, self::jobs(jobs), work, stream_error);

@@ -14,14 +14,15 @@ use serde::Serialize;
 use super::args::{Emit, FormatArg, GameArgs, PgnConvertArgs, ReplayArgs, TargetArg, ValidateArgs};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
 use pocketfen::notation::escape_controls;
-use pocketfen::notation::fen::{self, FenDialect};
-use pocketfen::notation::san::{DropStyle, SanPlus};
+use pocketfen::notation::fen::FenDialect;
+use pocketfen::notation::san::DropStyle;
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
 use pocketfen::pgn::input;
 use pocketfen::pgn::pipeline::run_ordered;
+use pocketfen::pgn::replay::{PlyText, replay_game};
 use pocketfen::pgn::{
     Format, GameProblem, GameReport, GameSplitter, Options, RawGame, ResultReading, Status, Totals,
-    validate_game, validate_game_with,
+    validate_game,
 };
 use pocketfen::{Severity, Variant};
 
@@ -398,34 +399,28 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
 }
 
 pub fn replay(args: &ReplayArgs) -> Result<bool> {
-    let dialect = FenDialect::from(args.dialect);
-    let style = DropStyle::from(args.drop_style);
+    let text = match args.emit {
+        Emit::Fen => PlyText::Fen(FenDialect::from(args.dialect)),
+        Emit::San => PlyText::San(DropStyle::from(args.drop_style)),
+        Emit::Uci => PlyText::Uci,
+    };
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut ok = true;
     for path in files(&args.games) {
         let opts = options(&args.games, &path, false, false);
         let name = display_name(&path, true);
         let (reader, _, _) = input::open(&path).with_context(|| format!("{name}: opening"))?;
-        let mut line = String::new();
         let mut write_error = None;
         for game in GameSplitter::with_max_game_bytes(reader, args.games.max_game_bytes) {
             let game = game.with_context(|| format!("{name}: reading"))?;
             writeln!(out, "# {name} game {} (line {})", game.number, game.line)
                 .context("writing the output")?;
-            let report = validate_game_with(&game, &opts, &mut |ply| {
-                line.clear();
-                if let Some(b) = ply.board {
-                    line.push(b.letter());
-                    line.push(' ');
-                }
-                match args.emit {
-                    Emit::Fen => fen::append_setup(&mut line, &ply.after.to_setup(), dialect),
-                    Emit::San => SanPlus::from_move(ply.before, ply.m).append_to(&mut line, style),
-                    Emit::Uci => line.push_str(&ply.m.to_uci(ply.before.is_chess960()).to_string()),
-                }
-                line.push('\n');
+            let report = replay_game(&game, &opts, text, &mut |line| {
                 if write_error.is_none() {
-                    write_error = out.write_all(line.as_bytes()).err();
+                    write_error = out
+                        .write_all(line.as_bytes())
+                        .and_then(|()| out.write_all(b"\n"))
+                        .err();
                 }
             });
             if let Some(e) = write_error.take() {

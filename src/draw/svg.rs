@@ -121,7 +121,7 @@ impl Layout {
 }
 
 /// The square of the side to move's king when it is attacked.
-pub(crate) fn checked_king(setup: &Setup) -> Option<Square> {
+fn checked_king(setup: &Setup) -> Option<Square> {
     let king = setup.board.king_of(setup.turn)?;
     let occupied = setup.board.occupied();
     setup
@@ -153,16 +153,6 @@ pub fn fen_svg(fen: &Fen, style: Style, marks: &[Marks]) -> String {
 /// An SVG of a board or pair for a page that holds the [`defs`] once, in a hidden `<svg>`.
 pub fn fen_svg_inline(boards: &[Setup], style: Style, marks: &[Marks]) -> String {
     svg(boards, style, marks, false)
-}
-
-/// A standalone SVG of one board.
-pub fn setup_svg(setup: &Setup, style: Style, marks: &Marks) -> String {
-    svg(
-        std::slice::from_ref(setup),
-        style,
-        std::slice::from_ref(marks),
-        true,
-    )
 }
 
 fn svg(boards: &[Setup], style: Style, marks: &[Marks], with_defs: bool) -> String {

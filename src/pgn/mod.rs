@@ -18,6 +18,7 @@ pub mod game;
 pub mod input;
 pub mod pipeline;
 pub mod problem;
+pub mod replay;
 pub mod split;
 mod step;
 pub mod token;

@@ -1,0 +1,95 @@
+//! `replay`: the text of each mainline ply of a game (the FEN after it, its SAN or its
+//! UCI), written as the walk goes.
+//!
+//! ```
+//! use pocketfen::pgn::replay::{PlyText, replay_game};
+//! use pocketfen::pgn::{Options, RawGame};
+//! let game = RawGame::new(b"[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 *\n".to_vec());
+//! let mut lines = Vec::new();
+//! replay_game(&game, &Options::default(), PlyText::Uci, &mut |l| lines.push(l.to_owned()));
+//! assert_eq!(lines, ["e2e4", "d7d5", "e4d5", "d8d5"]);
+//! ```
+
+use std::fmt::Write as _;
+
+use super::game::{MoveAt, Options};
+use super::problem::GameReport;
+use super::split::RawGame;
+use super::validate::visit_game;
+use super::visitor::Visitor;
+use crate::bughouse::BoardId;
+use crate::moves::Move;
+use crate::notation::fen::{FenDialect, append_setup};
+use crate::notation::san::{DropStyle, SanPlus};
+use crate::position::Position;
+
+/// What `replay` writes per mainline ply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlyText {
+    /// The FEN after the move, in a dialect.
+    Fen(FenDialect),
+    /// The move's SAN, pawn drops in a style.
+    San(DropStyle),
+    /// The move's UCI.
+    Uci,
+}
+
+struct Lines<'f> {
+    text: PlyText,
+    line: &'f mut dyn FnMut(&str),
+    buf: String,
+    /// A mainline move whose FEN is written once it is played.
+    pending: bool,
+}
+
+impl Visitor<'_> for Lines<'_> {
+    fn san(&mut self, before: &Position, _: &SanPlus, m: Move, at: MoveAt) {
+        self.pending = false;
+        if !at.is_mainline() {
+            return;
+        }
+        self.buf.clear();
+        match at.board {
+            Some(BoardId::A) => self.buf.push_str("A "),
+            Some(BoardId::B) => self.buf.push_str("B "),
+            None => {}
+        }
+        match self.text {
+            PlyText::Fen(_) => self.pending = true,
+            PlyText::San(style) => {
+                SanPlus::from_move(before, m).append_to(&mut self.buf, style);
+                (self.line)(&self.buf);
+            }
+            PlyText::Uci => {
+                let _ = write!(self.buf, "{}", m.to_uci(before.is_chess960()));
+                (self.line)(&self.buf);
+            }
+        }
+    }
+
+    fn played(&mut self, after: &Position) {
+        if let (true, PlyText::Fen(dialect)) = (self.pending, self.text) {
+            self.pending = false;
+            append_setup(&mut self.buf, &after.to_setup(), dialect);
+            (self.line)(&self.buf);
+        }
+    }
+}
+
+/// Replays one game and hands `line` the text of each mainline ply, prefixed `A ` or `B `
+/// in a bughouse match. Like `validate`, the walk stops at the first error, which the
+/// report gives. No position is copied: the text is written as the walk goes.
+pub fn replay_game(
+    game: &RawGame,
+    opts: &Options,
+    text: PlyText,
+    line: &mut dyn FnMut(&str),
+) -> GameReport {
+    let mut lines = Lines {
+        text,
+        line,
+        buf: String::with_capacity(96),
+        pending: false,
+    };
+    visit_game(game, opts, &mut lines)
+}
