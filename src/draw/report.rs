@@ -39,9 +39,10 @@ use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
 use crate::notation::san::{DropStyle, San, SanPlus};
 use crate::notation::uci::UciMove;
+use crate::pgn::convert::push_move_number;
 use crate::pgn::game::{Boards, MoveAt, Options, unescape};
 use crate::pgn::{GameProblem, GameReport, RawGame, Totals, Visitor, visit_game};
-use crate::position::{Position, Severity};
+use crate::position::Position;
 use crate::types::{Piece, Role, Square};
 
 /// A file's totals, as the validation run counted them.
@@ -128,10 +129,7 @@ impl HtmlReport {
         let section = self.files.last_mut().expect("a file section");
         for (i, p) in report.problems.iter().enumerate() {
             let k = section.kinds.entry(p.kind.name()).or_default();
-            k.severity = match p.severity {
-                Severity::Error => "error",
-                _ => "warning",
-            };
+            k.severity = p.severity.name();
             k.count += 1;
             k.uncarded += usize::from(i >= wanted);
         }
@@ -377,21 +375,8 @@ impl Visitor<'_> for Recorder {
         if self.wanted.contains(&at.ply) {
             self.snapshots.push((Some(at.ply), self.live.boards()));
         }
-        let number = match at.board {
-            None if before.turn() == crate::types::Color::White => {
-                format!("{}.", before.fullmoves())
-            }
-            None => format!("{}...", before.fullmoves()),
-            Some(id) => {
-                let letter = id.letter();
-                let letter = if before.turn() == crate::types::Color::White {
-                    letter.to_ascii_uppercase()
-                } else {
-                    letter.to_ascii_lowercase()
-                };
-                format!("{}{letter}.", before.fullmoves())
-            }
-        };
+        let mut number = String::new();
+        push_move_number(&mut number, before, at.board);
         self.moves.push(Played {
             ply: at.ply,
             board: at.board,
@@ -543,10 +528,7 @@ fn card(
     p: &GameProblem,
     replay: Option<&Replay>,
 ) {
-    let severity = match p.severity {
-        Severity::Error => "error",
-        _ => "warning",
-    };
+    let severity = p.severity.name();
     let kind = p.kind.name();
     let _ = write!(
         out,

@@ -10,6 +10,22 @@ pub mod uci;
 
 pub(crate) mod nomerr;
 
+/// Appends the decimal digits of `n` (without the formatting machinery: FEN clocks and
+/// PGN move numbers are written on hot paths).
+#[inline]
+pub(crate) fn push_number(out: &mut String, n: u32) {
+    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
+    if n < 10 {
+        out.push(digit(n));
+    } else if n < 100 {
+        out.push(digit(n / 10));
+        out.push(digit(n));
+    } else {
+        push_number(out, n / 10);
+        out.push(digit(n));
+    }
+}
+
 /// `text` with control characters escaped (`\u{1b}`): hostile input quoted in a message
 /// must not drive the reader's terminal.
 pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {

@@ -25,6 +25,7 @@ use super::visitor::Visitor;
 use crate::bughouse::BoardId;
 use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
+use crate::notation::push_number;
 use crate::notation::san::{DropStyle, Glyph, San, SanPlus};
 use crate::position::Position;
 use crate::setup::{Fen, Setup};
@@ -219,19 +220,20 @@ impl Wrap {
     }
 }
 
-/// Appends the decimal digits of `n`.
-#[inline]
-fn push_number(out: &mut String, n: u32) {
-    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
-    if n < 10 {
-        out.push(digit(n));
-    } else if n < 100 {
-        out.push(digit(n / 10));
-        out.push(digit(n));
-    } else {
-        push_number(out, n / 10);
-        out.push(digit(n));
-    }
+/// Appends a move number as PGN writes it before the move `before` is to play: `12.` for
+/// White, `12...` for Black, and in a bughouse match `12A.`, `12a.`, `12B.` or `12b.`
+/// (the board's letter in White's case or Black's).
+pub(crate) fn push_move_number(out: &mut String, before: &Position, board: Option<BoardId>) {
+    let white = before.turn() == Color::White;
+    push_number(out, before.fullmoves());
+    out.push_str(match (board, white) {
+        (None, true) => ".",
+        (None, false) => "...",
+        (Some(BoardId::A), true) => "A.",
+        (Some(BoardId::A), false) => "a.",
+        (Some(BoardId::B), true) => "B.",
+        (Some(BoardId::B), false) => "b.",
+    });
 }
 
 /// The visitor that writes a game for a target while the walk validates it.
@@ -341,24 +343,11 @@ impl<'t> Visitor<'t> for Writer<'t> {
     }
 
     fn san(&mut self, before: &Position, san: &SanPlus, m: Move, at: MoveAt) {
-        let number = before.fullmoves();
-        let white = before.turn() == Color::White;
-        if let Some(board) = at.board {
-            let letter = match (board, white) {
-                (BoardId::A, true) => "A.",
-                (BoardId::A, false) => "a.",
-                (BoardId::B, true) => "B.",
-                (BoardId::B, false) => "b.",
-            };
-            self.w.ascii_word(|out| {
-                push_number(out, number);
-                out.push_str(letter);
-            });
-        } else if white || self.need_number {
-            self.w.ascii_word(|out| {
-                push_number(out, number);
-                out.push_str(if white { "." } else { "..." });
-            });
+        // Black's moves on one board are numbered only after a break (a comment, a
+        // variation, the start).
+        if at.board.is_some() || before.turn() == Color::White || self.need_number {
+            self.w
+                .ascii_word(|out| push_move_number(out, before, at.board));
         }
         self.pending = Some((san.san.canonical(before, m), san.glyph));
     }

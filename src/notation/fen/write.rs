@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::FenDialect;
+use crate::notation::push_number;
 use crate::setup::Pocket;
 use crate::setup::{Fen, Setup};
 use crate::types::{ByColor, Color, Piece, Role};
@@ -65,21 +66,6 @@ fn write_board(out: &mut String, setup: &Setup, marks: bool) {
         }
     }
     out.push_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
-}
-
-/// Appends a number without the formatting machinery.
-fn push_number(out: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
 }
 
 /// Appends `setup` as `dialect` writes it.
