@@ -40,6 +40,14 @@ fn shape(role: Role) -> (&'static str, &'static str) {
     }
 }
 
+/// A side's colours: fill, outline and detail lines.
+pub(crate) fn colours(color: Color) -> (&'static str, &'static str, &'static str) {
+    match color {
+        Color::White => ("#fbfaf6", "#1c1c1c", "#1c1c1c"),
+        Color::Black => ("#2a2a2e", "#0c0c0c", "#e8e6df"),
+    }
+}
+
 /// The symbol id of a piece: `pf-wK`, `pf-bp`, …
 pub(crate) fn symbol_id(piece: Piece) -> String {
     let side = match piece.color {
@@ -52,10 +60,7 @@ pub(crate) fn symbol_id(piece: Piece) -> String {
 /// `<symbol>` definitions of the twelve pieces, for `<use href="#pf-wK">`.
 pub(crate) fn symbols(out: &mut String) {
     for color in [Color::White, Color::Black] {
-        let (fill, stroke, detail) = match color {
-            Color::White => ("#fbfaf6", "#1c1c1c", "#1c1c1c"),
-            Color::Black => ("#2a2a2e", "#0c0c0c", "#e8e6df"),
-        };
+        let (fill, stroke, detail) = colours(color);
         for role in Role::ALL {
             let (outline, details) = shape(role);
             let id = symbol_id(Piece { color, role });

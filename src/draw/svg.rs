@@ -367,10 +367,8 @@ fn board(
     } else {
         by + 8.0 * s + l.bottom / 2.0
     };
-    let (fill, stroke) = match setup.turn {
-        Color::White => ("#fbfaf6", "#1c1c1c"),
-        Color::Black => ("#2a2a2e", "#0c0c0c"),
-    };
+    // The disc is coloured as the side's pieces.
+    let (fill, stroke, _) = pieces::colours(setup.turn);
     let _ = write!(
         out,
         "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"><title>{} to move</title></circle>",
