@@ -16,10 +16,11 @@
 use std::fmt;
 
 use super::Position;
+use super::movegen::castle_path;
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::attacks_of;
-use crate::moves::{CastlingSide, Move, castle_rook_to};
+use crate::moves::{CastlingSide, Move};
 use crate::types::{Color, Piece, Rank, Role, Square};
 
 /// Why a move (or a SAN or UCI token) names no legal move.
@@ -143,7 +144,8 @@ impl Position {
                 self.legal_moves_to(role, to).contains(&m)
             }
             Move::EnPassant { to, .. } => self.legal_moves_to(Role::Pawn, to).contains(&m),
-            Move::Castle { .. } => self.legal_moves().contains(&m),
+            // Castling moves are generated whatever the destination filter.
+            Move::Castle { .. } => self.legal_moves_to(Role::King, m.to()).contains(&m),
         }
     }
 
@@ -349,7 +351,7 @@ impl Position {
                 ),
             ));
         }
-        if self.legal_moves_to(Role::King, m.to()).contains(&m) || self.legal_moves().contains(&m) {
+        if self.is_legal(m) {
             return Ok(());
         }
         let name = side.name();
@@ -359,13 +361,7 @@ impl Position {
                 "castling out of check".to_owned(),
             ));
         }
-        let king_to = m.to();
-        let rook_to = castle_rook_to(king, rook);
-        let movers = Bitboard::from_square(king) | rook;
-        let path =
-            (attacks::between(king, king_to) | king_to | attacks::between(rook, rook_to) | rook_to)
-                & !movers;
-        if (path & self.board().occupied()).any() {
+        if (castle_path(king, rook) & self.board().occupied()).any() {
             return Err(IllegalMove::new(
                 IllegalReason::CastlingBlocked,
                 format!("pieces stand between king and rook ({name})"),
@@ -597,5 +593,264 @@ mod tests {
             chess.check(put(Role::Pawn, "e4")).map_err(|e| e.kind),
             Err(IllegalReason::NotInPocket)
         );
+    }
+
+    #[test]
+    fn reasons_and_moves_display_as_their_names() {
+        for r in IllegalReason::ALL {
+            assert_eq!(r.to_string(), r.name());
+        }
+        let e = IllegalMove::new(IllegalReason::DropMate, "Q@e8 would mate".to_owned());
+        assert_eq!(e.to_string(), "drop-mate: Q@e8 would mate");
+    }
+
+    #[test]
+    fn a_claimed_capture_of_nothing_is_no_such_piece() {
+        let start = Position::start(Variant::Chess);
+        let m = Move::Normal {
+            role: Role::Knight,
+            from: sq("g1"),
+            capture: Some(Role::Pawn),
+            to: sq("f3"),
+            promotion: None,
+        };
+        let e = start.check(m).unwrap_err();
+        assert_eq!(e.kind, IllegalReason::NoSuchPiece);
+        assert_eq!(e.message, "f3 holds nothing, not what the move captures");
+    }
+
+    #[test]
+    fn promotion_reasons() {
+        let p = pos("k7/4P3/8/8/8/8/8/4K3 w - - 0 1", Variant::Chess);
+        let push = |promotion| Move::Normal {
+            role: Role::Pawn,
+            from: sq("e7"),
+            capture: None,
+            to: sq("e8"),
+            promotion,
+        };
+        let kind = |m| p.check(m).map_err(|e: IllegalMove| e.kind);
+        assert_eq!(kind(push(None)), Err(IllegalReason::PromotionMissing));
+        assert_eq!(
+            kind(push(Some(Role::King))),
+            Err(IllegalReason::BadPromotion)
+        );
+        assert_eq!(
+            kind(push(Some(Role::Pawn))),
+            Err(IllegalReason::BadPromotion)
+        );
+        assert_eq!(kind(push(Some(Role::Knight))), Ok(()));
+        // No pawn can reach d8: the move is of a missing piece, not a missing promotion.
+        let from_d6 = Move::Normal {
+            role: Role::Pawn,
+            from: sq("d6"),
+            capture: None,
+            to: sq("d8"),
+            promotion: None,
+        };
+        assert_eq!(kind(from_d6), Err(IllegalReason::NoSuchPiece));
+    }
+
+    #[test]
+    fn castling_blocked_on_any_square_of_either_path() {
+        // Each position has one piece on one square that the king or the rook must cross
+        // or reach, and no attacker: the reason is always a blocked path.
+        let cases = [
+            ("r3k2r/8/8/8/8/8/8/R3K1NR w KQkq - 0 1", "e1", "h1"), // king's target
+            ("r3k2r/8/8/8/8/8/8/R3KN1R w KQkq - 0 1", "e1", "h1"), // rook's target
+            ("r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1", "e1", "a1"), // rook's path only
+            ("r3k2r/8/8/8/8/8/8/R1N1K2R w KQkq - 0 1", "e1", "a1"), // king's target
+            ("r3k2r/8/8/8/8/8/8/R2NK2R w KQkq - 0 1", "e1", "a1"), // both paths
+            // Chess960: king b1, rook a1; the king goes to c1, the rook to d1.
+            ("1k6/8/8/8/8/8/8/RK1N4 w A - 0 1", "b1", "a1"),
+            ("1k6/8/8/8/8/8/8/RKN5 w A - 0 1", "b1", "a1"),
+            // King g1, rook h1 (kingside, the king stays): the rook's target f1.
+            ("6k1/8/8/8/8/8/8/5NKR w H - 0 1", "g1", "h1"),
+        ];
+        for (fen, king, rook) in cases {
+            let p = pos(fen, Variant::Chess);
+            let m = Move::Castle {
+                king: sq(king),
+                rook: sq(rook),
+            };
+            assert_eq!(
+                p.check(m).map_err(|e| e.kind),
+                Err(IllegalReason::CastlingBlocked),
+                "{fen}"
+            );
+        }
+        // The same squares free, one of the king's squares attacked.
+        let p = pos("1k6/8/8/8/8/8/2r5/RK6 w A - 0 1", Variant::Chess);
+        let m = Move::Castle {
+            king: sq("b1"),
+            rook: sq("a1"),
+        };
+        assert_eq!(
+            p.check(m).map_err(|e| e.kind),
+            Err(IllegalReason::CastlingThroughCheck)
+        );
+    }
+
+    #[test]
+    fn a_mating_drop_that_leaves_the_king_in_check_is_not_called_drop_mate() {
+        // White is in check from a1; Q@e8 would mate but does not answer the check.
+        let mut p = pos("7k/6pp/8/8/8/8/8/r6K[Q] w - - 0 1", Variant::Crazyhouse);
+        let m = Move::Put {
+            role: Role::Queen,
+            to: sq("e8"),
+        };
+        assert!(p.drop_mates(m));
+        assert_eq!(
+            p.check(m).map_err(|e| e.kind),
+            Err(IllegalReason::LeavesKingInCheck)
+        );
+        p.set_drop_mate(false);
+        assert_eq!(p.check(m).map_err(|e| e.kind), Err(IllegalReason::DropMate));
+    }
+
+    /// A small deterministic generator for the random games below.
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Positions along random games of every variant with a start position.
+    fn random_positions() -> Vec<Position> {
+        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut out = Vec::new();
+        for variant in [
+            Variant::Chess,
+            Variant::Crazyhouse,
+            Variant::Loop,
+            Variant::Chessgi,
+            Variant::Horde,
+        ] {
+            for _ in 0..6 {
+                let mut p = Position::start(variant);
+                for _ in 0..120 {
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    out.push(p.clone());
+                    // Prefer pawn moves now and then, to reach promotions and en passant.
+                    let pawn: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|m| m.role() == Role::Pawn && !m.is_drop())
+                        .collect();
+                    let m = if !pawn.is_empty() && rng.below(3) == 0 {
+                        pawn[rng.below(pawn.len())]
+                    } else {
+                        moves[rng.below(moves.len())]
+                    };
+                    p.play(m).unwrap();
+                }
+            }
+        }
+        out
+    }
+
+    /// `pseudo_origins` computed forwards, from each piece of the role: the squares from
+    /// which it attacks or (a pawn) pushes to `to`, ignoring pins and checks.
+    fn origins_forwards(p: &Position, role: Role, to: Square) -> Bitboard {
+        let board = p.board();
+        let us = p.turn();
+        let occ = board.occupied();
+        let mut from = Bitboard::EMPTY;
+        if board.by_color(us).contains(to) {
+            return from;
+        }
+        for sq in board.by_piece(Piece { color: us, role }) {
+            let reaches = if role != Role::Pawn {
+                attacks_of(Piece { color: us, role }, sq, occ).contains(to)
+            } else if occ.contains(to) || p.ep_square() == Some(to) {
+                attacks::pawn_attacks(us, sq).contains(to)
+            } else {
+                let step: i32 = if us == Color::White { 8 } else { -8 };
+                let one = sq.offset(step);
+                let two = one.and_then(|s| s.offset(step));
+                let start = sq.rank() == us.relative_rank(Rank::Second)
+                    || (p.variant().is_horde() && sq.rank() == us.relative_rank(Rank::First));
+                one == Some(to)
+                    || (start && two == Some(to) && one.is_some_and(|s| !occ.contains(s)))
+            };
+            if reaches {
+                from |= sq;
+            }
+        }
+        from
+    }
+
+    #[test]
+    fn pseudo_origins_agree_with_each_piece_s_own_moves() {
+        let positions = random_positions();
+        assert!(positions.len() > 2000, "{}", positions.len());
+        let mut with_ep = 0;
+        for p in &positions {
+            with_ep += usize::from(p.ep_square().is_some());
+            for role in Role::ALL {
+                for to in Square::all() {
+                    let origins = p.pseudo_origins(role, to);
+                    assert_eq!(
+                        origins,
+                        origins_forwards(p, role, to),
+                        "{role:?} to {to} in {p:?}"
+                    );
+                    for m in p.legal_moves_to(role, to) {
+                        if let Some(from) = m.from().filter(|_| !matches!(m, Move::Castle { .. })) {
+                            assert!(origins.contains(from), "{m:?} in {p:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            with_ep > 20,
+            "only {with_ep} positions with an en passant square"
+        );
+    }
+
+    #[test]
+    fn check_accepts_exactly_the_legal_moves() {
+        // Every move of a piece of the side to move to any square, and every drop of any
+        // role on any square: `check` says yes exactly when the move is legal.
+        for p in random_positions().iter().step_by(7) {
+            let legal = p.legal_moves();
+            let board = p.board();
+            let mut candidates: Vec<Move> = Vec::new();
+            for to in Square::all() {
+                for role in Role::ALL {
+                    candidates.push(Move::Put { role, to });
+                }
+                for from in board.by_color(p.turn()) {
+                    let role = board.role_at(from).unwrap();
+                    let last = to.rank() == p.turn().relative_rank(Rank::Eighth);
+                    let promotion = (role == Role::Pawn && last).then_some(Role::Queen);
+                    candidates.push(Move::Normal {
+                        role,
+                        from,
+                        capture: board.role_at(to),
+                        to,
+                        promotion,
+                    });
+                }
+            }
+            candidates.extend(legal.iter().copied());
+            for m in candidates {
+                let is_legal = legal.contains(&m);
+                assert_eq!(p.is_legal(m), is_legal, "{m:?} in {p:?}");
+                match p.check(m) {
+                    Ok(()) => assert!(is_legal, "{m:?} accepted in {p:?}"),
+                    Err(e) => assert!(!is_legal, "{m:?} refused ({e}) in {p:?}"),
+                }
+            }
+        }
     }
 }

@@ -358,17 +358,10 @@ impl Position {
             self.castling_rights & Bitboard::relative_rank(us, Rank::First) & board.by_color(us);
         for rook in rooks {
             let king_to = castle_king_to(king, rook);
-            let rook_to = castle_rook_to(king, rook);
-            let movers = Bitboard::from_square(king) | rook;
-            let path = (attacks::between(king, king_to)
-                | king_to
-                | attacks::between(rook, rook_to)
-                | rook_to)
-                & !movers;
-            if (path & board.occupied()).any() {
+            if (castle_path(king, rook) & board.occupied()).any() {
                 continue;
             }
-            let occ = board.occupied() ^ movers;
+            let occ = board.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
             let mut king_path = attacks::between(king, king_to) | king_to;
             if Iterator::any(&mut king_path, |sq| board.attackers_to(sq, !us, occ).any()) {
                 continue;
@@ -466,4 +459,14 @@ impl Position {
         self.generate(&mut c);
         c.0
     }
+}
+
+/// The squares that must be empty for the king on `king` to castle with the rook on
+/// `rook`: both paths and both destinations, except the two movers' own squares.
+pub(crate) fn castle_path(king: Square, rook: Square) -> Bitboard {
+    let king_to = castle_king_to(king, rook);
+    let rook_to = castle_rook_to(king, rook);
+    let movers = Bitboard::from_square(king) | rook;
+    (attacks::between(king, king_to) | king_to | attacks::between(rook, rook_to) | rook_to)
+        & !movers
 }
