@@ -1,5 +1,6 @@
 //! Hand-made positions, one per rule of each variant.
 
+use pocketfen::notation::fen::{FenDialect, setup_to_string};
 use pocketfen::{
     CaptureMode, Color, EndReason, Fen, Move, Outcome, Piece, Position, ProblemKind, Role, Rules,
     Setup, Square, Variant,
@@ -328,6 +329,72 @@ fn fifty_move_rule_is_a_claim() {
     let p = pos("4k3/8/8/8/8/8/8/4K2R[] w - - 100 80", Variant::Crazyhouse);
     assert!(p.is_fifty_move_claimable());
     assert_eq!(p.outcome(), None);
+    let early = pos("4k3/8/8/8/8/8/8/4K2R[] w - - 99 80", Variant::Crazyhouse);
+    assert!(!early.is_fifty_move_claimable());
+}
+
+/// The repetition key tells apart the positions met along random games (board, promoted
+/// marks, pockets, turn, castling rights, a capturable en passant square), and leaves out
+/// the clocks.
+#[test]
+fn repetition_keys_tell_positions_apart() {
+    use std::collections::HashMap;
+    let mut seen: HashMap<(String, u64), String> = HashMap::new();
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    for variant in [Variant::Chess, Variant::Crazyhouse, Variant::Horde] {
+        for _ in 0..20 {
+            let mut p = Position::start(variant);
+            for _ in 0..100 {
+                let mut setup = p.to_setup();
+                setup.halfmoves = 0;
+                setup.fullmoves = 1;
+                setup.ep_square = p.legal_ep_square();
+                let fen = format!(
+                    "{variant:?} {}",
+                    setup_to_string(&setup, FenDialect::Bracket)
+                );
+                let key = (format!("{variant:?}"), p.repetition_key());
+                if let Some(other) = seen.insert(key, fen.clone()) {
+                    assert_eq!(other, fen, "two positions with one key");
+                }
+                let moves = p.legal_moves();
+                if moves.is_empty() || p.is_variant_end() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p.play(moves[(x % moves.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
+    assert!(seen.len() > 3000, "{}", seen.len());
+    // Only the side to move differs; only the en passant square differs (c6, d6, none:
+    // squares 42 and 43 share all bits but the lowest).
+    let keys = |fens: &[&str]| -> Vec<u64> {
+        let keys: Vec<u64> = fens
+            .iter()
+            .map(|f| pos(f, Variant::Chess).repetition_key())
+            .collect();
+        for (i, k) in keys.iter().enumerate() {
+            assert!(!keys[..i].contains(k), "{fens:?}");
+        }
+        keys
+    };
+    keys(&[
+        "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2R b - - 0 1",
+    ]);
+    keys(&[
+        "4k3/8/8/1PppP3/8/8/8/4K3 w - c6 0 2",
+        "4k3/8/8/1PppP3/8/8/8/4K3 w - d6 0 2",
+        "4k3/8/8/1PppP3/8/8/8/4K3 w - - 0 2",
+    ]);
+    // The clocks are not part of it.
+    assert_eq!(
+        keys(&["4k3/8/8/8/8/8/8/4K2R w - - 0 1"]),
+        keys(&["4k3/8/8/8/8/8/8/4K2R w - - 37 90"])
+    );
 }
 
 #[test]

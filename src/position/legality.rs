@@ -708,55 +708,6 @@ mod tests {
         assert_eq!(p.check(m).map_err(|e| e.kind), Err(IllegalReason::DropMate));
     }
 
-    /// A small deterministic generator for the random games below.
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
-
-    /// Positions along random games of every variant with a start position.
-    fn random_positions() -> Vec<Position> {
-        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-        let mut out = Vec::new();
-        for variant in [
-            Variant::Chess,
-            Variant::Crazyhouse,
-            Variant::Loop,
-            Variant::Chessgi,
-            Variant::Horde,
-        ] {
-            for _ in 0..6 {
-                let mut p = Position::start(variant);
-                for _ in 0..120 {
-                    let moves = p.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    out.push(p.clone());
-                    // Prefer pawn moves now and then, to reach promotions and en passant.
-                    let pawn: Vec<Move> = moves
-                        .iter()
-                        .copied()
-                        .filter(|m| m.role() == Role::Pawn && !m.is_drop())
-                        .collect();
-                    let m = if !pawn.is_empty() && rng.below(3) == 0 {
-                        pawn[rng.below(pawn.len())]
-                    } else {
-                        moves[rng.below(moves.len())]
-                    };
-                    p.play(m).unwrap();
-                }
-            }
-        }
-        out
-    }
-
     /// `pseudo_origins` computed forwards, from each piece of the role: the squares from
     /// which it attacks or (a pawn) pushes to `to`, ignoring pins and checks.
     fn origins_forwards(p: &Position, role: Role, to: Square) -> Bitboard {
@@ -790,7 +741,7 @@ mod tests {
 
     #[test]
     fn pseudo_origins_agree_with_each_piece_s_own_moves() {
-        let positions = random_positions();
+        let positions = super::super::testing::random_positions();
         assert!(positions.len() > 2000, "{}", positions.len());
         let mut with_ep = 0;
         for p in &positions {
@@ -821,7 +772,7 @@ mod tests {
     fn check_accepts_exactly_the_legal_moves() {
         // Every move of a piece of the side to move to any square, and every drop of any
         // role on any square: `check` says yes exactly when the move is legal.
-        for p in random_positions().iter().step_by(7) {
+        for p in super::super::testing::random_positions().iter().step_by(7) {
             let legal = p.legal_moves();
             let board = p.board();
             let mut candidates: Vec<Move> = Vec::new();

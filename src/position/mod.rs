@@ -13,6 +13,8 @@
 mod legality;
 mod movegen;
 mod outcome;
+#[cfg(test)]
+pub(crate) mod testing;
 mod validity;
 
 pub use legality::{IllegalMove, IllegalReason};
@@ -191,8 +193,7 @@ impl Position {
     /// out. Collisions are possible but rare (a 64-bit mix of the parts).
     pub fn repetition_key(&self) -> u64 {
         fn mix(h: u64, v: u64) -> u64 {
-            let h = (h ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            h ^ (h >> 29)
+            (h.rotate_left(29) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15)
         }
         let b = &self.board;
         let mut h = mix(0, b.by_color(Color::White).0);

@@ -268,3 +268,86 @@ impl SanPlus {
         Ok((m, defects))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::testing::random_positions;
+
+    /// The fast path answers exactly when one piece fitting the SAN's description can
+    /// reach the square (ignoring pins and checks) and its move is legal, and then with
+    /// that move; en passant always takes the full path.
+    #[test]
+    fn the_fast_path_answers_exactly_for_a_single_legal_candidate() {
+        let mut answered = 0;
+        for pos in random_positions().iter().step_by(3) {
+            let legal = pos.legal_moves();
+            for &m in legal.iter() {
+                let Move::Normal {
+                    role,
+                    from,
+                    to,
+                    promotion,
+                    ..
+                } = m
+                else {
+                    continue;
+                };
+                for (file, rank) in [
+                    (None, None),
+                    (Some(from.file()), None),
+                    (None, Some(from.rank())),
+                    (Some(from.file()), Some(from.rank())),
+                ] {
+                    let fitting = pos
+                        .pseudo_origins(role, to)
+                        .into_iter()
+                        .filter(|o| {
+                            file.is_none_or(|f| o.file() == f)
+                                && rank.is_none_or(|r| o.rank() == r)
+                                && (file.is_some() || role != Role::Pawn || o.file() == to.file())
+                        })
+                        .count();
+                    let ep = role == Role::Pawn && pos.ep_square() == Some(to);
+                    let fits = file.is_some() || role != Role::Pawn || from.file() == to.file();
+                    let expected = (fitting == 1 && fits && !ep).then_some(m);
+                    let got = single_candidate(pos, role, file, rank, to, promotion);
+                    assert_eq!(got, expected, "{m:?} {file:?} {rank:?} in {pos:?}");
+                    answered += usize::from(got.is_some());
+                }
+                // A move whose piece is pinned or whose king would stand in check: the
+                // only candidate, yet the fast path must not answer.
+            }
+            for role in Role::ALL {
+                for to in crate::types::Square::all() {
+                    let origins = pos.pseudo_origins(role, to);
+                    let Some(from) = origins.single_square() else {
+                        continue;
+                    };
+                    let m = Move::Normal {
+                        role,
+                        from,
+                        capture: pos.board().role_at(to),
+                        to,
+                        promotion: None,
+                    };
+                    if role == Role::Pawn
+                        && (from.file() != to.file()
+                            || to.rank() == Rank::First
+                            || to.rank() == Rank::Eighth)
+                    {
+                        continue;
+                    }
+                    if !legal.contains(&m) {
+                        assert_eq!(
+                            single_candidate(pos, role, None, None, to, None),
+                            None,
+                            "{m:?} in {pos:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(answered > 10_000, "{answered}");
+    }
+}
