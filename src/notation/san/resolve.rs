@@ -350,4 +350,33 @@ mod tests {
         }
         assert!(answered > 10_000, "{answered}");
     }
+
+    fn resolve(fen: &str, san: &str) -> Result<Move, IllegalMove> {
+        let setup: crate::setup::Setup = fen.parse().unwrap();
+        let pos = Position::from_setup(
+            &setup,
+            crate::variant::Rules::new(crate::variant::Variant::Chess),
+        )
+        .unwrap();
+        san.parse::<SanPlus>().unwrap().san.to_move(&pos)
+    }
+
+    /// When the fast path cannot answer, the slow path matches candidates against the
+    /// SAN's file and rank: both must fit.
+    #[test]
+    fn disambiguation_on_the_slow_path() {
+        // Knights on b1, b3 and f3 all reach d2.
+        let fen = "4k3/8/8/8/8/1N3N2/8/1N2K3 w - - 0 1";
+        let e = resolve(fen, "Nbd2").unwrap_err();
+        assert_eq!(e.kind, IllegalReason::Ambiguous);
+        assert_eq!(e.message, "2 moves fit: N1d2, Nb3d2");
+        let e = resolve(fen, "N3d2").unwrap_err();
+        assert_eq!(e.message, "2 moves fit: Nb3d2, Nfd2");
+        let m = resolve(fen, "Nb3d2").unwrap();
+        assert_eq!(m.from(), Some("b3".parse().unwrap()));
+        // The f3 knight is pinned by the h5 bishop against the e2 king.
+        let pinned = "4k3/8/8/7b/8/5N2/4K3/1N6 w - - 0 1";
+        let m = resolve(pinned, "Nd2").unwrap();
+        assert_eq!(m.from(), Some("b1".parse().unwrap()));
+    }
 }
