@@ -149,6 +149,10 @@ fn hand_made_errors_are_the_ones_their_names_say() {
             &[(1, "not-in-pocket", Some(5), 4, 26)],
         ),
         (
+            "en-passant-without-file",
+            &[(1, "no-such-piece", Some(5), 4, 22)],
+        ),
+        (
             "fuzz-escaped-line-end-in-tag",
             &[(1, "unparseable-token", Some(1), 2, 1)],
         ),

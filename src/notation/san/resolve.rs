@@ -115,7 +115,8 @@ fn normal_to_move(
                 && p == promotion
                 && (role != Role::Pawn || file.is_some() || from.file() == to.file())
         }
-        Move::EnPassant { from, .. } => fits(from) && promotion.is_none(),
+        // An en passant capture, like every pawn capture, names the pawn's file.
+        Move::EnPassant { from, .. } => fits(from) && file.is_some() && promotion.is_none(),
         _ => false,
     });
     match (fitting.next(), fitting.next()) {
@@ -378,5 +379,133 @@ mod tests {
         let pinned = "4k3/8/8/7b/8/5N2/4K3/1N6 w - - 0 1";
         let m = resolve(pinned, "Nd2").unwrap();
         assert_eq!(m.from(), Some("b1".parse().unwrap()));
+    }
+
+    /// Every piece and pawn SAN of the side to move (each role, each square, with no
+    /// disambiguation or the file, rank or square of one of its pieces, or a file without
+    /// one) resolves as the legal moves decide: the one fitting move, `ambiguous` for
+    /// several, and otherwise the reason of the rules that applies.
+    #[test]
+    fn every_san_resolves_or_gets_the_reason_that_applies() {
+        let mut kinds = std::collections::BTreeMap::new();
+        for pos in random_positions().iter().step_by(40) {
+            let legal = pos.legal_moves();
+            let board = pos.board();
+            let us = pos.turn();
+            for role in Role::ALL {
+                let mut descriptions = vec![(None, None), (Some(File::A), None)];
+                for o in board.by_piece(crate::types::Piece { color: us, role }) {
+                    descriptions.push((Some(o.file()), None));
+                    descriptions.push((None, Some(o.rank())));
+                    descriptions.push((Some(o.file()), Some(o.rank())));
+                }
+                for to in crate::types::Square::all() {
+                    let last = to.rank() == us.relative_rank(Rank::Eighth);
+                    let promotion = (role == Role::Pawn && last).then_some(Role::Queen);
+                    for &(file, rank) in &descriptions {
+                        let fits = |from: Square| {
+                            file.is_none_or(|f| from.file() == f)
+                                && rank.is_none_or(|r| from.rank() == r)
+                                && (role != Role::Pawn
+                                    || file.is_some()
+                                    || from.file() == to.file())
+                        };
+                        let san = San::Normal {
+                            role,
+                            file,
+                            rank,
+                            capture: false,
+                            to,
+                            promotion,
+                        };
+                        let fitting: Vec<Move> = legal
+                            .iter()
+                            .copied()
+                            .filter(|m| {
+                                m.role() == role
+                                    && m.to() == to
+                                    && !matches!(m, Move::Castle { .. } | Move::Put { .. })
+                                    && m.from().is_some_and(fits)
+                                    && m.promotion() == promotion
+                            })
+                            .collect();
+                        let result = san.to_move(pos);
+                        let what = format!("{san} in {pos:?}");
+                        let e = match result {
+                            Ok(m) => {
+                                assert_eq!(fitting, [m], "{what}");
+                                continue;
+                            }
+                            Err(e) => e,
+                        };
+                        *kinds.entry(e.kind.name()).or_insert(0) += 1;
+                        if e.kind == IllegalReason::Ambiguous {
+                            assert!(fitting.len() >= 2, "{what}: {e}");
+                            assert!(
+                                e.message
+                                    .starts_with(&format!("{} moves fit", fitting.len())),
+                                "{what}: {e}"
+                            );
+                            continue;
+                        }
+                        assert!(fitting.is_empty(), "{what}: {e}");
+                        let occupied = board.occupied().contains(to);
+                        let reachable = Iterator::any(&mut pos.pseudo_origins(role, to), fits);
+                        let expected = if role == Role::Pawn && file.is_none() && occupied {
+                            IllegalReason::NoSuchPiece
+                        } else if reachable {
+                            IllegalReason::LeavesKingInCheck
+                        } else if role == Role::Pawn
+                            && file.is_some_and(|f| f != to.file())
+                            && !occupied
+                            && pos.ep_square() != Some(to)
+                            && to.rank() != us.relative_rank(Rank::First)
+                        {
+                            IllegalReason::EnPassantNotAvailable
+                        } else {
+                            IllegalReason::NoSuchPiece
+                        };
+                        assert_eq!(e.kind, expected, "{what}: {e}");
+                    }
+                }
+            }
+        }
+        for kind in [
+            "ambiguous",
+            "no-such-piece",
+            "leaves-king-in-check",
+            "en-passant-not-available",
+        ] {
+            assert!(kinds.get(kind).is_some_and(|&n| n > 10), "{kinds:?}");
+        }
+    }
+
+    /// The words of `no-such-piece`: which pieces were looked for.
+    #[test]
+    fn no_such_piece_names_the_description() {
+        let fen = "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1";
+        for (san, message) in [
+            ("Nd3", "no white knight can reach d3"),
+            ("Ncd2", "no white knight from the c-file can reach d2"),
+            ("N3d2", "no white knight from rank 3 can reach d2"),
+            ("Nc3d2", "no white knight from c3 can reach d2"),
+            (
+                "Nbe1",
+                "no white knight from the b-file can reach e1 (e1 holds a white piece)",
+            ),
+        ] {
+            let e = resolve(fen, san).unwrap_err();
+            assert_eq!(
+                (e.kind, e.message.as_str()),
+                (IllegalReason::NoSuchPiece, message),
+                "{san}"
+            );
+        }
+        let e = resolve("4k3/8/8/3p4/8/8/8/4K3 w - - 0 1", "exd6").unwrap_err();
+        assert_eq!(e.kind, IllegalReason::EnPassantNotAvailable);
+        let e = resolve("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "exd6");
+        assert!(matches!(e, Ok(Move::EnPassant { .. })), "{e:?}");
+        let e = resolve("4k3/8/8/8/8/8/4p3/4K3 w - - 0 1", "e2").unwrap_err();
+        assert!(e.message.starts_with("e2 is occupied"), "{e}");
     }
 }
