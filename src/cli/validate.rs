@@ -524,13 +524,20 @@ fn open_output(
     // the temporary file's 0600.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    // The handler is in place before the file exists, and waits on the lock held here
+    // until it knows the file: an interrupt at any moment leaves nothing behind.
+    remove_on_interrupt(None);
+    let mut partial = PARTIAL.lock().ok();
     let temp = builder
         .tempfile_in(dir)
         .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    if let Some(partial) = partial.as_deref_mut() {
+        *partial = Some(temp.path().to_owned());
+    }
+    drop(partial);
     let file = temp
         .reopen()
         .with_context(|| format!("opening {}", temp.path().display()))?;
-    remove_on_interrupt(Some(temp.path()));
     Ok((buffered(Box::new(file)), Some(temp)))
 }
 
