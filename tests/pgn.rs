@@ -610,6 +610,39 @@ fn unclosed_variations_and_missing_markers_are_located_in_their_game() {
     assert_eq!((p.line, p.column), (3, 9));
 }
 
+/// Without `--variations`, what a variation holds is skipped unread: a stray tag or a token
+/// that is no move there is no problem; with it, both are located.
+#[test]
+fn variations_are_read_only_when_asked() {
+    use pocketfen::pgn::validate_str;
+    let pgn = "[Event \"x\"]\n\n1. e4 (1. d4 ?! [Tag \"v\"] d5 $$ 2. c4) e5 *\n";
+    let lax = &validate_str(pgn, &Options::default())[0];
+    assert_eq!(
+        (lax.status, lax.plies),
+        (Status::Ok, 2),
+        "{:?}",
+        lax.problems
+    );
+    let read = &validate_str(
+        pgn,
+        &Options {
+            variations: true,
+            ..Options::default()
+        },
+    )[0];
+    let first = &read.problems[0];
+    assert_eq!(
+        first.kind.name(),
+        "unparseable-token",
+        "{:?}",
+        read.problems
+    );
+    assert_eq!(
+        (first.line, first.column, first.token.as_deref()),
+        (3, 14, Some("?!"))
+    );
+}
+
 /// Issue 17.8 and 17.10: move-number checks only under `--strict`; the reasons given for
 /// over-disambiguation, blocked castling and illegal pawn moves; `has_errors`.
 #[test]
