@@ -472,4 +472,39 @@ mod tests {
             }
         );
     }
+
+    /// The fast path reads every common shape, for every piece letter, and reads it as the
+    /// grammar does.
+    #[test]
+    fn common_shapes_are_read_fast_and_as_the_grammar_reads_them() {
+        let mut tokens = Vec::new();
+        for to in ["e4", "a1", "h8"] {
+            tokens.push(to.to_owned());
+            tokens.push(format!("dx{to}"));
+            for piece in ["N", "B", "R", "Q", "K"] {
+                tokens.push(format!("{piece}{to}"));
+                tokens.push(format!("{piece}x{to}"));
+            }
+        }
+        for token in tokens {
+            for suffix in ["", "+", "#"] {
+                let s = format!("{token}{suffix}");
+                let fast = common_shape(s.as_bytes());
+                assert!(fast.is_some(), "{s} takes the slow path");
+                assert_eq!(fast, san_plus(s.as_bytes()).ok().map(|(_, p)| p), "{s}");
+            }
+        }
+        for other in ["Nbd2", "e8=Q", "O-O", "N@e4", "Pe4", "xe4", "e9", "Ni4"] {
+            assert_eq!(common_shape(other.as_bytes()), None, "{other}");
+        }
+    }
+
+    /// A token the grammar refuses is located at the byte where it goes wrong.
+    #[test]
+    fn errors_name_the_column() {
+        for (token, column) in [("Nz5", 2), ("e9", 1), ("Nbd", 2), ("e4=", 4), ("O-O-X", 4)] {
+            let e = parse(token.as_bytes()).unwrap_err();
+            assert_eq!(e.column, column, "{token}: {e}");
+        }
+    }
 }
