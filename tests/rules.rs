@@ -561,6 +561,24 @@ fn insufficient_material_ends_chess_only() {
             );
         }
     }
+    // Moves in a variation of the dead position are not warned about again.
+    let pgn = format!("[FEN \"{fen}\"]\n\n1... Kd4 (1... Kd5 2. Kd2) 2. Ke2 (2. Kd2) Kc3 *\n");
+    let r = &validate_str(
+        &pgn,
+        &Options {
+            variations: true,
+            ..Options::default()
+        },
+    )[0];
+    let warned: Vec<_> = r
+        .problems
+        .iter()
+        .map(|p| (p.kind, p.ply, p.token.as_deref()))
+        .collect();
+    assert_eq!(
+        warned,
+        [(GameProblemKind::MoveAfterEnd, Some(1), Some("Kd4"))]
+    );
 }
 
 /// Issue 17.7: the setup checks behind `fen check`, each reported with its kind.
