@@ -737,4 +737,13 @@ fn current_position_is_compared() {
         let tampered = format!("{}{wrong}{}", &text[..start], &text[end..]);
         assert_eq!(mismatches(&tampered), 1, "{wrong}");
     }
+    // A position without a pocket field matches empty pockets only: here White holds the
+    // pawn taken on d5 (and Black's pocket is empty).
+    let board = "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2";
+    for (current, expected) in [(board.to_owned(), 1), (format!("{board} P"), 0)] {
+        let game = format!(
+            "[Variant \"Crazyhouse\"]\n[CurrentPosition \"{current}\"]\n\n1. e4 d5 2. exd5 *\n"
+        );
+        assert_eq!(mismatches(&game), expected, "{current}");
+    }
 }
