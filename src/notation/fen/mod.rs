@@ -578,4 +578,61 @@ mod tests {
             58
         );
     }
+
+    /// `read_back` says what a print parses back as, in every dialect, for the positions
+    /// of random games (with and without pockets, promoted pieces and en passant squares)
+    /// and for a full-move number of 0.
+    #[test]
+    fn read_back_is_what_a_print_parses_as() {
+        let mut setups: Vec<Setup> = crate::position::testing::random_positions()
+            .iter()
+            .step_by(5)
+            .map(Position::to_setup)
+            .collect();
+        let mut zero = setups[0].clone();
+        zero.fullmoves = 0;
+        setups.push(zero);
+        let mut empty_pockets = Position::start(crate::variant::Variant::Crazyhouse).to_setup();
+        setups.push(empty_pockets.clone());
+        empty_pockets.fullmoves = 0;
+        setups.push(empty_pockets);
+        let mut changed = 0;
+        for setup in &setups {
+            for d in FenDialect::ALL {
+                let printed = setup_to_string(setup, d);
+                let back: Setup = printed.parse().unwrap();
+                assert_eq!(back, read_back(setup, d), "{printed}");
+                changed += usize::from(back != *setup);
+            }
+        }
+        assert!(changed >= 4, "{changed}");
+    }
+
+    #[test]
+    fn position_errors_and_debug_say_what_they_are() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let e = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x", None, true)
+            .unwrap_err();
+        let parse_error = parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x", None).unwrap_err();
+        assert_eq!(e.to_string(), parse_error.to_string());
+        assert!(e.to_string().contains("side to move"), "{e}");
+        let pair = format!("{start} | {start}");
+        let e = Position::from_fen(&pair, None, true).unwrap_err();
+        assert_eq!(e.to_string(), "a bughouse pair; give board A or B");
+        let e = Position::from_fen("4k3/8/8/8/8/8/8/4K2K w - - 0 1", None, true).unwrap_err();
+        assert!(matches!(e, FenPositionError::Illegal(_)));
+        assert!(e.to_string().contains("king"), "{e}");
+        let p = Position::from_fen(start, None, true).unwrap();
+        assert_eq!(
+            format!("{p:?}"),
+            format!(
+                "Position(rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1, {:?})",
+                p.rules()
+            )
+        );
+        // A pair read as one board is refused at its `|`.
+        let e = pair.parse::<Setup>().unwrap_err();
+        assert_eq!(e.column, start.len() + 2);
+        assert_eq!(e.field, FenField::Record);
+    }
 }
