@@ -379,6 +379,11 @@ mod tests {
         let pinned = "4k3/8/8/7b/8/5N2/4K3/1N6 w - - 0 1";
         let m = resolve(pinned, "Nd2").unwrap();
         assert_eq!(m.from(), Some("b1".parse().unwrap()));
+        // The other way round: the b1 knight, the first on the board, is pinned by the h1
+        // rook against the a1 king, so `Nd2` is the f3 knight's.
+        let pinned = "4k3/8/8/8/8/5N2/8/KN5r w - - 0 1";
+        let m = resolve(pinned, "Nd2").unwrap();
+        assert_eq!(m.from(), Some("f3".parse().unwrap()));
     }
 
     /// Every piece and pawn SAN of the side to move (each role, each square, with no
