@@ -471,6 +471,26 @@ mod tests {
                             IllegalReason::NoSuchPiece
                         };
                         assert_eq!(e.kind, expected, "{what}: {e}");
+                        // The words name the piece the SAN moves.
+                        let piece = format!("{} {}", us.name(), role.name());
+                        match e.kind {
+                            IllegalReason::NoSuchPiece
+                                if !occupied || role != Role::Pawn || file.is_some() =>
+                            {
+                                assert!(e.message.contains(&piece), "{what}: {e}");
+                            }
+                            IllegalReason::LeavesKingInCheck if role == Role::King => {
+                                assert_eq!(
+                                    e.message,
+                                    format!("the king would stand in check on {to}"),
+                                    "{what}"
+                                );
+                            }
+                            IllegalReason::LeavesKingInCheck => {
+                                assert!(!e.message.contains("king would stand"), "{what}: {e}");
+                            }
+                            _ => {}
+                        }
                     }
                 }
             }
@@ -510,6 +530,10 @@ mod tests {
         assert_eq!(e.kind, IllegalReason::EnPassantNotAvailable);
         let e = resolve("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "exd6");
         assert!(matches!(e, Ok(Move::EnPassant { .. })), "{e:?}");
+        // A pinned knight onto the en passant square (the e5 pawn may take there): the
+        // knight's reason, not a pawn's.
+        let e = resolve("4b1k1/8/8/1N1pP3/K7/8/8/8 w - d6 0 2", "Nd6").unwrap_err();
+        assert_eq!(e.kind, IllegalReason::LeavesKingInCheck, "{e}");
         let e = resolve("4k3/8/8/8/8/8/4p3/4K3 w - - 0 1", "e2").unwrap_err();
         assert!(e.message.starts_with("e2 is occupied"), "{e}");
     }
