@@ -530,6 +530,11 @@ mod tests {
         assert_eq!(e.kind, IllegalReason::EnPassantNotAvailable);
         let e = resolve("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "exd6");
         assert!(matches!(e, Ok(Move::EnPassant { .. })), "{e:?}");
+        // Not by a pawn of another file, nor as a push.
+        for san in ["cxd6", "d6"] {
+            let e = resolve("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", san).unwrap_err();
+            assert_eq!(e.kind, IllegalReason::NoSuchPiece, "{san}: {e}");
+        }
         // A pinned knight onto the en passant square (the e5 pawn may take there): the
         // knight's reason, not a pawn's.
         let e = resolve("4b1k1/8/8/1N1pP3/K7/8/8/8 w - d6 0 2", "Nd6").unwrap_err();
