@@ -291,7 +291,7 @@ impl Position {
         }
         if role != Role::Pawn {
             // Attacks are symmetric for every piece but the pawn.
-            return ours & attacks_of(Piece { color: !us, role }, to, board.occupied());
+            return ours & attacks_of(Piece { color: us, role }, to, board.occupied());
         }
         let mut from = Bitboard::EMPTY;
         let back = if us == Color::White { -8 } else { 8 };
