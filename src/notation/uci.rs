@@ -274,8 +274,13 @@ mod tests {
             ("K@e4", 1),
             ("e2e4q5", 6),
             ("", 1),
+            ("N@d5x", 5),
+            ("N@d", 3),
+            ("N@z5", 3),
         ] {
             assert_eq!(s.parse::<UciMove>().unwrap_err().column, col, "{s}");
         }
+        let e = "N@d5x".parse::<UciMove>().unwrap_err();
+        assert_eq!(e.to_string(), "column 5: expected the end of the move");
     }
 }
