@@ -283,4 +283,41 @@ mod tests {
         let e = "N@d5x".parse::<UciMove>().unwrap_err();
         assert_eq!(e.to_string(), "column 5: expected the end of the move");
     }
+
+    /// King takes own rook without the right on that wing is refused, even when castling
+    /// on the other wing is legal.
+    #[test]
+    fn castling_onto_a_rook_needs_that_wing_s_right() {
+        use crate::position::IllegalReason;
+        let pos = |fen: &str| {
+            let setup: crate::setup::Setup = fen.parse().unwrap();
+            Position::from_setup(
+                &setup,
+                crate::variant::Rules::new(crate::variant::Variant::Chess),
+            )
+            .unwrap()
+        };
+        for (fen, uci, legal) in [
+            ("r3k2r/8/8/8/8/8/8/R3K2R w Q - 0 1", "e1h1", false),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w Q - 0 1", "e1a1", true),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w K - 0 1", "e1a1", false),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w K - 0 1", "e1h1", true),
+        ] {
+            let p = pos(fen);
+            let m = uci.parse::<UciMove>().unwrap().to_move(&p);
+            if legal {
+                assert!(matches!(m, Ok(Move::Castle { .. })), "{fen} {uci}: {m:?}");
+                assert_eq!(
+                    m.unwrap().to_uci(p.is_chess960()).to_string(),
+                    if uci == "e1h1" { "e1g1" } else { "e1c1" }
+                );
+            } else {
+                assert_eq!(
+                    m.map_err(|e| e.kind),
+                    Err(IllegalReason::CastlingWithoutRight),
+                    "{fen} {uci}"
+                );
+            }
+        }
+    }
 }
