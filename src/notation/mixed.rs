@@ -107,6 +107,13 @@ mod tests {
         assert!(!looks_like_uci("e4") && !looks_like_uci("N@e4") && !looks_like_uci("e2e4x"));
         let e = resolve_move("g1g3", &pos, false).unwrap_err();
         assert_eq!(e.kind(), IllegalReason::NoSuchPiece.name());
+        assert_eq!(e.to_string(), format!("no-such-piece: {}", e.message()));
+        assert_eq!(e.message(), "no white knight from g1 can reach g3");
+        let e = resolve_move("e2e9", &pos, false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "syntax: column 3: expected the end of the move (after it only `+`, `#` and `!`/`?` glyphs), found `e9`"
+        );
         assert_eq!(
             resolve_move("Nz3", &pos, false).unwrap_err().kind(),
             "syntax"
