@@ -448,4 +448,63 @@ mod tests {
         assert_eq!(ResultReading::Team.name(), "team");
         assert_eq!(Status::Illegal.name(), "illegal");
     }
+
+    /// Totals count games, plies, illegal and unplayable games and warnings, and two runs'
+    /// totals add up to the totals of both.
+    #[test]
+    fn totals_add_and_merge() {
+        let reports = crate::pgn::validate_str(
+            "[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n\n\
+             [Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+             [Event \"c\"]\n[Variant \"Nonsense\"]\n\n1. e4 *\n\n\
+             [Event \"d\"]\n\n1... e4 2. e5 *\n",
+            &crate::pgn::Options {
+                strict: true,
+                ..crate::pgn::Options::default()
+            },
+        );
+        let statuses: Vec<Status> = reports.iter().map(|r| r.status).collect();
+        assert_eq!(
+            statuses,
+            [Status::Ok, Status::Illegal, Status::Error, Status::Ok]
+        );
+        assert_eq!(
+            reports
+                .iter()
+                .map(GameReport::has_errors)
+                .collect::<Vec<_>>(),
+            [false, true, true, false]
+        );
+        let mut first = Totals::default();
+        let mut second = Totals::default();
+        for r in &reports[..2] {
+            first.add(r);
+        }
+        for r in &reports[2..] {
+            second.add(r);
+        }
+        assert_eq!(
+            (
+                first.games,
+                first.plies,
+                first.illegal_games,
+                first.error_games
+            ),
+            (2, 5, 1, 0)
+        );
+        let per_game: Vec<usize> = reports.iter().map(GameReport::warnings).collect();
+        assert_eq!(per_game, [0, 0, 0, 2], "{reports:?}");
+        let warnings = 2;
+        let mut all = first;
+        all.merge(&second);
+        let mut at_once = Totals::default();
+        for r in &reports {
+            at_once.add(r);
+        }
+        assert_eq!(all, at_once);
+        assert_eq!(
+            (all.games, all.illegal_games, all.error_games, all.warnings),
+            (4, 1, 1, warnings)
+        );
+    }
 }
