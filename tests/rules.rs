@@ -763,3 +763,30 @@ fn stalemate_is_no_move_and_no_check() {
         Position::from_fen("4k3/8/8/8/8/8/8/8 w - - 0 1", Some(Variant::Horde), true).unwrap();
     assert!(horde.is_variant_end() && !horde.is_stalemate() && !horde.is_checkmate());
 }
+
+/// Chess960 castling rights print as `KQkq` when the rook is the outermost on its wing,
+/// else as the rook's file (Shredder letters).
+#[test]
+fn chess960_castling_letters() {
+    for (fen, castling) in [
+        (
+            "bnrbkrqn/pppppppp/8/8/8/8/PPPPPPPP/BNRBKRQN w KQkq - 0 1",
+            "KQkq",
+        ),
+        ("rr2k1rr/8/8/8/8/8/8/RR2K1RR w GBgb - 0 1", "GBgb"),
+        ("rr2k1rr/8/8/8/8/8/8/RR2K1RR w HAgb - 0 1", "KQgb"),
+        ("1r2k1r1/8/8/8/8/8/8/RR2K1RR w HAgb - 0 1", "KQkq"),
+    ] {
+        let p = Position::from_fen(fen, Some(Variant::Chess), true).unwrap();
+        assert!(p.is_chess960(), "{fen}");
+        let printed = setup_to_string(&p.to_setup(), FenDialect::Bracket);
+        assert_eq!(
+            printed.split(' ').nth(2),
+            Some(castling),
+            "{fen}: {printed}"
+        );
+        // The setup itself names the rights as the canonical FEN does.
+        let canonical: Setup = printed.parse().unwrap();
+        assert_eq!(p.to_setup().castling, canonical.castling, "{fen}");
+    }
+}
