@@ -374,3 +374,24 @@ impl MoveAt {
         self.ply > 0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bpgn_file_name_calls_for_bpgn() {
+        for (path, format) in [
+            ("matches.bpgn", Format::BpgnFile),
+            ("dir.pgn/matches.BPGN.zst", Format::BpgnFile),
+            ("matches.bpgn.gz", Format::BpgnFile),
+            ("matches.bpgn.bz2", Format::BpgnFile),
+            ("games.pgn", Format::Auto),
+            ("games.pgn.zst", Format::Auto),
+            ("bpgn", Format::Auto),
+            ("-", Format::Auto),
+        ] {
+            assert_eq!(Format::from_path(path), format, "{path}");
+        }
+    }
+}
