@@ -747,3 +747,60 @@ fn current_position_is_compared() {
         assert_eq!(mismatches(&game), expected, "{current}");
     }
 }
+
+/// `validate_game_with` hands over the main line's plies only, numbered from 1, even when
+/// variations are read.
+#[test]
+fn on_ply_sees_the_main_line_only() {
+    let pgn = b"[Event \"x\"]\n\n1. e4 (1. d4 d5 2. c4) e5 2. Nf3 (2. Nc3) Nc6 *\n";
+    let game = GameSplitter::new(&pgn[..]).next().unwrap().unwrap();
+    let mut numbers = Vec::new();
+    let report = pocketfen::pgn::validate_game_with(
+        &game,
+        &Options {
+            variations: true,
+            ..Options::default()
+        },
+        &mut |ply| numbers.push(ply.number),
+    );
+    assert_eq!(report.status, Status::Ok, "{:?}", report.problems);
+    assert_eq!(numbers, [1, 2, 3, 4]);
+}
+
+/// The Horde warning about the standard start FEN is for Horde games only.
+#[test]
+fn a_standard_fen_warns_only_in_horde() {
+    use pocketfen::pgn::{GameProblemKind, validate_str};
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for (variant, warned) in [("Standard", false), ("Crazyhouse", false), ("Horde", true)] {
+        let pgn = format!("[Variant \"{variant}\"]\n[FEN \"{fen}\"]\n\n1. e4 *\n");
+        let r = &validate_str(&pgn, &Options::default())[0];
+        let kinds: Vec<_> = r.problems.iter().map(|p| p.kind).collect();
+        assert_eq!(
+            kinds.contains(&GameProblemKind::HordeStandardFen),
+            warned,
+            "{variant}: {kinds:?}"
+        );
+    }
+}
+
+/// In a `.bpgn` file, a crazyhouse game written in BPGN form is crazyhouse only while it
+/// moves on board A; a move on board B makes it a bughouse match.
+#[test]
+fn a_bpgn_file_game_with_board_b_is_bughouse() {
+    use pocketfen::pgn::{Format, validate_str};
+    let opts = Options {
+        format: Format::BpgnFile,
+        ..Options::default()
+    };
+    let a_only = "[Event \"Crazyhouse match\"]\n\n1A. e4 1a. e5 2A. Nf3 *\n";
+    let both = "[Event \"Crazyhouse match\"]\n\n1A. e4 1B. d4 1a. e5 *\n";
+    assert_eq!(
+        validate_str(a_only, &opts)[0].variant,
+        Some(pocketfen::Variant::Crazyhouse)
+    );
+    assert_eq!(
+        validate_str(both, &opts)[0].variant,
+        Some(pocketfen::Variant::Bughouse)
+    );
+}
