@@ -804,3 +804,33 @@ fn a_bpgn_file_game_with_board_b_is_bughouse() {
         Some(pocketfen::Variant::Bughouse)
     );
 }
+
+/// A bughouse clock may rise by the increment (plus a millisecond of rounding), no more.
+#[test]
+fn bughouse_clocks_rise_by_the_increment_at_most() {
+    use pocketfen::pgn::{GameProblemKind, validate_str};
+    for (second, warned) in [
+        ("117.5", false),
+        ("118.5", false),
+        ("118.52", true),
+        ("119.1", true),
+    ] {
+        let pgn = format!(
+            "[WhiteA \"wa\"][BlackA \"ba\"]\n[WhiteB \"wb\"][BlackB \"bb\"]\n[TimeControl \"120+2\"]\n\n\
+             1A. e4{{119.5}} 1a. e5{{119.1}} 2A. Nf3{{116.5}} 2a. Nc6{{118.0}} 3A. Nc3{{{second}}} *\n"
+        );
+        let r = &validate_str(&pgn, &Options::default())[0];
+        let rose: Vec<_> = r
+            .problems
+            .iter()
+            .filter(|p| p.kind == GameProblemKind::ClockIncrease)
+            .map(|p| (p.ply, p.token.clone()))
+            .collect();
+        let expected = if warned {
+            vec![(Some(5), Some(second.to_owned()))]
+        } else {
+            vec![]
+        };
+        assert_eq!(rose, expected, "{second}: {:?}", r.problems);
+    }
+}
