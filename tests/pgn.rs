@@ -834,3 +834,35 @@ fn bughouse_clocks_rise_by_the_increment_at_most() {
         assert_eq!(rose, expected, "{second}: {:?}", r.problems);
     }
 }
+
+/// The bughouse Result against the match's end: a mate on a board is named as such, and an
+/// aborted match has no result but `*`.
+#[test]
+fn bughouse_result_against_mate_and_abort() {
+    use pocketfen::pgn::{GameProblemKind, validate_str};
+    let players = "[WhiteA \"wa\"][BlackA \"ba\"]\n[WhiteB \"wb\"][BlackB \"bb\"]\n";
+    let mate = format!("{players}[Result \"1/2-1/2\"]\n\n1A. f3 1a. e5 2A. g4 2a. Qh4# 1/2-1/2\n");
+    let r = &validate_str(&mate, &Options::default())[0];
+    let reasons: Vec<_> = r
+        .problems
+        .iter()
+        .filter(|p| p.kind == GameProblemKind::ResultMismatch)
+        .map(|p| p.reason.as_str())
+        .collect();
+    assert_eq!(reasons.len(), 1, "{:?}", r.problems);
+    assert!(
+        reasons[0].starts_with("white lost on board A by checkmate"),
+        "{}",
+        reasons[0]
+    );
+    for (result, warned) in [("1-0", true), ("*", false)] {
+        let aborted =
+            format!("{players}[Result \"{result}\"]\n\n1A. e4 1a. e5 {{Game aborted}} {result}\n");
+        let r = &validate_str(&aborted, &Options::default())[0];
+        let mismatch = r
+            .problems
+            .iter()
+            .any(|p| p.kind == GameProblemKind::ResultMismatch);
+        assert_eq!(mismatch, warned, "{result}: {:?}", r.problems);
+    }
+}
