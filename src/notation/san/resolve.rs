@@ -90,8 +90,12 @@ fn normal_to_move(
     to: Square,
     promotion: Option<Role>,
 ) -> Result<Move, IllegalMove> {
+    // A piece fits the SAN's file and rank; a pawn without a file is a push, so from the
+    // destination's file (every pawn capture, en passant too, names the pawn's file).
     let fits = |from: Square| {
-        file.is_none_or(|f| from.file() == f) && rank.is_none_or(|r| from.rank() == r)
+        file.is_none_or(|f| from.file() == f)
+            && rank.is_none_or(|r| from.rank() == r)
+            && (role != Role::Pawn || file.is_some() || from.file() == to.file())
     };
     pos.check_promotion(role, to, promotion)?;
     // Without a file, a pawn SAN is a push from the same file.
@@ -107,27 +111,19 @@ fn normal_to_move(
         return Ok(m);
     }
     let candidates = pos.legal_moves_to(role, to);
-    let mut fitting = candidates.iter().filter(|m| match **m {
+    let fitting = |m: &&Move| match **m {
         Move::Normal {
             from, promotion: p, ..
-        } => {
-            fits(from)
-                && p == promotion
-                && (role != Role::Pawn || file.is_some() || from.file() == to.file())
-        }
-        // An en passant capture, like every pawn capture, names the pawn's file.
-        Move::EnPassant { from, .. } => fits(from) && file.is_some() && promotion.is_none(),
+        } => fits(from) && p == promotion,
+        Move::EnPassant { from, .. } => fits(from) && promotion.is_none(),
         _ => false,
-    });
-    match (fitting.next(), fitting.next()) {
+    };
+    let mut fit = candidates.iter().filter(fitting);
+    match (fit.next(), fit.next()) {
         (Some(m), None) => return Ok(*m),
         (None, _) => {}
         (Some(_), Some(_)) => {
-            let many: Vec<Move> = candidates
-                .iter()
-                .copied()
-                .filter(|m| m.from().is_some_and(fits) && m.promotion() == promotion)
-                .collect();
+            let many: Vec<Move> = candidates.iter().filter(fitting).copied().collect();
             let list: Vec<String> = many
                 .iter()
                 .map(|m| San::from_move(pos, *m).to_string())
@@ -148,7 +144,7 @@ fn normal_to_move(
     };
     let origin = pos
         .pseudo_origins(role, to)
-        .find(|&f| fits(f) && (role != Role::Pawn || file.is_some() || f.file() == to.file()))
+        .find(|&f| fits(f))
         .or_else(pawn_capture_origin);
     let Some(from) = origin else {
         let whence = match (file, rank) {
@@ -316,9 +312,9 @@ mod tests {
                     assert_eq!(got, expected, "{m:?} {file:?} {rank:?} in {pos:?}");
                     answered += usize::from(got.is_some());
                 }
-                // A move whose piece is pinned or whose king would stand in check: the
-                // only candidate, yet the fast path must not answer.
             }
+            // A move whose piece is pinned or whose king would stand in check: the only
+            // candidate, yet the fast path must not answer.
             for role in Role::ALL {
                 for to in crate::types::Square::all() {
                     let origins = pos.pseudo_origins(role, to);
