@@ -8,10 +8,11 @@ use std::fs;
 use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus as PeerSan, Visitor};
-use pocketfen::notation::fen::{FenDialect, setup_to_string};
+use pocketfen::notation::fen::FenDialect;
+use pocketfen::pgn::Options;
 use pocketfen::pgn::convert::{Converted, Target, convert_game};
+use pocketfen::pgn::replay::{PlyText, replay_game};
 use pocketfen::pgn::split::GameSplitter;
-use pocketfen::pgn::{Options, validate_game_with};
 use shakmaty::fen::Fen;
 use shakmaty::variant::{Crazyhouse, Horde, VariantPosition};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
@@ -177,12 +178,12 @@ fn shakmaty_replays_lichess_and_xboard_output_to_our_final_positions() {
                 .map(|g| {
                     let g = g.unwrap();
                     let mut last = None;
-                    validate_game_with(&g, &Options::default(), &mut |ply| {
-                        last = Some(ply.after.to_setup())
+                    let fens = PlyText::Fen(FenDialect::Bracket);
+                    replay_game(&g, &Options::default(), fens, &mut |fen| {
+                        last = Some(fen.to_owned())
                     });
-                    let setup =
+                    let fen =
                         last.unwrap_or_else(|| panic!("{name}: game {} has no moves", g.number));
-                    let fen = setup_to_string(&setup, FenDialect::Bracket);
                     fen.split(' ').take(2).collect::<Vec<_>>().join(" ")
                 })
                 .collect();

@@ -748,23 +748,24 @@ fn current_position_is_compared() {
     }
 }
 
-/// `validate_game_with` hands over the main line's plies only, numbered from 1, even when
-/// variations are read.
+/// `replay_game` hands over the main line's plies only, even when variations are read.
 #[test]
-fn on_ply_sees_the_main_line_only() {
+fn replay_sees_the_main_line_only() {
+    use pocketfen::pgn::replay::{PlyText, replay_game};
     let pgn = b"[Event \"x\"]\n\n1. e4 (1. d4 d5 2. c4) e5 2. Nf3 (2. Nc3) Nc6 *\n";
     let game = GameSplitter::new(&pgn[..]).next().unwrap().unwrap();
-    let mut numbers = Vec::new();
-    let report = pocketfen::pgn::validate_game_with(
+    let mut lines = Vec::new();
+    let report = replay_game(
         &game,
         &Options {
             variations: true,
             ..Options::default()
         },
-        &mut |ply| numbers.push(ply.number),
+        PlyText::Uci,
+        &mut |line| lines.push(line.to_owned()),
     );
     assert_eq!(report.status, Status::Ok, "{:?}", report.problems);
-    assert_eq!(numbers, [1, 2, 3, 4]);
+    assert_eq!(lines, ["e2e4", "e7e5", "g1f3", "b8c6"]);
 }
 
 /// The Horde warning about the standard start FEN is for Horde games only.

@@ -28,5 +28,5 @@ pub mod visitor;
 pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options, variant_from_tag};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
 pub use split::{GameSplitter, RawGame};
-pub use validate::{Ply, validate_game, validate_game_with, validate_str, visit_game, visit_text};
+pub use validate::{validate_game, validate_str, visit_game, visit_text};
 pub use visitor::Visitor;

@@ -22,9 +22,7 @@ use super::split::{GameSplitter, RawGame};
 use super::step::{Failure, resolve};
 use super::token::{TokenKind, Tokenizer};
 use super::visitor::Visitor;
-use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
-use crate::notation::san::SanPlus;
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::Setup;
 use crate::types::Color;
@@ -33,21 +31,6 @@ use crate::types::Color;
 struct NoVisitor;
 
 impl Visitor<'_> for NoVisitor {}
-
-/// One mainline ply, handed to the caller of [`validate_game_with`].
-#[derive(Debug)]
-pub struct Ply<'p> {
-    /// 1-based (across both boards in bughouse).
-    pub number: usize,
-    /// The board, in a bughouse match.
-    pub board: Option<crate::bughouse::BoardId>,
-    /// The position before the move.
-    pub before: &'p Position,
-    /// The move.
-    pub m: Move,
-    /// The position after it.
-    pub after: &'p Position,
-}
 
 /// Validates one game.
 pub fn validate_game(game: &RawGame, opts: &Options) -> GameReport {
@@ -60,42 +43,6 @@ pub fn validate_str(text: &str, opts: &Options) -> Vec<GameReport> {
         .map_while(Result::ok)
         .map(|g| validate_game(&g, opts))
         .collect()
-}
-
-/// Validates one game, handing every mainline ply to `on_ply` (for `replay`).
-pub fn validate_game_with(
-    game: &RawGame,
-    opts: &Options,
-    on_ply: &mut dyn FnMut(Ply<'_>),
-) -> GameReport {
-    struct Plies<'f> {
-        on_ply: &'f mut dyn FnMut(Ply<'_>),
-        before: Option<(Position, Move, MoveAt)>,
-    }
-    impl Visitor<'_> for Plies<'_> {
-        fn san(&mut self, before: &Position, _: &SanPlus, m: Move, at: MoveAt) {
-            self.before = at.is_mainline().then(|| (before.clone(), m, at));
-        }
-        fn played(&mut self, after: &Position) {
-            if let Some((before, m, at)) = self.before.take() {
-                (self.on_ply)(Ply {
-                    number: at.ply,
-                    board: at.board,
-                    before: &before,
-                    m,
-                    after,
-                });
-            }
-        }
-    }
-    visit_game(
-        game,
-        opts,
-        &mut Plies {
-            on_ply,
-            before: None,
-        },
-    )
 }
 
 /// The game's text: UTF-8 as a rule; anything else (Latin-1 names) is read lossily.
