@@ -167,13 +167,13 @@ impl Position {
         let ours = board.by_color(us);
         let occ = board.occupied();
         let Some(king) = self.our_king() else {
-            // No king (the Horde): every pseudo-legal move is legal.
+            // No king: the Horde's White, where every pseudo-legal move is legal. There is
+            // nothing to drop whatever `drops` says: only the Horde lets a side go without
+            // a king, the Horde has no drops, and the setup checks (`validity`) empty the
+            // pockets of a variant without drops.
             self.gen_pieces(sink, !ours & filter.to, None, Bitboard::EMPTY, filter.roles);
             if filter.has(Role::Pawn) {
                 self.gen_en_passant(sink, None, filter.to);
-            }
-            if drops {
-                self.gen_drops(sink, !occ & filter.to, filter.roles);
             }
             return;
         };

@@ -552,6 +552,32 @@ mod tests {
         }
     }
 
+    /// A pocket count must be followed by the piece it counts, whatever the count (1 too),
+    /// in each pocket style; the error is after the digits.
+    #[test]
+    fn a_pocket_count_needs_its_piece() {
+        let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        for (pocket, after) in [
+            ("[P1]", 47),
+            ("[1]", 46),
+            ("[P30]", 48),
+            ("/Q2 ", 47),
+            ("/1 ", 46),
+        ] {
+            let s = format!("{board}{pocket} w KQkq - 0 1");
+            let e = parse(&s, None).unwrap_err();
+            assert_eq!(
+                (e.column, e.field, e.expected),
+                (
+                    after,
+                    FenField::Pocket,
+                    "a pocket piece letter after the count"
+                ),
+                "{s}: {e}"
+            );
+        }
+    }
+
     #[test]
     fn dialect_is_enforced_when_given() {
         let s = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";

@@ -139,7 +139,7 @@ fn rank<'a>(i: &'a str, r: u8, board: &mut Board, promoted: &mut Bitboard) -> Re
     let rest = &i[at..];
     match file {
         8 => Ok((rest, ())),
-        0 if at == 0 => fail(rest, "a piece letter or a digit 1-8"),
+        0 => fail(rest, "a piece letter or a digit 1-8"), // nothing read (each byte is a square)
         _ => cut_fail(rest, "a rank of exactly 8 squares"),
     }
 }
@@ -169,8 +169,8 @@ fn board(mut i: &str) -> Res<'_, (Board, Bitboard)> {
 fn holdings(mut i: &str) -> Res<'_, ByColor<Pocket>> {
     let mut pockets = ByColor::<Pocket>::default();
     loop {
-        let (rest, count) = opt(digit1).parse(i)?;
-        let count: u32 = match count {
+        let (rest, digits) = opt(digit1).parse(i)?;
+        let count: u32 = match digits {
             Some(d) => match d.parse() {
                 Ok(n) if n <= 255 => n,
                 _ => return cut_fail(i, "a count of at most 255"),
@@ -193,7 +193,7 @@ fn holdings(mut i: &str) -> Res<'_, ByColor<Pocket>> {
                 }
                 i = chars.as_str();
             }
-            None if count != 1 || rest.len() != i.len() => {
+            None if digits.is_some() => {
                 return cut_fail(rest, "a pocket piece letter after the count");
             }
             None => return Ok((i, pockets)),
