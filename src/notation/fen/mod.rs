@@ -552,6 +552,47 @@ mod tests {
         }
     }
 
+    /// After the en passant square: what each place expects, and a number after the
+    /// full-move number is read as a Chess.com pocket count (which needs its piece).
+    #[test]
+    fn the_fields_after_en_passant_say_what_they_expect() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        for (tail, column, field, expected) in [
+            (
+                " x",
+                54,
+                FenField::Clocks,
+                "a half-move clock, a three-check counter or a Chess.com pocket",
+            ),
+            (
+                " 0 x",
+                56,
+                FenField::Clocks,
+                "a full-move number or a Chess.com pocket",
+            ),
+            (
+                " 0 1 7",
+                59,
+                FenField::Pocket,
+                "a pocket piece letter after the count",
+            ),
+            (
+                " 0 1 !",
+                58,
+                FenField::Pocket,
+                "a Chess.com pocket (P N B R Q, either case) or the end of the FEN",
+            ),
+        ] {
+            let s = format!("{start}{tail}");
+            let e = parse(&s, None).unwrap_err();
+            assert_eq!(
+                (e.column, e.field, e.expected),
+                (column, field, expected),
+                "{s}: {e}"
+            );
+        }
+    }
+
     /// A pocket count must be followed by the piece it counts, whatever the count (1 too),
     /// in each pocket style; the error is after the digits.
     #[test]
