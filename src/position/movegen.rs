@@ -186,7 +186,7 @@ impl Position {
             None if checkers.is_empty() => {
                 self.gen_pieces(sink, !ours & filter.to, Some(king), pinned, filter.roles);
                 if filter.has(Role::King) {
-                    self.gen_castling(sink, king);
+                    self.gen_castling(sink, king, filter.to);
                 }
                 if filter.has(Role::Pawn) {
                     self.gen_en_passant(sink, Some(king), filter.to);
@@ -351,14 +351,14 @@ impl Position {
         }
     }
 
-    fn gen_castling<S: Sink>(&self, sink: &mut S, king: Square) {
+    fn gen_castling<S: Sink>(&self, sink: &mut S, king: Square, to: Bitboard) {
         let board = &self.board;
         let us = self.turn;
         let rooks =
             self.castling_rights & Bitboard::relative_rank(us, Rank::First) & board.by_color(us);
         for rook in rooks {
             let king_to = castle_king_to(king, rook);
-            if (castle_path(king, rook) & board.occupied()).any() {
+            if !to.contains(king_to) || (castle_path(king, rook) & board.occupied()).any() {
                 continue;
             }
             let occ = board.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
@@ -469,4 +469,36 @@ pub(crate) fn castle_path(king: Square, rook: Square) -> Bitboard {
     let movers = Bitboard::from_square(king) | rook;
     (attacks::between(king, king_to) | king_to | attacks::between(rook, rook_to) | rook_to)
         & !movers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::testing::random_positions;
+
+    /// `legal_moves_to(role, to)` is exactly the legal moves of that role onto that square:
+    /// drops of the other pocket pieces and moves to other squares stay out, with drop
+    /// mates allowed or not.
+    #[test]
+    fn legal_moves_to_is_the_legal_moves_of_one_role_onto_one_square() {
+        for (n, mut p) in random_positions().into_iter().enumerate().step_by(5) {
+            for drop_mate in [true, false] {
+                p.set_drop_mate(drop_mate);
+                let all = p.legal_moves();
+                for role in Role::ALL {
+                    for i in 0..64 {
+                        let to = Square::new(i);
+                        let got: Vec<Move> = p.legal_moves_to(role, to).iter().copied().collect();
+                        let want: Vec<Move> = all
+                            .iter()
+                            .copied()
+                            .filter(|m| m.role() == role && m.to() == to)
+                            .collect();
+                        assert_eq!(got.len(), want.len(), "position {n}, {role:?} to {to:?}");
+                        assert!(got.iter().all(|m| want.contains(m)), "{got:?} {want:?}");
+                    }
+                }
+            }
+        }
+    }
 }
