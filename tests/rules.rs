@@ -581,6 +581,50 @@ fn insufficient_material_ends_chess_only() {
     );
 }
 
+/// A castling right given by its file (Shredder-FEN, X-FEN) needs a rook of that colour on
+/// that file of the back rank: a knight, an empty square or the other side's rook there
+/// is an error naming the letter.
+#[test]
+fn a_castling_file_needs_its_rook() {
+    for (fen, letter) in [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w G - 0 1", 'G'),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK3 w F - 0 1", 'F'),
+        ("4k3/8/8/8/8/8/8/r3K3 w A - 0 1", 'A'),
+        ("4k3/8/8/8/8/8/8/R3K3 w a - 0 1", 'a'),
+    ] {
+        let setup: Setup = fen.parse().unwrap();
+        let problems = Position::check_setup(&setup, Rules::new(Variant::Chess));
+        let castling: Vec<_> = problems
+            .iter()
+            .filter(|p| p.kind == ProblemKind::InvalidCastlingRights)
+            .map(|p| p.message.as_str())
+            .collect();
+        assert_eq!(
+            castling,
+            [format!(
+                "castling right `{letter}` without a king and rook on the back rank"
+            )],
+            "{fen}: {problems:?}"
+        );
+    }
+    let setup: Setup = "4k3/8/8/8/8/8/8/R3K3 w A - 0 1".parse().unwrap();
+    assert!(Position::check_setup(&setup, Rules::new(Variant::Chess)).is_empty());
+}
+
+/// `PositionError` shows every error, in order and separated by `; `, and its Debug names
+/// the problems.
+#[test]
+fn position_error_display_and_debug() {
+    let setup: Setup = "8/8/8/8/8/8/8/8 w - - 0 1".parse().unwrap();
+    let err = Position::from_setup(&setup, Rules::new(Variant::Chess)).unwrap_err();
+    assert_eq!(err.to_string(), "white has no king; black has no king");
+    let debug = format!("{err:?}");
+    assert!(
+        debug.starts_with("PositionError { problems: [") && debug.contains("MissingKing"),
+        "{debug}"
+    );
+}
+
 /// Issue 17.7: the setup checks behind `fen check`, each reported with its kind.
 #[test]
 fn setup_checks_report_their_kind() {
