@@ -430,6 +430,22 @@ fn two_castling_rights_on_one_wing_are_an_error() {
             errors[0]
         );
     }
+    // The message names both letters, the side and the wing, on either wing.
+    for (fen, message) in [
+        (
+            "4k3/8/8/8/8/8/8/4K1RR w KG - 0 1",
+            "castling field: `K` and `G` are two castling rights for white on the king side (a side has at most one per wing)",
+        ),
+        (
+            "rr2k3/8/8/8/8/8/8/4K3 w bq - 0 1",
+            "castling field: `b` and `q` are two castling rights for black on the queen side (a side has at most one per wing)",
+        ),
+    ] {
+        let setup: Setup = fen.parse().unwrap();
+        let err = Position::from_setup(&setup, Rules::new(Variant::Chess)).unwrap_err();
+        let messages: Vec<_> = err.errors().map(|p| p.message.as_str()).collect();
+        assert_eq!(messages, [message], "{fen}");
+    }
     // One right per wing, written either way, is fine.
     for fen in [
         "4k2r/8/8/8/8/8/8/RR2K2R w KBk - 0 1",

@@ -288,21 +288,23 @@ impl Position {
                 }
             });
             match (king, rook) {
-                (Some(k), Some(r)) if wings[color][usize::from(r > k)].is_some() => {
-                    let first = wings[color][usize::from(r > k)].unwrap_or('?');
-                    let wing = if r > k { "king" } else { "queen" };
-                    problem(
-                        ProblemKind::InvalidCastlingRights,
-                        err,
-                        format!(
-                            "castling field: `{first}` and `{}` are two castling rights for {} on the {wing} side (a side has at most one per wing)",
-                            flag.char(),
-                            color.name()
-                        ),
-                    );
-                }
                 (Some(k), Some(r)) => {
-                    wings[color][usize::from(r > k)] = Some(flag.char());
+                    let king_side = r > k;
+                    let wing = &mut wings[color][usize::from(king_side)];
+                    if let Some(first) = *wing {
+                        problem(
+                            ProblemKind::InvalidCastlingRights,
+                            err,
+                            format!(
+                                "castling field: `{first}` and `{}` are two castling rights for {} on the {} side (a side has at most one per wing)",
+                                flag.char(),
+                                color.name(),
+                                if king_side { "king" } else { "queen" }
+                            ),
+                        );
+                        continue;
+                    }
+                    *wing = Some(flag.char());
                     castling_rights |= r;
                     if k.file() != File::E || (r.file() != File::A && r.file() != File::H) {
                         chess960 = true;
