@@ -181,6 +181,31 @@ fn drop_mate_can_be_forbidden() {
     assert_eq!(allowed.count_legal(), forbidden.count_legal() + 1);
 }
 
+/// A drop that stalemates is not a mate, so forbidding drop mates leaves it legal, even
+/// when the dropped piece's line to the king is only blocked (B@d5 behind b7), and also
+/// when it is not (N@h1).
+#[test]
+fn a_stalemating_drop_is_not_a_drop_mate() {
+    // Black is stalemated whatever White drops: Ka8 has no square and b7 is blocked.
+    let mut p = pos("k7/1pK5/1P6/8/8/8/8/8[BN] w - - 0 1", Variant::Crazyhouse);
+    p.set_drop_mate(false);
+    let moves = uci_moves(&p);
+    for drop in ["B@d5", "B@h1", "N@h1", "N@b8"] {
+        assert!(moves.contains(&drop.to_owned()), "{drop} in {moves:?}");
+        let mut after = p.clone();
+        play_uci(&mut after, drop);
+        assert!(after.is_stalemate(), "{drop}");
+        assert!(!p.drop_mates(after_move(&p, drop)), "{drop}");
+    }
+}
+
+fn after_move(p: &Position, uci: &str) -> Move {
+    *p.legal_moves()
+        .iter()
+        .find(|m| m.to_uci(false).to_string() == uci)
+        .unwrap()
+}
+
 #[test]
 fn a_pawn_drop_resets_the_half_move_clock() {
     let mut p = pos("4k3/8/8/8/8/8/8/4K3[PN] w - - 7 20", Variant::Crazyhouse);
