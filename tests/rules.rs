@@ -666,6 +666,63 @@ fn position_error_display_and_debug() {
     );
 }
 
+/// Which checks a position can have come from: at most two checkers, two of them only
+/// with a long-range one off the other's line, and after a double step only checks that
+/// step gave (by the pawn itself or by the piece it uncovered).
+#[test]
+fn impossible_checks_are_refused_and_possible_ones_kept() {
+    let why = |fen: &str| -> Vec<String> {
+        let setup: Setup = fen.parse().unwrap();
+        Position::check_setup(&setup, Rules::new(Variant::Chess))
+            .into_iter()
+            .filter(|p| p.kind == ProblemKind::ImpossibleCheck)
+            .map(|p| p.message)
+            .collect()
+    };
+    for (fen, message) in [
+        ("4k3/8/8/8/8/3n1n2/8/r3K3 w - - 0 1", "3 checkers"),
+        (
+            "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1",
+            "two checkers and neither is a long-range piece",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/r3K2r w - - 0 1",
+            "two checkers on one line",
+        ),
+        (
+            "4k3/8/8/3p4/8/8/8/r3K3 w - d6 0 1",
+            "a check the last double step could not have given",
+        ),
+    ] {
+        assert_eq!(why(fen), [message], "{fen}");
+    }
+    for fen in [
+        // Double checks by a knight and each long-range piece.
+        "4k3/8/8/8/4q3/3n4/8/4K3 w - - 0 1",
+        "4k3/8/8/8/4r3/3n4/8/4K3 w - - 0 1",
+        "4k3/8/8/8/7b/3n4/8/4K3 w - - 0 1",
+        // After d7-d5: the pawn's own check, and the bishop's it uncovered.
+        "4k3/8/8/3p4/4K3/8/8/8 w - d6 0 1",
+        "2b1k3/8/8/3p4/8/7K/8/8 w - d6 0 1",
+    ] {
+        assert_eq!(why(fen), Vec::<String>::new(), "{fen}");
+    }
+}
+
+/// A FEN's en passant square is kept only when a pawn of the side to move attacks it.
+#[test]
+fn an_en_passant_square_is_kept_only_with_a_capturer() {
+    let ep = |fen: &str| pos(fen, Variant::Chess).ep_square();
+    assert_eq!(
+        ep("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+        None
+    );
+    assert_eq!(
+        ep("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+        Some(sq("e3"))
+    );
+}
+
 /// Issue 17.7: the setup checks behind `fen check`, each reported with its kind.
 #[test]
 fn setup_checks_report_their_kind() {
