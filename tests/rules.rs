@@ -723,6 +723,42 @@ fn an_en_passant_square_is_kept_only_with_a_capturer() {
     );
 }
 
+/// Without pockets, each side's material is checked against one set: 8 pawns and 16
+/// pieces, and 36 pawns for the Horde's White (not for its Black).
+#[test]
+fn one_sides_material_against_one_set() {
+    let warning = |fen: &str, variant: Variant| -> Vec<String> {
+        let setup: Setup = fen.parse().unwrap();
+        Position::check_setup(&setup, Rules::new(variant))
+            .into_iter()
+            .filter(|p| p.kind == ProblemKind::TooMuchMaterial)
+            .map(|p| p.message)
+            .collect()
+    };
+    assert_eq!(
+        warning("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", Variant::Chess),
+        ["white has 10 pieces (9 pawns): more than a set holds"]
+    );
+    assert_eq!(
+        warning("4k3/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1", Variant::Chess),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        warning(
+            "rnbqkbnr/pppppppp/p7/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+            Variant::Horde
+        ),
+        ["black has 17 pieces (9 pawns): more than a set holds"]
+    );
+    assert_eq!(
+        warning(
+            "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+            Variant::Horde
+        ),
+        Vec::<String>::new()
+    );
+}
+
 /// Issue 17.7: the setup checks behind `fen check`, each reported with its kind.
 #[test]
 fn setup_checks_report_their_kind() {
