@@ -25,6 +25,16 @@ fn uci_moves(p: &Position) -> Vec<String> {
     v
 }
 
+/// The messages of the setup problems of `kind` in `fen` read as `variant`.
+fn problems_of(fen: &str, variant: Variant, kind: ProblemKind) -> Vec<String> {
+    let setup: Setup = fen.parse().unwrap();
+    Position::check_setup(&setup, Rules::new(variant))
+        .into_iter()
+        .filter(|p| p.kind == kind)
+        .map(|p| p.message)
+        .collect()
+}
+
 fn play_uci(p: &mut Position, uci: &str) -> Option<Piece> {
     let m = *p
         .legal_moves()
@@ -633,19 +643,12 @@ fn a_castling_file_needs_its_rook() {
         ("4k3/8/8/8/8/8/8/r3K3 w A - 0 1", 'A'),
         ("4k3/8/8/8/8/8/8/R3K3 w a - 0 1", 'a'),
     ] {
-        let setup: Setup = fen.parse().unwrap();
-        let problems = Position::check_setup(&setup, Rules::new(Variant::Chess));
-        let castling: Vec<_> = problems
-            .iter()
-            .filter(|p| p.kind == ProblemKind::InvalidCastlingRights)
-            .map(|p| p.message.as_str())
-            .collect();
         assert_eq!(
-            castling,
+            problems_of(fen, Variant::Chess, ProblemKind::InvalidCastlingRights),
             [format!(
                 "castling right `{letter}` without a king and rook on the back rank"
             )],
-            "{fen}: {problems:?}"
+            "{fen}"
         );
     }
     let setup: Setup = "4k3/8/8/8/8/8/8/R3K3 w A - 0 1".parse().unwrap();
@@ -671,14 +674,7 @@ fn position_error_display_and_debug() {
 /// step gave (by the pawn itself or by the piece it uncovered).
 #[test]
 fn impossible_checks_are_refused_and_possible_ones_kept() {
-    let why = |fen: &str| -> Vec<String> {
-        let setup: Setup = fen.parse().unwrap();
-        Position::check_setup(&setup, Rules::new(Variant::Chess))
-            .into_iter()
-            .filter(|p| p.kind == ProblemKind::ImpossibleCheck)
-            .map(|p| p.message)
-            .collect()
-    };
+    let why = |fen: &str| problems_of(fen, Variant::Chess, ProblemKind::ImpossibleCheck);
     for (fen, message) in [
         ("4k3/8/8/8/8/3n1n2/8/r3K3 w - - 0 1", "3 checkers"),
         (
@@ -727,14 +723,8 @@ fn an_en_passant_square_is_kept_only_with_a_capturer() {
 /// pieces, and 36 pawns for the Horde's White (not for its Black).
 #[test]
 fn one_sides_material_against_one_set() {
-    let warning = |fen: &str, variant: Variant| -> Vec<String> {
-        let setup: Setup = fen.parse().unwrap();
-        Position::check_setup(&setup, Rules::new(variant))
-            .into_iter()
-            .filter(|p| p.kind == ProblemKind::TooMuchMaterial)
-            .map(|p| p.message)
-            .collect()
-    };
+    let warning =
+        |fen: &str, variant: Variant| problems_of(fen, variant, ProblemKind::TooMuchMaterial);
     assert_eq!(
         warning("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", Variant::Chess),
         ["white has 10 pieces (9 pawns): more than a set holds"]
