@@ -958,3 +958,62 @@ fn chess960_castling_letters() {
         assert_eq!(p.to_setup().castling, canonical.castling, "{fen}");
     }
 }
+
+/// Every variant is read back from its own name (any case), an unknown name is an error
+/// that quotes it, and each variant starts from its own position.
+#[test]
+fn variant_names_and_start_positions() {
+    for v in Variant::ALL {
+        assert_eq!(v.name().parse::<Variant>(), Ok(v));
+        assert_eq!(v.name().to_uppercase().parse::<Variant>(), Ok(v));
+    }
+    let err = "atomic".parse::<Variant>().unwrap_err();
+    assert_eq!(err.to_string(), "unknown variant `atomic`");
+    let start = |v: Variant| setup_to_string(&v.start(), FenDialect::Lichess);
+    assert_eq!(
+        start(Variant::Chess),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    for v in [
+        Variant::Crazyhouse,
+        Variant::Loop,
+        Variant::Chessgi,
+        Variant::Bughouse,
+    ] {
+        assert_eq!(
+            start(v),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
+            "{v}"
+        );
+    }
+    assert_eq!(
+        start(Variant::Horde),
+        "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
+    );
+}
+
+/// What a move says of itself: its capture (a pawn for en passant, nothing for castling,
+/// a drop or a quiet move) and whether it is a drop.
+#[test]
+fn a_move_names_its_capture_and_whether_it_drops() {
+    let p = pos(
+        "4k3/n7/8/3pP3/8/8/8/R3K3[N] w Q d6 0 2",
+        Variant::Crazyhouse,
+    );
+    let find = |p: &Position, uci: &str| -> Move {
+        *p.legal_moves()
+            .iter()
+            .find(|m| m.to_uci(false).to_string() == uci)
+            .unwrap_or_else(|| panic!("{uci}"))
+    };
+    for (uci, capture, drop) in [
+        ("e5d6", Some(Role::Pawn), false),
+        ("e1c1", None, false),
+        ("N@f3", None, true),
+        ("a1a7", Some(Role::Knight), false),
+        ("a1a6", None, false),
+    ] {
+        let m = find(&p, uci);
+        assert_eq!((m.capture(), m.is_drop()), (capture, drop), "{uci}");
+    }
+}
