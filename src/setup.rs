@@ -336,6 +336,31 @@ impl Fen {
 mod tests {
     use super::*;
 
+    /// Castling rights hold at most four flags, each once, in the order written; `retain`
+    /// keeps that order.
+    #[test]
+    fn castling_rights_are_a_small_ordered_set() {
+        let flag = |color, spec| CastlingFlag { color, spec };
+        let mut c = Castling::none();
+        assert_eq!(c.len(), 0);
+        assert!(c.push(flag(Color::Black, CastlingSpec::QueenSide)));
+        assert!(!c.push(flag(Color::Black, CastlingSpec::QueenSide)));
+        assert_eq!(c.len(), 1);
+        for spec in [CastlingSpec::KingSide, CastlingSpec::File(File::B)] {
+            assert!(c.push(flag(Color::White, spec)));
+        }
+        assert!(c.push(flag(Color::Black, CastlingSpec::KingSide)));
+        assert!(
+            !c.push(flag(Color::White, CastlingSpec::QueenSide)),
+            "a fifth"
+        );
+        assert_eq!(c.len(), 4);
+        c.retain(|f| f.spec != CastlingSpec::KingSide);
+        let left: Vec<char> = c.iter().map(|f| f.char()).collect();
+        assert_eq!(left, ['q', 'B']);
+        assert_eq!(c.len(), 2);
+    }
+
     #[test]
     fn pocket_counts_saturate_and_refuse_kings() {
         let mut p = Pocket::default();
