@@ -1017,3 +1017,35 @@ fn a_move_names_its_capture_and_whether_it_drops() {
         assert_eq!((m.capture(), m.is_drop()), (capture, drop), "{uci}");
     }
 }
+
+/// A board lists its pieces from a1 to h8, and names the squares a piece on a square
+/// attacks (none from an empty square).
+#[test]
+fn a_board_lists_its_pieces_and_their_attacks() {
+    let setup: Setup = "4k3/8/8/8/8/2n5/8/R3K3 w - - 0 1".parse().unwrap();
+    let pieces: Vec<String> = setup
+        .board
+        .pieces()
+        .map(|(s, p)| format!("{s}{}", p.char()))
+        .collect();
+    assert_eq!(pieces, ["a1R", "e1K", "c3n", "e8k"]);
+    let attacked = |s: &str| -> Vec<String> {
+        setup
+            .board
+            .attacks_from(sq(s))
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    assert_eq!(
+        attacked("a1"),
+        [
+            "b1", "c1", "d1", "e1", "a2", "a3", "a4", "a5", "a6", "a7", "a8"
+        ]
+    );
+    assert_eq!(
+        attacked("c3"),
+        ["b1", "d1", "a2", "e2", "a4", "e4", "b5", "d5"]
+    );
+    assert!(attacked("h8").is_empty());
+}
