@@ -1048,4 +1048,16 @@ fn a_board_lists_its_pieces_and_their_attacks() {
         ["b1", "d1", "a2", "e2", "a4", "e4", "b5", "d5"]
     );
     assert!(attacked("h8").is_empty());
+    // Its Debug is a diagram, rank 8 first.
+    assert_eq!(
+        format!("{:?}", setup.board),
+        ". . . . k . . .\n\
+         . . . . . . . .\n\
+         . . . . . . . .\n\
+         . . . . . . . .\n\
+         . . . . . . . .\n\
+         . . n . . . . .\n\
+         . . . . . . . .\n\
+         R . . . K . . .\n"
+    );
 }
