@@ -336,6 +336,21 @@ impl Fen {
 mod tests {
     use super::*;
 
+    /// `boards_mut` reaches the very boards `boards` shows: one, or A then B.
+    #[test]
+    fn a_fens_boards_can_be_changed_in_place() {
+        let mut single = Fen::Single(Setup::standard());
+        let mut pair = Fen::Pair(Box::new([Setup::standard(), Setup::standard()]));
+        for (fen, n) in [(&mut single, 1), (&mut pair, 2)] {
+            assert_eq!(fen.boards_mut().len(), n);
+            for (i, b) in fen.boards_mut().iter_mut().enumerate() {
+                b.halfmoves = 10 + i as u32;
+            }
+            let clocks: Vec<u32> = fen.boards().iter().map(|b| b.halfmoves).collect();
+            assert_eq!(clocks, (10..10 + n as u32).collect::<Vec<_>>());
+        }
+    }
+
     /// Castling rights hold at most four flags, each once, in the order written; `retain`
     /// keeps that order.
     #[test]
