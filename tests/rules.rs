@@ -35,12 +35,16 @@ fn problems_of(fen: &str, variant: Variant, kind: ProblemKind) -> Vec<String> {
         .collect()
 }
 
-fn play_uci(p: &mut Position, uci: &str) -> Option<Piece> {
-    let m = *p
-        .legal_moves()
+/// The legal move written `uci` (it must be legal).
+fn legal_move(p: &Position, uci: &str) -> Move {
+    *p.legal_moves()
         .iter()
         .find(|m| m.to_uci(false).to_string() == uci)
-        .unwrap_or_else(|| panic!("{uci} not legal in {p:?}"));
+        .unwrap_or_else(|| panic!("{uci} not legal in {p:?}"))
+}
+
+fn play_uci(p: &mut Position, uci: &str) -> Option<Piece> {
+    let m = legal_move(p, uci);
     p.play(m).unwrap()
 }
 
@@ -205,15 +209,8 @@ fn a_stalemating_drop_is_not_a_drop_mate() {
         let mut after = p.clone();
         play_uci(&mut after, drop);
         assert!(after.is_stalemate(), "{drop}");
-        assert!(!p.drop_mates(after_move(&p, drop)), "{drop}");
+        assert!(!p.drop_mates(legal_move(&p, drop)), "{drop}");
     }
-}
-
-fn after_move(p: &Position, uci: &str) -> Move {
-    *p.legal_moves()
-        .iter()
-        .find(|m| m.to_uci(false).to_string() == uci)
-        .unwrap()
 }
 
 #[test]
@@ -1000,12 +997,6 @@ fn a_move_names_its_capture_and_whether_it_drops() {
         "4k3/n7/8/3pP3/8/8/8/R3K3[N] w Q d6 0 2",
         Variant::Crazyhouse,
     );
-    let find = |p: &Position, uci: &str| -> Move {
-        *p.legal_moves()
-            .iter()
-            .find(|m| m.to_uci(false).to_string() == uci)
-            .unwrap_or_else(|| panic!("{uci}"))
-    };
     for (uci, capture, drop) in [
         ("e5d6", Some(Role::Pawn), false),
         ("e1c1", None, false),
@@ -1013,7 +1004,7 @@ fn a_move_names_its_capture_and_whether_it_drops() {
         ("a1a7", Some(Role::Knight), false),
         ("a1a6", None, false),
     ] {
-        let m = find(&p, uci);
+        let m = legal_move(&p, uci);
         assert_eq!((m.capture(), m.is_drop()), (capture, drop), "{uci}");
     }
 }
