@@ -76,6 +76,15 @@ pgn = {
     'only-move-numbers': b'[Event "x"]\n\n1. 2. 3. 4... *\n',
     'escaped-quotes-in-tag': b'[Event "a \\"quoted\\" \\\\ name"]\n\n1. e4 *\n',
     'backslash-at-tag-end': b'[Event "x\\"]\n\n1. e4 *\n',
+    # Issue 23: what other programs write. Two BOM-prefixed files joined with `cat`; a BOM
+    # pasted between tokens; an old-Mac archive (lone CRs) whose second game has an illegal
+    # move; a blank line inside the tag section (the drop is legal only if the Variant tag
+    # after it belongs to the game); an en-dash result; UCI and long algebraic movetext.
+    'bom-between-games': b'\xef\xbb\xbf' + G + b'\n\xef\xbb\xbf' + OK,
+    'bom-between-tokens': b'[Event "bom"]\n\n1. e4\xef\xbb\xbfe5 2. Nf3 \xef\xbb\xbf Nc6 *\n',
+    'cr-only-games': (G + b'\n[Event "b"]\n\n1. d4 d5 2. Ke3 *\n').replace(b'\n', b'\r'),
+    'blank-line-in-tags': b'[Event "x"]\n\n[Variant "Crazyhouse"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n',
+    'en-dash-result': '[Event "x"]\n[Result "0–1"]\n\n1. f3 e5 2. g4 Qh4# 0–1\n'.encode(),
 }
 rng = random.Random(20261129)
 pgn['random-bytes'] = bytes(rng.randrange(256) for _ in range(4096))
@@ -129,6 +138,11 @@ comp = {
     'truncated.pgn.bz2': b2[: len(b2) // 2],
     'magic-only.pgn.bz2': b2[:3],
     'trailing-garbage.pgn.gz': gz + b'garbage after the stream',
+    # Issue 23.2: a tape's zero padding, junk after a bzip2 stream, and a second member
+    # that starts but is cut short (real damage: still an error).
+    'zero-padded.pgn.gz': gz + bytes(4096),
+    'trailing-garbage.pgn.bz2': b2 + b'garbage after the stream',
+    'truncated-second-member.pgn.gz': gzip.compress(quarters[0], mtime=0) + gzip.compress(b''.join(quarters[1:]), mtime=0)[:20_000],
 }
 for name, data in comp.items():
     open(os.path.join('compressed', name), 'wb').write(data)
@@ -139,3 +153,11 @@ if shutil.which('zstd'):
     zs = b''.join(subprocess.run(['zstd', '-q', '-c', '-3'], input=q, capture_output=True, check=True).stdout for q in quarters)
     open('compressed/truncated.pgn.zst', 'wb').write(zs[: len(zs) // 2])
     open('compressed/magic-only.pgn.zst', 'wb').write(zs[:4])
+    open('compressed/trailing-garbage.pgn.zst', 'wb').write(zs + b'garbage after the stream')
+# Issue 23.1: pzstd's layout (a skippable frame before each zstd frame), as Lichess writes
+# its database files (`pzstd -p10 -19`).
+if shutil.which('pzstd'):
+    pz = subprocess.run(['pzstd', '-q', '-19', '-p', '2', '-c'], input=body, capture_output=True, check=True).stdout
+    assert pz[:4] == b'\x50\x2a\x4d\x18'
+    open('compressed/pzstd.pgn.zst', 'wb').write(pz)
+    open('compressed/pzstd-truncated.pgn.zst', 'wb').write(pz[:-1000])

@@ -339,7 +339,7 @@ type Reader = Box<dyn BufRead + Send>;
 fn open_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(Reader, String, Format)> {
     if let Ok(bytes) = source.cast::<PyBytes>() {
         let data = bytes.as_bytes().to_vec();
-        let (reader, _) = input::decode(io::Cursor::new(data))?;
+        let reader = input::decode(io::Cursor::new(data))?.reader;
         return Ok((reader, "<bytes>".to_owned(), Format::Auto));
     }
     let is_path =
@@ -347,13 +347,14 @@ fn open_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(Reader, S
     if is_path {
         let os = py.import("os")?;
         let path: std::path::PathBuf = os.call_method1("fspath", (source,))?.extract()?;
-        let (reader, _, _) = input::open(&path).map_err(|e| {
+        let reader = input::open(&path).map_err(|e| {
             let err: PyErr = e.into();
             let _ = err
                 .value(py)
                 .setattr("filename", path.to_string_lossy().as_ref());
             err
-        })?;
+        })?
+        .reader;
         let name = path.to_string_lossy().into_owned();
         let format = Format::from_path(&name);
         return Ok((reader, name, format));
@@ -365,9 +366,10 @@ fn open_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(Reader, S
             .and_then(|n| n.extract::<String>().ok())
             .unwrap_or_else(|| "<stream>".to_owned());
         let format = Format::from_path(&name);
-        let (reader, _) = input::decode(PyReader {
+        let reader = input::decode(PyReader {
             file: source.clone().unbind(),
-        })?;
+        })?
+        .reader;
         return Ok((reader, name, format));
     }
     Err(PyTypeError::new_err(

@@ -68,7 +68,27 @@ enum Record<'a> {
         complete: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         stream_error: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        trailing_bytes: Option<TrailingDto>,
     },
+}
+
+/// Bytes after the end of a compressed stream, read past.
+#[derive(Serialize)]
+struct TrailingDto {
+    offset: u64,
+    length: u64,
+    zero_padding: bool,
+}
+
+impl From<&input::Trailing> for TrailingDto {
+    fn from(t: &input::Trailing) -> TrailingDto {
+        TrailingDto {
+            offset: t.offset,
+            length: t.len,
+            zero_padding: t.zeros,
+        }
+    }
 }
 
 fn options(games: &GameArgs, path: &Path, strict: bool, variations: bool) -> Options {
@@ -225,11 +245,15 @@ fn open_games(
     path: &Path,
     games: &GameArgs,
     quiet: bool,
-) -> io::Result<(Splitter, Progress, input::Compression)> {
-    let (reader, compression, size) = input::open(path)?;
-    let progress = Progress::new(quiet, size, compression == input::Compression::None);
-    let splitter = GameSplitter::with_max_game_bytes(reader, games.max_game_bytes);
-    Ok((splitter, progress, compression))
+) -> io::Result<(Splitter, Progress, input::Compression, input::TrailingNote)> {
+    let input = input::open(path)?;
+    let progress = Progress::new(
+        quiet,
+        input.size,
+        input.compression == input::Compression::None,
+    );
+    let splitter = GameSplitter::with_max_game_bytes(input.reader, games.max_game_bytes);
+    Ok((splitter, progress, input.compression, input.trailing))
 }
 
 pub fn validate(args: &ValidateArgs) -> Result<bool> {
@@ -258,7 +282,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
             report.begin_file(&shown);
         }
         let start = Instant::now();
-        let (mut splitter, mut progress, compression) =
+        let (mut splitter, mut progress, compression, trailing) =
             match open_games(&path, &args.games, args.quiet) {
                 Ok(opened) => opened,
                 Err(e) => {
@@ -285,6 +309,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                             seconds: 0.0,
                             complete: false,
                             stream_error: Some(e.to_string()),
+                            trailing_bytes: None,
                         };
                         let mut out = stdout.lock();
                         writeln!(out, "{}", serde_json::to_string(&rec)?)
@@ -343,6 +368,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 seconds: (secs * 1000.0).round() / 1000.0,
                 complete: stream_error.is_none(),
                 stream_error: stream_error.clone(),
+                trailing_bytes: trailing.get().map(TrailingDto::from),
             };
             let line = serde_json::to_string(&rec)?;
             writeln!(printer.out, "{line}")?;
@@ -353,6 +379,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 totals: *t,
                 seconds: secs,
                 stream_error: stream_error.clone(),
+                trailing: trailing.get().map(ToString::to_string),
             });
         }
         eprintln!(
@@ -371,6 +398,9 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 format!(" ({} decompressed)", compression.name())
             },
         );
+        if let Some(t) = trailing.get() {
+            eprintln!("pocketfen: {shown}: warning: {t}");
+        }
         if let Some(e) = stream_error {
             eprintln!(
                 "pocketfen: {shown}: the stream ends in an error after {} games ({bytes} bytes): {e}",
@@ -409,9 +439,10 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
     for path in files(&args.games) {
         let opts = options(&args.games, &path, false, false);
         let name = display_name(&path, true);
-        let (reader, _, _) = input::open(&path).with_context(|| format!("{name}: opening"))?;
+        let input = input::open(&path).with_context(|| format!("{name}: opening"))?;
+        let trailing = input.trailing;
         let mut write_error = None;
-        for game in GameSplitter::with_max_game_bytes(reader, args.games.max_game_bytes) {
+        for game in GameSplitter::with_max_game_bytes(input.reader, args.games.max_game_bytes) {
             let game = game.with_context(|| format!("{name}: reading"))?;
             writeln!(out, "# {name} game {} (line {})", game.number, game.line)
                 .context("writing the output")?;
@@ -435,6 +466,10 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
                 ok = false;
                 eprintln!("pocketfen: {}", p.display_error_in(&name, report.number));
             }
+        }
+        if let Some(t) = trailing.get() {
+            out.flush().context("writing the output")?;
+            eprintln!("pocketfen: {name}: warning: {t}");
         }
     }
     out.flush().context("writing the output")?;
@@ -570,14 +605,15 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         for path in files(&args.games) {
             let opts = options(&args.games, &path, args.strict, true);
             let name = display_name(&path, true);
-            let (mut splitter, mut progress, _) = match open_games(&path, &args.games, args.quiet) {
-                Ok(opened) => opened,
-                Err(e) => {
-                    eprintln!("pocketfen: {name}: {e}");
-                    io_failed = true;
-                    continue;
-                }
-            };
+            let (mut splitter, mut progress, _, trailing) =
+                match open_games(&path, &args.games, args.quiet) {
+                    Ok(opened) => opened,
+                    Err(e) => {
+                        eprintln!("pocketfen: {name}: {e}");
+                        io_failed = true;
+                        continue;
+                    }
+                };
             let keep = args.keep_broken;
             // The game's bytes, what to say of it on stderr, and whether it was refused.
             let work = |g: &RawGame| -> (Vec<u8>, String, bool) {
@@ -626,6 +662,9 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
             )
             .context("writing the output")?;
             progress.done();
+            if let Some(t) = trailing.get() {
+                eprintln!("pocketfen: {name}: warning: {t}");
+            }
             if let Some(e) = stream_error {
                 eprintln!(
                     "pocketfen: {name}: the stream ends in an error after {} bytes: {e}",

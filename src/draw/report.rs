@@ -54,6 +54,8 @@ pub struct FileTotals {
     pub seconds: f64,
     /// `None` when the whole file was read, else why the stream ended early.
     pub stream_error: Option<String>,
+    /// Bytes after the end of the compressed data, read past (what they were).
+    pub trailing: Option<String>,
 }
 
 /// The problems of one file by kind: errors, warnings, and how many of them have no card.
@@ -221,6 +223,13 @@ fn summary(out: &mut String, files: &[FileSection]) {
                 out,
                 "<br/><span class=\"broken\">incomplete: {}</span>",
                 escape(e)
+            );
+        }
+        if let Some(t) = &f.totals.trailing {
+            let _ = write!(
+                out,
+                "<br/><span class=\"warning\">warning: {}</span>",
+                escape(t)
             );
         }
         let _ = write!(

@@ -139,6 +139,9 @@ pub(crate) fn walk_match<'t, V: Visitor<'t>>(
                     rep.second_result(first, r, t.offset);
                     break;
                 }
+                if t.text != r {
+                    super::validate::nonstandard_result(rep, r, t.text, t.offset);
+                }
                 marker = Some(r);
                 visitor.result(r);
             }
@@ -315,7 +318,7 @@ fn read_result(
     ending: Option<Ending>,
     aborted: bool,
 ) -> Option<ResultReading> {
-    let result = tags.get("Result");
+    let result = tags.result();
     let Some(end) = ending else {
         if let Some((r, offset)) = result
             && aborted

@@ -471,16 +471,21 @@ impl Writer<'_> {
         // result (anything else stays in the tag only).
         let result = self
             .marker
-            .or(self
-                .tag_value("Result")
-                .filter(|r| matches!(*r, "1-0" | "0-1" | "1/2-1/2" | "*")))
+            .or(self.tag_value("Result").and_then(super::token::read_result))
             .unwrap_or("*")
             .to_owned();
         self.w.word(&result);
         let mut out = String::with_capacity(self.w.out.len() + 512);
         for name in ROSTER {
-            let default = if name == "Result" { &result } else { "?" };
-            push_tag(&mut out, name, self.tag_value(name).unwrap_or(default));
+            let value = match name {
+                // A result spelled otherwise (`1–0`) is written as PGN spells it.
+                "Result" => self
+                    .tag_value(name)
+                    .map(|r| super::token::read_result(r).unwrap_or(r))
+                    .unwrap_or(&result),
+                _ => self.tag_value(name).unwrap_or("?"),
+            };
+            push_tag(&mut out, name, value);
         }
         // Then every other tag in input order, a second tag of a roster name too; the
         // tags written from the game itself are not copied (a second one is warned of).

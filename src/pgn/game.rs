@@ -165,6 +165,13 @@ impl<'t> Tags<'t> {
         false
     }
 
+    /// The Result tag's value, read as a result where it spells one (`1–0` as `1-0`), and
+    /// its offset.
+    pub(crate) fn result(&self) -> Option<(&str, usize)> {
+        self.get("Result")
+            .map(|(v, o)| (super::token::read_result(v).unwrap_or(v), o))
+    }
+
     /// The value and offset of a tag validation reads.
     pub(crate) fn get(&self, name: &str) -> Option<(&str, usize)> {
         let i = Self::READ

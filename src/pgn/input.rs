@@ -1,16 +1,43 @@
 //! Opening archives: files or stdin, plain or compressed (zstd, gzip, bzip2), detected by
-//! their magic bytes and decompressed as a stream.
+//! their magic bytes and decompressed as a stream, frame after frame.
+//!
+//! A compressed archive is a sequence of frames (zstd frames, gzip members, bzip2
+//! streams): `pzstd` writes a skippable frame (magic `0x184D2A50`–`0x184D2A5F`, RFC 8878
+//! §3.1.2) before each zstd frame, Lichess's database files among them; `pbzip2` and
+//! `cat a.gz b.gz` write several streams. Every frame is read. After the last complete
+//! frame, bytes that start no frame (a tape's zero padding, an uploader's junk) end the
+//! data: everything before them is read, and they are reported once
+//! ([`Decoded::trailing`]) rather than failing the run. A frame that starts but does not
+//! decode is real damage and stays an error.
+//!
+//! ```
+//! use std::io::Read;
+//! use pocketfen::pgn::input::{Compression, decode};
+//! let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+//! std::io::Write::write_all(&mut gz, b"1. e4 e5 *\n")?;
+//! let mut bytes = gz.finish()?;
+//! bytes.extend_from_slice(&[0; 512]); // a tape's zero padding
+//! let mut decoded = decode(&bytes[..])?;
+//! let mut text = String::new();
+//! decoded.reader.read_to_string(&mut text)?;
+//! assert_eq!((text.as_str(), decoded.compression), ("1. e4 e5 *\n", Compression::Gzip));
+//! let trailing = decoded.trailing.get().expect("the padding is reported");
+//! assert_eq!((trailing.len, trailing.zeros), (512, true));
+//! # Ok::<_, std::io::Error>(())
+//! ```
 
+use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 /// The compression of a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
     /// Plain text.
     None,
-    /// Zstandard (`.zst`, the Lichess database).
+    /// Zstandard (`.zst`, the Lichess database; with or without pzstd's skippable frames).
     Zstd,
     /// gzip.
     Gzip,
@@ -19,10 +46,11 @@ pub enum Compression {
 }
 
 impl Compression {
-    /// Reads the compression off the first bytes of a stream.
+    /// Reads the compression off the first bytes of a stream (four are enough): a zstd
+    /// frame or skippable frame, a gzip member, a bzip2 stream, else plain text.
     pub fn detect(head: &[u8]) -> Compression {
         match head {
-            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
             [0x1f, 0x8b, ..] => Compression::Gzip,
             [b'B', b'Z', b'h', ..] => Compression::Bzip2,
             _ => Compression::None,
@@ -36,6 +64,247 @@ impl Compression {
             Compression::Zstd => "zstd",
             Compression::Gzip => "gzip",
             Compression::Bzip2 => "bzip2",
+        }
+    }
+
+    /// What one frame of this compression is called in messages.
+    fn frame(self) -> &'static str {
+        match self {
+            Compression::Zstd => "zstd frame",
+            Compression::Gzip => "gzip member",
+            Compression::Bzip2 => "bzip2 stream",
+            Compression::None => "text",
+        }
+    }
+}
+
+/// Bytes after the last complete frame that start no frame: read past, not decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Trailing {
+    /// The stream's compression.
+    pub compression: Compression,
+    /// The offset of the first trailing byte in the compressed stream.
+    pub offset: u64,
+    /// How many bytes trail.
+    pub len: u64,
+    /// Whether they are all zero (padding).
+    pub zeros: bool,
+}
+
+impl fmt::Display for Trailing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = if self.zeros {
+            "zero padding"
+        } else {
+            "not compressed data"
+        };
+        write!(
+            f,
+            "{} trailing byte{} after the last complete {} (from byte {}), {what}: ignored",
+            self.len,
+            if self.len == 1 { "" } else { "s" },
+            self.compression.frame(),
+            self.offset
+        )
+    }
+}
+
+/// Where a decoder leaves word of the bytes that trail its stream; read it once the
+/// reader has reached its end.
+#[derive(Debug, Clone, Default)]
+pub struct TrailingNote(Arc<OnceLock<Trailing>>);
+
+impl TrailingNote {
+    /// The trailing bytes, once the reader has met them.
+    pub fn get(&self) -> Option<&Trailing> {
+        self.0.get()
+    }
+}
+
+/// A stream opened for reading: its decoded text, and what is known of it.
+pub struct Decoded<'a> {
+    /// The decoded bytes.
+    pub reader: Box<dyn BufRead + Send + 'a>,
+    /// The compression found.
+    pub compression: Compression,
+    /// The stream's size in bytes, when known (a file's).
+    pub size: Option<u64>,
+    /// The bytes after the last complete frame, once the reader has reached them.
+    pub trailing: TrailingNote,
+}
+
+impl fmt::Debug for Decoded<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decoded")
+            .field("compression", &self.compression)
+            .field("size", &self.size)
+            .field("trailing", &self.trailing)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A buffered reader that can look several bytes ahead (a frame's magic number) and
+/// counts the bytes consumed (the offset of what trails the last frame).
+struct Peek<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    len: usize,
+    consumed: u64,
+}
+
+impl<R: Read> Peek<R> {
+    fn new(inner: R) -> Peek<R> {
+        Peek {
+            inner,
+            buf: vec![0; 1 << 16].into_boxed_slice(),
+            pos: 0,
+            len: 0,
+            consumed: 0,
+        }
+    }
+
+    /// At least `n` bytes ahead, fewer only at the end of the stream.
+    fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
+        if self.len - self.pos < n {
+            self.buf.copy_within(self.pos..self.len, 0);
+            self.len -= self.pos;
+            self.pos = 0;
+            while self.len < n {
+                match self.inner.read(&mut self.buf[self.len..]) {
+                    Ok(0) => break,
+                    Ok(k) => self.len += k,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(&self.buf[self.pos..self.len])
+    }
+
+    /// Reads to the end of the stream: how many bytes were left, and whether all were 0.
+    fn drain(&mut self) -> io::Result<(u64, bool)> {
+        let (mut len, mut zeros) = (0, true);
+        loop {
+            let chunk = self.fill_buf()?;
+            if chunk.is_empty() {
+                return Ok((len, zeros));
+            }
+            zeros &= chunk.iter().all(|&b| b == 0);
+            let n = chunk.len();
+            len += n as u64;
+            self.consume(n);
+        }
+    }
+}
+
+impl<R: Read> Read for Peek<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let chunk = self.fill_buf()?;
+        let n = chunk.len().min(out.len());
+        out[..n].copy_from_slice(&chunk[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Peek<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos == self.len {
+            self.pos = 0;
+            self.len = loop {
+                match self.inner.read(&mut self.buf) {
+                    Ok(k) => break k,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            };
+        }
+        Ok(&self.buf[self.pos..self.len])
+    }
+
+    fn consume(&mut self, n: usize) {
+        let n = n.min(self.len - self.pos);
+        self.pos += n;
+        self.consumed += n as u64;
+    }
+}
+
+/// The decoder of the frame being read, or where the reader stands between frames.
+#[cfg(feature = "compression")]
+enum Stage<R: BufRead> {
+    Zstd(zstd::stream::read::Decoder<'static, R>),
+    Gzip(flate2::bufread::GzDecoder<R>),
+    Bzip2(bzip2::bufread::BzDecoder<R>),
+    Done,
+}
+
+/// Decodes every frame of a compressed stream, one decoder per frame, and stops at bytes
+/// that start no frame (noting them).
+#[cfg(feature = "compression")]
+struct Frames<R: Read> {
+    kind: Compression,
+    stage: Stage<Peek<R>>,
+    trailing: TrailingNote,
+}
+
+#[cfg(feature = "compression")]
+impl<R: Read> Frames<R> {
+    /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
+    fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
+        let head = src.peek(4)?;
+        if head.is_empty() {
+            self.stage = Stage::Done;
+            return Ok(());
+        }
+        if Compression::detect(head) != self.kind {
+            let offset = src.consumed;
+            let (len, zeros) = src.drain()?;
+            let _ = self.trailing.0.set(Trailing {
+                compression: self.kind,
+                offset,
+                len,
+                zeros,
+            });
+            self.stage = Stage::Done;
+            return Ok(());
+        }
+        self.stage = match self.kind {
+            Compression::Zstd => {
+                Stage::Zstd(zstd::stream::read::Decoder::with_buffer(src)?.single_frame())
+            }
+            Compression::Gzip => Stage::Gzip(flate2::bufread::GzDecoder::new(src)),
+            Compression::Bzip2 => Stage::Bzip2(bzip2::bufread::BzDecoder::new(src)),
+            Compression::None => Stage::Done,
+        };
+        Ok(())
+    }
+}
+
+#[cfg(feature = "compression")]
+impl<R: Read> Read for Frames<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            let n = match &mut self.stage {
+                Stage::Done => return Ok(0),
+                Stage::Zstd(d) => d.read(buf)?,
+                Stage::Gzip(d) => d.read(buf)?,
+                Stage::Bzip2(d) => d.read(buf)?,
+            };
+            if n > 0 {
+                return Ok(n);
+            }
+            // The frame has ended: its reader goes on to the next one.
+            let src = match std::mem::replace(&mut self.stage, Stage::Done) {
+                Stage::Zstd(d) => d.finish(),
+                Stage::Gzip(d) => d.into_inner(),
+                Stage::Bzip2(d) => d.into_inner(),
+                Stage::Done => return Ok(0),
+            };
+            self.next_frame(src)?;
         }
     }
 }
@@ -61,29 +330,24 @@ const SMALL_READ: usize = 8 << 10;
 ///
 /// # Errors
 ///
-/// I/O errors reading the first bytes or setting up the decoder.
-pub fn decode<'a, R: Read + Send + 'a>(
-    inner: R,
-) -> io::Result<(Box<dyn BufRead + Send + 'a>, Compression)> {
-    let mut buffered = BufReader::with_capacity(1 << 16, inner);
-    let compression = Compression::detect(buffered.fill_buf()?);
+/// I/O errors reading the first bytes, or a compressed stream when pocketfen is built
+/// without its `compression` feature.
+pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
+    let mut src = Peek::new(inner);
+    let compression = Compression::detect(src.peek(4)?);
+    let trailing = TrailingNote::default();
     let reader: Box<dyn BufRead + Send + 'a> = match compression {
-        Compression::None => Box::new(buffered),
+        Compression::None => Box::new(src),
         #[cfg(feature = "compression")]
-        Compression::Zstd => Box::new(BufReader::with_capacity(
-            1 << 16,
-            Small(zstd::stream::read::Decoder::with_buffer(buffered)?),
-        )),
-        #[cfg(feature = "compression")]
-        Compression::Gzip => Box::new(BufReader::with_capacity(
-            1 << 16,
-            Small(flate2::bufread::MultiGzDecoder::new(buffered)),
-        )),
-        #[cfg(feature = "compression")]
-        Compression::Bzip2 => Box::new(BufReader::with_capacity(
-            1 << 16,
-            Small(bzip2::bufread::MultiBzDecoder::new(buffered)),
-        )),
+        kind => {
+            let mut frames = Frames {
+                kind,
+                stage: Stage::Done,
+                trailing: trailing.clone(),
+            };
+            frames.next_frame(src)?;
+            Box::new(BufReader::with_capacity(1 << 16, Small(frames)))
+        }
         #[cfg(not(feature = "compression"))]
         other => {
             return Err(io::Error::new(
@@ -95,27 +359,30 @@ pub fn decode<'a, R: Read + Send + 'a>(
             ));
         }
     };
-    Ok((reader, compression))
+    Ok(Decoded {
+        reader,
+        compression,
+        size: None,
+        trailing,
+    })
 }
 
-/// Opens `path` (`-` for stdin) for reading, decompressing as needed. Returns the reader,
-/// its compression and the file size when known.
+/// Opens `path` (`-` for stdin) for reading, decompressing as needed, with the file's
+/// size when known.
 ///
 /// # Errors
 ///
 /// The error of opening the file or of reading its first bytes.
-pub fn open(
-    path: impl AsRef<Path>,
-) -> io::Result<(Box<dyn BufRead + Send>, Compression, Option<u64>)> {
+pub fn open(path: impl AsRef<Path>) -> io::Result<Decoded<'static>> {
     let path = path.as_ref();
     if path == Path::new("-") {
-        let (r, c) = decode(io::stdin())?;
-        return Ok((r, c, None));
+        return decode(io::stdin());
     }
     let file = File::open(path)?;
     let size = file.metadata().ok().map(|m| m.len());
-    let (r, c) = decode(file)?;
-    Ok((r, c, size))
+    let mut decoded = decode(file)?;
+    decoded.size = size;
+    Ok(decoded)
 }
 
 #[cfg(all(test, feature = "compression"))]
@@ -125,37 +392,124 @@ mod tests {
 
     const PGN: &[u8] = b"[Event \"x\"]\n\n1. e4 e5 *\n";
 
-    fn read_all(bytes: &[u8]) -> (String, Compression) {
-        let (mut r, c) = decode(bytes).unwrap();
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn bzip2(bytes: &[u8]) -> Vec<u8> {
+        let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// A skippable frame (magic `0x184D2A5n`, little-endian, then a 4-byte length).
+    fn skippable(n: u8, content: &[u8]) -> Vec<u8> {
+        let mut out = vec![0x50 | n, 0x2a, 0x4d, 0x18];
+        out.extend_from_slice(&(content.len() as u32).to_le_bytes());
+        out.extend_from_slice(content);
+        out
+    }
+
+    /// The text, the compression and the trailing bytes of a stream read to its end.
+    fn read_all(bytes: &[u8]) -> io::Result<(String, Compression, Option<Trailing>)> {
+        let mut d = decode(bytes)?;
         let mut s = String::new();
-        r.read_to_string(&mut s).unwrap();
-        (s, c)
+        d.reader.read_to_string(&mut s)?;
+        Ok((s, d.compression, d.trailing.get().copied()))
     }
 
     #[test]
     fn every_compression_round_trips() {
-        let gz = {
-            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            e.write_all(PGN).unwrap();
-            e.finish().unwrap()
-        };
-        let bz = {
-            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-            e.write_all(PGN).unwrap();
-            e.finish().unwrap()
-        };
-        let zst = zstd::encode_all(PGN, 3).unwrap();
+        let text = String::from_utf8(PGN.to_vec()).unwrap();
         for (bytes, c) in [
-            (PGN, Compression::None),
-            (&gz[..], Compression::Gzip),
-            (&bz[..], Compression::Bzip2),
-            (&zst[..], Compression::Zstd),
+            (PGN.to_vec(), Compression::None),
+            (gzip(PGN), Compression::Gzip),
+            (bzip2(PGN), Compression::Bzip2),
+            (zstd::encode_all(PGN, 3).unwrap(), Compression::Zstd),
         ] {
-            assert_eq!(
-                read_all(bytes),
-                (String::from_utf8(PGN.to_vec()).unwrap(), c)
-            );
+            assert_eq!(read_all(&bytes).unwrap(), (text.clone(), c, None));
         }
+    }
+
+    /// Issue 23.1: skippable frames before and between zstd frames (pzstd's layout) are
+    /// skipped and every frame is read; `detect` knows the skippable magic.
+    #[test]
+    fn skippable_frames_and_every_frame_are_read() {
+        let mut bytes = Vec::new();
+        for (n, part) in [&b"[Event \"a\"]\n\n"[..], b"1. e4 ", b"e5 *\n"]
+            .iter()
+            .enumerate()
+        {
+            let frame = zstd::encode_all(*part, 3).unwrap();
+            bytes.extend(skippable(n as u8, &(frame.len() as u32).to_le_bytes()));
+            bytes.extend(frame);
+        }
+        assert_eq!(&bytes[..4], &[0x50, 0x2a, 0x4d, 0x18]);
+        assert_eq!(Compression::detect(&bytes), Compression::Zstd);
+        assert_eq!(
+            Compression::detect(&[0x5f, 0x2a, 0x4d, 0x18]),
+            Compression::Zstd
+        );
+        assert_eq!(
+            Compression::detect(&[0x60, 0x2a, 0x4d, 0x18]),
+            Compression::None
+        );
+        let (text, c, trailing) = read_all(&bytes).unwrap();
+        assert_eq!(text, "[Event \"a\"]\n\n1. e4 e5 *\n");
+        assert_eq!((c, trailing), (Compression::Zstd, None));
+        // A skippable frame at the very end is no trailing junk.
+        bytes.extend(skippable(3, b"metadata"));
+        assert_eq!(read_all(&bytes).unwrap().2, None);
+    }
+
+    /// Issue 23.2: bytes after the last complete frame end the data, with a note of
+    /// where they start and what they are; concatenated members are all read.
+    #[test]
+    fn trailing_bytes_are_noted_not_fatal() {
+        let two_members = [gzip(b"1. e4 *\n"), gzip(b"1. d4 *\n")].concat();
+        let cases: [(Vec<u8>, &[u8], Compression); 4] = [
+            (two_members, &[0; 1000], Compression::Gzip),
+            (gzip(PGN), b"garbage after the stream\n", Compression::Gzip),
+            (
+                zstd::encode_all(PGN, 3).unwrap(),
+                b"\x00\x01junk",
+                Compression::Zstd,
+            ),
+            (bzip2(PGN), b"BZ", Compression::Bzip2),
+        ];
+        for (stream, tail, c) in cases {
+            let bytes = [&stream[..], tail].concat();
+            let (text, got_c, trailing) = read_all(&bytes).unwrap();
+            assert!(text.ends_with("*\n"), "{c:?}: {text:?}");
+            assert_eq!(got_c, c);
+            let t = trailing.expect("trailing bytes are noted");
+            assert_eq!((t.offset, t.len), (stream.len() as u64, tail.len() as u64));
+            assert_eq!(t.zeros, tail.iter().all(|&b| b == 0));
+        }
+        let t = Trailing {
+            compression: Compression::Gzip,
+            offset: 30,
+            len: 512,
+            zeros: true,
+        };
+        assert_eq!(
+            t.to_string(),
+            "512 trailing bytes after the last complete gzip member (from byte 30), zero padding: ignored"
+        );
+    }
+
+    /// A second frame that starts but does not decode is damage, not trailing bytes.
+    #[test]
+    fn a_broken_second_frame_is_an_error() {
+        let first = gzip(PGN);
+        let second = gzip(&PGN.repeat(50));
+        let bytes = [&first[..], &second[..second.len() / 2]].concat();
+        assert!(read_all(&bytes).is_err());
+        let first = zstd::encode_all(PGN, 3).unwrap();
+        let bytes = [&first[..], &first[..first.len() - 3]].concat();
+        assert!(read_all(&bytes).is_err());
     }
 
     /// Everything decoded before the damage reaches the reader, to the last few KB.
@@ -164,14 +518,11 @@ mod tests {
         let body: Vec<u8> = (0..20_000)
             .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 *\n\n").into_bytes())
             .collect();
-        let gz = {
-            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            e.write_all(&body).unwrap();
-            e.finish().unwrap()
-        };
+        let gz = gzip(&body);
         let zst = zstd::encode_all(&body[..], 3).unwrap();
+        // (bzip2 decodes whole blocks of up to 900 kB: half of this body gives nothing.)
         for stream in [&gz[..gz.len() / 2], &zst[..zst.len() / 2]] {
-            let (mut r, _) = decode(stream).unwrap();
+            let mut r = decode(stream).unwrap().reader;
             let mut got = Vec::new();
             let mut buf = [0u8; 1000];
             let err = loop {
@@ -193,8 +544,34 @@ mod tests {
     #[test]
     fn truncated_streams_are_errors() {
         let zst = zstd::encode_all(&PGN.repeat(100)[..], 3).unwrap();
-        let (mut r, _) = decode(&zst[..zst.len() / 2]).unwrap();
+        let mut r = decode(&zst[..zst.len() / 2]).unwrap().reader;
         let mut s = String::new();
         assert!(r.read_to_string(&mut s).is_err());
+    }
+
+    /// The look-ahead works across reads that return a byte at a time.
+    #[test]
+    fn peeking_across_short_reads() {
+        struct OneByte<'a>(&'a [u8]);
+        impl Read for OneByte<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let Some((&b, rest)) = self.0.split_first() else {
+                    return Ok(0);
+                };
+                buf[0] = b;
+                self.0 = rest;
+                Ok(1)
+            }
+        }
+        let bytes = [
+            zstd::encode_all(PGN, 3).unwrap(),
+            zstd::encode_all(PGN, 3).unwrap(),
+        ]
+        .concat();
+        let mut d = decode(OneByte(&bytes)).unwrap();
+        let mut s = String::new();
+        d.reader.read_to_string(&mut s).unwrap();
+        assert_eq!(s.as_bytes(), [PGN, PGN].concat());
+        assert!(d.trailing.get().is_none());
     }
 }

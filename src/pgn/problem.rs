@@ -77,6 +77,17 @@ pub enum GameProblemKind {
     DuplicateTag,
     /// A NAG beyond `$255`.
     NagOutOfRange,
+    /// A move in long algebraic notation (`e2e4`, `Ng1-f3`), not SAN: read, with a
+    /// warning (an error under `--strict`).
+    NonSanMove,
+    /// A result written otherwise than PGN's `1-0`, `0-1`, `1/2-1/2` (an en dash `1–0`,
+    /// `½-½`): read as that result.
+    NonstandardResult,
+    /// A blank line inside the tag section (`--strict`); the tags after it are the game's.
+    BlankLineInTags,
+    /// Castling rights in a `[FEN]` tag that no king and rook allow: dropped, with a
+    /// warning (an error under `--strict`), as python-chess and Lichess drop them.
+    ImpossibleCastling,
 }
 
 impl GameProblemKind {
@@ -107,6 +118,10 @@ impl GameProblemKind {
             GameProblemKind::GameTooLarge => "game-too-large",
             GameProblemKind::DuplicateTag => "duplicate-tag",
             GameProblemKind::NagOutOfRange => "nag-out-of-range",
+            GameProblemKind::NonSanMove => "non-san-move",
+            GameProblemKind::NonstandardResult => "nonstandard-result",
+            GameProblemKind::BlankLineInTags => "blank-line-in-tags",
+            GameProblemKind::ImpossibleCastling => "impossible-castling",
         }
     }
 }

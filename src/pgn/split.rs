@@ -4,6 +4,12 @@
 //! `[` once the current game has movetext, outside `{…}` comments (which may span lines).
 //! `;` comments run to the end of the line; `%` lines are escapes. Memory stays flat: only
 //! the current game is held.
+//!
+//! Lines end at LF, CRLF or a lone CR (old Mac files). A byte-order mark (U+FEFF) anywhere
+//! between tokens is white space: files joined with `cat`, each with its BOM, split as
+//! they should. Tags after a blank line but before any movetext belong to the same game
+//! (python-chess reads them so), unless they repeat a tag name the game already has: then
+//! the game had no movetext and they start the next one.
 
 use std::io::{self, BufRead};
 
@@ -163,16 +169,18 @@ impl<R: BufRead> GameSplitter<R> {
             // The next complete line, or the rest at the end of the stream. A long line is
             // searched once: after a refill the search goes on where it stopped.
             let from = self.scan.max(self.searched);
-            let line_end = match memchr::memchr(b'\n', &self.buf[from..]) {
-                Some(n) => {
+            let line_end = match line_end(&self.buf, from) {
+                Some(end) => {
                     self.searched = 0;
-                    from + n + 1
+                    end
                 }
                 None => {
                     if self.buf.len() - self.game_start > self.max_game_bytes {
                         self.set_aside_partial_line();
                     }
-                    let searched = self.buf.len();
+                    // A CR at the end of the buffer ends its line only if no LF follows:
+                    // it is looked at again after the refill.
+                    let searched = self.buf.len() - usize::from(self.buf.last() == Some(&b'\r'));
                     let drained = self.game_start;
                     if self.fill()? {
                         // `fill` drops the bytes before the game's start.
@@ -187,7 +195,7 @@ impl<R: BufRead> GameSplitter<R> {
             };
             let line_start = self.scan;
             let line = &self.buf[line_start..line_end];
-            let first = |l: &[u8]| l.iter().copied().find(|c| !c.is_ascii_whitespace());
+            let first = |l: &[u8]| trim_blank_start(l).first().copied();
             let (lead, tag_like, mut comments, dropped) = match self.partial.take() {
                 Some(p) => (
                     p.lead.or_else(|| first(line)),
@@ -208,7 +216,10 @@ impl<R: BufRead> GameSplitter<R> {
             // swallow the rest of the archive (its validation reports the open comment).
             let reopens = was_in_comment && self.prev_blank && tag_like;
             let starts_tag = (!was_in_comment || reopens) && lead == Some(b'[');
-            if starts_tag && (self.has_movetext || self.tags_ended) {
+            if starts_tag
+                && (self.has_movetext
+                    || (self.tags_ended && self.repeats_a_tag(line_start, line_end)))
+            {
                 // This line opens the next game: hand out the current one.
                 let game = self.take_game(line_start);
                 self.start_tag_line(line_start, line_end);
@@ -229,7 +240,9 @@ impl<R: BufRead> GameSplitter<R> {
             } else if blank && !was_in_comment {
                 self.tags_ended = true;
             }
-            if !blank && !starts_tag && (was_in_comment || lead != Some(b'%')) {
+            // `%` escape lines and `;` comment lines are no movetext (the tag section may
+            // hold them).
+            if !blank && !starts_tag && (was_in_comment || !matches!(lead, Some(b'%' | b';'))) {
                 self.has_movetext = true;
             }
             comments.feed(&self.buf[line_start..line_end], true);
@@ -246,11 +259,30 @@ impl<R: BufRead> GameSplitter<R> {
         }
     }
 
+    /// Whether the tag line `start..end` names a tag that the current game's tag section
+    /// (before `start`) already has: after a blank line and no movetext, that line starts
+    /// the next game, and a line of new tags continues this one.
+    fn repeats_a_tag(&self, start: usize, end: usize) -> bool {
+        let names = |bytes: &[u8]| {
+            let text = String::from_utf8_lossy(bytes);
+            let mut names = Vec::new();
+            super::token::Tokenizer::new(&text)
+                .tag_section(|name, _, _| names.push(name.to_ascii_lowercase()));
+            names
+        };
+        let before = names(&self.buf[self.game_start..start]);
+        names(&self.buf[start..end])
+            .iter()
+            .any(|n| before.contains(n))
+    }
+
     /// Drops the bytes of a game over the limit in the middle of a line, keeping what the
     /// rest of the line needs to be read: its first byte, whether it looks like a tag,
-    /// and the comment state.
+    /// and the comment state. A CR at the very end stays: whether it ends the line depends
+    /// on the byte after it.
     fn set_aside_partial_line(&mut self) {
-        let chunk = &self.buf[self.scan..];
+        let cr = self.buf.last() == Some(&b'\r') && self.buf.len() > self.scan;
+        let chunk = &self.buf[self.scan..self.buf.len() - usize::from(cr)];
         let in_comment = self.in_comment;
         let p = self.partial.get_or_insert_with(|| PartialLine {
             lead: None,
@@ -259,15 +291,16 @@ impl<R: BufRead> GameSplitter<R> {
             dropped: 0,
         });
         if p.lead.is_none() {
-            p.lead = chunk.iter().copied().find(|c| !c.is_ascii_whitespace());
+            p.lead = trim_blank_start(chunk).first().copied();
         }
         p.comments.feed(chunk, false);
         p.dropped += chunk.len() as u64;
         if self.start_line == 0 && p.lead.is_some() {
             self.start_line = self.line;
         }
-        *self.skipped.get_or_insert(0) += (self.buf.len() - self.game_start) as u64;
-        self.buf.truncate(self.game_start);
+        let dropped = self.buf.len() - usize::from(cr) - self.game_start;
+        *self.skipped.get_or_insert(0) += dropped as u64;
+        self.buf.drain(self.game_start..self.game_start + dropped);
         self.scan = self.game_start;
         self.searched = self.game_start;
     }
@@ -297,7 +330,7 @@ impl<R: BufRead> GameSplitter<R> {
         self.start_line = 0;
         self.has_movetext = false;
         self.tags_ended = false;
-        if line == 0 || (size.is_none() && bytes.iter().all(u8::is_ascii_whitespace)) {
+        if line == 0 || (size.is_none() && trim_blank_start(&bytes).is_empty()) {
             return None;
         }
         self.number += 1;
@@ -307,6 +340,31 @@ impl<R: BufRead> GameSplitter<R> {
             bytes,
             too_large: size,
         })
+    }
+}
+
+/// The end of the line that `from` is in (after its LF, CRLF or lone CR), if the buffer
+/// shows it: a CR in the buffer's last byte may still be the first half of a CRLF.
+#[inline]
+fn line_end(buf: &[u8], from: usize) -> Option<usize> {
+    let n = from + memchr::memchr2(b'\n', b'\r', &buf[from..])?;
+    match (buf[n], buf.get(n + 1)) {
+        (b'\n', _) => Some(n + 1),
+        (_, Some(b'\n')) => Some(n + 2),
+        (_, Some(_)) => Some(n + 1),
+        (_, None) => None,
+    }
+}
+
+/// `bytes` without the white space at its start: ASCII white space and byte-order marks
+/// (U+FEFF, `EF BB BF`), which stand between games when files are joined.
+pub(super) fn trim_blank_start(mut bytes: &[u8]) -> &[u8] {
+    loop {
+        bytes = bytes.trim_ascii_start();
+        match bytes.strip_prefix(b"\xef\xbb\xbf") {
+            Some(rest) => bytes = rest,
+            None => return bytes,
+        }
     }
 }
 
@@ -443,10 +501,63 @@ mod tests {
     fn movetext_only_and_empty_games() {
         assert_eq!(split("1. e4 e5 *\n").len(), 1);
         assert_eq!(split("\n\n").len(), 0);
-        // A tag section, a blank line and no movetext is a game of its own.
-        assert_eq!(split("[A \"1\"]\n\n[B \"2\"]\n1. e4 *\n").len(), 2);
+        // A tag section, a blank line and no movetext is a game of its own when the next
+        // tags repeat one of its names.
+        assert_eq!(split("[A \"1\"]\n\n[A \"2\"]\n1. e4 *\n").len(), 2);
+        assert_eq!(
+            split("[A \"1\"]\n[B \"1\"]\n\n[C \"2\"] [b \"2\"]\n1. e4 *\n").len(),
+            2
+        );
         // Without the blank line the tag sections run together into one game.
         assert_eq!(split("[A \"1\"]\n[B \"2\"]\n1. e4 *\n").len(), 1);
+    }
+
+    /// Issue 23.5: tags after a blank line, before any movetext, are the same game's (the
+    /// blank line is kept in its bytes); new names only, or a repeated name starts a game.
+    #[test]
+    fn a_blank_line_inside_the_tag_section_keeps_one_game() {
+        let one = "[Event \"e\"]\n\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 *\n";
+        let games = split(&format!("{one}\n{one}"));
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].2, format!("{one}\n"));
+        assert_eq!((games[1].0, games[1].1), (2, 7));
+        // Several blank lines and a comment line between the tags change nothing.
+        let games = split("[Event \"e\"]\n\n\n; note\n[Site \"s\"]\n1. e4 *\n");
+        assert_eq!(games.len(), 1);
+    }
+
+    /// Issue 23.4: a lone CR ends a line like LF and CRLF (old Mac files): games split and
+    /// lines count, also when a CRLF straddles two reads.
+    #[test]
+    fn lone_carriage_returns_end_lines() {
+        let game = "[Event \"a\"]\r\r1. e4 e5 *\r\r";
+        let text = game.repeat(3);
+        let games = split(&text);
+        let lines: Vec<usize> = games.iter().map(|g| g.1).collect();
+        assert_eq!(lines, [1, 5, 9]);
+        for eol in ["\r", "\r\n", "\n"] {
+            let text =
+                format!("[A \"1\"]{eol}{eol}1. e4 *{eol}{eol}[A \"2\"]{eol}{eol}1. d4 *{eol}");
+            for block in [1, 2, 3, 7, 64] {
+                let reader = io::BufReader::with_capacity(block, text.as_bytes());
+                let got: Vec<(usize, usize)> = GameSplitter::new(reader)
+                    .map(|g| g.map(|g| (g.number, g.line)).unwrap())
+                    .collect();
+                assert_eq!(got, [(1, 1), (2, 5)], "{eol:?} in blocks of {block}");
+            }
+        }
+    }
+
+    /// Issue 23.3: a BOM before a game (two BOM-prefixed files joined with `cat`) or on a
+    /// blank line is white space: it neither swallows the game after it nor makes one.
+    #[test]
+    fn byte_order_marks_between_games_are_white_space() {
+        let game = "\u{feff}[Event \"a\"]\n\n1. e4 e5 *\n\n";
+        let games = split(&format!("{game}{game}\u{feff}\n{game}"));
+        let lines: Vec<usize> = games.iter().map(|g| g.1).collect();
+        assert_eq!(lines, [1, 5, 10]);
+        assert!(games[1].2.starts_with("\u{feff}[Event"));
+        assert!(split("\u{feff}\n\u{feff}  \n").is_empty());
     }
 
     /// Issue 14.2: a game over the limit is skipped in constant memory (long lines and

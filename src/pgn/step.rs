@@ -1,9 +1,11 @@
 //! The per-move step that PGN and BPGN share: a move token read as SAN, resolved in its
 //! position (with the defects of its spelling under `--strict`), or the problem reported.
+//! A token that is not SAN but long algebraic (`e2e4`, `Ng1-f3`, UCI) is read too, with a
+//! `non-san-move` warning (an error under `--strict`), as Lichess and python-chess read it.
 
 use super::problem::{At, GameProblemKind, Reporter};
 use crate::moves::Move;
-use crate::notation::san::SanPlus;
+use crate::notation::san::{DropStyle, Lan, San, SanPlus, Spelling};
 use crate::position::Position;
 
 /// How a failed move is reported beyond the engine's reason.
@@ -32,10 +34,13 @@ where
 {
     let san = match SanPlus::from_ascii(token.as_bytes()) {
         Ok(san) => san,
-        Err(e) => {
-            rep.unreadable(at, format!("not a move: {e}"), Some(pos));
-            return None;
-        }
+        Err(e) => match Lan::from_ascii(token.as_bytes()) {
+            Ok(lan) => return long_algebraic(rep, pos, lan, strict, at, failure),
+            Err(_) => {
+                rep.unreadable(at, format!("not a move: {e}"), Some(pos));
+                return None;
+            }
+        },
     };
     match san.resolve(pos, strict) {
         Ok((m, defects)) => {
@@ -45,15 +50,68 @@ where
             Some((san, m))
         }
         Err(e) => {
-            let (kind, reason) = match (failure.ended)() {
-                Some(reason) => (GameProblemKind::MoveAfterEnd, reason),
-                None => (
-                    GameProblemKind::Illegal(e.kind),
-                    (failure.context)(e.message),
-                ),
-            };
-            rep.illegal(kind, at, reason, Some(pos));
+            illegal(rep, pos, e, at, failure);
             None
         }
     }
+}
+
+/// A move in long algebraic notation: resolved, and reported as not SAN (a warning, an
+/// error under `strict`), with the SAN it stands for.
+fn long_algebraic<E, C>(
+    rep: &mut Reporter<'_>,
+    pos: &Position,
+    lan: Lan,
+    strict: bool,
+    at: At<'_>,
+    failure: Failure<E, C>,
+) -> Option<(SanPlus, Move)>
+where
+    E: FnOnce() -> Option<String>,
+    C: FnOnce(String) -> String,
+{
+    let m = match lan.to_move(pos) {
+        Ok(m) => m,
+        Err(e) => {
+            illegal(rep, pos, e, at, failure);
+            return None;
+        }
+    };
+    let san = SanPlus {
+        san: San::from_move(pos, m),
+        suffix: lan.suffix,
+        glyph: lan.glyph,
+        spelling: Spelling::default(),
+    };
+    let reason = format!(
+        "long algebraic notation, not SAN; SAN is {}",
+        SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter)
+    );
+    if strict {
+        rep.illegal(GameProblemKind::NonSanMove, at, reason, Some(pos));
+        return None;
+    }
+    rep.warn(GameProblemKind::NonSanMove, at, reason, Some(pos));
+    Some((san, m))
+}
+
+/// An illegal move: `move-after-end` when the game has ended, else the engine's reason.
+fn illegal<E, C>(
+    rep: &mut Reporter<'_>,
+    pos: &Position,
+    e: crate::position::IllegalMove,
+    at: At<'_>,
+    failure: Failure<E, C>,
+) where
+    E: FnOnce() -> Option<String>,
+    C: FnOnce(String) -> String,
+{
+    let (kind, reason) = match (failure.ended)() {
+        Some(reason) => (GameProblemKind::MoveAfterEnd, reason),
+        None => (
+            GameProblemKind::Illegal(e.kind),
+            (failure.context)(e.message),
+        ),
+    };
+    rep.illegal(kind, at, reason, Some(pos));
 }

@@ -44,7 +44,7 @@ pub enum TokenKind<'a> {
     VariationStart,
     /// `)`
     VariationEnd,
-    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    /// `1-0`, `0-1`, `1/2-1/2` or `*` (the token's text may spell it otherwise: `1–0`).
     Result(&'a str),
     /// Text the grammar does not allow here, and why.
     Unknown(&'a str, &'static str),
@@ -77,7 +77,8 @@ fn tag_pair(i: &[u8]) -> Option<TagSpan> {
     let name = (name_start, at(rest));
     let (rest, _) = (blanks, char('"')).parse(rest).ok()?;
     // The closing quote: jump between quotes, backslashes and line ends. A backslash
-    // escapes the byte after it, but never a line end: a value stays on its line.
+    // escapes the byte after it, but never a line end: a value stays on its line (LF, or
+    // a CR, checked once the value is known).
     let value_start = at(rest);
     let mut n = 0;
     let value_end = loop {
@@ -87,6 +88,9 @@ fn tag_pair(i: &[u8]) -> Option<TagSpan> {
             _ => return None,
         }
     };
+    if memchr::memchr(b'\r', &i[value_start..value_end]).is_some() {
+        return None;
+    }
     let (rest, _) = (blanks, char(']')).parse(&i[value_end + 1..]).ok()?;
     Some(TagSpan {
         len: at(rest),
@@ -97,7 +101,7 @@ fn tag_pair(i: &[u8]) -> Option<TagSpan> {
 
 /// Whether `line` begins, after blanks, with a whole tag pair.
 pub(super) fn starts_with_tag(line: &[u8]) -> bool {
-    tag_pair(line.trim_ascii_start()).is_some()
+    tag_pair(super::split::trim_blank_start(line)).is_some()
 }
 
 /// Where a tag's parts lie, in bytes from its `[`.
@@ -122,7 +126,7 @@ fn move_number_end(b: &[u8], start: usize) -> Option<usize> {
     while i < b.len() && b[i] == b'.' {
         i += 1;
     }
-    (i > dots || i == b.len() || DELIMITER[b[i] as usize]).then_some(i)
+    (i > dots || i == b.len() || delimiter_at(b, i)).then_some(i)
 }
 
 /// Iterates the tokens of one game's text.
@@ -176,31 +180,68 @@ impl<'a> Tokenizer<'a> {
         self.text[..offset]
             .chars()
             .rev()
-            .take_while(|&c| c != '\n')
-            .all(|c| c == ' ' || c == '\t' || c == '\r')
+            .take_while(|&c| c != '\n' && c != '\r')
+            .all(|c| c == ' ' || c == '\t' || c == BOM)
     }
 }
 
-/// Bytes that end a move token: ASCII whitespace and `( ) { } [ ] ;`.
-static DELIMITER: [bool; 256] = {
-    let mut t = [false; 256];
+/// The byte-order mark, U+FEFF: white space between tokens and games (files joined with
+/// `cat`, text pasted from an editor).
+const BOM: char = '\u{feff}';
+
+/// Whether a BOM's three bytes (`EF BB BF`) start at `i`.
+#[inline]
+fn bom_at(b: &[u8], i: usize) -> bool {
+    b.get(i..i + 3) == Some(b"\xef\xbb\xbf")
+}
+
+/// Bytes that end a move token: ASCII whitespace and `( ) { } [ ] ;` (1), and the first
+/// byte of a BOM (2: a delimiter when the whole BOM follows).
+static DELIMITER: [u8; 256] = {
+    let mut t = [0; 256];
     let list = b" \t\n\r\x0c(){}[];";
     let mut i = 0;
     while i < list.len() {
-        t[list[i] as usize] = true;
+        t[list[i] as usize] = 1;
         i += 1;
     }
+    t[0xef] = 2;
     t
 };
+
+/// Whether the byte at `i` starts a delimiter.
+#[inline]
+fn delimiter_at(b: &[u8], i: usize) -> bool {
+    match DELIMITER[b[i] as usize] {
+        0 => false,
+        1 => true,
+        _ => bom_at(b, i),
+    }
+}
 
 /// The end of the run of bytes from `from` that are not delimiters.
 #[inline]
 fn token_end(b: &[u8], from: usize) -> usize {
     let mut i = from;
-    while i < b.len() && !DELIMITER[b[i] as usize] {
+    while i < b.len() && !delimiter_at(b, i) {
         i += 1;
     }
     i
+}
+
+/// The end of the white space at `from`: ASCII white space and BOMs.
+#[inline]
+fn blank_end(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if !bom_at(b, i) {
+            return i;
+        }
+        i += 3;
+    }
 }
 
 impl<'a> Iterator for Tokenizer<'a> {
@@ -209,16 +250,13 @@ impl<'a> Iterator for Tokenizer<'a> {
     #[inline(always)]
     fn next(&mut self) -> Option<Token<'a>> {
         let b = self.text.as_bytes();
-        let mut start = self.pos;
-        while start < b.len() && b[start].is_ascii_whitespace() {
-            start += 1;
-        }
+        let start = blank_end(b, self.pos);
         let Some(&first) = b.get(start) else {
             self.pos = start;
             return None;
         };
         let line_end =
-            |from: usize| memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |n| from + n);
+            |from: usize| memchr::memchr2(b'\n', b'\r', &b[from..]).map_or(b.len(), |n| from + n);
         // The common tokens first: moves, `{…}` comments and move numbers.
         let (end, kind): (usize, TokenKind<'a>) = match first {
             b'a'..=b'z' | b'A'..=b'Z' | b'@' | b'-' => {
@@ -240,6 +278,9 @@ impl<'a> Iterator for Tokenizer<'a> {
                 let t = &self.text[start..end];
                 match t {
                     "1-0" | "0-1" | "1/2-1/2" | "*" => (end, TokenKind::Result(t)),
+                    _ if !t.is_ascii() && read_result(t).is_some() => {
+                        (end, TokenKind::Result(read_result(t).unwrap_or(t)))
+                    }
                     _ => match move_number_end(b, start) {
                         Some(n) => (n, TokenKind::MoveNumber(&self.text[start..n])),
                         None => (end, TokenKind::Move(t)),
@@ -290,7 +331,12 @@ impl<'a> Iterator for Tokenizer<'a> {
             }
             _ => {
                 let end = token_end(b, start).max(start + first_char_len(first));
-                (end, TokenKind::Move(&self.text[start..end]))
+                let t = &self.text[start..end];
+                match read_result(t) {
+                    // `½-½`.
+                    Some(r) if first == 0xc2 => (end, TokenKind::Result(r)),
+                    _ => (end, TokenKind::Move(t)),
+                }
             }
         };
         self.pos = end;
@@ -300,6 +346,24 @@ impl<'a> Iterator for Tokenizer<'a> {
             text: &self.text[start..end],
         })
     }
+}
+
+/// The result a marker or a Result tag names: PGN's `1-0`, `0-1`, `1/2-1/2` and `*`, and
+/// the spellings other programs and editors leave (an en dash, em dash or minus sign for
+/// the hyphen, `½` for `1/2`: `1–0`, `½-½`), which scalachess also reads.
+pub(crate) fn read_result(text: &str) -> Option<&'static str> {
+    let canonical = |t: &str| match t {
+        "1-0" => Some("1-0"),
+        "0-1" => Some("0-1"),
+        "1/2-1/2" => Some("1/2-1/2"),
+        "*" => Some("*"),
+        _ => None,
+    };
+    if text.is_ascii() {
+        return canonical(text);
+    }
+    let dashed = text.replace(['\u{2013}', '\u{2014}', '\u{2212}'], "-");
+    canonical(&dashed.replace('\u{bd}', "1/2"))
 }
 
 /// The byte length of the UTF-8 character starting with byte `lead`.
@@ -314,6 +378,7 @@ fn first_char_len(lead: u8) -> usize {
 
 /// Turns byte offsets into 1-based line and column (in characters), moving forward only:
 /// locating every token of a text costs time linear in the text, however long its lines.
+/// Lines end at LF, CRLF or a lone CR, as the splitter counts them.
 #[derive(Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,
@@ -347,13 +412,20 @@ impl<'a> LineIndex<'a> {
             *self = LineIndex::new(self.text, self.first_line);
         }
         let offset = offset.min(self.text.len());
-        let seg = &self.text.as_bytes()[self.offset..offset];
+        let text = self.text.as_bytes();
+        let seg = &text[self.offset..offset];
         let chars = |b: &[u8]| b.iter().filter(|&&c| c & 0xc0 != 0x80).count();
-        match memchr::memrchr(b'\n', seg) {
-            Some(last) => {
-                self.line += memchr::memchr_iter(b'\n', seg).count();
-                self.column = chars(&seg[last + 1..]) + 1;
+        // Every LF ends a line, and every CR but the one of a CRLF.
+        let mut last = None;
+        for n in memchr::memchr2_iter(b'\n', b'\r', seg) {
+            if seg[n] == b'\r' && text.get(self.offset + n + 1) == Some(&b'\n') {
+                continue;
             }
+            self.line += 1;
+            last = Some(n);
+        }
+        match last {
+            Some(last) => self.column = chars(&seg[last + 1..]) + 1,
             None => self.column += chars(seg),
         }
         self.offset = offset;

@@ -20,7 +20,7 @@ use super::game::{Boards, MAX_VARIATION_DEPTH, MoveAt, Options, Start, Tags, rea
 use super::problem::{At, GameProblemKind, GameReport, Reporter, Status};
 use super::split::{GameSplitter, RawGame};
 use super::step::{Failure, resolve};
-use super::token::{TokenKind, Tokenizer};
+use super::token::{TokenKind, Tokenizer, read_result};
 use super::visitor::Visitor;
 use crate::notation::fen::{self, FenDialect};
 use crate::position::{EndReason, Outcome, Position};
@@ -139,12 +139,34 @@ fn walk<'t, V: Visitor<'t>>(
     // Tag section: keep the tags validation reads (the first of each name).
     let mut tags = Tags::default();
     let mut duplicates = Vec::new();
+    // The first tag after a blank line inside the tag section, and the tag before it.
+    let mut blank_before = None;
+    let mut previous = None;
     tokens.tag_section(|name, value, offset| {
         if tags.insert(name, value, offset) {
             duplicates.push((name, value, offset));
         }
+        if let Some(prev) = previous
+            && blank_before.is_none()
+            && has_blank_line(&text.as_bytes()[prev..offset])
+        {
+            blank_before = Some((name, offset));
+        }
+        previous = Some(offset);
         visitor.tag(name, value);
     });
+    if let (true, Some((name, offset))) = (opts.strict, blank_before) {
+        rep.warn(
+            GameProblemKind::BlankLineInTags,
+            At {
+                ply: None,
+                token: Some(name),
+                offset,
+            },
+            format!("a blank line inside the tag section: [{name}] and the tags after it are read as this game's"),
+            None,
+        );
+    }
     for (name, value, offset) in duplicates {
         rep.warn(
             GameProblemKind::DuplicateTag,
@@ -152,6 +174,12 @@ fn walk<'t, V: Visitor<'t>>(
             format!("a second [{name}] tag: the first is read, and pgn convert drops this one"),
             None,
         );
+    }
+    if let Some((value, offset)) = tags.get("Result")
+        && let Some(r) = read_result(value)
+        && r != value
+    {
+        nonstandard_result(&mut rep, r, value, offset);
     }
     let finish = |rep: Reporter<'_>, variant, plies| GameReport {
         number,
@@ -299,6 +327,9 @@ fn walk_movetext<'t, V: Visitor<'t>>(
                     }
                     marker = Some((r, t.offset));
                 }
+                if t.text != r {
+                    nonstandard_result(rep, r, t.text, t.offset);
+                }
                 visitor.result(r);
             }
             TokenKind::Tag { .. } | TokenKind::Unknown(..) if !live => {}
@@ -409,7 +440,7 @@ fn check_end(
     end: usize,
 ) {
     let outcome = pos.outcome();
-    let result_tag = tags.get("Result");
+    let result_tag = tags.result();
     // The end of the movetext: after its last token, not the blank lines that follow.
     let end = end - rep.trailing_space(end);
     if let (Some(o), Some((r, offset))) = (outcome, result_tag)
@@ -489,6 +520,40 @@ fn check_end(
             );
         }
     }
+}
+
+/// Whether `text` holds a blank line: two line ends (LF, CRLF or CR) with only white space
+/// between them.
+fn has_blank_line(text: &[u8]) -> bool {
+    let mut ends = 0;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'\r' if text.get(i + 1) == Some(&b'\n') => {}
+            b'\n' | b'\r' => {
+                ends += 1;
+                if ends == 2 {
+                    return true;
+                }
+            }
+            b' ' | b'\t' | 0x0c => {}
+            0xef if text[i..].starts_with(b"\xef\xbb\xbf") => i += 2,
+            _ => ends = 0,
+        }
+        i += 1;
+    }
+    false
+}
+
+/// A result marker or Result tag that spells `result` otherwise (`1–0`): read as it, with a
+/// warning.
+pub(crate) fn nonstandard_result(rep: &mut Reporter<'_>, result: &str, text: &str, offset: usize) {
+    rep.warn(
+        GameProblemKind::NonstandardResult,
+        At::tag(text, offset),
+        format!("`{text}` is read as the result {result} (PGN writes results with ASCII hyphens and 1/2)"),
+        None,
+    );
 }
 
 /// Under `--strict`, a move number that does not fit the position (`12.` before a white

@@ -136,6 +136,56 @@ pub struct SanPlus {
     pub spelling: Spelling,
 }
 
+/// A move in long algebraic notation: the origin square always written (`e2e4`, `e2-e4`,
+/// `Ng1-f3`, `Nf3xe5`, `e7e8=Q`, `e7e8q`), as engines, WinBoard's engine lines and some
+/// GUIs write PGN movetext; UCI's moves are its shortest form. Lichess (scalachess) and
+/// python-chess read it in PGN; pocketfen reads it where a token is not SAN.
+///
+/// ```text
+/// lan = [ role ] square [ "-" / "x" ] square [ promotion ] [ "+" / "#" ] [ glyph ]
+/// ```
+///
+/// ```
+/// use pocketfen::notation::san::Lan;
+/// use pocketfen::{Position, Variant};
+/// let pos = Position::start(Variant::Chess);
+/// let lan: Lan = "Ng1-f3".parse()?;
+/// assert_eq!(lan.to_move(&pos)?, "Nf3".parse::<pocketfen::notation::san::San>()?.to_move(&pos)?);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Lan {
+    /// The moving piece's letter, when written (`P` included).
+    pub role: Option<Role>,
+    /// The origin square.
+    pub from: Square,
+    /// Whether `x` is written.
+    pub capture: bool,
+    /// The destination square (castling: the king's, or its rook's).
+    pub to: Square,
+    /// The promotion role, when written.
+    pub promotion: Option<Role>,
+    /// `+` or `#`, when written.
+    pub suffix: Option<Suffix>,
+    /// An annotation glyph, when written.
+    pub glyph: Option<Glyph>,
+}
+
+impl FromStr for Lan {
+    type Err = ParseSanError;
+    fn from_str(s: &str) -> Result<Lan, ParseSanError> {
+        Lan::from_ascii(s.as_bytes())
+    }
+}
+
+impl FromStr for San {
+    type Err = ParseSanError;
+    /// Parses a SAN token, dropping its suffix and glyph.
+    fn from_str(s: &str) -> Result<San, ParseSanError> {
+        SanPlus::from_ascii(s.as_bytes()).map(|p| p.san)
+    }
+}
+
 /// How to write pawn drops.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum DropStyle {

@@ -7,7 +7,7 @@ use nom::combinator::{opt, value};
 use nom::error::{ErrorKind, ParseError};
 use nom::{IResult, Parser};
 
-use super::{CastlingSide, Glyph, ParseSanError, San, SanPlus, Spelling, Suffix};
+use super::{CastlingSide, Glyph, Lan, ParseSanError, San, SanPlus, Spelling, Suffix};
 use crate::notation::nomerr::quote;
 use crate::types::{File, Rank, Role, Square};
 
@@ -306,9 +306,53 @@ fn common_shape(s: &[u8]) -> Option<SanPlus> {
     })
 }
 
+/// `lan = [ role ] square [ "-" / "x" ] square [ promotion ] [ suffix ] [ glyph ]`, the
+/// whole token.
+fn lan(i: &[u8]) -> Res<'_, Lan> {
+    let (rest, role) = opt(any_role).parse(i)?;
+    let (rest, from) = square(rest)?;
+    let (rest, sep) = opt(alt((tag("-"), tag("x")))).parse(rest)?;
+    let Ok((rest, to)) = square(rest) else {
+        return cut_fail(rest, "the destination square");
+    };
+    let (rest, (promoted, suffix, glyph)) = (promotion, opt(suffix), opt(glyph)).parse(rest)?;
+    if !rest.is_empty() {
+        return cut_fail(
+            rest,
+            "the end of the move (after it only `+`, `#` and `!`/`?` glyphs)",
+        );
+    }
+    let lan = Lan {
+        role: role.map(|(r, _)| r),
+        from,
+        capture: sep == Some(&b"x"[..]),
+        to,
+        promotion: promoted.map(|(r, _)| r),
+        suffix,
+        glyph,
+    };
+    Ok((rest, lan))
+}
+
+impl Lan {
+    /// Parses one long-algebraic token.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseSanError`] with the column in the token and what was expected.
+    pub fn from_ascii(s: &[u8]) -> Result<Lan, ParseSanError> {
+        located(s, lan(s))
+    }
+}
+
 /// Parses one token with the grammar; errors located in the token.
 fn parse(s: &[u8]) -> Result<SanPlus, ParseSanError> {
-    match san_plus(s) {
+    located(s, san_plus(s))
+}
+
+/// A whole-token parse's result, its error located in the token `s`.
+fn located<'a, T>(s: &'a [u8], res: Res<'a, T>) -> Result<T, ParseSanError> {
+    match res {
         Ok((_, plus)) => Ok(plus),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
             // The failure point is a suffix of `s` or of a part of it: its offset in `s`.

@@ -7,6 +7,38 @@ use crate::moves::Move;
 use crate::position::{IllegalMove, IllegalReason, Position};
 use crate::types::{Color, File, Rank, Role, Square};
 
+impl super::Lan {
+    /// The legal move this long-algebraic move names in `pos`: the move from its origin to
+    /// its destination (castling as the king's move), of the piece its letter names.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] with the precise reason (a letter that is not the piece on the
+    /// origin is `no-such-piece`).
+    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalMove> {
+        if let (Some(role), Some(piece)) = (self.role, pos.board().piece_at(self.from))
+            && piece.role != role
+            && piece.color == pos.turn()
+        {
+            return Err(IllegalMove::new(
+                IllegalReason::NoSuchPiece,
+                format!(
+                    "the piece on {} is a {}, not a {}",
+                    self.from,
+                    piece.role.name(),
+                    role.name()
+                ),
+            ));
+        }
+        crate::notation::uci::UciMove::Normal {
+            from: self.from,
+            to: self.to,
+            promotion: self.promotion,
+        }
+        .to_move(pos)
+    }
+}
+
 impl San {
     /// The legal move this SAN names in `pos`.
     ///
