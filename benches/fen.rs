@@ -87,7 +87,7 @@ fn main() {
             let start = Instant::now();
             for l in &lines {
                 out.clear();
-                fen::convert_line(l, None, to, &mut out).expect("valid");
+                fen::convert_line(l, &fen::Conversion::to(to), &mut out).expect("valid");
                 total += out.len();
             }
             black_box(total);

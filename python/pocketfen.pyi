@@ -26,7 +26,12 @@ class IllegalMoveError(ValueError):
     kind: str
     reason: str
 
-def convert_fen(fen: str, to: Dialect, from_: Optional[Union[Dialect, Literal["auto"]]] = None) -> str:
+def convert_fen(
+    fen: str,
+    to: Dialect,
+    from_: Optional[Union[Dialect, Literal["auto"]]] = None,
+    variant: str = "auto",
+) -> str:
     """The FEN (or bughouse pair `A | B`) in the dialect `to`. `from_` names the dialect to
     read (None or "auto": any). Raises FenError when it does not parse."""
 

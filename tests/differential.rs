@@ -57,8 +57,10 @@ fn their_fen<P: shakmaty::Position>(pos: &P) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
+/// Our FEN in shakmaty's spelling: brackets, `[]` when empty, pockets P N B R Q (our
+/// Xboard dialect's order; the bracket dialect writes python-chess's Q R B N P).
 fn our_fen(pos: &Position) -> String {
-    setup_to_string(&pos.to_setup(), FenDialect::Bracket)
+    setup_to_string(&pos.to_setup(), FenDialect::Xboard).replace("[-]", "[]")
 }
 
 /// Plays random games from `start` until `budget` positions have been compared.

@@ -74,7 +74,11 @@ proptest! {
         for d in FenDialect::ALL {
             let printed = fen::to_string(&fen, d);
             let back = fen::parse(&printed, Some(d)).map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?;
-            prop_assert_eq!(fen::to_string(&back.fen, d), printed.clone());
+            // A canonical setup prints back to the same text; one with promoted pieces but
+            // no pocket is not canonical (it reads back with empty pockets).
+            if s.promoted.is_empty() || s.pockets.is_some() {
+                prop_assert_eq!(fen::to_string(&back.fen, d), printed.clone());
+            }
             let Fen::Single(back) = back.fen else { panic!("single") };
             prop_assert_eq!(&back, &common::expected_read_back(&s, d), "{}", printed);
         }
@@ -86,7 +90,7 @@ proptest! {
         // A full-move number of 0 is read, and so written, as 1.
         let mut expected = fen.clone();
         for s in expected.boards_mut() {
-            s.fullmoves = s.fullmoves.max(1);
+            *s = common::expected_read_back(s, FenDialect::Lichess);
         }
         for d in [FenDialect::Lichess, FenDialect::Xboard, FenDialect::Bracket] {
             let printed = fen::to_string(&fen, d);

@@ -100,22 +100,32 @@ fn fen_position_error(py: Python<'_>, e: &FenPositionError) -> PyErr {
     err
 }
 
-/// convert_fen(fen, to, from_=None)
+/// convert_fen(fen, to, from_=None, variant="auto")
 /// --
 ///
-/// The FEN (or bughouse pair `A | B`) in the dialect `to`: `lichess`, `xboard`,
-/// `chesscom` or `bracket`. `from_` names the dialect to read (None or `auto`: any).
-/// Raises FenError when it does not parse.
+/// The FEN (or bughouse pair `A | B`, or EPD line) in the dialect `to`: `lichess`,
+/// `xboard`, `chesscom` or `bracket`. `from_` names the dialect to read (None or `auto`:
+/// any). `variant` says what the position is: a pocket variant writes its pockets even
+/// when empty. Raises FenError when it does not parse.
 #[pyfunction]
-#[pyo3(signature = (fen, to, from_ = None))]
-fn convert_fen(py: Python<'_>, fen: &str, to: &str, from_: Option<&str>) -> PyResult<String> {
-    let to = dialect(to)?;
-    let from = match from_ {
-        None | Some("auto") => None,
-        Some(name) => Some(dialect(name)?),
+#[pyo3(signature = (fen, to, from_ = None, variant = "auto"))]
+fn convert_fen(
+    py: Python<'_>,
+    fen: &str,
+    to: &str,
+    from_: Option<&str>,
+    variant: &str,
+) -> PyResult<String> {
+    let conv = fen::Conversion {
+        from: match from_ {
+            None | Some("auto") => None,
+            Some(name) => Some(dialect(name)?),
+        },
+        to: dialect(to)?,
+        variant: self::variant(variant)?,
     };
     let mut out = String::with_capacity(fen.len() + 8);
-    fen::convert_line(fen, from, to, &mut out).map_err(|e| fen_error(py, &e))?;
+    fen::convert_line(fen, &conv, &mut out).map_err(|e| fen_error(py, &e))?;
     Ok(out)
 }
 

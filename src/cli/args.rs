@@ -151,6 +151,11 @@ pub struct ConvertArgs {
     /// The dialect to read; with a dialect, a pocket spelled another way is an error.
     #[arg(long, value_enum, default_value = "auto")]
     pub from: FromArg,
+    /// The variant of the positions: a pocket variant writes its pockets even when empty
+    /// (so a FEN that says nothing of a pocket gets one); chess and horde write none.
+    /// `auto` tells it from each line (see `fen check --help`).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub variant: VariantArg,
     #[command(flatten)]
     pub input: FenInput,
 }

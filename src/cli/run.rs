@@ -95,8 +95,11 @@ fn dialect_name(d: Option<FenDialect>) -> &'static str {
 }
 
 fn convert(args: &ConvertArgs) -> Result<bool> {
-    let to = FenDialect::from(args.to);
-    let from = args.from.dialect();
+    let conv = fen::Conversion {
+        from: args.from.dialect(),
+        to: FenDialect::from(args.to),
+        variant: args.variant.variant(),
+    };
     let mut out = stdout();
     let mut text = String::with_capacity(128);
     let mut json = Vec::with_capacity(256);
@@ -111,7 +114,7 @@ fn convert(args: &ConvertArgs) -> Result<bool> {
             };
         }
         text.clear();
-        let converted = fen::convert_line(line, from, to, &mut text);
+        let converted = fen::convert_line(line, &conv, &mut text);
         if let Err(e) = &converted {
             ok = false;
             if !args.input.json {

@@ -68,9 +68,15 @@ pub(crate) fn cut_fail<'a, T>(at: &'a str, expected: &'static str) -> Res<'a, T>
     Err(nom::Err::Failure(NomErr::new(at, expected)))
 }
 
-/// The 1-based byte column of `at` within `whole`, and a short snippet of what stands there.
+/// The 1-based byte column of `at` within `whole` (a slice of it, or else a suffix of the
+/// same length), and a short snippet of what stands there.
 pub(crate) fn locate(whole: &str, at: &str) -> (usize, String) {
-    let offset = whole.len().saturating_sub(at.len());
+    let (start, here) = (whole.as_ptr() as usize, at.as_ptr() as usize);
+    let offset = if (start..=start + whole.len()).contains(&here) {
+        here - start
+    } else {
+        whole.len().saturating_sub(at.len())
+    };
     let word = &at[..at.find(char::is_whitespace).unwrap_or(at.len())];
     let found = if !word.is_empty() {
         quote(word, 12)

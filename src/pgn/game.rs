@@ -285,6 +285,10 @@ pub(crate) fn read_start(
     } else {
         setup
     };
+    let setup = match clean_castling(rep, &setup, rules, value, offset, opts.strict) {
+        Ok(clean) => clean.unwrap_or(setup),
+        Err(()) => return Err(Some(variant)),
+    };
     match Position::from_setup(&setup, rules) {
         Ok(p) => Ok(Start::One(variant, p)),
         Err(e) => {
@@ -292,6 +296,48 @@ pub(crate) fn read_start(
             Err(Some(variant))
         }
     }
+}
+
+/// A `[FEN]` board with castling rights that its kings and rooks do not allow (Caissa's
+/// editor wrote `KQkq` regardless; Lichess's November 2023 Chess960 rematches,
+/// lichess-org/database#54): without them, the board is played as python-chess and
+/// Lichess play it, with an `impossible-castling` warning naming the rights dropped;
+/// under `strict` that is an error and the game is not replayed. `Ok(None)`: nothing to
+/// drop.
+fn clean_castling(
+    rep: &mut Reporter<'_>,
+    setup: &Setup,
+    rules: Rules,
+    value: &str,
+    offset: usize,
+    strict: bool,
+) -> Result<Option<Setup>, ()> {
+    let (clean, dropped) = Position::clean_castling(setup, rules);
+    if dropped.is_empty() {
+        return Ok(None);
+    }
+    let letters: String = dropped.iter().map(|f| f.char()).collect();
+    let rights = if dropped.len() == 1 {
+        "right"
+    } else {
+        "rights"
+    };
+    let why = format!("castling {rights} `{letters}` without a king and rook for them");
+    if strict {
+        rep.unplayable(
+            GameProblemKind::ImpossibleCastling,
+            At::tag(value, offset),
+            format!("FEN tag: {why}"),
+        );
+        return Err(());
+    }
+    rep.warn(
+        GameProblemKind::ImpossibleCastling,
+        At::tag(value, offset),
+        format!("FEN tag: {why}: dropped, and the game replayed without them"),
+        None,
+    );
+    Ok(Some(clean))
 }
 
 /// A `[FEN]` tag that does not parse or is not a legal position: the game cannot be
@@ -328,6 +374,19 @@ fn read_match_start(rep: &mut Reporter<'_>, tags: &Tags<'_>, opts: &Options) -> 
             return None;
         }
     };
+    let rules = Rules {
+        drop_mate: opts.drop_mate,
+        ..Rules::new(Variant::Bughouse)
+    };
+    let mut boards = [a, b];
+    for board in &mut boards {
+        match clean_castling(rep, board, rules, value, offset, opts.strict) {
+            Ok(Some(clean)) => *board = clean,
+            Ok(None) => {}
+            Err(()) => return None,
+        }
+    }
+    let [a, b] = boards;
     match Match::from_setups(&a, &b, opts.drop_mate) {
         Ok(m) => Some(m),
         Err((board, e)) => {

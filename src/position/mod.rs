@@ -98,6 +98,62 @@ impl Position {
         Position::build(setup, rules).1
     }
 
+    /// The en passant square a FEN of `setup` writes: the one written, when an en passant
+    /// capture there is legal (Lichess writes it only then, and python-chess's and
+    /// shakmaty's FENs by default); for a setup that is no legal position, when a pawn of
+    /// the side to move attacks it after a double step that could have been played.
+    ///
+    /// ```
+    /// use pocketfen::{Position, Rules, Setup, Variant};
+    /// let setup: Setup = "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 2".parse()?;
+    /// assert_eq!(Position::fen_ep_square(&setup, Rules::new(Variant::Chess)), None);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fen_ep_square(setup: &Setup, rules: Rules) -> Option<Square> {
+        setup.ep_square?;
+        let (pos, problems) = Position::build(setup, rules);
+        if problems.iter().any(|p| p.severity == Severity::Error) {
+            pos.ep_square
+        } else {
+            pos.legal_ep_square()
+        }
+    }
+
+    /// `setup` without the castling rights that its kings and rooks do not allow (no king
+    /// on its back rank, no rook for the letter, a second right on one wing), and the
+    /// rights dropped, in the order written: what python-chess's `clean_castling_rights`
+    /// and Lichess drop from a FEN.
+    ///
+    /// ```
+    /// use pocketfen::{Position, Rules, Setup, Variant};
+    /// let setup: Setup = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1".parse()?;
+    /// let (clean, dropped) = Position::clean_castling(&setup, Rules::new(Variant::Chess));
+    /// assert_eq!(dropped.iter().map(|f| f.char()).collect::<String>(), "K");
+    /// assert!(Position::from_setup(&clean, Rules::new(Variant::Chess)).is_ok());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clean_castling(setup: &Setup, rules: Rules) -> (Setup, Vec<CastlingFlag>) {
+        let invalid = |s: &Setup| {
+            Position::build(s, rules)
+                .1
+                .iter()
+                .any(|p| p.kind == ProblemKind::InvalidCastlingRights)
+        };
+        let mut clean = setup.clone();
+        clean.castling = Castling::none();
+        let mut dropped = Vec::new();
+        for flag in setup.castling.iter() {
+            let mut tried = clean.clone();
+            tried.castling.push(flag);
+            if invalid(&tried) {
+                dropped.push(flag);
+            } else {
+                clean = tried;
+            }
+        }
+        (clean, dropped)
+    }
+
     /// The start position of `variant` with its default rules.
     pub fn start(variant: Variant) -> Position {
         Position::from_setup(&variant.start(), Rules::new(variant))

@@ -24,9 +24,10 @@ impl Rng {
 
 /// What a print of `setup` in `dialect` must parse back as, stated here rather than taken
 /// from the library (`fen::read_back`), so that a wrong library rule fails the tests: the
-/// setup itself, but a full-move number of 0 comes back as 1, and Chess.com's dialect,
-/// which writes no pocket field for empty pockets and no promoted piece, loses the
-/// (empty) pockets then.
+/// setup itself, but a full-move number of 0 comes back as 1, a promoted piece without a
+/// pocket comes back with empty pockets (only pocket variants promote pieces that way),
+/// and Chess.com's dialect, which writes no pocket field for empty pockets and no
+/// promoted piece, loses the (empty) pockets then.
 pub fn expected_read_back(
     setup: &pocketfen::Setup,
     dialect: pocketfen::notation::fen::FenDialect,
@@ -34,6 +35,9 @@ pub fn expected_read_back(
     let mut expected = setup.clone();
     if expected.fullmoves == 0 {
         expected.fullmoves = 1;
+    }
+    if expected.promoted != pocketfen::Bitboard::EMPTY && expected.pockets.is_none() {
+        expected.pockets = Some(pocketfen::ByColor::default());
     }
     let empty_pockets = expected
         .pockets

@@ -62,6 +62,7 @@
 //!
 //! Castling letters print as they were read (standard, X-FEN or Shredder-FEN).
 
+mod epd;
 mod parse;
 mod write;
 
@@ -74,6 +75,7 @@ pub use write::{append_fen, append_setup};
 use super::nomerr::{NomErr, locate};
 use crate::position::{Position, PositionError};
 use crate::setup::{Fen, Setup};
+use crate::types::ByColor;
 use crate::variant::{Rules, Variant, guess_variant};
 
 /// The FEN dialect of a site or tool.
@@ -133,6 +135,8 @@ pub enum FenField {
     Clocks,
     /// Chess.com's promoted squares.
     PromotedSquares,
+    /// EPD operations (`bm Nf3;`) after the fields.
+    Operations,
     /// The whole record (the bughouse separator, or text after the last field).
     Record,
 }
@@ -148,6 +152,7 @@ impl FenField {
             FenField::EnPassant => "en passant",
             FenField::Clocks => "clocks",
             FenField::PromotedSquares => "promoted squares",
+            FenField::Operations => "EPD operations",
             FenField::Record => "record",
         }
     }
@@ -189,18 +194,52 @@ pub struct ParsedFen {
     pub fen: Fen,
     /// The dialect the pocket was written in (`None`: no pocket).
     pub dialect: Option<FenDialect>,
+    /// The EPD operations after the fields, when the line is EPD.
+    pub epd: Option<Epd>,
+}
+
+/// What an EPD line holds beyond its position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Epd {
+    /// The operations, in order.
+    pub operations: Vec<EpdOperation>,
+    /// The operations as written, with the white space before them (printed back
+    /// unchanged after the fields).
+    pub text: String,
+    /// Whether the fields had the clocks (the perft suites' six fields).
+    pub clocks: bool,
+}
+
+/// One EPD operation: `bm Nf3 Ng5;` is the opcode `bm` with two operands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EpdOperation {
+    /// The opcode (`bm`, `id`, `hmvc`, `D1`, …).
+    pub opcode: String,
+    /// The operands as written (a string operand with its quotes).
+    pub operands: Vec<String>,
 }
 
 /// Parses one FEN line: a single FEN or a bughouse pair `A | B`, in any dialect
 /// (`from = None`) or in the given one (a pocket spelled in another dialect is an error;
-/// every listed leniency is still accepted).
+/// every listed leniency is still accepted). A line with a `;` is EPD: four fields (or
+/// six) and operations, whose `hmvc` and `fmvn` give the clocks the fields lack.
 ///
 /// # Errors
 ///
 /// [`ParseFenError`] with the byte column, field and what was expected there.
 pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFenError> {
+    parse_located(line, from).map(|(parsed, _)| parsed)
+}
+
+/// [`parse`], with the byte offset of each board's pocket in the line (of where one would
+/// stand, after the board field, when it has none).
+fn parse_located(
+    line: &str,
+    from: Option<FenDialect>,
+) -> Result<(ParsedFen, [usize; 2]), ParseFenError> {
+    let base = line.trim_end_matches(['\r', '\n']);
     let to_err = |l: Located<'_>| {
-        let (column, found) = locate(line, l.err.at);
+        let (column, found) = locate(base, l.err.at);
         ParseFenError {
             column,
             field: l.field,
@@ -209,8 +248,26 @@ pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFen
         }
     };
     let mut boards = Vec::with_capacity(2);
+    let mut pockets_at = [0; 2];
     let mut dialect = None;
-    let mut i = trim_ws(line.trim_end_matches(['\r', '\n']));
+    let mut i = trim_ws(base);
+    let mut epd = None;
+    if let Some((fields, ops)) = epd::split(i) {
+        let (_, operations) =
+            epd::operations(ops.trim_start_matches([' ', '\t'])).map_err(to_err)?;
+        let clocks = fields
+            .trim_end_matches([' ', '\t'])
+            .split([' ', '\t', '_'])
+            .filter(|f| !f.is_empty())
+            .count()
+            > 4;
+        epd = Some(Epd {
+            operations,
+            text: ops.trim_end().to_owned(),
+            clocks,
+        });
+        i = fields;
+    }
     loop {
         let (rest, (setup, style, pocket_at)) = one_fen(i).map_err(to_err)?;
         if let Some(d) = from
@@ -228,9 +285,18 @@ pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFen
             }));
         }
         dialect = dialect.or(style.dialect());
+        if let Some(at) = pockets_at.get_mut(boards.len()) {
+            *at = i.as_ptr() as usize + (i.len() - pocket_at) - base.as_ptr() as usize;
+        }
         boards.push(setup);
         let rest = trim_ws(rest);
         match rest.strip_prefix('|') {
+            Some(_) if epd.is_some() => {
+                return Err(to_err(Located {
+                    field: FenField::Record,
+                    err: NomErr::new(rest, "one board in an EPD line (no bughouse pair)"),
+                }));
+            }
             Some(next) if boards.len() == 1 => i = trim_ws(next),
             Some(_) => {
                 return Err(to_err(Located {
@@ -247,11 +313,23 @@ pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFen
             }
         }
     }
-    let fen = match <[Setup; 2]>::try_from(boards) {
+    let mut fen = match <[Setup; 2]>::try_from(boards) {
         Ok(pair) => Fen::Pair(Box::new(pair)),
         Err(mut one) => Fen::Single(one.pop().expect("one board")),
     };
-    Ok(ParsedFen { fen, dialect })
+    if let (Some(e), Fen::Single(setup)) = (&epd, &mut fen)
+        && !e.clocks
+    {
+        for op in &e.operations {
+            let number = op.operands.first().and_then(|n| n.parse().ok());
+            match (op.opcode.as_str(), number) {
+                ("hmvc", Some(n)) => setup.halfmoves = n,
+                ("fmvn", Some(n)) => setup.fullmoves = n,
+                _ => {}
+            }
+        }
+    }
+    Ok((ParsedFen { fen, dialect, epd }, pockets_at))
 }
 
 impl Position {
@@ -357,21 +435,140 @@ impl FromStr for Setup {
     }
 }
 
-/// Converts one FEN line (any dialect, or `from`) to `to`, appending it to `out`: the
-/// work of `pocketfen fen convert` per line. Returns the dialect the line was read in.
+/// How `fen convert` turns a line into another dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Conversion {
+    /// The dialect to read (`None`: any; with one, a pocket spelled another way is an
+    /// error).
+    pub from: Option<FenDialect>,
+    /// The dialect to write.
+    pub to: FenDialect,
+    /// The variant the positions are of (`None`: told from each line, see
+    /// [`guess_variant`]). A pocket variant's boards are written with their pockets, empty
+    /// ones too (a FEN that says nothing of a pocket then gets one); a variant without
+    /// drops is written without, and a pocket with pieces is an error.
+    pub variant: Option<Variant>,
+}
+
+impl Conversion {
+    /// Any dialect to `to`, the variant told from each line.
+    pub fn to(to: FenDialect) -> Conversion {
+        Conversion {
+            from: None,
+            to,
+            variant: None,
+        }
+    }
+}
+
+/// Converts one FEN (or EPD) line to `conv.to`, appending it to `out`: the work of
+/// `pocketfen fen convert` per line. The en passant square is written only when an en
+/// passant capture there is legal (as everywhere pocketfen writes a FEN); an EPD line
+/// stays EPD, its operations as written. Returns the dialect the line was read in.
+///
+/// ```
+/// use pocketfen::notation::fen::{self, Conversion, FenDialect};
+/// use pocketfen::Variant;
+/// let mut out = String::new();
+/// let conv = Conversion { variant: Some(Variant::Crazyhouse), ..Conversion::to(FenDialect::Lichess) };
+/// fen::convert_line("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 2", &conv, &mut out)?;
+/// assert_eq!(out, "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 2");
+/// # Ok::<_, fen::ParseFenError>(())
+/// ```
 ///
 /// # Errors
 ///
-/// [`ParseFenError`] when the line does not parse; `out` is unchanged.
+/// [`ParseFenError`] when the line does not parse, or has a pocket or promoted pieces
+/// that `conv.variant` has none of; `out` is unchanged.
 pub fn convert_line(
     line: &str,
-    from: Option<FenDialect>,
-    to: FenDialect,
+    conv: &Conversion,
     out: &mut String,
 ) -> Result<Option<FenDialect>, ParseFenError> {
-    let parsed = parse(line, from)?;
-    append_fen(out, &parsed.fen, to);
+    let (mut parsed, pockets_at) = parse_located(line, conv.from)?;
+    let base = line.trim_end_matches(['\r', '\n']);
+    if let Some(variant) = conv.variant {
+        set_variant(&mut parsed.fen, variant, base, &pockets_at)?;
+    }
+    let variant = conv.variant.unwrap_or_else(|| guess_variant(&parsed.fen));
+    for setup in parsed.fen.boards_mut() {
+        setup.ep_square = Position::fen_ep_square(setup, Rules::new(variant));
+    }
+    match (&parsed.epd, &parsed.fen) {
+        (Some(epd), Fen::Single(setup))
+            if conv.to == FenDialect::Chesscom
+                && (setup.promoted.any()
+                    || setup
+                        .pockets
+                        .is_some_and(|p| p.white.count() + p.black.count() > 0)) =>
+        {
+            let ops = base.rfind(epd.text.trim_start()).unwrap_or(base.len());
+            let (column, found) = locate(base, &base[ops..]);
+            return Err(ParseFenError {
+                column,
+                field: FenField::Operations,
+                expected: "an EPD line without pocket pieces or promoted pieces for Chess.com's dialect (its pocket and squares would read as EPD opcodes)",
+                found,
+            });
+        }
+        (Some(epd), Fen::Single(setup)) => {
+            write::append_fields(out, setup, conv.to, epd.clocks);
+            out.push_str(&epd.text);
+        }
+        _ => append_fen(out, &parsed.fen, conv.to),
+    }
     Ok(parsed.dialect)
+}
+
+/// Gives each board the pockets `variant` has: empty ones for a pocket variant when the
+/// FEN spelled none, none for a variant without drops (an error when it held pieces, or a
+/// piece is marked promoted).
+fn set_variant(
+    fen: &mut Fen,
+    variant: Variant,
+    base: &str,
+    pockets_at: &[usize; 2],
+) -> Result<(), ParseFenError> {
+    let error = |offset: usize, field, expected| {
+        let (column, found) = locate(base, &base[offset.min(base.len())..]);
+        ParseFenError {
+            column,
+            field,
+            expected,
+            found,
+        }
+    };
+    for (n, setup) in fen.boards_mut().iter_mut().enumerate() {
+        if variant.has_drops() {
+            setup.pockets.get_or_insert_with(ByColor::default);
+            continue;
+        }
+        if let Some(p) = setup.pockets.take()
+            && !(p.white.is_empty() && p.black.is_empty())
+        {
+            return Err(error(
+                pockets_at[n],
+                FenField::Pocket,
+                "no pocket with pieces (the variant has no drops)",
+            ));
+        }
+        if setup.promoted.any() {
+            let board_start = if n == 0 {
+                0
+            } else {
+                base.find('|').unwrap_or(0)
+            };
+            let mark = base[board_start..]
+                .find('~')
+                .map_or(board_start, |m| board_start + m);
+            return Err(error(
+                mark,
+                FenField::Board,
+                "no promoted-piece mark `~` (the variant has no drops)",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A FEN line as `dialect` writes it.
@@ -389,11 +586,15 @@ pub fn setup_to_string(setup: &Setup, dialect: FenDialect) -> String {
 }
 
 /// The setup that a print of `setup` in `dialect` parses back as: `setup` itself, with a
-/// full-move number of 0 read (and written) as 1, in every dialect but Chess.com's, which
-/// also writes no pocket field when the pockets are empty and nothing is promoted.
+/// full-move number of 0 read (and written) as 1 and empty pockets for promoted pieces
+/// without a pocket, in every dialect but Chess.com's, which also writes no pocket field
+/// when the pockets are empty and nothing is promoted.
 pub fn read_back(setup: &Setup, dialect: FenDialect) -> Setup {
     let mut s = setup.clone();
     s.fullmoves = s.fullmoves.max(1);
+    if s.promoted.any() && s.pockets.is_none() {
+        s.pockets = Some(ByColor::default());
+    }
     if dialect == FenDialect::Chesscom
         && let Some(p) = s.pockets
         && p.white.is_empty()
@@ -453,7 +654,11 @@ mod tests {
         let s = "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q w - - 0 26 NNBRpr h1";
         let p = parse(s, None).unwrap();
         assert_eq!(p.dialect, Some(FenDialect::Chesscom));
-        assert_eq!(to_string(&p.fen, FenDialect::Chesscom), s);
+        // Written in Q R B N P order, as Chess.com's one real export (`QNrp`) has it.
+        assert_eq!(
+            to_string(&p.fen, FenDialect::Chesscom),
+            "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q w - - 0 26 RBNNrp h1"
+        );
         assert_eq!(
             to_string(&p.fen, FenDialect::Lichess),
             "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q~/NNBRpr w - - 0 26"
@@ -469,7 +674,7 @@ mod tests {
 
     #[test]
     fn leniencies() {
-        let canon = "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNpr] b - - 39 20";
+        let canon = "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNrp] b - - 39 20";
         for s in [
             "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[rN2Np] b - - 39 20",
             "r4rk1/p2bppbp/6p1/2qpP3/5P2/2NBPQPp/PPP4P/R1B3K1[NNNrp]_b_-_-_39_20",

@@ -518,6 +518,11 @@ pub(super) fn one_fen(i: &str) -> FieldRes<'_, (Setup, Style, usize)> {
             err: NomErr::new(i, "a space between fields"),
         });
     }
+    // A promoted piece exists only where captures go to a pocket: a FEN that marks one but
+    // spells no pocket (Chess.com omits an empty one) has empty pockets.
+    if setup.promoted.any() && setup.pockets.is_none() {
+        setup.pockets = Some(ByColor::default());
+    }
     Ok((i, (setup, style, pocket_at)))
 }
 

@@ -8,9 +8,28 @@ use crate::setup::Pocket;
 use crate::setup::{Fen, Setup};
 use crate::types::{ByColor, Color, Piece, Role};
 
-fn write_pocket_letters(out: &mut String, pockets: &ByColor<Pocket>) {
+/// The order each dialect writes a side's pocket letters in, as its home programs write
+/// them (the README's dialect table has the evidence): P N B R Q for Lichess (scalachess
+/// `Pocket.forsyth`) and Xboard (xboard's holdings follow its piece enum, `common.h`);
+/// Q R B N P for the bracket form (python-chess `CrazyhousePocket.__str__` and
+/// Fairy-Stockfish `Position::fen` count down from the queen) and for Chess.com (its one
+/// real export with a pocket, `QNrp`).
+const fn pocket_order(dialect: FenDialect) -> [Role; 5] {
+    match dialect {
+        FenDialect::Lichess | FenDialect::Xboard => Role::POCKET,
+        FenDialect::Bracket | FenDialect::Chesscom => [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ],
+    }
+}
+
+fn write_pocket_letters(out: &mut String, pockets: &ByColor<Pocket>, dialect: FenDialect) {
     for color in Color::ALL {
-        for role in Role::POCKET {
+        for role in pocket_order(dialect) {
             let c = Piece { color, role }.char();
             for _ in 0..pockets[color].get(role) {
                 out.push(c);
@@ -70,19 +89,26 @@ fn write_board(out: &mut String, setup: &Setup, marks: bool) {
 
 /// Appends `setup` as `dialect` writes it.
 pub fn append_setup(out: &mut String, setup: &Setup, dialect: FenDialect) {
+    append_fields(out, setup, dialect, true);
+}
+
+/// Appends `setup` as `dialect` writes it, with the half-move clock and full-move number
+/// (six fields) or without them (EPD's four, and Chess.com's `CurrentPosition` of a game
+/// without pockets).
+pub(crate) fn append_fields(out: &mut String, setup: &Setup, dialect: FenDialect, clocks: bool) {
     write_board(out, setup, dialect != FenDialect::Chesscom);
     if let Some(p) = &setup.pockets {
         match dialect {
             FenDialect::Lichess => {
                 out.push('/');
-                write_pocket_letters(out, p);
+                write_pocket_letters(out, p, dialect);
             }
             FenDialect::Xboard | FenDialect::Bracket => {
                 out.push('[');
                 if dialect == FenDialect::Xboard && p.white.is_empty() && p.black.is_empty() {
                     out.push('-');
                 } else {
-                    write_pocket_letters(out, p);
+                    write_pocket_letters(out, p, dialect);
                 }
                 out.push(']');
             }
@@ -107,22 +133,21 @@ pub fn append_setup(out: &mut String, setup: &Setup, dialect: FenDialect) {
         None => out.push('-'),
     }
     // A full-move number of 0 is read as 1 (`fen check` says so), and written so.
-    out.push(' ');
-    push_number(out, setup.halfmoves);
-    out.push(' ');
-    push_number(out, setup.fullmoves.max(1));
+    if clocks {
+        out.push(' ');
+        push_number(out, setup.halfmoves);
+        out.push(' ');
+        push_number(out, setup.fullmoves.max(1));
+    }
     if dialect == FenDialect::Chesscom {
-        match &setup.pockets {
-            Some(p) if !(p.white.is_empty() && p.black.is_empty()) || setup.promoted.any() => {
-                out.push(' ');
-                if p.white.is_empty() && p.black.is_empty() {
-                    out.push('-');
-                }
-                write_pocket_letters(out, p);
-            }
-            _ => {}
+        // An empty pocket is not written; the promoted squares follow the last field
+        // either way.
+        if let Some(p) = &setup.pockets
+            && !(p.white.is_empty() && p.black.is_empty())
+        {
+            out.push(' ');
+            write_pocket_letters(out, p, dialect);
         }
-        // Promoted squares also without a pocket field (a plain FEN's `~` marks).
         for sq in setup.promoted {
             let _ = write!(out, " {sq}");
         }
