@@ -578,3 +578,96 @@ fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
     writer.join().unwrap().unwrap();
     out
 }
+
+/// Issue 23.7, 9, 13, 14, in the words of `fen convert`: the issue's Chess.com FEN with a
+/// promoted square and no pocket (it is crazyhouse: its empty pocket is written), an en
+/// passant square without a capture (dropped) beside one with (kept), EPD lines (written
+/// back with their operations), and a pocket in each dialect's order.
+#[test]
+fn issue_23_fen_convert_dialect_details() {
+    let lines = [
+        "r2q1rk1/1bpp1pp1/1pn1r3/p6p/1NPp3p/P4P1P/B2BP1P1/qN1QKBNR b K - 1 17 a1",
+        "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR[] w KQkq e6 0 2",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - hmvc 2; fmvn 3; bm Bb5; id \"ruy; lopez\";",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 3;",
+        "r1bBk1r1/ppp2p1p/1b1p3p/3Pp3/6N1/2PPn2n/PP2B1pP/R2Q3K[PNBRQpnbrq] w q - 0 22",
+    ]
+    .join("\n");
+    for to in ["lichess", "xboard", "bracket", "chesscom"] {
+        let name = format!("issue_23_fen_convert_to_{to}");
+        settings().bind(|| {
+            assert_cmd_snapshot!(
+                name,
+                cmd(&["fen", "convert", "--to", to]).pass_stdin(lines.clone())
+            )
+        });
+    }
+    // Checked, every line is a legal position (the EPD ones too; the last has more
+    // material than two sets, a warning).
+    let mut check = vec!["fen", "check"];
+    check.extend(lines.lines());
+    let out = cmd(&check).output().unwrap();
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert_eq!(
+        said.lines().filter(|l| l.contains(": ok: ")).count(),
+        6,
+        "{said}"
+    );
+}
+
+/// Issue 23.7: `fen convert --variant` says what a FEN that names no pocket is: a pocket
+/// variant writes its empty pockets, chess writes none and refuses pieces in a pocket.
+#[test]
+fn issue_23_fen_convert_variant() {
+    let plain = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let run = |variant: &str, to: &str, fen: &str| {
+        let out = cmd(&["fen", "convert", "--variant", variant, "--to", to, fen])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap().trim_end().to_owned(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    for (variant, to, expected) in [
+        (
+            "crazyhouse",
+            "lichess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
+        ),
+        (
+            "loop",
+            "xboard",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1",
+        ),
+        (
+            "chessgi",
+            "bracket",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+        ),
+        ("auto", "lichess", plain),
+        ("chess", "lichess", plain),
+    ] {
+        assert_eq!(
+            run(variant, to, plain),
+            (Some(0), expected.to_owned(), String::new()),
+            "{variant}"
+        );
+    }
+    let empty = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
+    assert_eq!(run("chess", "xboard", empty).1, plain);
+    let (code, out, err) = run(
+        "horde",
+        "lichess",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qp] w KQkq - 0 1",
+    );
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+    assert_eq!(
+        err,
+        "pocketfen: line 1, column 44: pocket: expected no pocket with pieces (the variant has no drops), found `[Qp]`\n"
+    );
+}

@@ -656,3 +656,122 @@ fn convert_keeps_what_it_can_and_says_what_it_cannot() {
         Converted::Refused(_)
     ));
 }
+
+/// The value of tag `name` in a converted game.
+fn tag_value<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("[{name} \"");
+    text.lines()
+        .find_map(|l| l.strip_prefix(open.as_str()))
+        .map(|v| v.trim_end_matches("\"]"))
+}
+
+/// Issue 23.8: a chess game's Variant tag survives Lichess → Xboard → Lichess and
+/// Lichess → Chess.com → Lichess as written (`Standard` from Lichess and lichobile,
+/// `normal` from TCEC, `From Position`); a game without one gets none.
+#[test]
+fn issue_23_a_chess_games_variant_tag_is_kept() {
+    for spelling in [
+        Some("Standard"),
+        Some("normal"),
+        Some("From Position"),
+        None,
+    ] {
+        let tag = spelling.map_or(String::new(), |v| format!("[Variant \"{v}\"]\n"));
+        let game = format!("[Event \"x\"]\n{tag}\n1. e4 e5 2. Nf3 Nc6 *\n");
+        let lichess = convert_all(game.as_bytes(), Target::Lichess);
+        assert_eq!(tag_value(&lichess, "Variant"), spelling, "{lichess}");
+        for target in [Target::Xboard, Target::Chesscom] {
+            let there = convert_all(lichess.as_bytes(), target);
+            assert_eq!(
+                tag_value(&there, "Variant"),
+                spelling,
+                "{target:?}: {there}"
+            );
+            assert_eq!(
+                convert_all(there.as_bytes(), Target::Lichess),
+                lichess,
+                "{target:?}"
+            );
+        }
+    }
+    // A variant's own name is the target's.
+    let zh = "[Event \"x\"]\n[Variant \"ZH\"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n";
+    assert_eq!(
+        tag_value(&convert_all(zh.as_bytes(), Target::Lichess), "Variant"),
+        Some("Crazyhouse")
+    );
+    assert_eq!(
+        tag_value(&convert_all(zh.as_bytes(), Target::Xboard), "Variant"),
+        Some("crazyhouse")
+    );
+}
+
+/// Issue 23.6: Chess.com's `CurrentPosition` has four fields for chess and Chess960
+/// (`… b - -`, as all its exports of those write it) and the clocks and pocket for
+/// crazyhouse (`… w q - 0 22 QNrp`); validate reads both without a mismatch.
+#[test]
+fn issue_23_chesscom_current_position_per_variant() {
+    let chess = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
+    let converted = convert_all(chess.as_bytes(), Target::Chesscom);
+    assert_eq!(
+        tag_value(&converted, "CurrentPosition"),
+        Some("r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq -")
+    );
+    let chess960 = "[Event \"x\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+        [FEN \"nqrkbbrn/pppppppp/8/8/8/8/PPPPPPPP/NQRKBBRN w GCgc - 0 1\"]\n\n1. d4 d5 *\n";
+    let converted = convert_all(chess960.as_bytes(), Target::Chesscom);
+    assert_eq!(
+        tag_value(&converted, "CurrentPosition"),
+        Some("nqrkbbrn/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/NQRKBBRN w KQkq -")
+    );
+    let zh = fs::read("samples/chesscom_zh_2016_eekarf-JannLeeCrazyhouse_scalachess.pgn").unwrap();
+    let original = String::from_utf8_lossy(&zh).into_owned();
+    let converted = convert_all(&zh, Target::Chesscom);
+    assert_eq!(
+        tag_value(&converted, "CurrentPosition"),
+        tag_value(&original, "CurrentPosition")
+    );
+    assert_eq!(
+        tag_value(&converted, "CurrentPosition"),
+        Some("r1bBk1r1/ppp2p1p/1b1p3p/3Pp3/6N1/2PPn2n/PP2B1pP/R2Q3K w q - 0 22 QNrp")
+    );
+    // Each form reads back without a mismatch.
+    for text in [
+        convert_all(chess.as_bytes(), Target::Chesscom),
+        convert_all(chess960.as_bytes(), Target::Chesscom),
+        converted,
+    ] {
+        let reports = pocketfen::pgn::validate_str(&text, &Options::default());
+        assert!(
+            reports.iter().all(|r| r.problems.is_empty()),
+            "{text}: {:?}",
+            reports[0].problems
+        );
+    }
+}
+
+/// Issue 23: the real files of other programs convert and compose byte for byte (their
+/// Variant tags, Chess.com's four-field positions and long algebraic moves included).
+#[test]
+fn issue_23_real_files_round_trip() {
+    let mut files = 0;
+    for entry in fs::read_dir("grammar-tests/pgn/real").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "pgn") {
+            continue;
+        }
+        let bytes = fs::read(&path).unwrap();
+        let lichess = convert_all(&bytes, Target::Lichess);
+        for target in [Target::Xboard, Target::Chesscom] {
+            let there = convert_all(lichess.as_bytes(), target);
+            assert_eq!(
+                convert_all(there.as_bytes(), Target::Lichess),
+                lichess,
+                "{} via {target:?}",
+                path.display()
+            );
+        }
+        files += 1;
+    }
+    assert_eq!(files, 19);
+}

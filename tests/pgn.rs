@@ -869,3 +869,462 @@ fn bughouse_result_against_mate_and_abort() {
         assert_eq!(mismatch, warned, "{result}: {:?}", r.problems);
     }
 }
+
+// Issue 23: archives as other programs write them.
+
+/// The JSON records of `validate --json --all ARGS`, and its exit code.
+fn json_records(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>) {
+    let mut all = vec!["validate", "-q", "--json", "--all"];
+    all.extend_from_slice(args);
+    let out = cmd(&all).output().unwrap();
+    let records = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (records, out.status.code())
+}
+
+/// The game records without their file name, and the summary without its timing.
+fn games_and_summary(
+    mut records: Vec<serde_json::Value>,
+) -> (Vec<serde_json::Value>, serde_json::Value) {
+    let mut summary = records.pop().expect("a summary");
+    assert_eq!(summary["type"], "summary");
+    for r in records.iter_mut().chain([&mut summary]) {
+        r.as_object_mut().unwrap().remove("file");
+        r.as_object_mut().unwrap().remove("seconds");
+    }
+    (records, summary)
+}
+
+/// A temporary folder of this test process.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pocketfen-{name}-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The real `pzstd` (Debian package `zstd`; `.ci/run` installs it).
+fn pzstd(args: &[&str]) -> std::process::Output {
+    Command::new("pzstd")
+        .args(args)
+        .output()
+        .expect("pzstd (Debian package zstd) is needed for this test: `.ci/run` installs it")
+}
+
+/// How many zstd frames a pzstd file holds, each announced by a skippable frame that
+/// carries its compressed size (pzstd's layout; `None` for any other layout).
+fn pzstd_frames(bytes: &[u8]) -> Option<usize> {
+    let u32_at = |i: usize| Some(u32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?));
+    let (mut at, mut frames) = (0, 0);
+    while at < bytes.len() {
+        if !(0x184D_2A50..=0x184D_2A5F).contains(&u32_at(at)?) || u32_at(at + 4)? != 4 {
+            return None;
+        }
+        let size = u32_at(at + 8)? as usize;
+        if u32_at(at + 12)? != 0xFD2F_B528 {
+            return None;
+        }
+        at += 12 + size;
+        frames += 1;
+    }
+    (at == bytes.len()).then_some(frames)
+}
+
+/// Issue 23.1: an archive as Lichess writes its database files (pzstd: a skippable frame
+/// before each of several zstd frames) gives exactly the records of its text, for any
+/// number of jobs, made with the real pzstd.
+#[test]
+fn issue_23_pzstd_archives_are_read_frame_by_frame() {
+    let dir = temp_dir("pzstd");
+    let plain = dir.join("games.pgn");
+    let sample = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+    let copies = 6;
+    let mut text = Vec::new();
+    for _ in 0..copies {
+        text.extend_from_slice(&sample);
+        text.push(b'\n');
+    }
+    fs::write(&plain, &text).unwrap();
+    let zst = dir.join("games.pgn.zst");
+    let out = pzstd(&[
+        "-q",
+        "-f",
+        "-1",
+        "-p",
+        "2",
+        plain.to_str().unwrap(),
+        "-o",
+        zst.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let bytes = fs::read(&zst).unwrap();
+    assert_eq!(
+        &bytes[..4],
+        &[0x50, 0x2a, 0x4d, 0x18],
+        "pzstd starts with a skippable frame"
+    );
+    let frames = pzstd_frames(&bytes).expect("pzstd's layout");
+    assert!(frames >= 3, "{frames} frames: the test needs several");
+    let (expected, plain_summary) =
+        games_and_summary(json_records(&["-j", "1", plain.to_str().unwrap()]).0);
+    assert_eq!(expected.len(), copies * 438);
+    for jobs in ["1", "2"] {
+        let (records, code) = json_records(&["-j", jobs, zst.to_str().unwrap()]);
+        assert_eq!(code, Some(0));
+        let (games, summary) = games_and_summary(records);
+        assert_eq!(games, expected, "-j {jobs}");
+        assert_eq!(summary["complete"], true);
+        assert_eq!(summary["games"], plain_summary["games"]);
+        assert!(summary.get("trailing_bytes").is_none());
+    }
+}
+
+/// Issue 23.1: the bundled pzstd sample (the README's first command) reads as its
+/// decompressed text reads.
+#[test]
+fn issue_23_the_bundled_lichess_sample_is_read_whole() {
+    let path = "samples/lichess_zh_2022-2025_bots75.pgn.zst";
+    let bytes = fs::read(path).unwrap();
+    assert_eq!(pzstd_frames(&bytes), Some(1));
+    let decompressed = pzstd(&["-q", "-d", "-c", path]);
+    assert!(decompressed.status.success());
+    let dir = temp_dir("sample");
+    let plain = dir.join("sample.pgn");
+    fs::write(&plain, &decompressed.stdout).unwrap();
+    let (ours, code) = json_records(&[path]);
+    assert_eq!(code, Some(0));
+    let (games, summary) = games_and_summary(ours);
+    let (expected, plain_summary) = games_and_summary(json_records(&[plain.to_str().unwrap()]).0);
+    assert_eq!(games, expected);
+    assert_eq!(summary["games"], 75);
+    assert_eq!(summary["plies"], plain_summary["plies"]);
+    assert_eq!(summary["complete"], true);
+}
+
+/// Issue 23.2: bytes after the last complete frame (a tape's zero padding, junk) keep
+/// every game before them, are reported once with their offset, and exit 0; a second
+/// frame that starts but breaks is still an error (exit 2).
+#[test]
+fn issue_23_trailing_bytes_keep_every_game() {
+    let dir = temp_dir("trailing");
+    let sample = fs::read("samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn").unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&sample).unwrap();
+    let gz = gz.finish().unwrap();
+    let zst = zstd::encode_all(&sample[..], 3).unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(&sample).unwrap();
+    let bz = bz.finish().unwrap();
+    let plain = dir.join("plain.pgn");
+    fs::write(&plain, &sample).unwrap();
+    let (expected, _) = games_and_summary(json_records(&[plain.to_str().unwrap()]).0);
+    assert_eq!(expected.len(), 100);
+    let cases: [(&str, &[u8], &[u8], bool); 3] = [
+        ("padded.pgn.gz", &gz, &[0; 10_240], true),
+        ("junk.pgn.zst", &zst, b"<html>not found</html>\n", false),
+        ("junk.pgn.bz2", &bz, b"\x00\x01\x02", false),
+    ];
+    for (name, stream, tail, zeros) in cases {
+        let path = dir.join(name);
+        fs::write(&path, [stream, tail].concat()).unwrap();
+        let (records, code) = json_records(&["-j", "2", path.to_str().unwrap()]);
+        assert_eq!(code, Some(0), "{name}");
+        let (games, summary) = games_and_summary(records);
+        assert_eq!(games, expected, "{name}: every game, the last one too");
+        assert_eq!(summary["complete"], true, "{name}");
+        assert_eq!(
+            summary["trailing_bytes"],
+            serde_json::json!({"offset": stream.len(), "length": tail.len(), "zero_padding": zeros}),
+            "{name}"
+        );
+        let text = cmd(&["validate", "-q", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(text.stderr).unwrap();
+        assert_eq!(stderr.matches("trailing byte").count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("(from byte {})", stream.len())),
+            "{stderr}"
+        );
+    }
+    // A second member that starts and is cut: the first member's games, then exit 2.
+    let path = dir.join("broken.pgn.gz");
+    fs::write(&path, [&gz[..], &gz[..gz.len() / 2]].concat()).unwrap();
+    let (records, code) = json_records(&[path.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    let (games, summary) = games_and_summary(records);
+    assert!(games.len() >= 100, "{}", games.len());
+    assert_eq!(&games[..100], &expected[..]);
+    assert_eq!(summary["complete"], false);
+}
+
+/// The problems (kind, severity, ply) of the one game in `text`.
+/// A problem as (kind, severity, ply).
+type Said = (String, String, Option<usize>);
+
+fn problems_of(text: &str, strict: bool) -> (Status, Vec<Said>, usize) {
+    let opts = Options {
+        strict,
+        ..Options::default()
+    };
+    let r = &pocketfen::pgn::validate_str(text, &opts)[0];
+    let problems = r
+        .problems
+        .iter()
+        .map(|p| {
+            (
+                p.kind.name().to_owned(),
+                p.severity.name().to_owned(),
+                p.ply,
+            )
+        })
+        .collect();
+    (r.status, problems, r.plies)
+}
+
+/// Issue 23.10: castling rights that the FEN tag's kings and rooks do not allow are
+/// dropped with a warning naming them, and every move is still checked (castling then is
+/// illegal); under --strict the FEN is an error. The Lichess database's November 2023
+/// Chess960 FEN (lichess-org/database#54) replays with `-`.
+#[test]
+fn issue_23_impossible_castling_rights_are_dropped_and_the_game_replayed() {
+    let game = "[Event \"Caissa\"]\n[SetUp \"1\"]\n\
+        [FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBN1 w KQkq - 0 1\"]\n\n\
+        1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O *\n";
+    let (status, problems, plies) = problems_of(game, false);
+    assert_eq!(status, Status::Illegal);
+    assert_eq!(plies, 6);
+    assert_eq!(
+        problems,
+        [
+            ("impossible-castling".into(), "warning".into(), None),
+            ("castling-without-right".into(), "error".into(), Some(7)),
+        ]
+    );
+    let report = &pocketfen::pgn::validate_str(game, &Options::default())[0];
+    assert!(
+        report.problems[0].reason.contains("castling rights `KQ`"),
+        "{}",
+        report.problems[0].reason
+    );
+    let (status, problems, plies) = problems_of(game, true);
+    assert_eq!((status, plies), (Status::Error, 0));
+    assert_eq!(
+        problems,
+        [("impossible-castling".into(), "error".into(), None)]
+    );
+    // lichess-org/database#54, game 89569 of the 2023-11 Chess960 dump (its FEN).
+    let fen = "rkrnnbbq/pppppppp/8/8/8/8/PPPPPPPP/RKRNNBBQ w HEhe - 0 1";
+    let game = format!(
+        "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n1. e4 e5 2. Nf3 Nf6 *\n"
+    );
+    let (status, problems, plies) = problems_of(&game, false);
+    assert_eq!((status, plies), (Status::Ok, 4));
+    assert_eq!(
+        problems,
+        [("impossible-castling".into(), "warning".into(), None)]
+    );
+    let dir = temp_dir("castling");
+    let path = dir.join("960.pgn");
+    fs::write(&path, &game).unwrap();
+    let out = cmd(&["pgn", "convert", "--to", "lichess", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let written = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        written.contains("[FEN \"rkrnnbbq/pppppppp/8/8/8/8/PPPPPPPP/RKRNNBBQ w - - 0 1\"]"),
+        "{written}"
+    );
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("impossible-castling")
+    );
+}
+
+/// Issue 23.11: a real game's moves written as UCI (`replay --emit uci`) read as the same
+/// game, each with a non-san-move warning, and convert to the same SAN; under --strict
+/// the first is an error.
+#[test]
+fn issue_23_uci_movetext_reads_as_its_san() {
+    let dir = temp_dir("uci");
+    let source = "grammar-tests/pgn/ok/lichess_zh_2018_JannLee-CrazyAra.pgn";
+    let replay = |path: &str, emit: &str| {
+        let out = cmd(&["replay", "--emit", emit, path]).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let plies: Vec<String> = replay(source, "uci")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect();
+    assert!(plies.len() > 40);
+    let movetext = plies.join(" ");
+    let uci_game = dir.join("uci.pgn");
+    fs::write(
+        &uci_game,
+        format!("[Event \"uci\"]\n[Variant \"Crazyhouse\"]\n\n{movetext} *\n"),
+    )
+    .unwrap();
+    let uci_path = uci_game.to_str().unwrap();
+    let san_of = |path: &str| -> Vec<String> {
+        replay(path, "san")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(san_of(uci_path), san_of(source));
+    let (status, problems, read) = problems_of(&fs::read_to_string(&uci_game).unwrap(), false);
+    assert_eq!((status, read), (Status::Ok, plies.len()));
+    // Drops (`P@e4`) are SAN already; every other move is reported.
+    let drops = plies.iter().filter(|p| p.contains('@')).count();
+    assert!(drops > 0);
+    assert_eq!(problems.len(), plies.len() - drops);
+    assert!(
+        problems
+            .iter()
+            .all(|(k, s, _)| k == "non-san-move" && s == "warning")
+    );
+    let (status, problems, _) = problems_of(&fs::read_to_string(&uci_game).unwrap(), true);
+    assert_eq!(status, Status::Illegal);
+    assert_eq!(problems, [("non-san-move".into(), "error".into(), Some(1))]);
+    // A wrong piece letter or a missing promotion is no move.
+    let promotion = "[FEN \"8/4P3/8/8/8/8/k7/4K3 w - - 0 1\"]\n\n1. e7e8 *";
+    for (text, kind) in [
+        (
+            "\n1. e2-e4 Pe7-e5 2. Bf1-c4 Nb8-c6 3. Bb1-c3 *",
+            "no-such-piece",
+        ),
+        (promotion, "promotion-missing"),
+    ] {
+        let (_, problems, _) = problems_of(&format!("[Event \"x\"]\n{text}\n"), false);
+        assert_eq!(problems.last().unwrap().0, kind, "{text}: {problems:?}");
+    }
+}
+
+/// Issue 23.12: a result with an en dash or `½` is that result, with a warning; the
+/// game stays legal and converts with PGN's spelling.
+#[test]
+fn issue_23_unicode_results_are_read() {
+    for (tag, marker, result) in [
+        ("1–0", "1–0", "1-0"),
+        ("½–½", "½-½", "1/2-1/2"),
+        ("0—1", "0−1", "0-1"),
+    ] {
+        let game = format!("[Event \"x\"]\n[Result \"{tag}\"]\n\n1. e4 e5 {marker}\n");
+        let (status, problems, _) = problems_of(&game, false);
+        assert_eq!(status, Status::Ok, "{marker}");
+        assert_eq!(problems.len(), 2, "{marker}: {problems:?}");
+        assert!(
+            problems
+                .iter()
+                .all(|(k, s, _)| k == "nonstandard-result" && s == "warning")
+        );
+        let g = GameSplitter::new(game.as_bytes()).next().unwrap().unwrap();
+        let pocketfen::pgn::convert::Converted::Game(text, _) =
+            pocketfen::pgn::convert::convert_game(
+                &g,
+                pocketfen::pgn::convert::Target::Lichess,
+                pocketfen::notation::san::DropStyle::Letter,
+                &Options::default(),
+            )
+        else {
+            panic!("{marker} does not convert");
+        };
+        assert!(text.contains(&format!("[Result \"{result}\"]")), "{text}");
+        assert!(text.ends_with(&format!("e5 {result}\n\n")), "{text}");
+    }
+}
+
+/// A game as (number, first line, status, problems as (line, column, kind)).
+type GameSaid = (usize, usize, Status, Vec<(usize, usize, String)>);
+
+/// Issue 23.3–5 in the library: a BOM between games and tokens, lone CRs and a blank
+/// line in the tag section give the games the plain file gives, at the same lines.
+#[test]
+fn issue_23_boms_lone_crs_and_blank_tag_lines_change_nothing() {
+    let text = fs::read_to_string("grammar-tests/pgn/err/three-games-middle-bad.pgn").unwrap();
+    let reports = |t: &str| -> Vec<GameSaid> {
+        let strict = Options {
+            strict: true,
+            ..Options::default()
+        };
+        pocketfen::pgn::validate_str(t, &strict)
+            .into_iter()
+            .map(|r| {
+                let p = r
+                    .problems
+                    .iter()
+                    .map(|p| (p.line, p.column, p.kind.name().to_owned()))
+                    .collect();
+                (r.number, r.line, r.status, p)
+            })
+            .collect()
+    };
+    let expected = reports(&text);
+    assert_eq!(expected.len(), 3);
+    assert!(expected.iter().any(|g| !g.3.is_empty()));
+    let without_columns = |games: Vec<GameSaid>| -> Vec<GameSaid> {
+        games
+            .into_iter()
+            .map(|(n, l, s, p)| (n, l, s, p.into_iter().map(|(l, _, k)| (l, 0, k)).collect()))
+            .collect()
+    };
+    // A BOM is a character: the columns after one on its line move by one.
+    let bom = text
+        .replace("\n[Event", "\n\u{feff}[Event")
+        .replace(" 2.", "\u{feff} 2.");
+    assert_ne!(bom, text);
+    assert_eq!(
+        without_columns(reports(&bom)),
+        without_columns(expected.clone())
+    );
+    assert_eq!(reports(&text.replace('\n', "\r")), expected);
+    assert_eq!(reports(&text.replace('\n', "\r\n")), expected);
+    // A blank line between two tags of each game: the same games, each with a
+    // blank-line-in-tags warning under --strict, the lines after it one further down.
+    let blank = text.replace("\"]\n[Result", "\"]\n\n[Result");
+    assert_ne!(blank, text);
+    let games = reports(&blank);
+    assert_eq!(games.len(), 3);
+    for (got, want) in games.iter().zip(&expected) {
+        assert_eq!((got.0, got.2), (want.0, want.2));
+        let kinds: Vec<&str> = got.3.iter().map(|p| p.2.as_str()).collect();
+        let mut wanted: Vec<&str> = want.3.iter().map(|p| p.2.as_str()).collect();
+        wanted.insert(0, "blank-line-in-tags");
+        assert_eq!(kinds, wanted);
+    }
+}
+
+/// Issue 23: files that other programs wrote (`grammar-tests/pgn/real`, provenance in its
+/// SOURCES.md) validate without error; what is said of each is snapshotted.
+#[test]
+fn issue_23_real_files_of_other_programs_validate() {
+    let mut s = settings();
+    without_timings(&mut s);
+    s.bind(|| {
+        insta::glob!("../grammar-tests/pgn/real", "*.pgn", |path| {
+            let p = path.to_str().unwrap();
+            let rel = &p[p.find("grammar-tests").unwrap()..];
+            let out = cmd(&["validate", "-j", "1", "--variations", rel])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{rel}");
+            insta::assert_snapshot!(format!(
+                "--- stdout\n{}--- stderr\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        });
+    });
+}

@@ -26,13 +26,30 @@ def test_each_dialect_is_written_exactly():
 
 def test_promoted_pieces_and_pairs():
     promoted = "4k3/8/8/8/8/8/8/4K2Q~/ w - - 0 40"
-    assert pocketfen.convert_fen(promoted, "chesscom") == "4k3/8/8/8/8/8/8/4K2Q w - - 0 40 - h1"
-    back = pocketfen.convert_fen("4k3/8/8/8/8/8/8/4K2Q w - - 0 40 - h1", "xboard")
+    assert pocketfen.convert_fen(promoted, "chesscom") == "4k3/8/8/8/8/8/8/4K2Q w - - 0 40 h1"
+    # A promoted square makes it crazyhouse: the empty pocket is written (issue 23.7).
+    back = pocketfen.convert_fen("4k3/8/8/8/8/8/8/4K2Q w - - 0 40 h1", "xboard")
     assert back == "4k3/8/8/8/8/8/8/4K2Q~[-] w - - 0 40"
+    assert pocketfen.convert_fen("4k3/8/8/8/8/8/8/4K2Q w - - 0 40 - h1", "lichess") == (
+        "4k3/8/8/8/8/8/8/4K2Q~/ w - - 0 40"
+    )
     pair = START_BRACKET + " | " + START_BRACKET
     converted = pocketfen.convert_fen(pair, "lichess")
     assert converted.count(" | ") == 1
     assert converted.split(" | ")[1] == pocketfen.convert_fen(START_BRACKET, "lichess")
+
+
+def test_variant_says_whether_a_pocket_is_written():
+    plain = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert pocketfen.convert_fen(plain, "lichess", variant="crazyhouse") == (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"
+    )
+    assert pocketfen.convert_fen(START_BRACKET, "lichess", variant="chess") == plain
+    with pytest.raises(pocketfen.FenError) as info:
+        pocketfen.convert_fen(plain.replace(" w", "[Q] w"), "lichess", variant="chess")
+    assert info.value.field == "pocket"
+    with pytest.raises(ValueError, match="unknown variant"):
+        pocketfen.convert_fen(plain, "lichess", variant="shogi")
 
 
 def test_from_restricts_the_dialect_read():

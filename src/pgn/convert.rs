@@ -282,10 +282,14 @@ impl<'t> Visitor<'t> for Writer<'t> {
                 // letters as they were read.
                 self.head
                     .push(("Variant", self.target.chess960_name().to_owned()));
+                // (Not a tag whose castling rights were dropped as impossible.)
                 let setup = self
                     .tag_value("FEN")
                     .and_then(|f| f.parse::<Setup>().ok())
-                    .filter(|s| &s.board == start.board())
+                    .filter(|s| {
+                        &s.board == start.board()
+                            && Position::clean_castling(s, start.rules()).1.is_empty()
+                    })
                     .unwrap_or_else(|| start.to_setup());
                 self.head
                     .push(("FEN", fen::setup_to_string(&setup, self.target.dialect())));
@@ -308,10 +312,20 @@ impl<'t> Visitor<'t> for Writer<'t> {
                 )
             }
         };
-        if (variant != Variant::Chess || self.tag_value("Variant").is_some())
-            && let Some(v) = self.target.variant_name(variant)
-        {
-            self.head.push(("Variant", v.to_owned()));
+        // A chess game's own Variant tag (`Standard`, TCEC's `normal`, `From Position`)
+        // is kept as written, so that conversions compose; other variants get the
+        // target's name.
+        let own = self
+            .tag_value("Variant")
+            .filter(|v| super::game::variant_from_tag(v) == Some(Variant::Chess));
+        match (variant, own) {
+            (Variant::Chess, Some(v)) => self.head.push(("Variant", v.to_owned())),
+            (Variant::Chess, None) if self.tag_value("Variant").is_none() => {}
+            _ => {
+                if let Some(v) = self.target.variant_name(variant) {
+                    self.head.push(("Variant", v.to_owned()));
+                }
+            }
         }
         if let Some(fen) = fen {
             self.head
@@ -382,8 +396,13 @@ impl<'t> Visitor<'t> for Writer<'t> {
     }
 
     fn end(&mut self, boards: Boards<'_>) {
+        // Chess.com's exports write the four fields for chess and Chess960
+        // (`… b - -`), and the clocks and the pocket for crazyhouse (`… w q - 0 22 QNrp`).
         if let (Target::Chesscom, Boards::One(end)) = (self.target, boards) {
-            self.current = Some(fen::setup_to_string(&end.to_setup(), FenDialect::Chesscom));
+            let mut current = String::with_capacity(96);
+            let clocks = end.variant().has_drops();
+            fen::append_fields(&mut current, &end.to_setup(), FenDialect::Chesscom, clocks);
+            self.current = Some(current);
         }
     }
 }

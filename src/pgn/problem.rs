@@ -77,8 +77,8 @@ pub enum GameProblemKind {
     DuplicateTag,
     /// A NAG beyond `$255`.
     NagOutOfRange,
-    /// A move in long algebraic notation (`e2e4`, `Ng1-f3`), not SAN: read, with a
-    /// warning (an error under `--strict`).
+    /// A move in long algebraic notation (`e2e4`, `Ng1-f3`) or with Unicode dashes
+    /// (`O‑O`), not SAN: read, with a warning (an error under `--strict`).
     NonSanMove,
     /// A result written otherwise than PGN's `1-0`, `0-1`, `1/2-1/2` (an en dash `1–0`,
     /// `½-½`): read as that result.

@@ -1,7 +1,8 @@
 //! The per-move step that PGN and BPGN share: a move token read as SAN, resolved in its
 //! position (with the defects of its spelling under `--strict`), or the problem reported.
-//! A token that is not SAN but long algebraic (`e2e4`, `Ng1-f3`, UCI) is read too, with a
-//! `non-san-move` warning (an error under `--strict`), as Lichess and python-chess read it.
+//! A token that is not SAN but long algebraic (`e2e4`, `Ng1-f3`, UCI), or SAN with Unicode
+//! dashes (`O‑O`), is read too, with a `non-san-move` warning (an error under `--strict`),
+//! as Lichess (and, for long algebraic, python-chess) reads it.
 
 use super::problem::{At, GameProblemKind, Reporter};
 use crate::moves::Move;
@@ -34,13 +35,18 @@ where
 {
     let san = match SanPlus::from_ascii(token.as_bytes()) {
         Ok(san) => san,
-        Err(e) => match Lan::from_ascii(token.as_bytes()) {
-            Ok(lan) => return long_algebraic(rep, pos, lan, strict, at, failure),
-            Err(_) => {
-                rep.unreadable(at, format!("not a move: {e}"), Some(pos));
-                return None;
+        Err(e) => {
+            if let Ok(lan) = Lan::from_ascii(token.as_bytes()) {
+                return long_algebraic(rep, pos, lan, strict, at, failure);
             }
-        },
+            if let Some(dashed) = ascii_dashes(token)
+                && let Ok(san) = SanPlus::from_ascii(dashed.as_bytes())
+            {
+                return unicode_dashes(rep, pos, san, strict, at, failure);
+            }
+            rep.unreadable(at, format!("not a move: {e}"), Some(pos));
+            return None;
+        }
     };
     match san.resolve(pos, strict) {
         Ok((m, defects)) => {
@@ -85,6 +91,46 @@ where
     };
     let reason = format!(
         "long algebraic notation, not SAN; SAN is {}",
+        SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter)
+    );
+    if strict {
+        rep.illegal(GameProblemKind::NonSanMove, at, reason, Some(pos));
+        return None;
+    }
+    rep.warn(GameProblemKind::NonSanMove, at, reason, Some(pos));
+    Some((san, m))
+}
+
+/// `token` with the dashes that editors and word processors put for `-` (U+2010 to U+2015,
+/// U+2212: `O‑O`, `O–O`) as ASCII hyphens, if it has any.
+fn ascii_dashes(token: &str) -> Option<String> {
+    let dash = |c: char| matches!(c, '\u{2010}'..='\u{2015}' | '\u{2212}');
+    token.contains(dash).then(|| token.replace(dash, "-"))
+}
+
+/// A SAN written with Unicode dashes (castling as `O‑O`, which scalachess reads too):
+/// resolved, and reported as not SAN (a warning, an error under `strict`).
+fn unicode_dashes<E, C>(
+    rep: &mut Reporter<'_>,
+    pos: &Position,
+    san: SanPlus,
+    strict: bool,
+    at: At<'_>,
+    failure: Failure<E, C>,
+) -> Option<(SanPlus, Move)>
+where
+    E: FnOnce() -> Option<String>,
+    C: FnOnce(String) -> String,
+{
+    let m = match san.san.to_move(pos) {
+        Ok(m) => m,
+        Err(e) => {
+            illegal(rep, pos, e, at, failure);
+            return None;
+        }
+    };
+    let reason = format!(
+        "a Unicode dash for `-`, not SAN; SAN is {}",
         SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter)
     );
     if strict {

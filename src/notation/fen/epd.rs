@@ -80,10 +80,10 @@ pub(super) fn operations(ops: &str) -> FieldRes<'_, Vec<EpdOperation>> {
     loop {
         i = i.trim_start_matches([' ', '\t']);
         if perft {
+            // After an operation's operands stands a `;` or the end.
             match i.strip_prefix(';') {
                 Some(rest) => i = rest.trim_start_matches([' ', '\t']),
-                None if i.is_empty() => break,
-                None => return err(i, "`;` before the next operation"),
+                None => break,
             }
         }
         if i.is_empty() {
@@ -91,6 +91,12 @@ pub(super) fn operations(ops: &str) -> FieldRes<'_, Vec<EpdOperation>> {
         }
         let word_end = i.find([' ', '\t', ';']).unwrap_or(i.len());
         let opcode = &i[..word_end];
+        if opcode.starts_with('|') {
+            return Err(Located {
+                field: FenField::Record,
+                err: NomErr::new(i, "one board in an EPD line (no bughouse pair)"),
+            });
+        }
         if !is_opcode(opcode) {
             return err(
                 i,
@@ -119,12 +125,12 @@ pub(super) fn operations(ops: &str) -> FieldRes<'_, Vec<EpdOperation>> {
             opcode: opcode.to_owned(),
             operands,
         });
+        // The operands end at a `;` or at the end of the line (where the last
+        // operation's `;` may be missing).
         if !perft {
             match i.strip_prefix(';') {
                 Some(rest) => i = rest,
-                // The last operation's `;` may be missing at the end of the line.
-                None if i.is_empty() => break,
-                None => return err(i, "`;` after the EPD operation"),
+                None => break,
             }
         }
     }

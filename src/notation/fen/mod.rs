@@ -70,6 +70,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use parse::{Located, one_fen, trim_ws};
+pub(crate) use write::append_fields;
 pub use write::{append_fen, append_setup};
 
 use super::nomerr::{NomErr, locate};
@@ -291,12 +292,6 @@ fn parse_located(
         boards.push(setup);
         let rest = trim_ws(rest);
         match rest.strip_prefix('|') {
-            Some(_) if epd.is_some() => {
-                return Err(to_err(Located {
-                    field: FenField::Record,
-                    err: NomErr::new(rest, "one board in an EPD line (no bughouse pair)"),
-                }));
-            }
             Some(next) if boards.len() == 1 => i = trim_ws(next),
             Some(_) => {
                 return Err(to_err(Located {
@@ -695,6 +690,99 @@ mod tests {
             ),
             "8/5p2/5Pkq/2pp1Q2/6P1/3p3P/1PP4K/r7/NQpr b - - 0 1"
         );
+    }
+
+    /// Issue 23.13: EPD's four fields and its operations, in the standard's form and the
+    /// perft suites'; `hmvc`/`fmvn` are the clocks; a broken operation is located.
+    #[test]
+    fn epd_lines() {
+        let p = parse(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - hmvc 2; fmvn 3; bm Bb5 Bc4; id \"a; b\";",
+            None,
+        )
+        .unwrap();
+        let Fen::Single(setup) = &p.fen else {
+            panic!("one board")
+        };
+        assert_eq!((setup.halfmoves, setup.fullmoves), (2, 3));
+        let epd = p.epd.unwrap();
+        assert!(!epd.clocks);
+        let ops: Vec<(&str, Vec<&str>)> = epd
+            .operations
+            .iter()
+            .map(|o| {
+                (
+                    o.opcode.as_str(),
+                    o.operands.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                ("hmvc", vec!["2"]),
+                ("fmvn", vec!["3"]),
+                ("bm", vec!["Bb5", "Bc4"]),
+                ("id", vec!["\"a; b\""])
+            ]
+        );
+        let perft = parse("8/8/8/8/8/8/8/K6k w - - 5 9 ;D1 3 ;D2 9", None).unwrap();
+        let epd = perft.epd.unwrap();
+        assert!(epd.clocks);
+        assert_eq!(epd.operations.len(), 2);
+        assert_eq!(perft.fen.boards()[0].fullmoves, 9);
+        // A plain FEN is no EPD.
+        assert!(
+            parse("8/8/8/8/8/8/8/K6k w - - 0 1", None)
+                .unwrap()
+                .epd
+                .is_none()
+        );
+        for (line, column, expected) in [
+            (
+                "8/8/8/8/8/8/8/K6k w - - bm Kb1;; id 1;",
+                32,
+                "an EPD opcode",
+            ),
+            ("8/8/8/8/8/8/8/K6k w - - 1bm Kb1;", 25, "an EPD opcode"),
+            ("8/8/8/8/8/8/8/K6k w - - id \"open;", 28, "a `\"`"),
+            (
+                "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;4D 9",
+                36,
+                "an EPD opcode",
+            ),
+        ] {
+            let e = parse(line, None).unwrap_err();
+            assert_eq!(
+                (e.column, e.field),
+                (column, FenField::Operations),
+                "{line}: {e}"
+            );
+            assert!(e.expected.starts_with(expected), "{line}: {e}");
+        }
+        let e = parse(
+            "8/8/8/8/8/8/8/K6k w - - id 1; | 8/8/8/8/8/8/8/K6k w - -",
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, FenField::Record, "{e}");
+    }
+
+    /// Issue 23.14: each dialect writes the pocket in its home programs' order (Lichess and
+    /// Xboard P N B R Q, the bracket form and Chess.com Q R B N P), white's letters first.
+    #[test]
+    fn pocket_order_per_dialect() {
+        let s = "4k3/8/8/8/8/8/8/4K3/qrbnpQRBNP w - - 0 1";
+        let fen = parse(s, None).unwrap().fen;
+        for (d, pocket) in [
+            (FenDialect::Lichess, "/PNBRQpnbrq "),
+            (FenDialect::Xboard, "[PNBRQpnbrq] "),
+            (FenDialect::Bracket, "[QRBNPqrbnp] "),
+            (FenDialect::Chesscom, " 0 1 QRBNPqrbnp"),
+        ] {
+            let printed = to_string(&fen, d);
+            assert!(printed.contains(pocket), "{d}: {printed}");
+        }
     }
 
     #[test]

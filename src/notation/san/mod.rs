@@ -142,7 +142,7 @@ pub struct SanPlus {
 /// python-chess read it in PGN; pocketfen reads it where a token is not SAN.
 ///
 /// ```text
-/// lan = [ role ] square [ "-" / "x" ] square [ promotion ] [ "+" / "#" ] [ glyph ]
+/// lan = [ ROLE / "P" ] square [ "-" / "x" ] square [ promotion ] [ "+" / "#" ] [ glyph ]
 /// ```
 ///
 /// ```

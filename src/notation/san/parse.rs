@@ -306,10 +306,17 @@ fn common_shape(s: &[u8]) -> Option<SanPlus> {
     })
 }
 
-/// `lan = [ role ] square [ "-" / "x" ] square [ promotion ] [ suffix ] [ glyph ]`, the
-/// whole token.
-fn lan(i: &[u8]) -> Res<'_, Lan> {
-    let (rest, role) = opt(any_role).parse(i)?;
+/// `lan = [ ROLE / "P" ] square [ "-" / "x" ] square [ promotion ] [ suffix ] [ glyph ]`,
+/// the whole token.
+fn lan<'a>(i: &'a [u8]) -> Res<'a, Lan> {
+    // An uppercase letter (a lowercase `b` is a file, as in `b8c6`).
+    let role = |i: &'a [u8]| -> Res<'a, Role> {
+        match i {
+            [b'P', rest @ ..] => Ok((rest, Role::Pawn)),
+            _ => piece_letter(i),
+        }
+    };
+    let (rest, role) = opt(role).parse(i)?;
     let (rest, from) = square(rest)?;
     let (rest, sep) = opt(alt((tag("-"), tag("x")))).parse(rest)?;
     let Ok((rest, to)) = square(rest) else {
@@ -323,7 +330,7 @@ fn lan(i: &[u8]) -> Res<'_, Lan> {
         );
     }
     let lan = Lan {
-        role: role.map(|(r, _)| r),
+        role,
         from,
         capture: sep == Some(&b"x"[..]),
         to,
