@@ -671,3 +671,31 @@ fn issue_23_fen_convert_variant() {
         "pocketfen: line 1, column 44: pocket: expected no pocket with pieces (the variant has no drops), found `[Qp]`\n"
     );
 }
+
+/// Issue 23.4: FEN lines ended by a lone CR (old Mac files), CRLF or LF are lines alike,
+/// a CRLF split between two reads included.
+#[test]
+fn issue_23_fen_lines_end_at_a_lone_cr() {
+    let a = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+    let b = "8/8/8/8/8/8/8/K6k[Q] w - - 0 1";
+    let input = format!("{a}\r{b}\r\n\r{a}\n{b}");
+    let mut child = cmd(&["fen", "convert", "--to", "lichess"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let lichess_a = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
+    let lichess_b = "8/8/8/8/8/8/8/K6k/Q w - - 0 1";
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{lichess_a}\n{lichess_b}\n\n{lichess_a}\n{lichess_b}\n")
+    );
+}

@@ -46,8 +46,8 @@ pub fn run(cli: Cli) -> Result<bool> {
 }
 
 /// Calls `f` with each record (1-based number, text): the arguments, else stdin's lines
-/// (`\r\n` or `\n`; bytes that are not UTF-8 are replaced, and the parser then points at
-/// them).
+/// (ended by `\n`, `\r\n` or a lone `\r`, as old Mac files end them; bytes that are not
+/// UTF-8 are replaced, and the parser then points at them).
 fn for_each_record(
     input: &FenInput,
     mut f: impl FnMut(usize, &str) -> io::Result<()>,
@@ -64,17 +64,10 @@ fn for_each_record(
     let mut n = 0;
     loop {
         buf.clear();
-        if reader
-            .read_until(b'\n', &mut buf)
-            .context("reading stdin")?
-            == 0
-        {
+        if !read_line(&mut reader, &mut buf).context("reading stdin")? {
             return Ok(());
         }
         n += 1;
-        while matches!(buf.last(), Some(b'\n' | b'\r')) {
-            buf.pop();
-        }
         // A byte-order mark (files saved on Windows) is not part of the first FEN.
         if n == 1 && buf.starts_with(b"\xef\xbb\xbf") {
             buf.drain(..3);
@@ -82,6 +75,40 @@ fn for_each_record(
         match std::str::from_utf8(&buf) {
             Ok(line) => f(n, line)?,
             Err(_) => f(n, &String::from_utf8_lossy(&buf))?,
+        }
+    }
+}
+
+/// Reads the next line into `buf`, without its end (`\n`, `\r\n` or a lone `\r`);
+/// `false` at the end of the input.
+fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
+    let mut any = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        match memchr::memchr2(b'\n', b'\r', chunk) {
+            Some(n) => {
+                let cr = chunk[n] == b'\r';
+                buf.extend_from_slice(&chunk[..n]);
+                reader.consume(n + 1);
+                // A CR's LF may be in the next read.
+                if cr && reader.fill_buf()?.first() == Some(&b'\n') {
+                    reader.consume(1);
+                }
+                return Ok(true);
+            }
+            None => {
+                let n = chunk.len();
+                buf.extend_from_slice(chunk);
+                reader.consume(n);
+            }
         }
     }
 }

@@ -168,8 +168,10 @@ impl<'t> Tags<'t> {
     /// The Result tag's value, read as a result where it spells one (`1–0` as `1-0`), and
     /// its offset.
     pub(crate) fn result(&self) -> Option<(&str, usize)> {
-        self.get("Result")
-            .map(|(v, o)| (super::token::read_result(v).unwrap_or(v), o))
+        self.get("Result").map(|(v, o)| match v {
+            "1-0" | "0-1" | "1/2-1/2" | "*" => (v, o),
+            _ => (super::token::read_result(v).unwrap_or(v), o),
+        })
     }
 
     /// The value and offset of a tag validation reads.

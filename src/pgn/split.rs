@@ -64,6 +64,8 @@ pub struct GameSplitter<R> {
     /// Whether the last line scanned was blank.
     prev_blank: bool,
     bom_checked: bool,
+    /// Whether a CR has been read: until then lines end at LF alone (a cheaper search).
+    cr: bool,
     bytes_read: u64,
     /// How far the current line has been searched for its end (0: not searched).
     searched: usize,
@@ -102,6 +104,7 @@ impl<R: BufRead> GameSplitter<R> {
             in_comment: false,
             prev_blank: false,
             bom_checked: false,
+            cr: false,
             bytes_read: 0,
             searched: 0,
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
@@ -147,6 +150,7 @@ impl<R: BufRead> GameSplitter<R> {
             return Ok(false);
         }
         let n = chunk.len();
+        self.cr = self.cr || memchr::memchr(b'\r', chunk).is_some();
         self.buf.extend_from_slice(chunk);
         self.reader.consume(n);
         self.bytes_read += n as u64;
@@ -169,7 +173,7 @@ impl<R: BufRead> GameSplitter<R> {
             // The next complete line, or the rest at the end of the stream. A long line is
             // searched once: after a refill the search goes on where it stopped.
             let from = self.scan.max(self.searched);
-            let line_end = match line_end(&self.buf, from) {
+            let line_end = match line_end(&self.buf, from, self.cr) {
                 Some(end) => {
                     self.searched = 0;
                     end
@@ -343,10 +347,14 @@ impl<R: BufRead> GameSplitter<R> {
     }
 }
 
-/// The end of the line that `from` is in (after its LF, CRLF or lone CR), if the buffer
-/// shows it: a CR in the buffer's last byte may still be the first half of a CRLF.
+/// The end of the line that `from` is in (after its LF, CRLF or lone CR; LF alone when the
+/// stream has had no CR), if the buffer shows it: a CR in the buffer's last byte may still
+/// be the first half of a CRLF.
 #[inline]
-fn line_end(buf: &[u8], from: usize) -> Option<usize> {
+fn line_end(buf: &[u8], from: usize, cr: bool) -> Option<usize> {
+    if !cr {
+        return memchr::memchr(b'\n', &buf[from..]).map(|n| from + n + 1);
+    }
     let n = from + memchr::memchr2(b'\n', b'\r', &buf[from..])?;
     match (buf[n], buf.get(n + 1)) {
         (b'\n', _) => Some(n + 1),

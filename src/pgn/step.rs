@@ -6,8 +6,8 @@
 
 use super::problem::{At, GameProblemKind, Reporter};
 use crate::moves::Move;
-use crate::notation::san::{DropStyle, Lan, San, SanPlus, Spelling};
-use crate::position::Position;
+use crate::notation::san::{DropStyle, Lan, ParseSanError, San, SanPlus, Spelling};
+use crate::position::{IllegalMove, Position};
 
 /// How a failed move is reported beyond the engine's reason.
 pub(crate) struct Failure<E, C> {
@@ -35,18 +35,14 @@ where
 {
     let san = match SanPlus::from_ascii(token.as_bytes()) {
         Ok(san) => san,
-        Err(e) => {
-            if let Ok(lan) = Lan::from_ascii(token.as_bytes()) {
-                return long_algebraic(rep, pos, lan, strict, at, failure);
+        Err(e) => match not_san(rep, pos, token, e, strict, at) {
+            Ok(san) => san,
+            Err(Some(e)) => {
+                illegal(rep, pos, e, at, failure);
+                return None;
             }
-            if let Some(dashed) = ascii_dashes(token)
-                && let Ok(san) = SanPlus::from_ascii(dashed.as_bytes())
-            {
-                return unicode_dashes(rep, pos, san, strict, at, failure);
-            }
-            rep.unreadable(at, format!("not a move: {e}"), Some(pos));
-            return None;
-        }
+            Err(None) => return None,
+        },
     };
     match san.resolve(pos, strict) {
         Ok((m, defects)) => {
@@ -62,43 +58,51 @@ where
     }
 }
 
-/// A move in long algebraic notation: resolved, and reported as not SAN (a warning, an
-/// error under `strict`), with the SAN it stands for.
-fn long_algebraic<E, C>(
+/// A token that is not SAN: long algebraic notation, or SAN with Unicode dashes (`O‑O`),
+/// gives the SAN of the move it names when that move is legal, with a `non-san-move`
+/// warning (an error under `strict`: `Err(None)`, reported). A long-algebraic move that is
+/// not legal is the engine's `Err(Some(reason))`; a SAN with dashes goes on to be
+/// explained as SAN. Anything else is unreadable (`Err(None)`, reported).
+#[cold]
+#[inline(never)]
+fn not_san(
     rep: &mut Reporter<'_>,
     pos: &Position,
-    lan: Lan,
+    token: &str,
+    e: ParseSanError,
     strict: bool,
     at: At<'_>,
-    failure: Failure<E, C>,
-) -> Option<(SanPlus, Move)>
-where
-    E: FnOnce() -> Option<String>,
-    C: FnOnce(String) -> String,
-{
-    let m = match lan.to_move(pos) {
-        Ok(m) => m,
-        Err(e) => {
-            illegal(rep, pos, e, at, failure);
-            return None;
-        }
+) -> Result<SanPlus, Option<IllegalMove>> {
+    let (san, what) = if let Ok(lan) = Lan::from_ascii(token.as_bytes()) {
+        let m = lan.to_move(pos).map_err(Some)?;
+        let plus = SanPlus {
+            san: San::from_move(pos, m),
+            suffix: lan.suffix,
+            glyph: lan.glyph,
+            spelling: Spelling::default(),
+        };
+        (plus, "long algebraic notation")
+    } else if let Some(dashed) = ascii_dashes(token)
+        && let Ok(san) = SanPlus::from_ascii(dashed.as_bytes())
+    {
+        (san, "a Unicode dash for `-`")
+    } else {
+        rep.unreadable(at, format!("not a move: {e}"), Some(pos));
+        return Err(None);
     };
-    let san = SanPlus {
-        san: San::from_move(pos, m),
-        suffix: lan.suffix,
-        glyph: lan.glyph,
-        spelling: Spelling::default(),
+    let Ok(m) = san.san.to_move(pos) else {
+        return Ok(san);
     };
     let reason = format!(
-        "long algebraic notation, not SAN; SAN is {}",
+        "{what}, not SAN; SAN is {}",
         SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter)
     );
     if strict {
         rep.illegal(GameProblemKind::NonSanMove, at, reason, Some(pos));
-        return None;
+        return Err(None);
     }
     rep.warn(GameProblemKind::NonSanMove, at, reason, Some(pos));
-    Some((san, m))
+    Ok(san)
 }
 
 /// `token` with the dashes that editors and word processors put for `-` (U+2010 to U+2015,
@@ -108,44 +112,11 @@ fn ascii_dashes(token: &str) -> Option<String> {
     token.contains(dash).then(|| token.replace(dash, "-"))
 }
 
-/// A SAN written with Unicode dashes (castling as `O‑O`, which scalachess reads too):
-/// resolved, and reported as not SAN (a warning, an error under `strict`).
-fn unicode_dashes<E, C>(
-    rep: &mut Reporter<'_>,
-    pos: &Position,
-    san: SanPlus,
-    strict: bool,
-    at: At<'_>,
-    failure: Failure<E, C>,
-) -> Option<(SanPlus, Move)>
-where
-    E: FnOnce() -> Option<String>,
-    C: FnOnce(String) -> String,
-{
-    let m = match san.san.to_move(pos) {
-        Ok(m) => m,
-        Err(e) => {
-            illegal(rep, pos, e, at, failure);
-            return None;
-        }
-    };
-    let reason = format!(
-        "a Unicode dash for `-`, not SAN; SAN is {}",
-        SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter)
-    );
-    if strict {
-        rep.illegal(GameProblemKind::NonSanMove, at, reason, Some(pos));
-        return None;
-    }
-    rep.warn(GameProblemKind::NonSanMove, at, reason, Some(pos));
-    Some((san, m))
-}
-
 /// An illegal move: `move-after-end` when the game has ended, else the engine's reason.
 fn illegal<E, C>(
     rep: &mut Reporter<'_>,
     pos: &Position,
-    e: crate::position::IllegalMove,
+    e: IllegalMove,
     at: At<'_>,
     failure: Failure<E, C>,
 ) where

@@ -64,7 +64,8 @@ pub struct Token<'a> {
 /// `tag = "[" name ws DQUOTE value DQUOTE ws "]"`, on bytes (the name is ASCII and the
 /// value ends at an ASCII quote, so both are `str` slices of the input): the length of the
 /// tag, and the name and value ranges.
-fn tag_pair(i: &[u8]) -> Option<TagSpan> {
+/// `cr`: whether the text may hold a CR (a lone CR ends a line, so a value cannot span one).
+fn tag_pair(i: &[u8], cr: bool) -> Option<TagSpan> {
     type R<'b, T> = nom::IResult<&'b [u8], T, ()>;
     let blanks = |i| -> R<'_, &[u8]> { take_while(|c| c == b' ' || c == b'\t').parse(i) };
     let at = |rest: &[u8]| i.len() - rest.len();
@@ -88,7 +89,7 @@ fn tag_pair(i: &[u8]) -> Option<TagSpan> {
             _ => return None,
         }
     };
-    if memchr::memchr(b'\r', &i[value_start..value_end]).is_some() {
+    if cr && memchr::memchr(b'\r', &i[value_start..value_end]).is_some() {
         return None;
     }
     let (rest, _) = (blanks, char(']')).parse(&i[value_end + 1..]).ok()?;
@@ -101,7 +102,7 @@ fn tag_pair(i: &[u8]) -> Option<TagSpan> {
 
 /// Whether `line` begins, after blanks, with a whole tag pair.
 pub(super) fn starts_with_tag(line: &[u8]) -> bool {
-    tag_pair(super::split::trim_blank_start(line)).is_some()
+    tag_pair(super::split::trim_blank_start(line), true).is_some()
 }
 
 /// Where a tag's parts lie, in bytes from its `[`.
@@ -134,12 +135,21 @@ fn move_number_end(b: &[u8], start: usize) -> Option<usize> {
 pub struct Tokenizer<'a> {
     text: &'a str,
     pos: usize,
+    /// Whether the text holds a CR or a byte `EF` (which may start a BOM): only then do
+    /// tokens need the checks for lone CRs and BOMs (one scan of the game for both is
+    /// cheaper than checking at every token).
+    special: bool,
 }
 
 impl<'a> Tokenizer<'a> {
     /// Tokenizes `text`, a game's tags and movetext.
     pub fn new(text: &'a str) -> Tokenizer<'a> {
-        Tokenizer { text, pos: 0 }
+        let special = memchr::memchr2(b'\r', 0xef, text.as_bytes()).is_some();
+        Tokenizer {
+            text,
+            pos: 0,
+            special,
+        }
     }
 
     /// The byte offset reading has reached.
@@ -166,14 +176,30 @@ impl<'a> Tokenizer<'a> {
 
     /// Reads the tag section (tags, and `;`/`%` comment lines between them), handing each
     /// tag's name, raw value and offset to `tag`; stops before the first movetext token.
-    pub fn tag_section(&mut self, mut tag: impl FnMut(&'a str, &'a str, usize)) {
+    /// Returns the name and offset of the first tag after a blank line, if one follows a
+    /// blank line inside the section.
+    pub fn tag_section(
+        &mut self,
+        mut tag: impl FnMut(&'a str, &'a str, usize),
+    ) -> Option<(&'a str, usize)> {
+        let mut after_blank = None;
+        // Where the previous token ended (a blank line lies between it and the next).
+        let mut previous_end = None;
         while let Some(t) =
             self.next_if(|t| matches!(t.kind, TokenKind::Tag { .. } | TokenKind::LineComment(_)))
         {
             if let TokenKind::Tag { name, value } = t.kind {
+                if let Some(end) = previous_end
+                    && after_blank.is_none()
+                    && has_blank_line(&self.text.as_bytes()[end..t.offset])
+                {
+                    after_blank = Some((name, t.offset));
+                }
                 tag(name, value, t.offset);
             }
+            previous_end = Some(t.offset + t.text.len());
         }
+        after_blank
     }
 
     fn at_line_start(&self, offset: usize) -> bool {
@@ -185,6 +211,32 @@ impl<'a> Tokenizer<'a> {
     }
 }
 
+/// Whether `gap` (the white space between two tokens) holds a blank line: two line ends
+/// (LF, CRLF or CR) with only white space between them.
+fn has_blank_line(gap: &[u8]) -> bool {
+    if gap.len() < 2 {
+        return false;
+    }
+    let mut ends = 0;
+    let mut i = 0;
+    while i < gap.len() {
+        match gap[i] {
+            b'\r' if gap.get(i + 1) == Some(&b'\n') => {}
+            b'\n' | b'\r' => {
+                ends += 1;
+                if ends == 2 {
+                    return true;
+                }
+            }
+            b' ' | b'\t' | 0x0c => {}
+            _ if bom_at(gap, i) => i += 2,
+            _ => ends = 0,
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The byte-order mark, U+FEFF: white space between tokens and games (files joined with
 /// `cat`, text pasted from an editor).
 const BOM: char = '\u{feff}';
@@ -192,38 +244,50 @@ const BOM: char = '\u{feff}';
 /// Whether a BOM's three bytes (`EF BB BF`) start at `i`.
 #[inline]
 fn bom_at(b: &[u8], i: usize) -> bool {
-    b.get(i..i + 3) == Some(b"\xef\xbb\xbf")
+    i + 2 < b.len() && b[i] == 0xef && b[i + 1] == 0xbb && b[i + 2] == 0xbf
 }
 
-/// Bytes that end a move token: ASCII whitespace and `( ) { } [ ] ;` (1), and the first
-/// byte of a BOM (2: a delimiter when the whole BOM follows).
-static DELIMITER: [u8; 256] = {
-    let mut t = [0; 256];
-    let list = b" \t\n\r\x0c(){}[];";
+/// Bytes that end a move token: ASCII whitespace and `( ) { } [ ] ;`, and the first byte
+/// of a BOM (a delimiter only when the whole BOM follows: see [`token_end`]).
+static DELIMITER: [bool; 256] = {
+    let mut t = [false; 256];
+    let list = b" \t\n\r\x0c(){}[];\xef";
     let mut i = 0;
     while i < list.len() {
-        t[list[i] as usize] = 1;
+        t[list[i] as usize] = true;
         i += 1;
     }
-    t[0xef] = 2;
     t
 };
 
 /// Whether the byte at `i` starts a delimiter.
 #[inline]
 fn delimiter_at(b: &[u8], i: usize) -> bool {
-    match DELIMITER[b[i] as usize] {
-        0 => false,
-        1 => true,
-        _ => bom_at(b, i),
-    }
+    DELIMITER[b[i] as usize] && (b[i] != 0xef || bom_at(b, i))
 }
 
 /// The end of the run of bytes from `from` that are not delimiters.
 #[inline]
 fn token_end(b: &[u8], from: usize) -> usize {
     let mut i = from;
-    while i < b.len() && !delimiter_at(b, i) {
+    loop {
+        while i < b.len() && !DELIMITER[b[i] as usize] {
+            i += 1;
+        }
+        // `EF` that starts no BOM is part of the token.
+        if i < b.len() && b[i] == 0xef && !bom_at(b, i) {
+            i += 1;
+            continue;
+        }
+        return i;
+    }
+}
+
+/// The end of the ASCII white space at `from` (a text without BOMs).
+#[inline]
+fn ascii_blank_end(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < b.len() && b[i].is_ascii_whitespace() {
         i += 1;
     }
     i
@@ -237,10 +301,11 @@ fn blank_end(b: &[u8], from: usize) -> usize {
         while i < b.len() && b[i].is_ascii_whitespace() {
             i += 1;
         }
-        if !bom_at(b, i) {
+        if i < b.len() && b[i] == 0xef && bom_at(b, i) {
+            i += 3;
+        } else {
             return i;
         }
-        i += 3;
     }
 }
 
@@ -250,13 +315,25 @@ impl<'a> Iterator for Tokenizer<'a> {
     #[inline(always)]
     fn next(&mut self) -> Option<Token<'a>> {
         let b = self.text.as_bytes();
-        let start = blank_end(b, self.pos);
+        let special = self.special;
+        let start = if special {
+            blank_end(b, self.pos)
+        } else {
+            ascii_blank_end(b, self.pos)
+        };
         let Some(&first) = b.get(start) else {
             self.pos = start;
             return None;
         };
-        let line_end =
-            |from: usize| memchr::memchr2(b'\n', b'\r', &b[from..]).map_or(b.len(), |n| from + n);
+        let line_end = |from: usize| {
+            let found = if special {
+                memchr::memchr2(b'\n', b'\r', &b[from..])
+            } else {
+                memchr::memchr(b'\n', &b[from..])
+            };
+            found.map_or(b.len(), |n| from + n)
+        };
+
         // The common tokens first: moves, `{…}` comments and move numbers.
         let (end, kind): (usize, TokenKind<'a>) = match first {
             b'a'..=b'z' | b'A'..=b'Z' | b'@' | b'-' => {
@@ -278,12 +355,13 @@ impl<'a> Iterator for Tokenizer<'a> {
                 let t = &self.text[start..end];
                 match t {
                     "1-0" | "0-1" | "1/2-1/2" | "*" => (end, TokenKind::Result(t)),
-                    _ if !t.is_ascii() && read_result(t).is_some() => {
-                        (end, TokenKind::Result(read_result(t).unwrap_or(t)))
-                    }
                     _ => match move_number_end(b, start) {
                         Some(n) => (n, TokenKind::MoveNumber(&self.text[start..n])),
-                        None => (end, TokenKind::Move(t)),
+                        None => match read_result(t) {
+                            // `1–0`, `0—1`, …
+                            Some(r) => (end, TokenKind::Result(r)),
+                            None => (end, TokenKind::Move(t)),
+                        },
                     },
                 }
             }
@@ -304,7 +382,7 @@ impl<'a> Iterator for Tokenizer<'a> {
             }
             b'(' => (start + 1, TokenKind::VariationStart),
             b')' => (start + 1, TokenKind::VariationEnd),
-            b'[' => match tag_pair(&b[start..]) {
+            b'[' => match tag_pair(&b[start..], special) {
                 Some(tag) => (
                     start + tag.len,
                     TokenKind::Tag {

@@ -139,20 +139,11 @@ fn walk<'t, V: Visitor<'t>>(
     // Tag section: keep the tags validation reads (the first of each name).
     let mut tags = Tags::default();
     let mut duplicates = Vec::new();
-    // The first tag after a blank line inside the tag section, and the tag before it.
-    let mut blank_before = None;
-    let mut previous = None;
-    tokens.tag_section(|name, value, offset| {
+    // The first tag after a blank line inside the tag section.
+    let blank_before = tokens.tag_section(|name, value, offset| {
         if tags.insert(name, value, offset) {
             duplicates.push((name, value, offset));
         }
-        if let Some(prev) = previous
-            && blank_before.is_none()
-            && has_blank_line(&text.as_bytes()[prev..offset])
-        {
-            blank_before = Some((name, offset));
-        }
-        previous = Some(offset);
         visitor.tag(name, value);
     });
     if let (true, Some((name, offset))) = (opts.strict, blank_before) {
@@ -176,8 +167,8 @@ fn walk<'t, V: Visitor<'t>>(
         );
     }
     if let Some((value, offset)) = tags.get("Result")
+        && !matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*")
         && let Some(r) = read_result(value)
-        && r != value
     {
         nonstandard_result(&mut rep, r, value, offset);
     }
@@ -520,29 +511,6 @@ fn check_end(
             );
         }
     }
-}
-
-/// Whether `text` holds a blank line: two line ends (LF, CRLF or CR) with only white space
-/// between them.
-fn has_blank_line(text: &[u8]) -> bool {
-    let mut ends = 0;
-    let mut i = 0;
-    while i < text.len() {
-        match text[i] {
-            b'\r' if text.get(i + 1) == Some(&b'\n') => {}
-            b'\n' | b'\r' => {
-                ends += 1;
-                if ends == 2 {
-                    return true;
-                }
-            }
-            b' ' | b'\t' | 0x0c => {}
-            0xef if text[i..].starts_with(b"\xef\xbb\xbf") => i += 2,
-            _ => ends = 0,
-        }
-        i += 1;
-    }
-    false
 }
 
 /// A result marker or Result tag that spells `result` otherwise (`1–0`): read as it, with a
