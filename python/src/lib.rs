@@ -357,14 +357,15 @@ fn open_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(Reader, S
     if is_path {
         let os = py.import("os")?;
         let path: std::path::PathBuf = os.call_method1("fspath", (source,))?.extract()?;
-        let reader = input::open(&path).map_err(|e| {
-            let err: PyErr = e.into();
-            let _ = err
-                .value(py)
-                .setattr("filename", path.to_string_lossy().as_ref());
-            err
-        })?
-        .reader;
+        let reader = input::open(&path)
+            .map_err(|e| {
+                let err: PyErr = e.into();
+                let _ = err
+                    .value(py)
+                    .setattr("filename", path.to_string_lossy().as_ref());
+                err
+            })?
+            .reader;
         let name = path.to_string_lossy().into_owned();
         let format = Format::from_path(&name);
         return Ok((reader, name, format));

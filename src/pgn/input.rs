@@ -28,7 +28,9 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+#[cfg(feature = "compression")]
+use std::io::BufReader;
+use std::io::{self, BufRead, Read};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -183,6 +185,7 @@ impl<R: Read> Peek<R> {
     }
 
     /// Reads to the end of the stream: how many bytes were left, and whether all were 0.
+    #[cfg(feature = "compression")]
     fn drain(&mut self) -> io::Result<(u64, bool)> {
         let (mut len, mut zeros) = (0, true);
         loop {
