@@ -165,31 +165,33 @@ pub fn resolve(data: &[u8]) {
     }
 }
 
-/// The tokenizer: tokens are in order, never overlap, quote the text they stand on, and
-/// every offset has a line and column.
+/// The tokenizer: tokens are in order, never overlap, quote the text they stand on, skip
+/// only white space (byte-order marks included), and every offset has a line and column
+/// (lines end at LF, CRLF or a lone CR).
 pub fn tokenizer(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let mut index = LineIndex::new(&text, 1);
     let mut last_end = 0;
     // Lines counted by hand, for comparison.
     let (mut newlines, mut line_start) = (0, 0);
+    let bytes = text.as_bytes();
     let mut count_lines = |from: usize, to: usize| {
-        for (i, b) in text.as_bytes()[from..to].iter().enumerate() {
-            if *b == b'\n' {
+        for i in from..to {
+            let crlf = bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n');
+            if bytes[i] == b'\n' || (bytes[i] == b'\r' && !crlf) {
                 newlines += 1;
-                line_start = from + i + 1;
+                line_start = i + 1;
             }
         }
         (newlines, line_start)
     };
+    let blank = |s: &str| s.chars().all(|c| c.is_ascii_whitespace() || c == '\u{feff}');
     for t in Tokenizer::new(&text) {
         assert!(t.offset >= last_end, "tokens overlap at {}", t.offset);
         assert!(!t.text.is_empty(), "empty token at {}", t.offset);
         assert_eq!(&text[t.offset..t.offset + t.text.len()], t.text);
         assert!(
-            text[last_end..t.offset]
-                .bytes()
-                .all(|b| b.is_ascii_whitespace()),
+            blank(&text[last_end..t.offset]),
             "text skipped before {}",
             t.offset
         );
@@ -202,7 +204,7 @@ pub fn tokenizer(data: &[u8]) {
         last_end = t.offset + t.text.len();
         count_lines(t.offset, last_end);
     }
-    assert!(text[last_end..].bytes().all(|b| b.is_ascii_whitespace()));
+    assert!(blank(&text[last_end..]));
 }
 
 /// Whole archives: split, validate under options from the first byte, convert to every
