@@ -185,7 +185,10 @@ pub fn tokenizer(data: &[u8]) {
         }
         (newlines, line_start)
     };
-    let blank = |s: &str| s.chars().all(|c| c.is_ascii_whitespace() || c == '\u{feff}');
+    let blank = |s: &str| {
+        s.chars()
+            .all(|c| c.is_ascii_whitespace() || c == '\u{feff}')
+    };
     for t in Tokenizer::new(&text) {
         assert!(t.offset >= last_end, "tokens overlap at {}", t.offset);
         assert!(!t.text.is_empty(), "empty token at {}", t.offset);
