@@ -1328,3 +1328,149 @@ fn issue_23_real_files_of_other_programs_validate() {
         });
     });
 }
+
+/// Issue 24.3: one walker for PGN and BPGN. Each problem kind that both forms can have
+/// means the same in both: the same kind, severity, ply and token, for the same moves
+/// written as a PGN game and as a match on board A.
+#[test]
+fn issue_24_every_problem_kind_means_the_same_in_pgn_and_bpgn() {
+    let cases = [
+        (
+            "nag-out-of-range",
+            "1. e4 $300 e5 *",
+            "1A. e4 $300 1a. e5 *",
+        ),
+        (
+            "unparseable-token",
+            "1. e4 [Site \"x\"] e5 *",
+            "1A. e4 [Site \"x\"] 1a. e5 *",
+        ),
+        ("unparseable-token", "1. e4 } e5 *", "1A. e4 } 1a. e5 *"),
+        ("second-result", "1. e4 e5 * 1-0", "1A. e4 1a. e5 * 1-0"),
+        ("move-after-result", "1. e4 * e5", "1A. e4 * 1a. e5"),
+        ("nonstandard-result", "1. e4 e5 ½-½", "1A. e4 1a. e5 ½-½"),
+        ("non-san-move", "1. e2e4 e5 *", "1A. e2e4 1a. e5 *"),
+        (
+            "non-san-move",
+            "1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O‑O *",
+            "1A. e4 1a. e5 2A. Nf3 2a. Nf6 3A. Bc4 3a. Bc5 4A. O‑O *",
+        ),
+        ("no-such-piece", "1. e4 e4 *", "1A. e4 1a. e4 *"),
+        ("not-in-pocket", "1. N@e4 *", "1A. N@e4 *"),
+        ("castling-blocked", "1. O-O *", "1A. O-O *"),
+    ];
+    let opts = Options::default();
+    let said = |text: String| -> Vec<(String, String, Option<usize>, Option<String>)> {
+        let r = &pocketfen::pgn::validate_str(&text, &opts)[0];
+        r.problems
+            .iter()
+            .map(|p| {
+                (
+                    p.kind.name().to_owned(),
+                    p.severity.name().to_owned(),
+                    p.ply,
+                    p.token.clone(),
+                )
+            })
+            .collect()
+    };
+    for (kind, pgn, bpgn) in cases {
+        let one = said(format!(
+            "[Event \"x\"]\n[Variant \"Crazyhouse\"]\n\n{pgn}\n"
+        ));
+        let two = said(format!(
+            "[Event \"x\"]\n[WhiteA \"a\"][BlackA \"b\"][WhiteB \"c\"][BlackB \"d\"]\n\n{bpgn}\n"
+        ));
+        let of_kind = |all: &[(String, String, Option<usize>, Option<String>)]| {
+            all.iter()
+                .filter(|p| p.0 == kind)
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert!(!of_kind(&one).is_empty(), "{kind}: PGN {pgn}: {one:?}");
+        assert_eq!(of_kind(&one), of_kind(&two), "{kind}: {pgn} / {bpgn}");
+    }
+    // The form's own rules: variations are PGN's, board labels BPGN's.
+    let two = said(
+        "[WhiteA \"a\"][BlackA \"b\"][WhiteB \"c\"][BlackB \"d\"]\n\n1A. e4 (1A. d4) *\n".into(),
+    );
+    assert_eq!(two[0].0, "unparseable-token");
+    let two =
+        said("[WhiteA \"a\"][BlackA \"b\"][WhiteB \"c\"][BlackB \"d\"]\n\n1A. e4 e5 *\n".into());
+    assert_eq!(
+        (two[0].0.as_str(), two[0].3.as_deref()),
+        ("unparseable-token", Some("e5"))
+    );
+}
+
+/// Issue 24.4: a visitor stops the walk, or skips a variation (whose moves are then not
+/// validated, nor shown).
+#[test]
+fn issue_24_visitors_stop_and_skip() {
+    use pocketfen::pgn::{Boards, MoveAt, RawGame, Skip, Visitor, visit_game};
+    use pocketfen::{Move, Position};
+    use std::ops::ControlFlow;
+    #[derive(Default)]
+    struct Watch {
+        sans: Vec<String>,
+        stop_after: Option<usize>,
+        skip: bool,
+        comments: usize,
+    }
+    impl Visitor<'_> for Watch {
+        fn comment(&mut self, _: &str) -> ControlFlow<()> {
+            self.comments += 1;
+            ControlFlow::Continue(())
+        }
+        fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+            ControlFlow::Continue(Skip(self.skip))
+        }
+        fn san(
+            &mut self,
+            before: &Position,
+            _: &pocketfen::notation::san::SanPlus,
+            m: Move,
+            _: MoveAt,
+        ) -> ControlFlow<()> {
+            self.sans
+                .push(pocketfen::notation::san::SanPlus::from_move(before, m).to_string());
+            match self.stop_after {
+                Some(n) if self.sans.len() >= n => ControlFlow::Break(()),
+                _ => ControlFlow::Continue(()),
+            }
+        }
+        fn start(&mut self, _: Boards<'_>) -> ControlFlow<()> {
+            ControlFlow::Continue(())
+        }
+    }
+    let text = b"[Event \"x\"]\n\n1. e4 e5 (1... Ke9 {bad}) 2. Nf3 { a comment } Nc6 3. Ke3 *\n";
+    let game = RawGame::new(text.to_vec());
+    let variations = Options {
+        variations: true,
+        ..Options::default()
+    };
+    // Skipping the variation: its illegal move is neither validated nor shown; the main
+    // line's illegal third move still is.
+    let mut skip = Watch {
+        skip: true,
+        ..Watch::default()
+    };
+    let report = visit_game(&game, &variations, &mut skip);
+    assert_eq!(skip.sans, ["e4", "e5", "Nf3", "Nc6"]);
+    assert_eq!(skip.comments, 1);
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    assert_eq!(report.problems[0].ply, Some(5));
+    // Not skipping: the variation's move is the first problem.
+    let mut all = Watch::default();
+    let report = visit_game(&game, &variations, &mut all);
+    assert_eq!(report.problems[0].token.as_deref(), Some("Ke9"));
+    // Stopping at the second move: it is not played, and nothing after it is read.
+    let mut stop = Watch {
+        stop_after: Some(2),
+        ..Watch::default()
+    };
+    let report = visit_game(&game, &Options::default(), &mut stop);
+    assert_eq!(stop.sans, ["e4", "e5"]);
+    assert!(report.problems.is_empty());
+    assert_eq!(report.plies, 1);
+}

@@ -31,6 +31,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io;
+use std::ops::ControlFlow;
 
 use super::svg::{self, Marks, Style, escape};
 use crate::bitboard::Bitboard;
@@ -357,29 +358,31 @@ struct Recorder {
 }
 
 impl Visitor<'_> for Recorder {
-    fn tag(&mut self, name: &str, value: &str) {
+    fn tag(&mut self, name: &str, value: &str) -> ControlFlow<()> {
         let slot = match name {
             "White" => &mut self.tags.white,
             "Black" => &mut self.tags.black,
             "Event" => &mut self.tags.event,
             "Site" => &mut self.tags.site,
-            _ => return,
+            _ => return ControlFlow::Continue(()),
         };
         if slot.is_none() {
             *slot = Some(unescape(value).into_owned());
         }
+        ControlFlow::Continue(())
     }
 
-    fn start(&mut self, boards: Boards<'_>) {
+    fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
         self.live = match boards {
             Boards::One(p) => Live::One(p.clone()),
             Boards::Two(m) => Live::Two(Box::new(m.clone())),
         };
+        ControlFlow::Continue(())
     }
 
-    fn san(&mut self, before: &Position, _: &SanPlus, m: Move, at: MoveAt) {
+    fn san(&mut self, before: &Position, _: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
         if !at.is_mainline() {
-            return;
+            return ControlFlow::Continue(());
         }
         if self.wanted.contains(&at.ply) {
             self.snapshots.push((Some(at.ply), self.live.boards()));
@@ -404,6 +407,7 @@ impl Visitor<'_> for Recorder {
             }
             Live::None => {}
         }
+        ControlFlow::Continue(())
     }
 }
 

@@ -8,13 +8,15 @@
 //! games) and compared with `[Result]` read both ways (bughouse-db writes it from the view
 //! of the board that ended the match, others from the teams' view).
 
-use super::game::{Boards, MoveAt, Options, Tags};
-use super::problem::{At, GameProblemKind, Reporter, ResultReading, Status};
-use super::step::{Failure, resolve};
-use super::token::{TokenKind, Tokenizer};
-use super::visitor::Visitor;
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+use super::game::{Boards, Options, Tags};
+use super::problem::{At, GameProblemKind, Reporter, ResultReading};
+use super::walk::Play;
 use crate::bughouse::{BoardId, Match, Team};
-use crate::position::EndReason;
+use crate::moves::Move;
+use crate::position::{EndReason, Position};
 use crate::types::Color;
 
 /// A move number token's board, colour and number (`12a.` → A, Black, 12).
@@ -59,213 +61,243 @@ struct Ending {
     how: &'static str,
 }
 
-/// Validates a bughouse match from `game`, its start; returns the plies played and which
-/// reading of the Result tag matches the derived outcome.
-pub(crate) fn walk_match<'t, V: Visitor<'t>>(
-    rep: &mut Reporter<'_>,
-    tags: &Tags<'_>,
-    tokens: Tokenizer<'t>,
-    mut game: Match,
-    opts: &Options,
-    visitor: &mut V,
-) -> (usize, Option<ResultReading>) {
-    let names: [(BoardId, Color, Option<&str>); 4] = [
-        (BoardId::A, Color::White, tags.get("WhiteA").map(|t| t.0)),
-        (BoardId::A, Color::Black, tags.get("BlackA").map(|t| t.0)),
-        (BoardId::B, Color::White, tags.get("WhiteB").map(|t| t.0)),
-        (BoardId::B, Color::Black, tags.get("BlackB").map(|t| t.0)),
-    ];
-    let inc = increment(tags.get("TimeControl").map(|t| t.0));
-    let mut clocks = [[None::<f64>; 2]; 2];
-    let mut label: Option<(BoardId, Color, u32)> = None;
-    let mut last_played: Option<(BoardId, Color)> = None;
-    let mut ending: Option<Ending> = None;
-    let mut aborted = false;
-    let mut marker: Option<&str> = None;
-    let mut plies = 0;
-    for t in tokens {
-        let here = |token| At {
-            ply: Some(plies + 1),
-            token: Some(token),
-            offset: t.offset,
-        };
-        match t.kind {
-            TokenKind::MoveNumber(n) => match move_label(n) {
-                Some(l) => label = Some(l),
-                None => {
-                    rep.unreadable(
-                        here(n),
-                        "a BPGN move number with its board (12A., 12a., 12B., 12b.)".to_owned(),
-                        None,
-                    );
-                    break;
-                }
-            },
-            TokenKind::Nag(n) => visitor.nag(n),
-            TokenKind::Comment(c) => {
-                visitor.comment(c);
-                // Only bughouse-db's `{298.21}` clocks are remaining time; Chess.com's bughouse
-                // `[%clk]` values are per-move times, so they are not compared.
-                let remaining = clock(c).filter(|_| !c.trim_start().starts_with('['));
-                if let (Some(secs), Some((b, color))) = (remaining, last_played) {
-                    let slot = &mut clocks[b as usize][color as usize];
-                    if let Some(prev) = *slot
-                        && secs > prev + inc + 0.001
-                    {
-                        rep.warn(
-                            GameProblemKind::ClockIncrease,
-                            At {
-                                ply: Some(plies),
-                                token: Some(c.trim()),
-                                offset: t.offset,
-                            },
-                            format!(
-                                "the clock of {} on board {b} rose from {prev} to {secs} s (increment {inc} s)",
-                                color.name()
-                            ),
-                            None,
-                        );
-                    }
-                    *slot = Some(secs);
-                } else if mentions_ending(c) {
-                    let (abort, end) = read_ending(c, &names);
-                    aborted |= abort;
-                    ending = end.or(ending);
-                }
+/// A bughouse match, as BPGN plays it: each move on the board its number names, the
+/// clocks and the final comment read for the outcome.
+pub(crate) struct TwoBoards<'n> {
+    game: Match,
+    /// The four players, by board and colour.
+    names: [(BoardId, Color, Option<&'n str>); 4],
+    /// The `[TimeControl]` increment, in seconds.
+    inc: f64,
+    /// The last clock of each board and colour.
+    clocks: [[Option<f64>; 2]; 2],
+    /// The board, colour and number of the move number just read.
+    label: Option<(BoardId, Color, u32)>,
+    /// The board and colour of the last move (whose clock the next comment may be).
+    last_played: Option<(BoardId, Color)>,
+    ending: Option<Ending>,
+    aborted: bool,
+}
+
+impl<'n> TwoBoards<'n> {
+    pub(crate) fn new(game: Match, tags: &'n Tags<'_>) -> TwoBoards<'n> {
+        TwoBoards {
+            game,
+            names: [
+                (BoardId::A, Color::White, tags.get("WhiteA").map(|t| t.0)),
+                (BoardId::A, Color::Black, tags.get("BlackA").map(|t| t.0)),
+                (BoardId::B, Color::White, tags.get("WhiteB").map(|t| t.0)),
+                (BoardId::B, Color::Black, tags.get("BlackB").map(|t| t.0)),
+            ],
+            inc: increment(tags.get("TimeControl").map(|t| t.0)),
+            clocks: [[None; 2]; 2],
+            label: None,
+            last_played: None,
+            ending: None,
+            aborted: false,
+        }
+    }
+}
+
+impl Play for TwoBoards<'_> {
+    #[inline(always)]
+    fn move_number(
+        &mut self,
+        rep: &mut Reporter<'_>,
+        n: &str,
+        offset: usize,
+        ply: usize,
+        _strict: bool,
+    ) -> ControlFlow<()> {
+        match move_label(n) {
+            Some(l) => {
+                self.label = Some(l);
+                ControlFlow::Continue(())
             }
-            TokenKind::LineComment(_) | TokenKind::Tag { .. } => {}
-            TokenKind::Result(r) => {
-                if let Some(first) = marker {
-                    rep.second_result(first, r, t.offset);
-                    break;
-                }
-                if t.text != r {
-                    super::validate::nonstandard_result(rep, r, t.text, t.offset);
-                }
-                marker = Some(r);
-                visitor.result(r);
-            }
-            TokenKind::VariationStart | TokenKind::VariationEnd => {
+            None => {
                 rep.unreadable(
-                    here(t.text),
-                    "variations are not part of BPGN".to_owned(),
+                    At {
+                        ply: Some(ply),
+                        token: Some(n),
+                        offset,
+                    },
+                    "a BPGN move number with its board (12A., 12a., 12B., 12b.)".to_owned(),
                     None,
                 );
-                break;
-            }
-            TokenKind::Unknown(raw, why) => {
-                rep.unreadable(here(raw), format!("expected {why}"), None);
-                break;
-            }
-            TokenKind::Move(tok) => {
-                let ply = plies + 1;
-                let Some((board, color, number)) = label.take() else {
-                    rep.unreadable(
-                        here(tok),
-                        "a move without its BPGN number and board (12A., 12a., 12B., 12b.)"
-                            .to_owned(),
-                        None,
-                    );
-                    break;
-                };
-                // The token as reported is the move, as in PGN; its board is in the reason.
-                let at = here(tok);
-                // Chess.com's BPGN export garbles `N@` into the NAG `$146`: repair it.
-                let repaired;
-                let tok = match tok
-                    .strip_prefix("$146")
-                    .filter(|rest| rest.starts_with('@'))
-                {
-                    Some(rest) => {
-                        repaired = format!("N{rest}");
-                        rep.warn(
-                            GameProblemKind::GarbledKnightDrop,
-                            at,
-                            format!(
-                                "`{tok}` read as `{repaired}` (Chess.com's BPGN export writes knight drops so)"
-                            ),
-                            None,
-                        );
-                        repaired.as_str()
-                    }
-                    None => tok,
-                };
-                let pos = game.board(board);
-                if marker.is_some() {
-                    rep.illegal(
-                        GameProblemKind::MoveAfterResult,
-                        at,
-                        "a move after the result marker".to_owned(),
-                        Some(pos),
-                    );
-                    break;
-                }
-                if pos.turn() != color {
-                    rep.illegal(
-                        GameProblemKind::OutOfTurn,
-                        at,
-                        format!("it is {}'s turn on board {board}", pos.turn().name()),
-                        Some(pos),
-                    );
-                    break;
-                }
-                if pos.fullmoves() != number {
-                    rep.illegal(
-                        GameProblemKind::MoveNumberMismatch,
-                        at,
-                        format!("board {board} is at move {}, not {number}", pos.fullmoves()),
-                        Some(pos),
-                    );
-                    break;
-                }
-                let failure = Failure {
-                    ended: || {
-                        game.outcome().map(|(b, o)| {
-                            format!(
-                                "the match has already ended ({} on board {b})",
-                                o.reason().name()
-                            )
-                        })
-                    },
-                    context: |message| format!("board {board}: {message}"),
-                };
-                let Some((san, m)) = resolve(rep, pos, tok, opts.strict, at, failure) else {
-                    break;
-                };
-                visitor.san(
-                    pos,
-                    &san,
-                    m,
-                    MoveAt {
-                        ply,
-                        board: Some(board),
-                    },
-                );
-                game.play_unchecked(board, m);
-                visitor.played(game.board(board));
-                plies += 1;
-                last_played = Some((board, color));
+                ControlFlow::Break(())
             }
         }
     }
-    if rep.status != Status::Ok {
-        return (plies, None);
+
+    #[inline(always)]
+    fn comment(&mut self, rep: &mut Reporter<'_>, c: &str, offset: usize, plies: usize) {
+        // Only bughouse-db's `{298.21}` clocks are remaining time; Chess.com's bughouse
+        // `[%clk]` values are per-move times, so they are not compared.
+        let remaining = clock(c).filter(|_| !c.trim_start().starts_with('['));
+        if let (Some(secs), Some((b, color))) = (remaining, self.last_played) {
+            let inc = self.inc;
+            let slot = &mut self.clocks[b as usize][color as usize];
+            if let Some(prev) = *slot
+                && secs > prev + inc + 0.001
+            {
+                rep.warn(
+                    GameProblemKind::ClockIncrease,
+                    At {
+                        ply: Some(plies),
+                        token: Some(c.trim()),
+                        offset,
+                    },
+                    format!(
+                        "the clock of {} on board {b} rose from {prev} to {secs} s (increment {inc} s)",
+                        color.name()
+                    ),
+                    None,
+                );
+            }
+            *slot = Some(secs);
+        } else if mentions_ending(c) {
+            let (abort, end) = read_ending(c, &self.names);
+            self.aborted |= abort;
+            self.ending = end.or(self.ending.take());
+        }
     }
-    visitor.end(Boards::Two(&game));
-    // The derived outcome: a checkmate on a board, else the final comment.
-    if let Some((board, o)) = game.outcome() {
-        let loser = game.board(board).turn();
-        ending = Some(Ending {
-            board,
-            loser,
-            how: if o.reason() == EndReason::Checkmate {
-                "checkmate"
-            } else {
-                "stalemate"
-            },
-        });
+
+    #[inline(always)]
+    fn mover<'t>(
+        &mut self,
+        rep: &mut Reporter<'_>,
+        tok: &'t str,
+        at: At<'_>,
+        after_result: bool,
+    ) -> Option<(Option<BoardId>, Cow<'t, str>)> {
+        let Some((board, color, number)) = self.label.take() else {
+            rep.unreadable(
+                at,
+                "a move without its BPGN number and board (12A., 12a., 12B., 12b.)".to_owned(),
+                None,
+            );
+            return None;
+        };
+        // Chess.com's BPGN export garbles `N@` into the NAG `$146`: repair it.
+        let tok = match tok
+            .strip_prefix("$146")
+            .filter(|rest| rest.starts_with('@'))
+        {
+            Some(rest) => {
+                let repaired = format!("N{rest}");
+                rep.warn(
+                    GameProblemKind::GarbledKnightDrop,
+                    at,
+                    format!(
+                        "`{tok}` read as `{repaired}` (Chess.com's BPGN export writes knight drops so)"
+                    ),
+                    None,
+                );
+                Cow::Owned(repaired)
+            }
+            None => Cow::Borrowed(tok),
+        };
+        let pos = self.game.board(board);
+        if after_result {
+            rep.illegal(
+                GameProblemKind::MoveAfterResult,
+                at,
+                "a move after the result marker".to_owned(),
+                Some(pos),
+            );
+            return None;
+        }
+        if pos.turn() != color {
+            rep.illegal(
+                GameProblemKind::OutOfTurn,
+                at,
+                format!("it is {}'s turn on board {board}", pos.turn().name()),
+                Some(pos),
+            );
+            return None;
+        }
+        if pos.fullmoves() != number {
+            rep.illegal(
+                GameProblemKind::MoveNumberMismatch,
+                at,
+                format!("board {board} is at move {}, not {number}", pos.fullmoves()),
+                Some(pos),
+            );
+            return None;
+        }
+        Some((Some(board), tok))
     }
-    (plies, read_result(rep, tags, ending, aborted))
+
+    #[inline]
+    fn position(&self, board: Option<BoardId>) -> &Position {
+        self.game.board(board.unwrap_or(BoardId::A))
+    }
+
+    fn shown(&self) -> Option<&Position> {
+        None
+    }
+
+    #[inline]
+    fn ended(&self, _depth: usize) -> Option<String> {
+        self.game.outcome().map(|(b, o)| {
+            format!(
+                "the match has already ended ({} on board {b})",
+                o.reason().name()
+            )
+        })
+    }
+
+    #[inline]
+    fn context(&self, board: Option<BoardId>, _depth: usize, reason: String) -> String {
+        format!("board {}: {reason}", board.unwrap_or(BoardId::A))
+    }
+
+    #[inline]
+    fn play(&mut self, board: Option<BoardId>, m: Move, _keep_before: bool) {
+        let board = board.unwrap_or(BoardId::A);
+        let color = self.game.board(board).turn();
+        self.game.play_unchecked(board, m);
+        self.last_played = Some((board, color));
+    }
+
+    fn has_variations(&self) -> bool {
+        false
+    }
+
+    fn enter_variation(&mut self) -> bool {
+        false
+    }
+
+    fn leave_variation(&mut self) {}
+
+    fn finish(
+        &mut self,
+        rep: &mut Reporter<'_>,
+        tags: &Tags<'_>,
+        _marker: Option<(&str, usize)>,
+        _plies: usize,
+        _opts: &Options,
+        _end: usize,
+    ) -> Option<ResultReading> {
+        // The derived outcome: a checkmate on a board, else the final comment.
+        if let Some((board, o)) = self.game.outcome() {
+            let loser = self.game.board(board).turn();
+            self.ending = Some(Ending {
+                board,
+                loser,
+                how: if o.reason() == EndReason::Checkmate {
+                    "checkmate"
+                } else {
+                    "stalemate"
+                },
+            });
+        }
+        read_result(rep, tags, self.ending.take(), self.aborted)
+    }
+
+    fn boards(&self) -> Boards<'_> {
+        Boards::Two(&self.game)
+    }
 }
 
 /// Whether a comment may say how the match ended (checked without allocating: most

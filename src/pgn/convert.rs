@@ -16,12 +16,13 @@
 //! the other tags in input order.
 
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 
 use super::game::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameProblem, GameReport, Status};
 use super::split::RawGame;
 use super::validate::{decode, visit_text};
-use super::visitor::Visitor;
+use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
@@ -265,11 +266,12 @@ impl<'t> Writer<'t> {
 }
 
 impl<'t> Visitor<'t> for Writer<'t> {
-    fn tag(&mut self, name: &'t str, value: &'t str) {
+    fn tag(&mut self, name: &'t str, value: &'t str) -> ControlFlow<()> {
         self.tags.push((name, unescape(value)));
+        ControlFlow::Continue(())
     }
 
-    fn start(&mut self, boards: Boards<'_>) {
+    fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
         let has_fen = self.tag_value("FEN").is_some();
         let (variant, fen) = match boards {
             Boards::One(start)
@@ -294,7 +296,7 @@ impl<'t> Visitor<'t> for Writer<'t> {
                 self.head
                     .push(("FEN", fen::setup_to_string(&setup, self.target.dialect())));
                 self.head.push(("SetUp", "1".to_owned()));
-                return;
+                return ControlFlow::Continue(());
             }
             Boards::One(start) => {
                 let variant = start.variant();
@@ -332,31 +334,36 @@ impl<'t> Visitor<'t> for Writer<'t> {
                 .push(("FEN", fen::to_string(&fen, self.target.dialect())));
             self.head.push(("SetUp", "1".to_owned()));
         }
+        ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, text: &'t str) {
+    fn comment(&mut self, text: &'t str) -> ControlFlow<()> {
         self.w.comment(text);
         self.need_number = true;
+        ControlFlow::Continue(())
     }
 
-    fn nag(&mut self, nag: &'t str) {
+    fn nag(&mut self, nag: &'t str) -> ControlFlow<()> {
         self.w.word(nag);
         self.need_number = true;
+        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self) {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         self.depth += 1;
         self.w.open_paren();
         self.need_number = true;
+        ControlFlow::Continue(Skip(false))
     }
 
-    fn end_variation(&mut self) {
+    fn end_variation(&mut self) -> ControlFlow<()> {
         self.depth = self.depth.saturating_sub(1);
         self.w.close_paren();
         self.need_number = true;
+        ControlFlow::Continue(())
     }
 
-    fn san(&mut self, before: &Position, san: &SanPlus, m: Move, at: MoveAt) {
+    fn san(&mut self, before: &Position, san: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
         // Black's moves on one board are numbered only after a break (a comment, a
         // variation, the start).
         if at.board.is_some() || before.turn() == Color::White || self.need_number {
@@ -364,11 +371,12 @@ impl<'t> Visitor<'t> for Writer<'t> {
                 .ascii_word(|out| push_move_number(out, before, at.board));
         }
         self.pending = Some((san.san.canonical(before, m), san.glyph));
+        ControlFlow::Continue(())
     }
 
-    fn played(&mut self, after: &Position) {
+    fn played(&mut self, after: &Position) -> ControlFlow<()> {
         let Some((canonical, glyph)) = self.pending.take() else {
-            return;
+            return ControlFlow::Continue(());
         };
         // In check: mate when no legal move is left (a side in check has pieces, so no
         // variant end comes first).
@@ -384,15 +392,17 @@ impl<'t> Visitor<'t> for Writer<'t> {
             }
         });
         self.need_number = false;
+        ControlFlow::Continue(())
     }
 
-    fn result(&mut self, marker: &'t str) {
+    fn result(&mut self, marker: &'t str) -> ControlFlow<()> {
         if self.depth == 0 {
             self.marker = Some(marker);
         } else {
             self.w.word(marker);
             self.need_number = true;
         }
+        ControlFlow::Continue(())
     }
 
     fn end(&mut self, boards: Boards<'_>) {

@@ -24,9 +24,10 @@ mod step;
 pub mod token;
 pub mod validate;
 pub mod visitor;
+mod walk;
 
 pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options, variant_from_tag};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
 pub use split::{GameSplitter, RawGame};
 pub use validate::{validate_game, validate_str, visit_game, visit_text};
-pub use visitor::Visitor;
+pub use visitor::{Skip, Visitor};

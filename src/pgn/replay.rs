@@ -11,6 +11,7 @@
 //! ```
 
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 
 use super::game::{MoveAt, Options};
 use super::problem::GameReport;
@@ -43,10 +44,10 @@ struct Lines<'f> {
 }
 
 impl Visitor<'_> for Lines<'_> {
-    fn san(&mut self, before: &Position, _: &SanPlus, m: Move, at: MoveAt) {
+    fn san(&mut self, before: &Position, _: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
         self.pending = false;
         if !at.is_mainline() {
-            return;
+            return ControlFlow::Continue(());
         }
         self.buf.clear();
         match at.board {
@@ -65,14 +66,16 @@ impl Visitor<'_> for Lines<'_> {
                 (self.line)(&self.buf);
             }
         }
+        ControlFlow::Continue(())
     }
 
-    fn played(&mut self, after: &Position) {
+    fn played(&mut self, after: &Position) -> ControlFlow<()> {
         if let (true, PlyText::Fen(dialect)) = (self.pending, self.text) {
             self.pending = false;
             append_setup(&mut self.buf, &after.to_setup(), dialect);
             (self.line)(&self.buf);
         }
+        ControlFlow::Continue(())
     }
 }
 

@@ -16,16 +16,22 @@
 
 use std::borrow::Cow;
 
-use super::game::{Boards, MAX_VARIATION_DEPTH, MoveAt, Options, Start, Tags, read_start};
-use super::problem::{At, GameProblemKind, GameReport, Reporter, Status};
+use std::ops::ControlFlow;
+
+use super::bpgn::TwoBoards;
+use super::game::{Boards, Options, Start, Tags, read_start};
+use super::problem::{At, GameProblemKind, GameReport, Reporter, ResultReading};
 use super::split::{GameSplitter, RawGame};
-use super::step::{Failure, resolve};
-use super::token::{TokenKind, Tokenizer, read_result};
+use super::token::{Tokenizer, read_result};
 use super::visitor::Visitor;
+use super::walk::{self, Play};
+use crate::bughouse::BoardId;
+use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::Setup;
 use crate::types::Color;
+use crate::variant::Variant;
 
 /// The visitor that watches nothing: plain validation.
 struct NoVisitor;
@@ -140,11 +146,12 @@ fn walk<'t, V: Visitor<'t>>(
     let mut tags = Tags::default();
     let mut duplicates = Vec::new();
     // The first tag after a blank line inside the tag section.
+    let mut stopped = false;
     let blank_before = tokens.tag_section(|name, value, offset| {
         if tags.insert(name, value, offset) {
             duplicates.push((name, value, offset));
         }
-        visitor.tag(name, value);
+        stopped = stopped || visitor.tag(name, value).is_break();
     });
     if let (true, Some((name, offset))) = (opts.strict, blank_before) {
         rep.warn(
@@ -181,6 +188,9 @@ fn walk<'t, V: Visitor<'t>>(
         problems: rep.problems,
         result_reading: None,
     };
+    if stopped {
+        return finish(rep, None, 0);
+    }
     if utf16 {
         rep.unplayable(
             GameProblemKind::UnsupportedEncoding,
@@ -193,230 +203,181 @@ fn walk<'t, V: Visitor<'t>>(
         );
         return finish(rep, None, 0);
     }
-    match read_start(&mut rep, &tags, &tokens, opts) {
-        Err(variant) => finish(rep, variant, 0),
+    let (variant, walked) = match read_start(&mut rep, &tags, &tokens, opts) {
+        Err(variant) => return finish(rep, variant, 0),
         Ok(Start::Two(game)) => {
-            visitor.start(Boards::Two(&game));
-            let (plies, reading) =
-                super::bpgn::walk_match(&mut rep, &tags, tokens, game, opts, visitor);
-            let mut report = finish(rep, Some(crate::variant::Variant::Bughouse), plies);
-            report.result_reading = reading;
-            report
+            if visitor.start(Boards::Two(&game)).is_break() {
+                return finish(rep, Some(Variant::Bughouse), 0);
+            }
+            let mut play = TwoBoards::new(game, &tags);
+            let walked = walk::walk(
+                &mut rep,
+                &tags,
+                tokens,
+                &mut play,
+                opts,
+                visitor,
+                text.len(),
+            );
+            (Variant::Bughouse, walked)
         }
         Ok(Start::One(variant, start)) => {
-            visitor.start(Boards::One(&start));
-            let plies = walk_movetext(&mut rep, &tags, tokens, start, opts, visitor, text.len());
-            finish(rep, Some(variant), plies)
+            if visitor.start(Boards::One(&start)).is_break() {
+                return finish(rep, Some(variant), 0);
+            }
+            let mut play = OneBoard::new(start);
+            let walked = walk::walk(
+                &mut rep,
+                &tags,
+                tokens,
+                &mut play,
+                opts,
+                visitor,
+                text.len(),
+            );
+            (variant, walked)
+        }
+    };
+    let mut report = finish(rep, Some(variant), walked.plies);
+    report.result_reading = walked.reading;
+    report
+}
+
+/// One board, as PGN plays it: with variations, each replayed from its branch point.
+struct OneBoard {
+    pos: Position,
+    /// The position before the last move (kept while variations are validated).
+    before: Option<Position>,
+    /// At each `(`: the position, and the one before its last move.
+    stack: Vec<(Position, Option<Position>)>,
+}
+
+impl OneBoard {
+    fn new(start: Position) -> OneBoard {
+        OneBoard {
+            pos: start,
+            before: None,
+            stack: Vec::new(),
         }
     }
 }
 
-/// The movetext of a game on one board, then the checks of its end; returns the plies.
-fn walk_movetext<'t, V: Visitor<'t>>(
-    rep: &mut Reporter<'_>,
-    tags: &Tags<'_>,
-    tokens: Tokenizer<'t>,
-    start: Position,
-    opts: &Options,
-    visitor: &mut V,
-    end: usize,
-) -> usize {
-    let mut pos = start;
-    let mut before: Option<Position> = None;
-    // Variations: the position and the position before its last move, saved at each `(`.
-    let mut stack: Vec<(Position, Option<Position>)> = Vec::new();
-    let mut depth = 0usize;
-    // Where the outermost open variation starts (a `(` never closed is reported there).
-    let mut outer_open = 0usize;
-    let mut plies = 0usize;
-    let mut marker: Option<(&str, usize)> = None;
-    let mut stopped = false;
-    let mut dead_warned = false;
-    for t in tokens {
-        let live = depth == 0 || opts.variations;
-        let here = |ply, token| At {
-            ply,
-            token,
-            offset: t.offset,
+/// `reason`, saying that the move is in a variation when it is.
+fn in_variation(depth: usize, mut reason: String) -> String {
+    if depth > 0 {
+        reason.push_str(" (in a variation)");
+    }
+    reason
+}
+
+impl Play for OneBoard {
+    #[inline]
+    fn move_number(
+        &mut self,
+        rep: &mut Reporter<'_>,
+        n: &str,
+        offset: usize,
+        ply: usize,
+        strict: bool,
+    ) -> ControlFlow<()> {
+        if strict {
+            check_move_number(rep, n, offset, &self.pos, ply);
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn mover<'t>(
+        &mut self,
+        rep: &mut Reporter<'_>,
+        tok: &'t str,
+        at: At<'_>,
+        after_result: bool,
+    ) -> Option<(Option<BoardId>, Cow<'t, str>)> {
+        if after_result {
+            rep.illegal(
+                GameProblemKind::MoveAfterResult,
+                at,
+                "a move after the result marker".to_owned(),
+                Some(&self.pos),
+            );
+            return None;
+        }
+        Some((None, Cow::Borrowed(tok)))
+    }
+
+    #[inline]
+    fn position(&self, _: Option<BoardId>) -> &Position {
+        &self.pos
+    }
+
+    fn shown(&self) -> Option<&Position> {
+        Some(&self.pos)
+    }
+
+    #[inline]
+    fn ended(&self, depth: usize) -> Option<String> {
+        self.pos.outcome().map(|o| {
+            in_variation(
+                depth,
+                format!(
+                    "the game has already ended ({}, {})",
+                    o.reason().name(),
+                    o.result()
+                ),
+            )
+        })
+    }
+
+    #[inline]
+    fn context(&self, _: Option<BoardId>, depth: usize, reason: String) -> String {
+        in_variation(depth, reason)
+    }
+
+    #[inline]
+    fn play(&mut self, _: Option<BoardId>, m: Move, keep_before: bool) {
+        let before = keep_before.then(|| self.pos.clone());
+        self.pos.play_unchecked(m);
+        self.before = before;
+    }
+
+    fn has_variations(&self) -> bool {
+        true
+    }
+
+    fn enter_variation(&mut self) -> bool {
+        let Some(before) = self.before.take() else {
+            return false;
         };
-        match t.kind {
-            TokenKind::MoveNumber(n) => {
-                if opts.strict && depth == 0 && !stopped {
-                    check_move_number(rep, n, t.offset, &pos, plies + 1);
-                }
-            }
-            TokenKind::LineComment(_) => {}
-            TokenKind::Comment(c) => visitor.comment(c),
-            TokenKind::Nag(n) => {
-                if n[1..].parse::<u8>().is_err() {
-                    rep.warn(
-                        GameProblemKind::NagOutOfRange,
-                        here(None, Some(n)),
-                        "a NAG beyond $255 (PGN's NAGs are $0 to $255); it is kept as written"
-                            .to_owned(),
-                        None,
-                    );
-                }
-                visitor.nag(n);
-            }
-            TokenKind::VariationStart => {
-                if depth == 0 {
-                    outer_open = t.offset;
-                }
-                depth += 1;
-                if depth > MAX_VARIATION_DEPTH {
-                    rep.illegal(
-                        GameProblemKind::VariationTooDeep,
-                        here(None, Some("(")),
-                        format!("variations nested more than {MAX_VARIATION_DEPTH} deep"),
-                        None,
-                    );
-                    break;
-                }
-                visitor.begin_variation();
-                if opts.variations && !stopped {
-                    match before.clone() {
-                        Some(b) => {
-                            let current = std::mem::replace(&mut pos, b);
-                            stack.push((current, before.take()));
-                        }
-                        None => {
-                            rep.unreadable(
-                                here(None, Some("(")),
-                                "a variation before any move".to_owned(),
-                                None,
-                            );
-                            stopped = true;
-                        }
-                    }
-                }
-            }
-            TokenKind::VariationEnd => {
-                if depth == 0 {
-                    rep.unreadable(
-                        here(None, Some(")")),
-                        "a `)` without its `(`".to_owned(),
-                        None,
-                    );
-                    break;
-                }
-                depth -= 1;
-                visitor.end_variation();
-                if opts.variations
-                    && !stopped
-                    && let Some((p, b)) = stack.pop()
-                {
-                    pos = p;
-                    before = b;
-                }
-            }
-            TokenKind::Result(r) => {
-                if depth == 0 {
-                    if let Some((first, _)) = marker {
-                        rep.second_result(first, r, t.offset);
-                        break;
-                    }
-                    marker = Some((r, t.offset));
-                }
-                if t.text != r {
-                    nonstandard_result(rep, r, t.text, t.offset);
-                }
-                visitor.result(r);
-            }
-            TokenKind::Tag { .. } | TokenKind::Unknown(..) if !live => {}
-            TokenKind::Tag { .. } => {
-                rep.unreadable(
-                    here(Some(plies + 1), Some(t.text)),
-                    "a tag inside the movetext (is a blank line missing between games?)".to_owned(),
-                    Some(&pos),
-                );
-                break;
-            }
-            TokenKind::Unknown(raw, why) => {
-                rep.unreadable(
-                    here(Some(plies + 1), Some(raw)),
-                    format!("expected {why}"),
-                    Some(&pos),
-                );
-                break;
-            }
-            TokenKind::Move(_) if !live || stopped => {}
-            TokenKind::Move(tok) => {
-                let at = here((depth == 0).then_some(plies + 1), Some(tok));
-                if depth == 0 && marker.is_some() {
-                    rep.illegal(
-                        GameProblemKind::MoveAfterResult,
-                        at,
-                        "a move after the result marker".to_owned(),
-                        Some(&pos),
-                    );
-                    break;
-                }
-                let in_variation = |mut reason: String| {
-                    if depth > 0 {
-                        reason.push_str(" (in a variation)");
-                    }
-                    reason
-                };
-                let failure = Failure {
-                    ended: || {
-                        pos.outcome().map(|o| {
-                            in_variation(format!(
-                                "the game has already ended ({}, {})",
-                                o.reason().name(),
-                                o.result()
-                            ))
-                        })
-                    },
-                    context: &in_variation,
-                };
-                // A dead position (insufficient material) has ended the game, though moves
-                // are still legal: said once, as `moves` refuses to play on.
-                let dead = depth == 0 && !dead_warned && pos.is_insufficient_material();
-                let Some((san, m)) = resolve(rep, &pos, tok, opts.strict, at, failure) else {
-                    break;
-                };
-                if dead {
-                    dead_warned = true;
-                    rep.warn(
-                        GameProblemKind::MoveAfterEnd,
-                        at,
-                        "the game had already ended (insufficient-material, 1/2-1/2)".to_owned(),
-                        Some(&pos),
-                    );
-                }
-                let ply = if depth == 0 { plies + 1 } else { 0 };
-                visitor.san(&pos, &san, m, MoveAt { ply, board: None });
-                let prev = opts.variations.then(|| pos.clone());
-                pos.play_unchecked(m);
-                visitor.played(&pos);
-                plies += usize::from(depth == 0);
-                before = prev;
-            }
+        let current = std::mem::replace(&mut self.pos, before.clone());
+        self.stack.push((current, Some(before)));
+        true
+    }
+
+    fn leave_variation(&mut self) {
+        if let Some((pos, before)) = self.stack.pop() {
+            self.pos = pos;
+            self.before = before;
         }
     }
-    if rep.status != Status::Ok {
-        return plies;
+
+    fn finish(
+        &mut self,
+        rep: &mut Reporter<'_>,
+        tags: &Tags<'_>,
+        marker: Option<(&str, usize)>,
+        plies: usize,
+        opts: &Options,
+        end: usize,
+    ) -> Option<ResultReading> {
+        // The stack discipline of variations has restored the main line's final position.
+        check_end(rep, tags, &self.pos, marker, plies, opts.strict, end);
+        None
     }
-    if depth > 0 {
-        rep.unreadable(
-            At {
-                ply: None,
-                token: Some("("),
-                offset: outer_open,
-            },
-            "a variation `(` is never closed".to_owned(),
-            None,
-        );
-        return plies;
+
+    fn boards(&self) -> Boards<'_> {
+        Boards::One(&self.pos)
     }
-    // Variations may have replaced `pos`; the main line's final position is restored by the
-    // stack discipline above.
-    check_end(rep, tags, &pos, marker, plies, opts.strict, end);
-    if rep.status == Status::Ok {
-        visitor.end(Boards::One(&pos));
-    }
-    plies
 }
 
 /// The checks of a game's end: the Result tag and marker against the outcome, PlyCount,
