@@ -22,7 +22,7 @@ use std::fmt;
 
 use crate::moves::Move;
 use crate::position::{
-    IllegalMove, Outcome, Position, PositionError, Problem, ProblemKind, Severity,
+    IllegalMove, Outcome, Position, PositionError, SetupProblem, SetupProblemKind, Severity,
     too_much_material,
 };
 use crate::setup::{Fen, Setup};
@@ -49,6 +49,14 @@ impl BoardId {
 
     pub(crate) fn index(self) -> usize {
         self as usize
+    }
+
+    /// `A` or `B` (the JSON `board`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardId::A => "A",
+            BoardId::B => "B",
+        }
     }
 
     /// `A` or `B`.
@@ -96,13 +104,13 @@ impl Team {
 /// assert!(check_pair(&start, &start).is_empty());
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
-pub fn check_pair(a: &Setup, b: &Setup) -> Vec<Problem> {
+pub fn check_pair(a: &Setup, b: &Setup) -> Vec<SetupProblem> {
     let pockets = |s: &Setup| s.pockets.unwrap_or_default();
     let (pa, pb) = (pockets(a), pockets(b));
     let parts = [(&a.board, a.promoted, &pa), (&b.board, b.promoted, &pb)];
     too_much_material(&parts, Variant::Bughouse)
-        .map(|message| Problem {
-            kind: ProblemKind::TooMuchMaterial,
+        .map(|message| SetupProblem {
+            kind: SetupProblemKind::TooMuchMaterial,
             severity: Severity::Warning,
             message,
         })
@@ -112,7 +120,7 @@ pub fn check_pair(a: &Setup, b: &Setup) -> Vec<Problem> {
 
 /// Every problem of a FEN line under `variant`: each board's (named `A` or `B` for a pair)
 /// and, for a bughouse pair, the pair's as a whole (no board).
-pub fn check_fen(fen: &Fen, variant: Variant) -> Vec<(Option<BoardId>, Problem)> {
+pub fn check_fen(fen: &Fen, variant: Variant) -> Vec<(Option<BoardId>, SetupProblem)> {
     let mut problems = Vec::new();
     let ids: &[Option<BoardId>] = match fen {
         Fen::Single(_) => &[None],

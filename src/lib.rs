@@ -23,16 +23,19 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 
+pub mod archive;
 mod attacks;
 mod bitboard;
 mod board;
 pub mod bughouse;
 pub mod draw;
 mod moves;
+mod name;
 pub mod notation;
 pub mod perft;
 pub mod pgn;
 mod position;
+pub mod record;
 mod setup;
 mod types;
 mod variant;
@@ -40,9 +43,10 @@ mod variant;
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use moves::{CastlingSide, MAX_MOVES, Move, MoveList};
+pub use name::ParseNameError;
 pub use position::{
-    EndReason, IllegalMove, IllegalReason, Outcome, Position, PositionError, Problem, ProblemKind,
-    Repetitions, Severity, SquareMoves,
+    EndReason, IllegalMove, IllegalReason, Outcome, Position, PositionError, Repetitions,
+    SetupProblem, SetupProblemKind, Severity, SquareMoves,
 };
 pub use setup::{Castling, CastlingFlag, CastlingSpec, Fen, Pocket, Setup};
 pub use types::{ByColor, ByRole, Color, File, ParseSquareError, Piece, Rank, Role, Square};

@@ -11,6 +11,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::name::ParseNameError;
 use crate::setup::Setup;
 
 /// A chess variant pocketfen plays.
@@ -116,34 +117,44 @@ pub fn guess_variant(fen: &crate::setup::Fen) -> Variant {
     }
 }
 
-/// An unknown variant name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseVariantError(pub String);
-
-impl fmt::Display for ParseVariantError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown variant `{}`", self.0)
-    }
-}
-
-impl std::error::Error for ParseVariantError {}
-
 impl FromStr for Variant {
-    type Err = ParseVariantError;
-    /// Case-insensitive names and the aliases sites use (`ZH`, `House`, `Crazy House`,
-    /// `Standard`, `normal`, `From Position`, `Horde chess`, …).
-    fn from_str(s: &str) -> Result<Variant, ParseVariantError> {
+    type Err = ParseNameError;
+    /// Case-insensitive names and the aliases of Lichess, chessops, python-chess,
+    /// cutechess and Xboard (`ZH`, `House`, `Crazy House`, `Standard`, `normal`,
+    /// `From Position`, `Horde chess`, `wild/…`); the Chess960 spellings (`Chess960`,
+    /// `chess 960`, `fischerandom`, `Fischer Random`, `960`, `FRC`) are chess, whose
+    /// castling the FEN says.
+    fn from_str(s: &str) -> Result<Variant, ParseNameError> {
         let l = s.trim().to_ascii_lowercase();
         Ok(match l.as_str() {
             "chess" | "standard" | "normal" | "from position" | "fromposition" => Variant::Chess,
+            _ if names_chess960(&l) || l.starts_with("wild/") => Variant::Chess,
             "crazyhouse" | "crazy house" | "house" | "zh" => Variant::Crazyhouse,
             "loop" => Variant::Loop,
             "chessgi" => Variant::Chessgi,
             "horde" | "horde chess" => Variant::Horde,
             "bughouse" | "bug" => Variant::Bughouse,
-            _ => return Err(ParseVariantError(s.to_owned())),
+            _ => return Err(ParseNameError::new("variant", s, &VARIANT_NAMES)),
         })
     }
+}
+
+/// The variants' names, as errors list them.
+const VARIANT_NAMES: [&str; 6] = [
+    "chess",
+    "crazyhouse",
+    "loop",
+    "chessgi",
+    "horde",
+    "bughouse",
+];
+
+/// Whether a lowercase `[Variant]` value names Chess960.
+pub(crate) fn names_chess960(lower: &str) -> bool {
+    matches!(
+        lower.trim(),
+        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "960" | "frc"
+    )
 }
 
 /// Where a captured piece goes.

@@ -427,7 +427,16 @@ fn absurd_jobs_and_unopenable_inputs() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(records.len(), 2, "{stdout}");
+    // A summary per file, then (several files) their total.
+    assert_eq!(records.len(), 3, "{stdout}");
+    assert_eq!(records[2]["type"], "total");
+    assert_eq!(
+        (
+            records[2]["files"].as_u64(),
+            records[2]["complete"].as_bool()
+        ),
+        (Some(2), Some(false))
+    );
     for (r, file) in records.iter().zip(["no-such-file.pgn", "samples"]) {
         assert_eq!(r["type"], "summary");
         assert_eq!(r["file"], file);

@@ -623,11 +623,12 @@ fn convert_keeps_what_it_can_and_says_what_it_cannot() {
     use pocketfen::pgn::{GameProblemKind, RawGame};
     let mut bytes = b"[Event \"x\"]\n[White \"A\"]\n[White \"B\"]\n[Black \"Ren\xe9\"]\n[Result \"*\"]\n[Result \"1-0\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. O-O $300 Kd7 { caf\xe9 } *\n".to_vec();
     let game = RawGame::new(std::mem::take(&mut bytes));
-    let Converted::Game(text, warnings) =
+    let Converted::Game(text, report) =
         convert_game(&game, Target::Lichess, target_style(), &Options::default())
     else {
         panic!("refused");
     };
+    let warnings = report.problems;
     assert!(text.contains("[White \"A\"]\n"), "{text}");
     assert!(
         text.contains("[White \"B\"]\n"),

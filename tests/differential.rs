@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::fs;
 
 use pocketfen::notation::fen::{FenDialect, setup_to_string};
-use pocketfen::{Move, Position, ProblemKind, Rules, Setup, Variant};
+use pocketfen::{Move, Position, Rules, Setup, SetupProblemKind, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::variant::{Crazyhouse, Horde};
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
@@ -76,7 +76,7 @@ where
         game += 1;
         let setup: Setup = fen.parse().expect("fen");
         let mut ours = Position::from_setup(&setup, Rules::new(variant))
-            .or_else(|e| e.ignore(&[ProblemKind::ImpossibleCheck]))
+            .or_else(|e| e.ignore(&[SetupProblemKind::ImpossibleCheck]))
             .expect("legal start");
         let mut theirs: P = fen
             .parse::<Fen>()

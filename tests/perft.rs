@@ -7,7 +7,7 @@
 
 use std::fs;
 
-use pocketfen::{Position, ProblemKind, Rules, Setup, Variant, perft::perft};
+use pocketfen::{Position, Rules, Setup, SetupProblemKind, Variant, perft::perft};
 
 fn cap(debug: u64, release: u64) -> u64 {
     if cfg!(debug_assertions) {
@@ -20,7 +20,7 @@ fn cap(debug: u64, release: u64) -> u64 {
 fn position(fen: &str, variant: Variant) -> Position {
     let setup: Setup = fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"));
     Position::from_setup(&setup, Rules::new(variant))
-        .or_else(|e| e.ignore(&[ProblemKind::ImpossibleCheck]))
+        .or_else(|e| e.ignore(&[SetupProblemKind::ImpossibleCheck]))
         .unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 

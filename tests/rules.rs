@@ -2,8 +2,8 @@
 
 use pocketfen::notation::fen::{FenDialect, setup_to_string};
 use pocketfen::{
-    CaptureMode, Color, EndReason, Fen, Move, Outcome, Piece, Position, ProblemKind, Role, Rules,
-    Setup, Square, Variant,
+    CaptureMode, Color, EndReason, Fen, Move, Outcome, Piece, Position, Role, Rules, Setup,
+    SetupProblemKind, Square, Variant,
 };
 
 fn pos(fen: &str, variant: Variant) -> Position {
@@ -26,7 +26,7 @@ fn uci_moves(p: &Position) -> Vec<String> {
 }
 
 /// The messages of the setup problems of `kind` in `fen` read as `variant`.
-fn problems_of(fen: &str, variant: Variant, kind: ProblemKind) -> Vec<String> {
+fn problems_of(fen: &str, variant: Variant, kind: SetupProblemKind) -> Vec<String> {
     let setup: Setup = fen.parse().unwrap();
     Position::check_setup(&setup, Rules::new(variant))
         .into_iter()
@@ -279,12 +279,12 @@ fn bughouse_captures_are_handed_back_promoted_as_pawns() {
 fn setup_problems_are_all_reported() {
     let setup: Setup = "4k2K/P7/8/8/8/8/8/p3K3 w Qk e6 0 1".parse().unwrap();
     let problems = Position::check_setup(&setup, Rules::new(Variant::Chess));
-    let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind).collect();
+    let kinds: Vec<SetupProblemKind> = problems.iter().map(|p| p.kind).collect();
     for k in [
-        ProblemKind::TooManyKings,
-        ProblemKind::PawnsOnBackrank,
-        ProblemKind::InvalidCastlingRights,
-        ProblemKind::InvalidEpSquare,
+        SetupProblemKind::TooManyKings,
+        SetupProblemKind::PawnsOnBackrank,
+        SetupProblemKind::InvalidCastlingRights,
+        SetupProblemKind::InvalidEpSquare,
     ] {
         assert!(kinds.contains(&k), "{k:?} missing from {problems:?}");
     }
@@ -297,14 +297,14 @@ fn opposite_check_and_impossible_check() {
         .into_iter()
         .map(|p| p.kind)
         .collect();
-    assert_eq!(kinds, [ProblemKind::OppositeCheck]);
+    assert_eq!(kinds, [SetupProblemKind::OppositeCheck]);
     let setup: Setup = "5R2/2P5/8/4k3/8/3rK2r/8/8 w - - 0 1".parse().unwrap();
     let err = Position::from_setup(&setup, Rules::new(Variant::Chess)).unwrap_err();
     assert_eq!(
         err.errors().map(|p| p.kind).collect::<Vec<_>>(),
-        [ProblemKind::ImpossibleCheck]
+        [SetupProblemKind::ImpossibleCheck]
     );
-    assert!(err.ignore(&[ProblemKind::ImpossibleCheck]).is_ok());
+    assert!(err.ignore(&[SetupProblemKind::ImpossibleCheck]).is_ok());
 }
 
 #[test]
@@ -312,7 +312,7 @@ fn crazyhouse_material_beyond_two_sets_is_a_warning() {
     let setup: Setup = "4k3/8/8/8/8/8/8/4K3[QQQ] w - - 0 1".parse().unwrap();
     let problems = Position::check_setup(&setup, Rules::new(Variant::Crazyhouse));
     assert_eq!(problems.len(), 1);
-    assert_eq!(problems[0].kind, ProblemKind::TooMuchMaterial);
+    assert_eq!(problems[0].kind, SetupProblemKind::TooMuchMaterial);
     assert!(Position::from_setup(&setup, Rules::new(Variant::Crazyhouse)).is_ok());
 }
 
@@ -455,7 +455,7 @@ fn two_castling_rights_on_one_wing_are_an_error() {
         let err = Position::from_setup(&setup, Rules::new(Variant::Chess)).unwrap_err();
         let errors: Vec<_> = err.errors().collect();
         assert_eq!(errors.len(), 1, "{fen}: {errors:?}");
-        assert_eq!(errors[0].kind, ProblemKind::InvalidCastlingRights);
+        assert_eq!(errors[0].kind, SetupProblemKind::InvalidCastlingRights);
         assert!(
             errors[0].message.starts_with("castling field: "),
             "{}",
@@ -499,12 +499,12 @@ fn bughouse_material_is_counted_over_the_match() {
     use pocketfen::bughouse::{BoardId, check_fen};
     let full = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
     let board: Setup = format!("{full}[QQQQ] w KQkq - 0 1").parse().unwrap();
-    let kinds = |problems: Vec<pocketfen::Problem>| -> Vec<ProblemKind> {
+    let kinds = |problems: Vec<pocketfen::SetupProblem>| -> Vec<SetupProblemKind> {
         problems.into_iter().map(|p| p.kind).collect()
     };
     assert_eq!(
         kinds(Position::check_setup(&board, Rules::new(Variant::Bughouse))),
-        [ProblemKind::TooMuchMaterial]
+        [SetupProblemKind::TooMuchMaterial]
     );
     let two: Setup = format!("{full}[QQ] w KQkq - 0 1").parse().unwrap();
     assert!(Position::check_setup(&two, Rules::new(Variant::Bughouse)).is_empty());
@@ -515,7 +515,7 @@ fn bughouse_material_is_counted_over_the_match() {
     let problems = check_fen(&pair, Variant::Bughouse);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].0, None);
-    assert_eq!(problems[0].1.kind, ProblemKind::TooMuchMaterial);
+    assert_eq!(problems[0].1.kind, SetupProblemKind::TooMuchMaterial);
     let start: Fen = format!("{full}[] w KQkq - 0 1 | {full}[] w KQkq - 0 1")
         .parse()
         .unwrap();
@@ -641,7 +641,7 @@ fn a_castling_file_needs_its_rook() {
         ("4k3/8/8/8/8/8/8/R3K3 w a - 0 1", 'a'),
     ] {
         assert_eq!(
-            problems_of(fen, Variant::Chess, ProblemKind::InvalidCastlingRights),
+            problems_of(fen, Variant::Chess, SetupProblemKind::InvalidCastlingRights),
             [format!(
                 "castling right `{letter}` without a king and rook on the back rank"
             )],
@@ -671,7 +671,7 @@ fn position_error_display_and_debug() {
 /// step gave (by the pawn itself or by the piece it uncovered).
 #[test]
 fn impossible_checks_are_refused_and_possible_ones_kept() {
-    let why = |fen: &str| problems_of(fen, Variant::Chess, ProblemKind::ImpossibleCheck);
+    let why = |fen: &str| problems_of(fen, Variant::Chess, SetupProblemKind::ImpossibleCheck);
     for (fen, message) in [
         ("4k3/8/8/8/8/3n1n2/8/r3K3 w - - 0 1", "3 checkers"),
         (
@@ -721,7 +721,7 @@ fn an_en_passant_square_is_kept_only_with_a_capturer() {
 #[test]
 fn one_sides_material_against_one_set() {
     let warning =
-        |fen: &str, variant: Variant| problems_of(fen, variant, ProblemKind::TooMuchMaterial);
+        |fen: &str, variant: Variant| problems_of(fen, variant, SetupProblemKind::TooMuchMaterial);
     assert_eq!(
         warning("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", Variant::Chess),
         ["white has 10 pieces (9 pawns): more than a set holds"]
@@ -749,7 +749,7 @@ fn one_sides_material_against_one_set() {
 /// Issue 17.7: the setup checks behind `fen check`, each reported with its kind.
 #[test]
 fn setup_checks_report_their_kind() {
-    let kinds = |fen: &str, variant: Variant| -> Vec<ProblemKind> {
+    let kinds = |fen: &str, variant: Variant| -> Vec<SetupProblemKind> {
         let setup: Setup = fen.parse().unwrap();
         Position::check_setup(&setup, Rules::new(variant))
             .into_iter()
@@ -760,12 +760,12 @@ fn setup_checks_report_their_kind() {
     // A promoted pawn.
     assert_eq!(
         kinds("4k3/8/8/8/8/8/4P~3/4K3/ w - - 0 1", Variant::Crazyhouse),
-        [ProblemKind::InvalidPromotedMark]
+        [SetupProblemKind::InvalidPromotedMark]
     );
     // An en passant square whose pawn's origin is occupied: no double step made it.
     assert_eq!(
         kinds("4k3/3n4/8/3pP3/8/8/8/4K3 w - d6 0 2", Variant::Chess),
-        [ProblemKind::InvalidEpSquare]
+        [SetupProblemKind::InvalidEpSquare]
     );
     assert!(kinds("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", Variant::Chess).is_empty());
     // A white king in Horde.
@@ -774,18 +774,18 @@ fn setup_checks_report_their_kind() {
             "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPKPPP w kq - 0 1",
             Variant::Horde
         )
-        .contains(&ProblemKind::UnexpectedKing)
+        .contains(&SetupProblemKind::UnexpectedKing)
     );
     // A Chessgi pawn on its last rank (its first rank is allowed).
     assert_eq!(
         kinds("3Pk3/8/8/8/8/8/8/4K3/ w - - 0 1", Variant::Chessgi),
-        [ProblemKind::PawnsOnBackrank]
+        [SetupProblemKind::PawnsOnBackrank]
     );
     assert!(kinds("4k3/8/8/8/8/8/8/3PK3/ w - - 0 1", Variant::Chessgi).is_empty());
     // Pockets in standard chess.
     assert_eq!(
         kinds("4k3/8/8/8/8/8/8/4K3/Q w - - 0 1", Variant::Chess),
-        [ProblemKind::UnexpectedPockets]
+        [SetupProblemKind::UnexpectedPockets]
     );
 }
 
@@ -965,7 +965,10 @@ fn variant_names_and_start_positions() {
         assert_eq!(v.name().to_uppercase().parse::<Variant>(), Ok(v));
     }
     let err = "atomic".parse::<Variant>().unwrap_err();
-    assert_eq!(err.to_string(), "unknown variant `atomic`");
+    assert_eq!(
+        err.to_string(),
+        "unknown variant `atomic`: expected chess, crazyhouse, loop, chessgi, horde or bughouse"
+    );
     let start = |v: Variant| setup_to_string(&v.start(), FenDialect::Lichess);
     assert_eq!(
         start(Variant::Chess),

@@ -1,10 +1,18 @@
 //! Command-line arguments (clap derive).
 
+use std::ffi::OsStr;
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use pocketfen::Variant;
+use pocketfen::archive::MAX_JOBS;
 use pocketfen::notation::fen::FenDialect;
 use pocketfen::notation::san::DropStyle;
+use pocketfen::pgn::{Format, PlyText, Target};
+use pocketfen::{ParseNameError, Variant};
 
 /// Notation and rules for pocket chess variants: convert FENs between sites, check
 /// positions, count moves.
@@ -59,79 +67,131 @@ pub enum FenCommand {
     Show(ShowArgs),
 }
 
-/// The FEN dialect to write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DialectArg {
-    /// Lichess: pocket as a 9th rank (`…/RNBQKBNR/Pq`), empty pocket = trailing `/`.
-    Lichess,
-    /// Xboard/WinBoard: `…[Pq]`, empty pocket = `[-]`.
-    Xboard,
-    /// Chess.com: pocket after the full-move number, then the promoted squares.
-    Chesscom,
-    /// python-chess, shakmaty, chessops, Fairy-Stockfish: `…[Pq]`, empty `[]`.
-    Bracket,
+/// A value the library names (`FromStr`): its names complete and show in `--help`, and
+/// every alias the library reads is accepted; `auto` (when listed first) reads as `None`.
+#[derive(Clone)]
+pub struct Named<T> {
+    names: &'static [&'static str],
+    _of: PhantomData<fn() -> T>,
 }
 
-impl From<DialectArg> for FenDialect {
-    fn from(d: DialectArg) -> FenDialect {
-        match d {
-            DialectArg::Lichess => FenDialect::Lichess,
-            DialectArg::Xboard => FenDialect::Xboard,
-            DialectArg::Chesscom => FenDialect::Chesscom,
-            DialectArg::Bracket => FenDialect::Bracket,
-        }
+/// A value named by the library's `FromStr`, one of `names`.
+fn named<T>(names: &'static [&'static str]) -> Named<T> {
+    Named {
+        names,
+        _of: PhantomData,
     }
 }
 
-/// The FEN dialect to read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FromArg {
-    /// Detect the dialect of each line.
-    Auto,
-    Lichess,
-    Xboard,
-    Chesscom,
-    Bracket,
+/// A choice that may be `auto` (`None`). An alias, so that clap's derive takes the whole
+/// `Option` as the value (it unwraps a literal `Option` into an optional argument).
+pub type Auto<T> = Option<T>;
+
+/// `auto` or a value named by the library: `None` for `auto`.
+#[derive(Clone)]
+pub struct AutoNamed<T> {
+    names: &'static [&'static str],
+    _of: PhantomData<fn() -> T>,
 }
 
-impl FromArg {
-    pub fn dialect(self) -> Option<FenDialect> {
-        match self {
-            FromArg::Auto => None,
-            FromArg::Lichess => Some(FenDialect::Lichess),
-            FromArg::Xboard => Some(FenDialect::Xboard),
-            FromArg::Chesscom => Some(FenDialect::Chesscom),
-            FromArg::Bracket => Some(FenDialect::Bracket),
-        }
+/// `auto` (first of `names`) or a value named by the library.
+fn auto<T>(names: &'static [&'static str]) -> AutoNamed<T> {
+    AutoNamed {
+        names,
+        _of: PhantomData,
     }
 }
 
-/// A variant, or `auto`: crazyhouse when the FEN has a pocket, bughouse for a pair,
-/// horde when White has no king but Black has, chess otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum VariantArg {
-    Auto,
-    Chess,
-    Crazyhouse,
-    Loop,
-    Chessgi,
-    Horde,
-    Bughouse,
+/// Reads `value` with `parse`, or says which values are valid as clap says it.
+fn read_named<V>(
+    cmd: &clap::Command,
+    arg: Option<&clap::Arg>,
+    value: &OsStr,
+    names: &[&str],
+    parse: impl FnOnce(&str) -> Result<V, ParseNameError>,
+) -> Result<V, clap::Error> {
+    let text = value.to_string_lossy();
+    parse(&text).map_err(|_| {
+        let mut err = clap::Error::new(ErrorKind::InvalidValue).with_cmd(cmd);
+        if let Some(arg) = arg {
+            err.insert(
+                ContextKind::InvalidArg,
+                ContextValue::String(arg.to_string()),
+            );
+        }
+        err.insert(
+            ContextKind::InvalidValue,
+            ContextValue::String(text.into_owned()),
+        );
+        err.insert(
+            ContextKind::ValidValue,
+            ContextValue::Strings(names.iter().map(|n| (*n).to_owned()).collect()),
+        );
+        err
+    })
 }
 
-impl VariantArg {
-    pub fn variant(self) -> Option<Variant> {
-        match self {
-            VariantArg::Auto => None,
-            VariantArg::Chess => Some(Variant::Chess),
-            VariantArg::Crazyhouse => Some(Variant::Crazyhouse),
-            VariantArg::Loop => Some(Variant::Loop),
-            VariantArg::Chessgi => Some(Variant::Chessgi),
-            VariantArg::Horde => Some(Variant::Horde),
-            VariantArg::Bughouse => Some(Variant::Bughouse),
-        }
+impl<T> TypedValueParser for Named<T>
+where
+    T: FromStr<Err = ParseNameError> + Clone + Send + Sync + 'static,
+{
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        read_named(cmd, arg, value, self.names, str::parse)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.names.iter().map(|n| PossibleValue::new(*n))))
     }
 }
+
+impl<T> TypedValueParser for AutoNamed<T>
+where
+    T: FromStr<Err = ParseNameError> + Clone + Send + Sync + 'static,
+{
+    type Value = Option<T>;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Option<T>, clap::Error> {
+        read_named(cmd, arg, value, self.names, |s| {
+            if s.eq_ignore_ascii_case("auto") {
+                Ok(None)
+            } else {
+                s.parse().map(Some)
+            }
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.names.iter().map(|n| PossibleValue::new(*n))))
+    }
+}
+
+const DIALECTS: &[&str] = &["lichess", "xboard", "chesscom", "bracket"];
+const AUTO_DIALECTS: &[&str] = &["auto", "lichess", "xboard", "chesscom", "bracket"];
+const AUTO_VARIANTS: &[&str] = &[
+    "auto",
+    "chess",
+    "crazyhouse",
+    "loop",
+    "chessgi",
+    "horde",
+    "bughouse",
+];
+const DROP_STYLES: &[&str] = &["p-at", "at"];
+const FORMATS: &[&str] = &["auto", "pgn", "bpgn"];
+const TARGETS: &[&str] = &["lichess", "chesscom", "xboard"];
+const EMITS: &[&str] = &["fen", "san", "uci"];
 
 /// Where FENs come from.
 #[derive(Debug, Args)]
@@ -145,17 +205,20 @@ pub struct FenInput {
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// The dialect to write.
-    #[arg(long, value_enum)]
-    pub to: DialectArg,
+    /// The dialect to write: lichess (`…/RNBQKBNR/Pq`, an empty pocket a trailing `/`),
+    /// xboard (`…[Pq]`, empty `[-]`), chesscom (the pocket after the full-move number,
+    /// then the promoted squares) or bracket (python-chess, Fairy-Stockfish: `…[Qp]`,
+    /// empty `[]`).
+    #[arg(long, value_parser = named::<FenDialect>(DIALECTS))]
+    pub to: FenDialect,
     /// The dialect to read; with a dialect, a pocket spelled another way is an error.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub from: FromArg,
+    #[arg(long, value_parser = auto::<FenDialect>(AUTO_DIALECTS), default_value = "auto")]
+    pub from: Auto<FenDialect>,
     /// The variant of the positions: a pocket variant writes its pockets even when empty
     /// (so a FEN that says nothing of a pocket gets one); chess and horde write none.
     /// `auto` tells it from each line (see `fen check --help`).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    pub variant: Auto<Variant>,
     #[command(flatten)]
     pub input: FenInput,
 }
@@ -163,8 +226,8 @@ pub struct ConvertArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The variant whose rules apply.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    pub variant: Auto<Variant>,
     #[command(flatten)]
     pub input: FenInput,
 }
@@ -198,8 +261,8 @@ pub struct PerftArgs {
     /// How many plies deep to count.
     pub depth: u32,
     /// The variant; `auto` reads it off the FEN (see `fen check --help`).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    pub variant: Auto<Variant>,
     /// The start position, in any dialect (default: the variant's start position).
     #[arg(long)]
     pub fen: Option<String>,
@@ -215,31 +278,13 @@ pub enum MoveFormat {
     Uci,
 }
 
-/// How to write pawn drops in SAN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DropStyleArg {
-    /// `P@e4` (Lichess exports, Xboard, bughouse-db).
-    PAt,
-    /// `@e4` (Chess.com, chessops, python-chess).
-    At,
-}
-
-impl From<DropStyleArg> for DropStyle {
-    fn from(d: DropStyleArg) -> DropStyle {
-        match d {
-            DropStyleArg::PAt => DropStyle::Letter,
-            DropStyleArg::At => DropStyle::Bare,
-        }
-    }
-}
-
 /// The position moves are played from.
 #[derive(Debug, Args)]
 pub struct PositionArgs {
     /// The variant; `auto` reads it off the FEN (see `fen check --help`), and without a
     /// FEN takes crazyhouse when a move is a drop, chess otherwise.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub variant: VariantArg,
+    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    pub variant: Auto<Variant>,
     /// The start position, in any dialect (default: the variant's start position).
     #[arg(long)]
     pub fen: Option<String>,
@@ -254,9 +299,10 @@ pub struct MoveOutputArgs {
     /// The notation to print the moves in.
     #[arg(long, value_enum, default_value = "san")]
     pub to: MoveFormat,
-    /// How SAN writes pawn drops.
-    #[arg(long, value_enum, default_value = "p-at")]
-    pub drop_style: DropStyleArg,
+    /// How SAN writes pawn drops: p-at (`P@e4`: Lichess exports, Xboard, bughouse-db)
+    /// or at (`@e4`: Chess.com, chessops, python-chess).
+    #[arg(long, value_parser = named::<DropStyle>(DROP_STYLES), default_value = "p-at")]
+    pub drop_style: DropStyle,
 }
 
 #[derive(Debug, Args)]
@@ -270,8 +316,8 @@ pub struct MovesArgs {
     #[arg(long)]
     pub strict: bool,
     /// The dialect of the final FEN.
-    #[arg(long, value_enum, default_value = "lichess")]
-    pub dialect: DialectArg,
+    #[arg(long, value_parser = named::<FenDialect>(DIALECTS), default_value = "lichess")]
+    pub dialect: FenDialect,
     /// Write JSON Lines: one record per move, then the final position.
     #[arg(long)]
     pub json: bool,
@@ -293,29 +339,22 @@ pub struct GameArgs {
     /// PGN files (`-` for stdin; compressed files are detected by their first bytes).
     /// Without any, stdin is read.
     pub files: Vec<std::path::PathBuf>,
-    /// Read every game as this variant, whatever its `[Variant]` tag says.
-    #[arg(long, value_enum)]
-    pub variant: Option<VariantArg>,
+    /// Read every game as this variant, whatever its `[Variant]` tag says (`auto`: as the
+    /// tag says).
+    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    pub variant: Auto<Variant>,
     /// Forbid drops that checkmate.
     #[arg(long)]
     pub no_drop_mate: bool,
     /// The archive format: `auto` reads a game as BPGN when its file ends in `.bpgn`
     /// (before any compression suffix), its tags name four players or Bughouse, or its
     /// move numbers carry board letters (`1A.`).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub format: FormatArg,
+    #[arg(long, value_parser = named::<Format>(FORMATS), default_value = "auto")]
+    pub format: Format,
     /// The largest game read, in bytes (default 32 MiB); a larger one is skipped in
     /// constant memory and reported as `game-too-large`, and the next games go on.
-    #[arg(long, value_name = "BYTES", default_value_t = pocketfen::pgn::split::DEFAULT_MAX_GAME_BYTES)]
+    #[arg(long, value_name = "BYTES", default_value_t = pocketfen::pgn::DEFAULT_MAX_GAME_BYTES)]
     pub max_game_bytes: usize,
-}
-
-/// PGN or bughouse PGN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    Auto,
-    Pgn,
-    Bpgn,
 }
 
 #[derive(Debug, Args)]
@@ -350,27 +389,23 @@ pub struct ValidateArgs {
     pub html_max: usize,
 }
 
-/// What `replay` prints per ply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Emit {
-    Fen,
-    San,
-    Uci,
-}
-
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
     #[command(flatten)]
     pub games: GameArgs,
-    /// What to print per ply.
-    #[arg(long, value_enum, default_value = "fen")]
-    pub emit: Emit,
+    /// What to print per ply: fen (the position after it), san or uci.
+    #[arg(long, value_parser = named::<PlyText>(EMITS), default_value = "fen")]
+    pub emit: PlyText,
     /// The dialect of `--emit fen`.
-    #[arg(long, value_enum, default_value = "lichess")]
-    pub dialect: DialectArg,
-    /// How SAN writes pawn drops.
-    #[arg(long, value_enum, default_value = "p-at")]
-    pub drop_style: DropStyleArg,
+    #[arg(long, value_parser = named::<FenDialect>(DIALECTS), default_value = "lichess")]
+    pub dialect: FenDialect,
+    /// How `--emit san` writes pawn drops: p-at (`P@e4`) or at (`@e4`).
+    #[arg(long, value_parser = named::<DropStyle>(DROP_STYLES), default_value = "p-at")]
+    pub drop_style: DropStyle,
+    /// Worker threads, 1 to 256 (default: all cores). The output is the same for any
+    /// number.
+    #[arg(long, short = 'j', value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -379,22 +414,14 @@ pub enum PgnCommand {
     Convert(PgnConvertArgs),
 }
 
-/// A site to write PGN for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TargetArg {
-    Lichess,
-    Chesscom,
-    Xboard,
-}
-
 #[derive(Debug, Args)]
 pub struct PgnConvertArgs {
-    /// The site to write for.
-    #[arg(long, value_enum)]
-    pub to: TargetArg,
-    /// How pawn drops are written (default: the target's own style).
-    #[arg(long, value_enum)]
-    pub drop_style: Option<DropStyleArg>,
+    /// The site to write for: lichess, chesscom or xboard.
+    #[arg(long, value_parser = named::<Target>(TARGETS))]
+    pub to: Target,
+    /// How pawn drops are written, p-at or at (default: the target's own style).
+    #[arg(long, value_parser = named::<DropStyle>(DROP_STYLES))]
+    pub drop_style: Option<DropStyle>,
     /// Copy games that do not replay through unchanged instead of leaving them out.
     #[arg(long)]
     pub keep_broken: bool,
@@ -416,10 +443,6 @@ pub struct PgnConvertArgs {
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
-
-/// The most worker threads `-j` takes: far more than any machine's cores, few enough that
-/// their stacks and queues cannot exhaust memory.
-pub const MAX_JOBS: usize = 256;
 
 /// `-j N`: a whole number from 1 to [`MAX_JOBS`].
 fn parse_jobs(s: &str) -> Result<usize, String> {

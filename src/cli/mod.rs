@@ -1,7 +1,7 @@
-//! The command line: argument parsing, one function per subcommand, output formats.
+//! The command line: argument parsing and one function per subcommand; the records it
+//! prints are the library's (`pocketfen::record`).
 
 mod args;
-mod output;
 mod run;
 mod validate;
 

@@ -8,14 +8,14 @@ use super::args::{
     CheckArgs, Cli, Command, ConvertArgs, FenCommand, FenInput, LegalArgs, MoveFormat, MovesArgs,
     PerftArgs, ShowArgs,
 };
-use super::output::{CheckRecord, ConvertRecord, FenErrorDto, MoveRecord, ProblemDto};
-use pocketfen::bughouse::{BoardId, check_fen};
+use pocketfen::bughouse::check_fen;
 use pocketfen::draw::svg::{Marks, Style, fen_svg};
 use pocketfen::notation::diagram::diagram;
-use pocketfen::notation::fen::{self, FenDialect, FenPositionError};
+use pocketfen::notation::fen::{self, FenPositionError};
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::notation::uci::UciMove;
+use pocketfen::record::{BoardProblem, CheckRecord, ConvertRecord, FenErrorRecord, MoveRecord};
 use pocketfen::{Fen, Position, Severity, Variant, guess_variant};
 
 /// Runs the command; `Ok(false)` when some input was invalid.
@@ -117,15 +117,11 @@ fn stdout() -> BufWriter<io::StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())
 }
 
-fn dialect_name(d: Option<FenDialect>) -> &'static str {
-    d.map_or("plain", FenDialect::name)
-}
-
 fn convert(args: &ConvertArgs) -> Result<bool> {
     let conv = fen::Conversion {
-        from: args.from.dialect(),
-        to: FenDialect::from(args.to),
-        variant: args.variant.variant(),
+        from: args.from,
+        to: args.to,
+        variant: args.variant,
     };
     let mut out = stdout();
     let mut text = String::with_capacity(128);
@@ -152,27 +148,30 @@ fn convert(args: &ConvertArgs) -> Result<bool> {
                 return Ok(());
             }
         }
-        let record = match converted {
+        json.clear();
+        match &converted {
             Ok(dialect) => {
                 if !args.input.json {
                     text.push('\n');
                     return out.write_all(text.as_bytes());
                 }
-                ConvertRecord::Converted {
+                let record = ConvertRecord::Converted {
                     line: n,
                     input: line,
-                    dialect: dialect_name(dialect),
+                    dialect: *dialect,
                     output: &text,
-                }
+                };
+                serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;
             }
-            Err(e) => ConvertRecord::Error {
-                line: n,
-                input: line,
-                error: FenErrorDto::from(&e),
-            },
-        };
-        json.clear();
-        serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;
+            Err(e) => {
+                let record = ConvertRecord::Error {
+                    line: n,
+                    input: line,
+                    error: FenErrorRecord::from(e),
+                };
+                serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;
+            }
+        }
         json.push(b'\n');
         out.write_all(&json)
     })?;
@@ -202,7 +201,7 @@ fn check(args: &CheckArgs) -> Result<bool> {
                     let rec = CheckRecord::Error {
                         line: n,
                         input: line,
-                        error: FenErrorDto::from(&e),
+                        error: FenErrorRecord::from(&e),
                     };
                     writeln!(
                         out,
@@ -214,25 +213,19 @@ fn check(args: &CheckArgs) -> Result<bool> {
                 };
             }
         };
-        let variant = args
-            .variant
-            .variant()
-            .unwrap_or_else(|| guess_variant(&parsed.fen));
-        let problems: Vec<(Option<&str>, _)> = check_fen(&parsed.fen, variant)
-            .into_iter()
-            .map(|(board, p)| (board.map(|b| if b == BoardId::A { "A" } else { "B" }), p))
-            .collect();
+        let variant = args.variant.unwrap_or_else(|| guess_variant(&parsed.fen));
+        let problems = check_fen(&parsed.fen, variant);
         let valid = problems.iter().all(|(_, p)| p.severity != Severity::Error);
         ok &= valid;
         if args.input.json {
             let problems = problems
                 .iter()
-                .map(|(b, p)| ProblemDto::new(*b, p))
+                .map(|(b, p)| BoardProblem::new(*b, p))
                 .collect();
             let rec = CheckRecord::Checked {
                 line: n,
                 input: line,
-                variant: variant.name(),
+                variant,
                 valid,
                 problems,
             };
@@ -324,7 +317,7 @@ fn last_move_marks(moves: &[String], boards: usize) -> Option<Vec<Marks>> {
 }
 
 fn perft(args: &PerftArgs) -> Result<bool> {
-    let variant = args.variant.variant();
+    let variant = args.variant;
     let pos = match &args.fen {
         Some(text) => match Position::from_fen(text, variant, true) {
             Ok(pos) => pos,
@@ -374,11 +367,11 @@ fn fen_error(e: FenPositionError, pair: &str) {
 fn start_position(args: &super::args::PositionArgs, tokens: &[String]) -> Result<Position, ()> {
     let drop_mate = !args.no_drop_mate;
     match &args.fen {
-        Some(text) => Position::from_fen(text, args.variant.variant(), drop_mate)
+        Some(text) => Position::from_fen(text, args.variant, drop_mate)
             .map_err(|e| fen_error(e, "one board is played here")),
         None => {
             let drops = tokens.iter().any(|t| t.contains('@'));
-            let variant = args.variant.variant().unwrap_or(if drops {
+            let variant = args.variant.unwrap_or(if drops {
                 Variant::Crazyhouse
             } else {
                 Variant::Chess
@@ -495,8 +488,8 @@ fn moves(args: &MovesArgs) -> Result<bool> {
     let Ok(mut pos) = start_position(&args.position, &guess_from) else {
         return Ok(false);
     };
-    let dialect = FenDialect::from(args.dialect);
-    let style = DropStyle::from(args.output.drop_style);
+    let dialect = args.dialect;
+    let style = args.output.drop_style;
     let fen_of = |p: &Position| p.fen(dialect);
     let mut out = stdout();
     let mut ok = true;
@@ -596,7 +589,7 @@ fn legal(args: &LegalArgs) -> Result<bool> {
     let Ok(pos) = start_position(&args.position, &[]) else {
         return Ok(false);
     };
-    let style = DropStyle::from(args.output.drop_style);
+    let style = args.output.drop_style;
     let mut list: Vec<String> = pos
         .legal_moves()
         .into_iter()

@@ -1,110 +1,36 @@
-//! `validate` and `replay`: archives in, one report per game, in input order whatever the
-//! number of worker threads.
+//! `validate`, `pgn convert` and `replay`: runs of the library (`archive::Run`) over the
+//! archives named, their records printed as text or JSON Lines, in input order whatever
+//! the number of worker threads.
 
-use std::io::{self, IsTerminal, Write};
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use serde::Serialize;
 
-use super::args::{Emit, FormatArg, GameArgs, PgnConvertArgs, ReplayArgs, TargetArg, ValidateArgs};
+use super::args::{GameArgs, PgnConvertArgs, ReplayArgs, ValidateArgs};
+use pocketfen::archive::{Progress as Tick, ProgressFn, Run, RunOptions, Source, Task};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
 use pocketfen::notation::escape_controls;
-use pocketfen::notation::fen::FenDialect;
-use pocketfen::notation::san::DropStyle;
-use pocketfen::pgn::convert::{Converted, Target, convert_game};
-use pocketfen::pgn::input;
-use pocketfen::pgn::pipeline::run_ordered;
-use pocketfen::pgn::replay::{PlyText, replay_game};
-use pocketfen::pgn::{
-    Format, GameProblem, GameReport, GameSplitter, Options, RawGame, ResultReading, Status, Totals,
-    validate_game,
-};
+use pocketfen::pgn::input::Compression;
+use pocketfen::pgn::{Format, GameProblem, Options, PlyText};
+use pocketfen::record::{RunRecord, SummaryRecord};
 use pocketfen::{Severity, Variant};
 
-/// The version of the JSON Lines schema written by `validate --json`.
-pub const SCHEMA_VERSION: u32 = 1;
-
-#[derive(Serialize)]
-struct ProblemDto<'a> {
-    severity: &'static str,
-    kind: &'static str,
-    ply: Option<usize>,
-    token: Option<&'a str>,
-    line: usize,
-    column: usize,
-    reason: &'a str,
-    fen_before: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Record<'a> {
-    Game {
-        file: &'a str,
-        game: usize,
-        line: usize,
-        variant: Option<&'static str>,
-        plies: usize,
-        status: &'static str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        result_reading: Option<&'static str>,
-        problems: Vec<ProblemDto<'a>>,
-    },
-    Summary {
-        version: u32,
-        file: &'a str,
-        games: usize,
-        plies: u64,
-        illegal_games: usize,
-        error_games: usize,
-        warnings: usize,
-        bytes: u64,
-        seconds: f64,
-        complete: bool,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        stream_error: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        trailing_bytes: Option<TrailingDto>,
-    },
-}
-
-/// Bytes after the end of a compressed stream, read past.
-#[derive(Serialize)]
-struct TrailingDto {
-    offset: u64,
-    length: u64,
-    zero_padding: bool,
-}
-
-impl From<&input::Trailing> for TrailingDto {
-    fn from(t: &input::Trailing) -> TrailingDto {
-        TrailingDto {
-            offset: t.offset,
-            length: t.len,
-            zero_padding: t.zeros,
-        }
-    }
-}
-
-fn options(games: &GameArgs, path: &Path, strict: bool, variations: bool) -> Options {
+/// How every game is read and judged.
+fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
     Options {
-        variant: games.variant.and_then(|v| v.variant()),
+        variant: games.variant,
         strict,
         variations,
         drop_mate: !games.no_drop_mate,
-        format: match games.format {
-            FormatArg::Bpgn => Format::Bpgn,
-            FormatArg::Pgn => Format::Pgn,
-            FormatArg::Auto => Format::from_path(&path.to_string_lossy()),
-        },
+        format: games.format,
     }
 }
 
+/// The archives named, or stdin.
 fn files(games: &GameArgs) -> Vec<PathBuf> {
     if games.files.is_empty() {
         vec![PathBuf::from("-")]
@@ -113,154 +39,192 @@ fn files(games: &GameArgs) -> Vec<PathBuf> {
     }
 }
 
-/// A file's name as reports give it: `<stdin>` for `-`; any name, UTF-8 or not, read
-/// lossily. `text` escapes control characters (a newline in a name must not forge a report
-/// line); JSON escapes them itself.
-fn display_name(path: &Path, text: bool) -> String {
-    if path == Path::new("-") {
-        return "<stdin>".to_owned();
+/// The run's options: the games' options, the jobs (all cores by default) and the size
+/// limit, with a progress line when one is shown.
+fn run_options(
+    games: &GameArgs,
+    game: Options,
+    jobs: Option<usize>,
+    progress: Option<ProgressFn>,
+) -> RunOptions {
+    RunOptions {
+        game,
+        jobs: jobs.unwrap_or(0),
+        max_game_bytes: games.max_game_bytes,
+        progress,
     }
-    let name = path.to_string_lossy();
-    if text {
-        escape_controls(&name).into_owned()
+}
+
+/// A file's name as the text output gives it: control characters escaped, so that a
+/// newline in a name cannot forge a report line (JSON escapes them itself).
+fn shown(name: &str) -> String {
+    escape_controls(name).into_owned()
+}
+
+/// The options a file's games are read with: its format from its name when `auto`.
+fn options_for(opts: Options, name: &str) -> Options {
+    if opts.format == Format::Auto {
+        Options {
+            format: Format::from_path(name),
+            ..opts
+        }
     } else {
-        name.into_owned()
+        opts
     }
 }
 
-struct Printer<'a, W: Write> {
-    out: W,
-    file: &'a str,
-    json: bool,
-    all: bool,
-    totals: Totals,
-    buf: Vec<u8>,
-}
-
-impl<W: Write> Printer<'_, W> {
-    fn report(&mut self, r: &GameReport) -> io::Result<()> {
-        self.totals.add(r);
-        if r.problems.is_empty() && !self.all {
-            return Ok(());
-        }
-        if self.json {
-            let problems = r.problems.iter().map(dto).collect();
-            let rec = Record::Game {
-                file: self.file,
-                game: r.number,
-                line: r.line,
-                variant: r.variant.map(Variant::name),
-                plies: r.plies,
-                status: r.status.name(),
-                result_reading: r.result_reading.map(ResultReading::name),
-                problems,
-            };
-            self.buf.clear();
-            serde_json::to_writer(&mut self.buf, &rec).map_err(io::Error::other)?;
-            self.buf.push(b'\n');
-            return self.out.write_all(&self.buf);
-        }
-        if r.problems.is_empty() {
-            let v = r.variant.map_or("?", Variant::name);
-            return writeln!(
-                self.out,
-                "{}:{}:1: game {}: ok ({v}, {} plies)",
-                self.file, r.line, r.number, r.plies
-            );
-        }
-        for p in &r.problems {
-            writeln!(self.out, "{}", p.display_in(self.file, r.number))?;
-        }
-        Ok(())
-    }
-}
-
-fn dto(p: &GameProblem) -> ProblemDto<'_> {
-    ProblemDto {
-        severity: p.severity.name(),
-        kind: p.kind.name(),
-        ply: p.ply,
-        token: p.token.as_deref(),
-        line: p.line,
-        column: p.column,
-        reason: &p.reason,
-        fen_before: p.fen_before.as_deref(),
-    }
-}
-
-/// A progress line on stderr, only when stderr is a terminal.
-struct Progress {
-    on: bool,
-    size: Option<u64>,
+/// The progress line on stderr, only when stderr is a terminal: bytes, games, speed and,
+/// for a plain file, the time left.
+struct ProgressLine {
     start: Instant,
     last: Instant,
+    /// Each file's size, when known and plain (the bytes read then measure the progress).
+    sizes: Vec<Option<u64>>,
+    file: usize,
+    shown: bool,
 }
 
-impl Progress {
-    fn new(quiet: bool, size: Option<u64>, plain: bool) -> Progress {
+impl ProgressLine {
+    /// The progress of a run over `paths`, if a line is wanted.
+    fn new(quiet: bool, paths: &[PathBuf]) -> Option<Arc<Mutex<ProgressLine>>> {
+        if quiet || !io::stderr().is_terminal() {
+            return None;
+        }
         let now = Instant::now();
-        Progress {
-            on: !quiet && io::stderr().is_terminal(),
-            size: size.filter(|_| plain),
+        Some(Arc::new(Mutex::new(ProgressLine {
             start: now,
             last: now,
-        }
+            sizes: paths.iter().map(|p| plain_size(p)).collect(),
+            file: 0,
+            shown: false,
+        })))
     }
 
-    fn tick(&mut self, bytes: u64, games: usize) {
-        if !self.on || self.last.elapsed().as_millis() < 250 {
+    fn tick(&mut self, t: Tick) {
+        if t.file != self.file {
+            self.file = t.file;
+            self.start = Instant::now();
+        }
+        if self.last.elapsed().as_millis() < 250 {
             return;
         }
         self.last = Instant::now();
         let secs = self.start.elapsed().as_secs_f64().max(1e-9);
-        let rate = bytes as f64 / secs;
-        let eta = match self.size {
+        let rate = t.bytes as f64 / secs;
+        let size = self.sizes.get(t.file.wrapping_sub(1)).copied().flatten();
+        let eta = match size {
             Some(size) if rate > 0.0 => {
-                format!(", ETA {:.0} s", size.saturating_sub(bytes) as f64 / rate)
+                format!(", ETA {:.0} s", size.saturating_sub(t.bytes) as f64 / rate)
             }
             _ => String::new(),
         };
         eprint!(
-            "\r{:.1} MB, {games} games, {:.1} MB/s{eta}   ",
-            bytes as f64 / 1e6,
+            "\r{:.1} MB, {} games, {:.1} MB/s{eta}   ",
+            t.bytes as f64 / 1e6,
+            t.games,
             rate / 1e6
         );
+        self.shown = true;
     }
 
-    fn done(&self) {
-        if self.on {
+    /// Clears the line (before a summary).
+    fn done(&mut self) {
+        if std::mem::take(&mut self.shown) {
             eprint!("\r{:60}\r", "");
         }
     }
 }
 
-type Splitter = GameSplitter<Box<dyn io::BufRead + Send>>;
+/// A file's size, when it is a plain (uncompressed) file: its bytes measure the progress.
+fn plain_size(path: &Path) -> Option<u64> {
+    if path == Path::new("-") {
+        return None;
+    }
+    let mut file = File::open(path).ok()?;
+    let size = file.metadata().ok()?.len();
+    let mut head = [0u8; 4];
+    let n = file.read(&mut head).ok()?;
+    (Compression::detect(&head[..n]) == Compression::None).then_some(size)
+}
 
-/// Opens an archive for reading games, with its progress line.
-///
-/// # Errors
-///
-/// Why the file cannot be read (printed by the caller; the other files still run).
-fn open_games(
-    path: &Path,
-    games: &GameArgs,
+/// The progress callback of a run, and the line it draws.
+fn progress(
     quiet: bool,
-) -> io::Result<(Splitter, Progress, input::Compression, input::TrailingNote)> {
-    let input = input::open(path)?;
-    let progress = Progress::new(
-        quiet,
-        input.size,
-        input.compression == input::Compression::None,
-    );
-    let splitter = GameSplitter::with_max_game_bytes(input.reader, games.max_game_bytes);
-    Ok((splitter, progress, input.compression, input.trailing))
+    paths: &[PathBuf],
+) -> (Option<Arc<Mutex<ProgressLine>>>, Option<ProgressFn>) {
+    let line = ProgressLine::new(quiet, paths);
+    let callback = line.as_ref().map(|l| {
+        let l = Arc::clone(l);
+        let f: ProgressFn = Arc::new(move |t| {
+            if let Ok(mut l) = l.lock() {
+                l.tick(t);
+            }
+        });
+        f
+    });
+    (line, callback)
+}
+
+fn clear(line: &Option<Arc<Mutex<ProgressLine>>>) {
+    if let Some(l) = line
+        && let Ok(mut l) = l.lock()
+    {
+        l.done();
+    }
+}
+
+/// Writes one JSON record and a line end.
+fn json_line(out: &mut impl Write, record: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, record).map_err(io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// The problems of a game as `validate` prints them.
+fn problem_lines(
+    out: &mut impl Write,
+    file: &str,
+    game: usize,
+    problems: &[GameProblem],
+) -> io::Result<()> {
+    for p in problems {
+        writeln!(out, "{}", p.display_in(file, game))?;
+    }
+    Ok(())
+}
+
+/// What the end of a file says on stderr: its trailing bytes, and why it could not be
+/// read whole (`false` then).
+fn file_end(name: &str, s: &SummaryRecord) -> bool {
+    if let Some(t) = &s.trailing_bytes {
+        eprintln!(
+            "pocketfen: {name}: warning: {}",
+            pocketfen::pgn::input::Trailing {
+                compression: s.compression,
+                offset: t.offset,
+                len: t.length,
+                zeros: t.zero_padding,
+            }
+        );
+    }
+    match &s.stream_error {
+        None => true,
+        Some(e) if !s.opened => {
+            eprintln!("pocketfen: {name}: {e}");
+            false
+        }
+        Some(e) => {
+            eprintln!(
+                "pocketfen: {name}: the stream ends in an error after {} games ({} bytes): {e}",
+                s.games, s.bytes
+            );
+            false
+        }
+    }
 }
 
 pub fn validate(args: &ValidateArgs) -> Result<bool> {
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let paths = files(&args.games);
+    let opts = options(&args.games, args.strict, args.variations);
     // The HTML report's file is opened first, so a bad path fails before any work.
     let mut html = match &args.html {
         Some(path) => {
@@ -269,147 +233,102 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         }
         None => None,
     };
-    // Set once the report has all its cards: the workers then stop keeping games' bytes.
-    let cards_full = AtomicBool::new(html.is_none());
+    let (line, callback) = progress(args.quiet, &paths);
+    let sources = paths.iter().map(Source::path).collect();
+    let task = Task::Validate { all: args.all };
+    let mut run = Run::new(
+        sources,
+        task,
+        run_options(&args.games, opts, args.jobs, callback),
+    );
+    if html.is_some() {
+        run = run.keep_bytes();
+    }
     let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut all_ok = true;
     let mut io_failed = false;
-    for path in files(&args.games) {
-        let opts = options(&args.games, &path, args.strict, args.variations);
-        let name = display_name(&path, !args.json);
-        let shown = display_name(&path, true);
-        if let Some((report, ..)) = &mut html {
-            report.begin_file(&shown);
-        }
-        let start = Instant::now();
-        let (mut splitter, mut progress, compression, trailing) =
-            match open_games(&path, &args.games, args.quiet) {
-                Ok(opened) => opened,
-                Err(e) => {
-                    eprintln!("pocketfen: {shown}: {e}");
-                    io_failed = true;
-                    if let Some((report, ..)) = &mut html {
-                        report.end_file(FileTotals {
-                            stream_error: Some(e.to_string()),
-                            ..FileTotals::default()
-                        });
-                    }
-                    if args.json {
-                        // A file that cannot be opened still gets its summary, as a broken
-                        // stream does: nothing read, not complete, and why.
-                        let rec = Record::Summary {
-                            version: SCHEMA_VERSION,
-                            file: &name,
-                            games: 0,
-                            plies: 0,
-                            illegal_games: 0,
-                            error_games: 0,
-                            warnings: 0,
-                            bytes: 0,
-                            seconds: 0.0,
-                            complete: false,
-                            stream_error: Some(e.to_string()),
-                            trailing_bytes: None,
-                        };
-                        let mut out = stdout.lock();
-                        writeln!(out, "{}", serde_json::to_string(&rec)?)
-                            .and_then(|()| out.flush())
-                            .context("writing the report")?;
-                    }
-                    continue;
-                }
+    // Whether the current file's section of the report is open.
+    let mut in_file = false;
+    while let Some(record) = run.next() {
+        if let (Some((report, ..)), false, RunRecord::Game(_) | RunRecord::Summary(_)) =
+            (&mut html, in_file, &record)
+        {
+            let file = match &record {
+                RunRecord::Game(g) => &g.file,
+                RunRecord::Summary(s) => &s.file,
+                _ => unreachable!("a game or a summary"),
             };
-        let mut printer = Printer {
-            out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
-            file: &name,
-            json: args.json,
-            all: args.all,
-            totals: Totals::default(),
-            buf: Vec::new(),
-        };
-        // A game with problems keeps its bytes while the report wants cards: its card is
-        // drawn by replaying it.
-        let work = |g: &RawGame| {
-            let report = validate_game(g, &opts);
-            let keep = !report.problems.is_empty() && !cards_full.load(Ordering::Relaxed);
-            (report, keep.then(|| g.clone()))
-        };
-        let stream_error = run_ordered(
-            &mut splitter,
-            jobs,
-            &work,
-            &mut |(r, raw)| {
+            report.begin_file(&shown(file));
+            in_file = true;
+        }
+        match &record {
+            RunRecord::Game(g) => {
+                let r = &g.report;
                 if let Some((report, ..)) = &mut html {
-                    report.add_game(&r, raw.as_ref(), &opts);
+                    report.add_game(r, g.raw.as_ref(), &options_for(opts, &g.file));
                     if !report.wants_cards() {
-                        cards_full.store(true, Ordering::Relaxed);
+                        run.stop_keeping_bytes();
                     }
                 }
-                printer.report(&r)
-            },
-            &mut |bytes, games| progress.tick(bytes, games),
-        )
-        .context("writing the report")?
-        .map(|e| e.to_string());
-        progress.done();
-        let secs = start.elapsed().as_secs_f64();
-        let t = &printer.totals;
-        let bytes = splitter.bytes_read();
-        if args.json {
-            let rec = Record::Summary {
-                version: SCHEMA_VERSION,
-                file: &name,
-                games: t.games,
-                plies: t.plies,
-                illegal_games: t.illegal_games,
-                error_games: t.error_games,
-                warnings: t.warnings,
-                bytes,
-                seconds: (secs * 1000.0).round() / 1000.0,
-                complete: stream_error.is_none(),
-                stream_error: stream_error.clone(),
-                trailing_bytes: trailing.get().map(TrailingDto::from),
-            };
-            let line = serde_json::to_string(&rec)?;
-            writeln!(printer.out, "{line}")?;
+                if args.json {
+                    json_line(&mut out, &record).context("writing the report")?;
+                } else if r.problems.is_empty() {
+                    let v = r.variant.map_or("?", Variant::name);
+                    writeln!(
+                        out,
+                        "{}:{}:1: game {}: ok ({v}, {} plies)",
+                        shown(&g.file),
+                        r.line,
+                        r.number,
+                        r.plies
+                    )
+                    .context("writing the report")?;
+                } else {
+                    problem_lines(&mut out, &shown(&g.file), r.number, &r.problems)
+                        .context("writing the report")?;
+                }
+            }
+            RunRecord::Summary(s) => {
+                clear(&line);
+                in_file = false;
+                if args.json {
+                    json_line(&mut out, &record).context("writing the report")?;
+                }
+                out.flush().context("writing the report")?;
+                let name = shown(&s.file);
+                if let Some((report, ..)) = &mut html {
+                    report.end_file(FileTotals {
+                        totals: totals_of(s),
+                        seconds: s.seconds,
+                        stream_error: s.stream_error.clone(),
+                        trailing: s.trailing_bytes.map(|t| {
+                            pocketfen::pgn::input::Trailing {
+                                compression: s.compression,
+                                offset: t.offset,
+                                len: t.length,
+                                zeros: t.zero_padding,
+                            }
+                            .to_string()
+                        }),
+                    });
+                }
+                if s.opened {
+                    eprintln!("pocketfen: {name}: {}", summary_text(s));
+                }
+                io_failed |= !file_end(&name, s);
+                all_ok &=
+                    s.illegal_games == 0 && s.error_games == 0 && !(args.strict && s.warnings > 0);
+            }
+            // Several files: their total too.
+            RunRecord::Total(t) if t.files > 1 && args.json => {
+                json_line(&mut out, &record).context("writing the report")?;
+                out.flush().context("writing the report")?;
+            }
+            _ => {}
         }
-        printer.out.flush().context("writing the report")?;
-        if let Some((report, ..)) = &mut html {
-            report.end_file(FileTotals {
-                totals: *t,
-                seconds: secs,
-                stream_error: stream_error.clone(),
-                trailing: trailing.get().map(ToString::to_string),
-            });
-        }
-        eprintln!(
-            "pocketfen: {shown}: {} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
-            t.games,
-            t.plies,
-            t.illegal_games,
-            t.error_games,
-            t.warnings,
-            secs,
-            t.games as f64 / secs.max(1e-9),
-            bytes as f64 / 1e6 / secs.max(1e-9),
-            if compression == input::Compression::None {
-                String::new()
-            } else {
-                format!(" ({} decompressed)", compression.name())
-            },
-        );
-        if let Some(t) = trailing.get() {
-            eprintln!("pocketfen: {shown}: warning: {t}");
-        }
-        if let Some(e) = stream_error {
-            eprintln!(
-                "pocketfen: {shown}: the stream ends in an error after {} games ({bytes} bytes): {e}",
-                t.games
-            );
-            io_failed = true;
-        }
-        all_ok &= t.illegal_games == 0 && t.error_games == 0 && !(args.strict && t.warnings > 0);
     }
+    out.flush().context("writing the report")?;
     // The report is written whatever happened to the inputs: it says what went wrong.
     if let Some((report, mut out, temp, path)) = html {
         report
@@ -428,48 +347,88 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
     Ok(all_ok)
 }
 
+/// A summary's counts.
+fn totals_of(s: &SummaryRecord) -> pocketfen::pgn::Totals {
+    pocketfen::pgn::Totals {
+        games: s.games,
+        plies: s.plies,
+        illegal_games: s.illegal_games,
+        error_games: s.error_games,
+        warnings: s.warnings,
+    }
+}
+
+/// A file's summary line: counts, time and speed.
+fn summary_text(s: &SummaryRecord) -> String {
+    let secs = s.seconds.max(1e-9);
+    format!(
+        "{} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
+        s.games,
+        s.plies,
+        s.illegal_games,
+        s.error_games,
+        s.warnings,
+        s.seconds,
+        s.games as f64 / secs,
+        s.bytes as f64 / 1e6 / secs,
+        if s.compression == Compression::None {
+            String::new()
+        } else {
+            format!(" ({} decompressed)", s.compression.name())
+        },
+    )
+}
+
 pub fn replay(args: &ReplayArgs) -> Result<bool> {
     let text = match args.emit {
-        Emit::Fen => PlyText::Fen(FenDialect::from(args.dialect)),
-        Emit::San => PlyText::San(DropStyle::from(args.drop_style)),
-        Emit::Uci => PlyText::Uci,
+        PlyText::Fen(_) => PlyText::Fen(args.dialect),
+        PlyText::San(_) => PlyText::San(args.drop_style),
+        PlyText::Uci => PlyText::Uci,
     };
+    let paths = files(&args.games);
+    let sources = paths.iter().map(Source::path).collect();
+    let ropts = run_options(
+        &args.games,
+        options(&args.games, false, false),
+        args.jobs,
+        None,
+    );
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut ok = true;
-    for path in files(&args.games) {
-        let opts = options(&args.games, &path, false, false);
-        let name = display_name(&path, true);
-        let input = input::open(&path).with_context(|| format!("{name}: opening"))?;
-        let trailing = input.trailing;
-        let mut write_error = None;
-        for game in GameSplitter::with_max_game_bytes(input.reader, args.games.max_game_bytes) {
-            let game = game.with_context(|| format!("{name}: reading"))?;
-            writeln!(out, "# {name} game {} (line {})", game.number, game.line)
-                .context("writing the output")?;
-            let report = replay_game(&game, &opts, text, &mut |line| {
-                if write_error.is_none() {
-                    write_error = out
-                        .write_all(line.as_bytes())
-                        .and_then(|()| out.write_all(b"\n"))
-                        .err();
+    for record in Run::new(sources, Task::Replay { text }, ropts) {
+        match record {
+            RunRecord::Replayed(r) => {
+                let name = shown(&r.file);
+                writeln!(out, "# {name} game {} (line {})", r.game, r.line)
+                    .context("writing the output")?;
+                out.write_all(r.text.as_bytes())
+                    .context("writing the output")?;
+                for p in r.problems.iter().filter(|p| p.severity == Severity::Error) {
+                    out.flush().context("writing the output")?;
+                    ok = false;
+                    eprintln!("pocketfen: {}", p.display_error_in(&name, r.game));
                 }
-            });
-            if let Some(e) = write_error.take() {
-                return Err(anyhow::Error::new(e).context("writing the output"));
             }
-            for p in report
-                .problems
-                .iter()
-                .filter(|p| p.severity == Severity::Error)
-            {
+            RunRecord::Summary(s) => {
                 out.flush().context("writing the output")?;
-                ok = false;
-                eprintln!("pocketfen: {}", p.display_error_in(&name, report.number));
+                let name = shown(&s.file);
+                if let Some(t) = &s.trailing_bytes {
+                    eprintln!(
+                        "pocketfen: {name}: warning: {}",
+                        pocketfen::pgn::input::Trailing {
+                            compression: s.compression,
+                            offset: t.offset,
+                            len: t.length,
+                            zeros: t.zero_padding,
+                        }
+                    );
+                }
+                if let Some(e) = &s.stream_error {
+                    let what = if s.opened { "reading" } else { "opening" };
+                    anyhow::bail!("{name}: {what}: {e}");
+                }
             }
-        }
-        if let Some(t) = trailing.get() {
-            out.flush().context("writing the output")?;
-            eprintln!("pocketfen: {name}: warning: {t}");
+            _ => {}
         }
     }
     out.flush().context("writing the output")?;
@@ -504,21 +463,6 @@ fn remove_on_interrupt(temp: Option<&std::path::Path>) {
             }
         });
     });
-}
-
-/// The text lines of a game's problems, as `validate` prints them.
-fn problem_lines(file: &str, r: &GameReport) -> String {
-    let mut out = Vec::new();
-    let mut p = Printer {
-        out: &mut out,
-        file,
-        json: false,
-        all: false,
-        totals: Totals::default(),
-        buf: Vec::new(),
-    };
-    let _ = p.report(r);
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Where `pgn convert` writes: stdout; a FIFO, a device or a symlink written through, as
@@ -588,67 +532,38 @@ fn persist(temp: tempfile::NamedTempFile, path: &Path) -> Result<()> {
 }
 
 pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
-    let target = match args.to {
-        TargetArg::Lichess => Target::Lichess,
-        TargetArg::Chesscom => Target::Chesscom,
-        TargetArg::Xboard => Target::Xboard,
-    };
-    let style = args.drop_style.map_or(target.drop_style(), DropStyle::from);
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let target = args.to;
+    let style = args.drop_style.unwrap_or(target.drop_style());
+    let paths = files(&args.games);
+    let (line, callback) = progress(args.quiet, &paths);
     let (mut out, temp) = open_output(args.output.as_deref())?;
+    let sources = paths.iter().map(Source::path).collect();
+    let task = Task::Convert {
+        target,
+        style,
+        keep_broken: args.keep_broken,
+    };
+    let ropts = run_options(
+        &args.games,
+        options(&args.games, args.strict, true),
+        args.jobs,
+        callback,
+    );
     let mut ok = true;
     let mut io_failed = false;
     let result = (|| -> Result<()> {
-        for path in files(&args.games) {
-            let opts = options(&args.games, &path, args.strict, true);
-            let name = display_name(&path, true);
-            let (mut splitter, mut progress, _, trailing) =
-                match open_games(&path, &args.games, args.quiet) {
-                    Ok(opened) => opened,
-                    Err(e) => {
-                        eprintln!("pocketfen: {name}: {e}");
-                        io_failed = true;
-                        continue;
-                    }
-                };
-            let keep = args.keep_broken;
-            // The game's bytes, what to say of it on stderr, and whether it was refused.
-            let work = |g: &RawGame| -> (Vec<u8>, String, bool) {
-                match convert_game(g, target, style, &opts) {
-                    Converted::Game(text, warnings) => {
-                        let said = if warnings.is_empty() {
-                            String::new()
-                        } else {
-                            let report = GameReport {
-                                number: g.number,
-                                line: g.line,
-                                variant: None,
-                                plies: 0,
-                                status: Status::Ok,
-                                problems: warnings,
-                                result_reading: None,
-                            };
-                            problem_lines(&name, &report)
-                        };
-                        (text.into_bytes(), said, false)
-                    }
-                    Converted::Refused(report) => {
-                        let raw = if keep { g.bytes.clone() } else { Vec::new() };
-                        (raw, problem_lines(&name, &report), true)
-                    }
-                }
-            };
-            let stream_error = run_ordered(
-                &mut splitter,
-                jobs,
-                &work,
-                &mut |(bytes, said, refused)| {
-                    ok &= !refused;
-                    eprint!("{said}");
-                    out.write_all(&bytes)?;
+        for record in Run::new(sources, task, ropts) {
+            match record {
+                RunRecord::Converted(c) => {
+                    ok &= !c.refused;
+                    let mut said = Vec::new();
+                    problem_lines(&mut said, &shown(&c.file), c.game, &c.problems)?;
+                    io::stderr().write_all(&said)?;
+                    let bytes = match &c.raw {
+                        Some(raw) => &raw.bytes[..],
+                        None => c.text.as_bytes(),
+                    };
+                    out.write_all(bytes)?;
                     if !bytes.is_empty() && !bytes.ends_with(b"\n\n") {
                         out.write_all(if bytes.ends_with(b"\n") {
                             b"\n"
@@ -656,21 +571,12 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                             b"\n\n"
                         })?;
                     }
-                    Ok(())
-                },
-                &mut |bytes, games| progress.tick(bytes, games),
-            )
-            .context("writing the output")?;
-            progress.done();
-            if let Some(t) = trailing.get() {
-                eprintln!("pocketfen: {name}: warning: {t}");
-            }
-            if let Some(e) = stream_error {
-                eprintln!(
-                    "pocketfen: {name}: the stream ends in an error after {} bytes: {e}",
-                    splitter.bytes_read()
-                );
-                io_failed = true;
+                }
+                RunRecord::Summary(s) => {
+                    clear(&line);
+                    io_failed |= !convert_file_end(&shown(&s.file), &s);
+                }
+                _ => {}
             }
         }
         out.flush().context("writing the output")?;
@@ -686,9 +592,38 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     {
         persist(temp, path)?;
     }
-    result?;
+    result.context("writing the output")?;
     if io_failed {
         anyhow::bail!("some input could not be read completely");
     }
     Ok(ok)
+}
+
+/// What the end of a converted file says on stderr (`false`: it was not read whole).
+fn convert_file_end(name: &str, s: &SummaryRecord) -> bool {
+    if let Some(t) = &s.trailing_bytes {
+        eprintln!(
+            "pocketfen: {name}: warning: {}",
+            pocketfen::pgn::input::Trailing {
+                compression: s.compression,
+                offset: t.offset,
+                len: t.length,
+                zeros: t.zero_padding,
+            }
+        );
+    }
+    match &s.stream_error {
+        None => true,
+        Some(e) if !s.opened => {
+            eprintln!("pocketfen: {name}: {e}");
+            false
+        }
+        Some(e) => {
+            eprintln!(
+                "pocketfen: {name}: the stream ends in an error after {} bytes: {e}",
+                s.bytes
+            );
+            false
+        }
+    }
 }

@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use super::game::{Boards, MoveAt, Options, unescape};
-use super::problem::{GameProblem, GameReport, Status};
+use super::problem::{GameReport, Status};
 use super::split::RawGame;
 use super::validate::{decode, visit_text};
 use super::visitor::{Skip, Visitor};
@@ -44,7 +44,31 @@ pub enum Target {
     Xboard,
 }
 
+impl std::str::FromStr for Target {
+    type Err = crate::ParseNameError;
+    /// `lichess`, `chesscom` or `xboard` (any letter case; `chess.com` and `winboard` too).
+    fn from_str(s: &str) -> Result<Target, crate::ParseNameError> {
+        let l = s.trim().to_ascii_lowercase();
+        match l.as_str() {
+            "lichess" => Ok(Target::Lichess),
+            "chesscom" | "chess.com" => Ok(Target::Chesscom),
+            "xboard" | "winboard" => Ok(Target::Xboard),
+            _ => Err(crate::ParseNameError::new("target", s, &Target::NAMES)),
+        }
+    }
+}
+
 impl Target {
+    /// Every target.
+    pub const ALL: [Target; 3] = [Target::Lichess, Target::Chesscom, Target::Xboard];
+
+    const NAMES: [&'static str; 3] = ["lichess", "chesscom", "xboard"];
+
+    /// `lichess`, `chesscom` or `xboard`.
+    pub fn name(self) -> &'static str {
+        Target::NAMES[self as usize]
+    }
+
     fn dialect(self) -> FenDialect {
         match self {
             Target::Lichess => FenDialect::Lichess,
@@ -276,9 +300,9 @@ impl<'t> Visitor<'t> for Writer<'t> {
         let (variant, fen) = match boards {
             Boards::One(start)
                 if start.is_chess960()
-                    || self
-                        .tag_value("Variant")
-                        .is_some_and(super::game::names_chess960) =>
+                    || self.tag_value("Variant").is_some_and(|v| {
+                        crate::variant::names_chess960(&v.to_ascii_lowercase())
+                    }) =>
             {
                 // Chess960 is always written with its start position, the castling
                 // letters as they were read.
@@ -319,7 +343,7 @@ impl<'t> Visitor<'t> for Writer<'t> {
         // target's name.
         let own = self
             .tag_value("Variant")
-            .filter(|v| super::game::variant_from_tag(v) == Some(Variant::Chess));
+            .filter(|v| v.parse::<Variant>() == Ok(Variant::Chess));
         match (variant, own) {
             (Variant::Chess, Some(v)) => self.head.push(("Variant", v.to_owned())),
             (Variant::Chess, None) if self.tag_value("Variant").is_none() => {}
@@ -436,9 +460,9 @@ fn write_fen(target: Target, variant: Variant, has_fen: bool, start: &Setup) -> 
 /// The outcome of converting one game.
 #[derive(Debug)]
 pub enum Converted {
-    /// The game in the target's conventions, and `validate`'s warnings about it (what
-    /// could not be kept is among them).
-    Game(String, Vec<GameProblem>),
+    /// The game in the target's conventions, and `validate`'s report on it: its
+    /// warnings (what could not be kept is among them) and plies.
+    Game(String, GameReport),
     /// The game does not validate: `validate`'s report, in its words.
     Refused(GameReport),
 }
@@ -490,7 +514,7 @@ pub fn convert_text(
     if report.status != Status::Ok || (opts.strict && !report.problems.is_empty()) {
         return Converted::Refused(report);
     }
-    Converted::Game(writer.finish(), report.problems)
+    Converted::Game(writer.finish(), report)
 }
 
 impl Writer<'_> {

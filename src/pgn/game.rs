@@ -38,6 +38,23 @@ pub enum Format {
     BpgnFile,
 }
 
+impl std::str::FromStr for Format {
+    type Err = crate::ParseNameError;
+    /// `auto`, `pgn` or `bpgn`.
+    fn from_str(s: &str) -> Result<Format, crate::ParseNameError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Format::Auto),
+            "pgn" => Ok(Format::Pgn),
+            "bpgn" => Ok(Format::Bpgn),
+            _ => Err(crate::ParseNameError::new(
+                "format",
+                s,
+                &["auto", "pgn", "bpgn"],
+            )),
+        }
+    }
+}
+
 impl Format {
     /// The format a file name calls for: [`Format::BpgnFile`] when it ends in `.bpgn`
     /// (before any `.gz`, `.bz2` or `.zst`), else [`Format::Auto`].
@@ -86,37 +103,6 @@ impl Default for Options {
             format: Format::Auto,
         }
     }
-}
-
-/// The variant a `[Variant]` value names (the aliases of Lichess, chessops, python-chess,
-/// cutechess and Xboard, case-insensitive); Chess960 spellings play as chess with
-/// Chess960 castling from the FEN.
-///
-/// ```
-/// use pocketfen::{Variant, pgn::variant_from_tag};
-/// assert_eq!(variant_from_tag("Crazy House"), Some(Variant::Crazyhouse));
-/// assert_eq!(variant_from_tag("fischerandom"), Some(Variant::Chess));
-/// assert_eq!(variant_from_tag("shogi"), None);
-/// ```
-pub fn variant_from_tag(value: &str) -> Option<Variant> {
-    if names_chess960(value) {
-        return Some(Variant::Chess);
-    }
-    let l = value.trim().to_ascii_lowercase();
-    if l.starts_with("wild/") {
-        return Some(Variant::Chess);
-    }
-    l.parse().ok()
-}
-
-/// Whether a `[Variant]` value names Chess960 (`Chess960`, `chess 960`, `fischerandom`,
-/// `Fischer Random`, `960`, `frc`, any letter case).
-pub fn names_chess960(value: &str) -> bool {
-    let l = value.trim().to_ascii_lowercase();
-    matches!(
-        l.as_str(),
-        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "960" | "frc"
-    )
 }
 
 /// A tag value with `\"` and `\\` resolved (borrowed when there are none).
@@ -216,9 +202,9 @@ pub(crate) fn read_start(
     // then read with that variant's rules).
     let (variant, inferred) = match (opts.variant, tag("Variant")) {
         (Some(v), _) => (v, None),
-        (None, Some((value, offset))) => match variant_from_tag(value) {
-            Some(v) => (v, None),
-            None => {
+        (None, Some((value, offset))) => match value.parse::<Variant>() {
+            Ok(v) => (v, None),
+            Err(_) => {
                 rep.unplayable(
                     GameProblemKind::UnknownVariant,
                     At::tag(value, offset),

@@ -26,8 +26,10 @@ pub mod validate;
 pub mod visitor;
 mod walk;
 
-pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options, variant_from_tag};
+pub use convert::{Converted, Target, convert_game};
+pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
-pub use split::{GameSplitter, RawGame};
+pub use replay::{PlyText, replay_game};
+pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame};
 pub use validate::{validate_game, validate_str, visit_game, visit_text};
 pub use visitor::{Skip, Visitor};

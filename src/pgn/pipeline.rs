@@ -1,28 +1,19 @@
 //! The ordered parallel pipeline: every game of a stream through a function on several
 //! threads, the results handed back in input order, in memory bounded whatever the
-//! stream's size.
+//! stream's size and whatever one game costs.
 //!
-//! ```
-//! use pocketfen::pgn::{GameSplitter, Options, validate_game};
-//! use pocketfen::pgn::pipeline::run_ordered;
-//! let pgn = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 e5 2. Ke2 *\n";
-//! let mut games = GameSplitter::new(pgn.as_bytes());
-//! let mut plies = Vec::new();
-//! let work = |g: &pocketfen::pgn::RawGame| validate_game(g, &Options::default()).plies;
-//! let stream_error = run_ordered(&mut games, 2, &work, &mut |n| {
-//!     plies.push(n);
-//!     Ok(())
-//! }, &mut |_, _| {})?;
-//! assert_eq!(plies, vec![2, 3]);
-//! assert!(stream_error.is_none());
-//! # Ok::<_, std::io::Error>(())
-//! ```
+//! Workers take numbered batches of games from the stream (split under a lock, a short
+//! job beside working on them) and send their results back; the consumer re-orders them
+//! by batch number. Back-pressure bounds what is held: a worker does not take batch *n*
+//! while *n* is [`WINDOW_PER_JOB`] × jobs or more ahead of the next batch the consumer
+//! takes, so a slow game holds up at most that many batches behind it, not the stream.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, BufRead};
-use std::sync::Mutex;
-use std::sync::mpsc::sync_channel;
-use std::thread;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
 
 use super::split::{GameSplitter, RawGame};
 
@@ -30,111 +21,167 @@ use super::split::{GameSplitter, RawGame};
 const BATCH_GAMES: usize = 256;
 /// …or this many bytes.
 const BATCH_BYTES: usize = 1 << 20;
+/// Batches that may be taken but not yet consumed, per job.
+pub(crate) const WINDOW_PER_JOB: usize = 2;
 
-/// Runs `work` on every game of `games` on `jobs` threads (1: on this thread alone) and
-/// hands the results to `sink` in input order. `progress` is called with the bytes read
-/// and the games split so far, from the reading thread.
-///
-/// Returns the error the stream ended in, if any (the games before it were handed to
-/// `sink`).
-///
-/// # Errors
-///
-/// The first error of `sink` (writing the results); the run stops there.
-pub fn run_ordered<R: BufRead + Send, T: Send>(
-    games: &mut GameSplitter<R>,
-    jobs: usize,
-    work: &(dyn Fn(&RawGame) -> T + Sync),
-    sink: &mut dyn FnMut(T) -> io::Result<()>,
-    progress: &mut (dyn FnMut(u64, usize) + Send),
-) -> io::Result<Option<io::Error>> {
-    if jobs <= 1 {
-        let mut count = 0;
-        loop {
-            match games.next_game() {
-                Ok(Some(game)) => sink(work(&game))?,
-                Ok(None) => return Ok(None),
-                Err(e) => return Ok(Some(e)),
-            }
-            count += 1;
-            progress(games.bytes_read(), count);
-        }
-    }
-    // Each worker takes the next batch of games from the stream (split under a lock, a
-    // short job next to validating them), works on it and sends the results; they are
-    // re-ordered by batch number and handed to the sink here. No reading thread competes
-    // with the workers for the cores, and the bounded result queue keeps memory flat in
-    // the archive's size.
-    let source = Mutex::new(Source {
-        games,
-        progress,
-        next: 0,
-        count: 0,
-        done: false,
-        error: None,
-    });
-    let (done_tx, done_rx) = sync_channel::<(usize, Vec<T>)>(jobs * 2);
-    thread::scope(|scope| {
-        for _ in 0..jobs {
-            let done_tx = done_tx.clone();
-            let source = &source;
-            scope.spawn(move || {
-                while let Some((n, batch)) = source.lock().ok().and_then(|mut s| s.batch()) {
-                    let results = batch.iter().map(work).collect();
-                    if done_tx.send((n, results)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        let mut pending = BTreeMap::new();
-        let mut next = 0;
-        let mut result = Ok(());
-        for (n, results) in done_rx {
-            pending.insert(n, results);
-            while let Some(results) = pending.remove(&next) {
-                for r in results {
-                    if result.is_ok() {
-                        result = sink(r);
-                    }
-                }
-                next += 1;
-            }
-            if result.is_err() {
-                // Stop the workers: no more batches are handed out.
-                if let Ok(mut s) = source.lock() {
-                    s.done = true;
-                }
-            }
-        }
-        result
-    })?;
-    let source = source
-        .into_inner()
-        .map_err(|_| io::Error::other("a worker thread panicked"))?;
-    Ok(source.error)
+/// The work done on each game.
+pub(crate) type Work<T> = Arc<dyn Fn(&RawGame) -> T + Send + Sync>;
+
+/// A stream of games split and worked on, read in input order as an iterator.
+pub(crate) struct Ordered<T> {
+    inner: Inner<T>,
 }
 
-/// The stream shared by the workers, and where it stands.
-struct Source<'a, R> {
-    games: &'a mut GameSplitter<R>,
-    progress: &'a mut (dyn FnMut(u64, usize) + Send),
-    /// The number of the next batch.
+enum Inner<T> {
+    /// One job: each game is split and worked on by the caller, when asked for.
+    Here {
+        games: GameSplitter<Box<dyn BufRead + Send>>,
+        work: Work<T>,
+        error: Option<io::Error>,
+        done: bool,
+    },
+    /// Several jobs, on their threads.
+    Threads(Box<Threads<T>>),
+}
+
+struct Threads<T> {
+    shared: Arc<Shared>,
+    results: Receiver<(usize, Vec<T>)>,
+    /// Batches that came back before the one to hand out next.
+    pending: BTreeMap<usize, Vec<T>>,
+    /// The number of the next batch to hand out.
     next: usize,
-    /// Games split so far.
-    count: usize,
+    ready: VecDeque<T>,
+    workers: Vec<JoinHandle<()>>,
+}
+
+/// The stream and where the run stands, shared by the workers and the consumer.
+struct Shared {
+    state: Mutex<State>,
+    /// Signalled when the consumer moves on, or the run stops.
+    room: Condvar,
+    window: usize,
+}
+
+struct State {
+    games: GameSplitter<Box<dyn BufRead + Send>>,
+    /// The number of the next batch to take.
+    taken: usize,
+    /// Batches the consumer has taken (a worker may run `window` ahead of it).
+    consumed: usize,
+    /// The stream has ended (or failed), or the consumer has gone.
     done: bool,
     /// The error the stream ended in.
     error: Option<io::Error>,
+    /// Games split so far.
+    games_split: usize,
+    /// Bytes read so far.
+    bytes: u64,
 }
 
-impl<R: BufRead> Source<'_, R> {
-    /// The next numbered batch of games; `None` once the stream is done.
-    fn batch(&mut self) -> Option<(usize, Vec<RawGame>)> {
-        if self.done {
-            return None;
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A worker that panicked holds no invariant the others need: go on.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl<T: Send + 'static> Ordered<T> {
+    /// Starts working on the games of `games` with `jobs` threads (1: on the caller's
+    /// thread, as results are asked for).
+    pub(crate) fn new(
+        games: GameSplitter<Box<dyn BufRead + Send>>,
+        jobs: usize,
+        work: Work<T>,
+    ) -> Ordered<T> {
+        if jobs <= 1 {
+            return Ordered {
+                inner: Inner::Here {
+                    games,
+                    work,
+                    error: None,
+                    done: false,
+                },
+            };
         }
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                games,
+                taken: 0,
+                consumed: 0,
+                done: false,
+                error: None,
+                games_split: 0,
+                bytes: 0,
+            }),
+            room: Condvar::new(),
+            window: jobs * WINDOW_PER_JOB,
+        });
+        let (tx, results) = channel();
+        let workers = (0..jobs)
+            .map(|_| {
+                let shared = Arc::clone(&shared);
+                let tx: Sender<(usize, Vec<T>)> = tx.clone();
+                let work = Arc::clone(&work);
+                thread::spawn(move || worker(&shared, &tx, &*work))
+            })
+            .collect();
+        Ordered {
+            inner: Inner::Threads(Box::new(Threads {
+                shared,
+                results,
+                pending: BTreeMap::new(),
+                next: 0,
+                ready: VecDeque::new(),
+                workers,
+            })),
+        }
+    }
+}
+
+/// A worker: takes the next batch when there is room for it, works on it, sends it back.
+fn worker<T>(shared: &Shared, tx: &Sender<(usize, Vec<T>)>, work: &dyn Fn(&RawGame) -> T) {
+    loop {
+        let (n, batch) = {
+            let mut s = shared.lock();
+            while !s.done && s.taken >= s.consumed + shared.window {
+                s = shared.room.wait(s).unwrap_or_else(|e| e.into_inner());
+            }
+            if s.done {
+                return;
+            }
+            let batch = s.split_batch();
+            if s.done {
+                // The others need not wait for room any more.
+                shared.room.notify_all();
+            }
+            if batch.is_empty() {
+                return;
+            }
+            let n = s.taken;
+            s.taken += 1;
+            (n, batch)
+        };
+        let results = panic::catch_unwind(AssertUnwindSafe(|| batch.iter().map(work).collect()));
+        let Ok(results) = results else {
+            // A game the work could not cope with (a bug): the run ends there, with an
+            // error, rather than waiting forever for this batch.
+            let mut s = shared.lock();
+            s.done = true;
+            s.error
+                .get_or_insert_with(|| io::Error::other("a worker thread panicked"));
+            shared.room.notify_all();
+            return;
+        };
+        if tx.send((n, results)).is_err() {
+            return;
+        }
+    }
+}
+
+impl State {
+    /// The next batch of games (empty at the end of the stream, which it marks done).
+    fn split_batch(&mut self) -> Vec<RawGame> {
         let mut batch = Vec::new();
         let mut bytes = 0;
         while batch.len() < BATCH_GAMES && bytes < BATCH_BYTES {
@@ -142,8 +189,7 @@ impl<R: BufRead> Source<'_, R> {
                 Ok(Some(game)) => {
                     bytes += game.bytes.len();
                     batch.push(game);
-                    self.count += 1;
-                    (self.progress)(self.games.bytes_read(), self.count);
+                    self.games_split += 1;
                 }
                 Ok(None) => {
                     self.done = true;
@@ -156,58 +202,164 @@ impl<R: BufRead> Source<'_, R> {
                 }
             }
         }
-        if batch.is_empty() {
-            return None;
+        self.bytes = self.games.bytes_read();
+        batch
+    }
+}
+
+impl<T> Ordered<T> {
+    /// Bytes read from the stream so far.
+    pub(crate) fn bytes_read(&self) -> u64 {
+        match &self.inner {
+            Inner::Here { games, .. } => games.bytes_read(),
+            Inner::Threads(t) => t.shared.lock().bytes,
         }
-        let n = self.next;
-        self.next += 1;
-        Some((n, batch))
+    }
+
+    /// The error the stream ended in, once the iterator has ended (taken once).
+    pub(crate) fn take_error(&mut self) -> Option<io::Error> {
+        match &mut self.inner {
+            Inner::Here { error, .. } => error.take(),
+            Inner::Threads(t) => t.shared.lock().error.take(),
+        }
+    }
+}
+
+impl<T> Iterator for Ordered<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        match &mut self.inner {
+            Inner::Here {
+                games,
+                work,
+                error,
+                done,
+            } => {
+                if *done {
+                    return None;
+                }
+                match games.next_game() {
+                    Ok(Some(game)) => Some(work(&game)),
+                    Ok(None) => {
+                        *done = true;
+                        None
+                    }
+                    Err(e) => {
+                        *done = true;
+                        *error = Some(e);
+                        None
+                    }
+                }
+            }
+            Inner::Threads(t) => t.next(),
+        }
+    }
+}
+
+impl<T> Threads<T> {
+    fn next(&mut self) -> Option<T> {
+        loop {
+            if let Some(item) = self.ready.pop_front() {
+                return Some(item);
+            }
+            if let Some(batch) = self.pending.remove(&self.next) {
+                self.ready.extend(batch);
+                self.next += 1;
+                // There is room for one more batch.
+                self.shared.lock().consumed = self.next;
+                self.shared.room.notify_all();
+                continue;
+            }
+            match self.results.recv() {
+                Ok((n, batch)) => {
+                    self.pending.insert(n, batch);
+                }
+                // Every worker has gone: the stream has ended.
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+impl<T> Drop for Threads<T> {
+    fn drop(&mut self) {
+        // Stop the workers and wait for them: none outlives the run.
+        self.shared.lock().done = true;
+        self.shared.room.notify_all();
+        for w in self.workers.drain(..) {
+            let _ = w.join();
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for Ordered<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ordered").finish_non_exhaustive()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
 
-    /// Results come back in input order for any number of jobs, and a failing sink stops
-    /// the run with its error.
+    fn splitter(text: String) -> GameSplitter<Box<dyn BufRead + Send>> {
+        GameSplitter::new(Box::new(io::Cursor::new(text.into_bytes())))
+    }
+
+    fn games(n: usize) -> String {
+        (0..n)
+            .map(|i| format!("[Event \"{i}\"]\n\n1. e4 *\n\n"))
+            .collect()
+    }
+
+    /// Results come back in input order for any number of jobs.
     #[test]
     fn ordered_for_any_jobs() {
-        let pgn: String = (0..2000)
-            .map(|i| format!("[Event \"{i}\"]\n\n1. e4 *\n\n"))
-            .collect();
         for jobs in [1, 2, 3, 7] {
-            let mut games = GameSplitter::new(pgn.as_bytes());
-            let mut seen = Vec::new();
-            let work = |g: &RawGame| g.number;
-            let err = run_ordered(
-                &mut games,
-                jobs,
-                &work,
-                &mut |n| {
-                    seen.push(n);
-                    Ok(())
-                },
-                &mut |_, _| {},
-            )
-            .unwrap();
-            assert!(err.is_none());
+            let work: Work<usize> = Arc::new(|g: &RawGame| g.number);
+            let seen: Vec<usize> = Ordered::new(splitter(games(2000)), jobs, work).collect();
             assert_eq!(seen, (1..=2000).collect::<Vec<_>>(), "jobs {jobs}");
-            let mut games = GameSplitter::new(pgn.as_bytes());
-            let failed = run_ordered(
-                &mut games,
-                jobs,
-                &work,
-                &mut |n| {
-                    if n == 300 {
-                        Err(io::Error::other("full"))
-                    } else {
-                        Ok(())
-                    }
-                },
-                &mut |_, _| {},
-            );
-            assert_eq!(failed.unwrap_err().to_string(), "full", "jobs {jobs}");
         }
+    }
+
+    /// Issue 24.2: while the first game is slow, the workers take at most the window of
+    /// batches: the others wait instead of racing ahead and filling memory.
+    #[test]
+    fn a_slow_game_holds_at_most_the_window() {
+        let jobs = 3;
+        let started = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&started);
+        let work: Work<usize> = Arc::new(move |g: &RawGame| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            if g.number == 1 {
+                thread::sleep(Duration::from_millis(300));
+            }
+            g.number
+        });
+        // 256 games per batch: the stream holds 40 batches.
+        let mut run = Ordered::new(splitter(games(40 * 256)), jobs, work);
+        thread::sleep(Duration::from_millis(150));
+        let worked = started.load(Ordering::SeqCst);
+        let window = jobs * WINDOW_PER_JOB;
+        assert!(
+            worked <= window * 256,
+            "{worked} games worked on while the first was slow (window {window} batches)"
+        );
+        assert!(worked > 256, "the other workers went on ({worked})");
+        assert_eq!(run.next(), Some(1));
+        assert_eq!(run.by_ref().count(), 40 * 256 - 1);
+        assert!(run.take_error().is_none());
+    }
+
+    /// Dropping the iterator early stops and joins the workers.
+    #[test]
+    fn dropping_early_stops_the_workers() {
+        let work: Work<usize> = Arc::new(|g: &RawGame| g.number);
+        let mut run = Ordered::new(splitter(games(20_000)), 4, work);
+        assert_eq!(run.next(), Some(1));
+        drop(run);
     }
 }

@@ -178,6 +178,7 @@ impl ResultReading {
 
 /// One problem of a game, with its place.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GameProblem {
     /// Error (the game is not valid) or warning.
     pub severity: Severity,
@@ -249,10 +250,12 @@ impl fmt::Display for Located<'_> {
     }
 }
 
-/// What validation found in a game.
+/// What validation found in a game (serialized as the `game` record's fields).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GameReport {
     /// 1-based number of the game in its archive.
+    #[cfg_attr(feature = "serde", serde(rename = "game"))]
     pub number: usize,
     /// 1-based line of the game's first byte.
     pub line: usize,
@@ -262,10 +265,11 @@ pub struct GameReport {
     pub plies: usize,
     /// The verdict.
     pub status: Status,
+    /// Bughouse: which reading of the Result tag matches the derived outcome.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub result_reading: Option<ResultReading>,
     /// Every problem, in input order.
     pub problems: Vec<GameProblem>,
-    /// Bughouse: which reading of the Result tag matches the derived outcome.
-    pub result_reading: Option<ResultReading>,
 }
 
 impl GameReport {

@@ -35,6 +35,23 @@ pub enum PlyText {
     Uci,
 }
 
+impl std::str::FromStr for PlyText {
+    type Err = crate::ParseNameError;
+    /// `fen` (Lichess's dialect), `san` (`P@e4`) or `uci`.
+    fn from_str(s: &str) -> Result<PlyText, crate::ParseNameError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "fen" => Ok(PlyText::Fen(FenDialect::Lichess)),
+            "san" => Ok(PlyText::San(DropStyle::Letter)),
+            "uci" => Ok(PlyText::Uci),
+            _ => Err(crate::ParseNameError::new(
+                "ply text",
+                s,
+                &["fen", "san", "uci"],
+            )),
+        }
+    }
+}
+
 struct Lines<'f> {
     text: PlyText,
     line: &'f mut dyn FnMut(&str),

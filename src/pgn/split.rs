@@ -14,7 +14,7 @@
 use std::io::{self, BufRead};
 
 /// One game's raw bytes and where it starts.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawGame {
     /// 1-based number of the game in the stream.
     pub number: usize,
@@ -74,6 +74,17 @@ pub struct GameSplitter<R> {
     skipped: Option<u64>,
     /// What is known of a line too long to keep whole, its bytes dropped so far.
     partial: Option<PartialLine>,
+    /// Told of the bytes read and games split after each game.
+    progress: Option<ProgressHook>,
+}
+
+/// The progress callback of a splitter.
+struct ProgressHook(crate::archive::ProgressFn);
+
+impl std::fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressHook")
+    }
 }
 
 /// The start of a line whose bytes were dropped (its game is over the size limit).
@@ -110,7 +121,13 @@ impl<R: BufRead> GameSplitter<R> {
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             skipped: None,
             partial: None,
+            progress: None,
         }
+    }
+
+    /// Calls `progress` with the bytes read and the games split after each game.
+    pub fn on_progress(&mut self, progress: crate::archive::ProgressFn) {
+        self.progress = Some(ProgressHook(progress));
     }
 
     /// Splits the games of `reader`, skipping (in constant memory) any game larger than
@@ -338,6 +355,13 @@ impl<R: BufRead> GameSplitter<R> {
             return None;
         }
         self.number += 1;
+        if let Some(ProgressHook(progress)) = &self.progress {
+            progress(crate::archive::Progress {
+                file: 0,
+                bytes: self.bytes_read,
+                games: self.number,
+            });
+        }
         Some(RawGame {
             number: self.number,
             line,

@@ -21,7 +21,7 @@ pub use legality::{IllegalMove, IllegalReason};
 pub use movegen::SquareMoves;
 pub use outcome::{EndReason, Outcome};
 pub(crate) use validity::too_much_material;
-pub use validity::{PositionError, Problem, ProblemKind};
+pub use validity::{PositionError, SetupProblem, SetupProblemKind};
 
 use std::fmt;
 
@@ -94,7 +94,7 @@ impl Position {
     }
 
     /// Every problem with `setup` under `rules`, errors and warnings.
-    pub fn check_setup(setup: &Setup, rules: Rules) -> Vec<Problem> {
+    pub fn check_setup(setup: &Setup, rules: Rules) -> Vec<SetupProblem> {
         Position::build(setup, rules).1
     }
 
@@ -137,7 +137,7 @@ impl Position {
             Position::build(s, rules)
                 .1
                 .iter()
-                .any(|p| p.kind == ProblemKind::InvalidCastlingRights)
+                .any(|p| p.kind == SetupProblemKind::InvalidCastlingRights)
         };
         let mut clean = setup.clone();
         clean.castling = Castling::none();

@@ -13,7 +13,7 @@ use crate::variant::{Rules, Variant};
 /// What is wrong with a setup. Every reason is reported, not only the first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ProblemKind {
+pub enum SetupProblemKind {
     /// A side without its king.
     MissingKing,
     /// A side with more than one king.
@@ -40,38 +40,38 @@ pub enum ProblemKind {
     InvalidFullmoves,
 }
 
-impl ProblemKind {
+impl SetupProblemKind {
     /// The kebab-case name used in JSON output.
     pub fn name(self) -> &'static str {
         match self {
-            ProblemKind::MissingKing => "missing-king",
-            ProblemKind::TooManyKings => "too-many-kings",
-            ProblemKind::UnexpectedKing => "unexpected-king",
-            ProblemKind::PawnsOnBackrank => "pawns-on-backrank",
-            ProblemKind::OppositeCheck => "opposite-check",
-            ProblemKind::ImpossibleCheck => "impossible-check",
-            ProblemKind::InvalidEpSquare => "invalid-ep-square",
-            ProblemKind::InvalidCastlingRights => "invalid-castling-rights",
-            ProblemKind::InvalidPromotedMark => "invalid-promoted-mark",
-            ProblemKind::UnexpectedPockets => "unexpected-pockets",
-            ProblemKind::TooMuchMaterial => "too-much-material",
-            ProblemKind::InvalidFullmoves => "invalid-fullmoves",
+            SetupProblemKind::MissingKing => "missing-king",
+            SetupProblemKind::TooManyKings => "too-many-kings",
+            SetupProblemKind::UnexpectedKing => "unexpected-king",
+            SetupProblemKind::PawnsOnBackrank => "pawns-on-backrank",
+            SetupProblemKind::OppositeCheck => "opposite-check",
+            SetupProblemKind::ImpossibleCheck => "impossible-check",
+            SetupProblemKind::InvalidEpSquare => "invalid-ep-square",
+            SetupProblemKind::InvalidCastlingRights => "invalid-castling-rights",
+            SetupProblemKind::InvalidPromotedMark => "invalid-promoted-mark",
+            SetupProblemKind::UnexpectedPockets => "unexpected-pockets",
+            SetupProblemKind::TooMuchMaterial => "too-much-material",
+            SetupProblemKind::InvalidFullmoves => "invalid-fullmoves",
         }
     }
 }
 
 /// One reason a setup is not (quite) a legal position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Problem {
+pub struct SetupProblem {
     /// What is wrong.
-    pub kind: ProblemKind,
+    pub kind: SetupProblemKind,
     /// Error (not a legal position) or warning.
     pub severity: Severity,
     /// The explanation, naming squares and pieces.
     pub message: String,
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for SetupProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -88,13 +88,13 @@ impl fmt::Display for Problem {
 #[derive(Clone)]
 pub struct PositionError {
     /// Every problem found, errors and warnings.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<SetupProblem>,
     pub(super) position: Box<Position>,
 }
 
 impl PositionError {
     /// The errors (warnings left out).
-    pub fn errors(&self) -> impl Iterator<Item = &Problem> {
+    pub fn errors(&self) -> impl Iterator<Item = &SetupProblem> {
         self.problems
             .iter()
             .filter(|p| p.severity == Severity::Error)
@@ -105,7 +105,7 @@ impl PositionError {
     /// # Errors
     ///
     /// `self` when an error of another kind remains.
-    pub fn ignore(self, kinds: &[ProblemKind]) -> Result<Position, PositionError> {
+    pub fn ignore(self, kinds: &[SetupProblemKind]) -> Result<Position, PositionError> {
         if self.errors().all(|p| kinds.contains(&p.kind)) {
             Ok(*self.position)
         } else {
@@ -154,10 +154,10 @@ pub(super) fn outer_rook(
 }
 
 impl Position {
-    pub(super) fn build(setup: &Setup, rules: Rules) -> (Position, Vec<Problem>) {
+    pub(super) fn build(setup: &Setup, rules: Rules) -> (Position, Vec<SetupProblem>) {
         let mut problems = Vec::new();
         let mut problem = |kind, severity, message: String| {
-            problems.push(Problem {
+            problems.push(SetupProblem {
                 kind,
                 severity,
                 message,
@@ -178,18 +178,18 @@ impl Position {
             let horde_white = variant.is_horde() && color == Color::White;
             match kings {
                 0 if !horde_white => problem(
-                    ProblemKind::MissingKing,
+                    SetupProblemKind::MissingKing,
                     err,
                     format!("{} has no king", color.name()),
                 ),
                 1 if horde_white => problem(
-                    ProblemKind::UnexpectedKing,
+                    SetupProblemKind::UnexpectedKing,
                     err,
                     "white has a king in horde".to_owned(),
                 ),
                 0 | 1 => {}
                 n => problem(
-                    ProblemKind::TooManyKings,
+                    SetupProblemKind::TooManyKings,
                     err,
                     format!("{} has {n} kings", color.name()),
                 ),
@@ -210,7 +210,7 @@ impl Position {
         if backrank.any() {
             let list: Vec<String> = backrank.map(|s| s.to_string()).collect();
             problem(
-                ProblemKind::PawnsOnBackrank,
+                SetupProblemKind::PawnsOnBackrank,
                 err,
                 format!("pawns on the first or last rank: {}", list.join(" ")),
             );
@@ -220,12 +220,12 @@ impl Position {
         for sq in setup.promoted {
             match board.role_at(sq) {
                 None => problem(
-                    ProblemKind::InvalidPromotedMark,
+                    SetupProblemKind::InvalidPromotedMark,
                     err,
                     format!("promoted mark on empty square {sq}"),
                 ),
                 Some(r @ (Role::Pawn | Role::King)) => problem(
-                    ProblemKind::InvalidPromotedMark,
+                    SetupProblemKind::InvalidPromotedMark,
                     err,
                     format!("a {} on {sq} cannot be promoted", r.name()),
                 ),
@@ -242,7 +242,7 @@ impl Position {
             Some(p) if !variant.has_drops() => {
                 if !(p.white.is_empty() && p.black.is_empty()) {
                     problem(
-                        ProblemKind::UnexpectedPockets,
+                        SetupProblemKind::UnexpectedPockets,
                         err,
                         format!("pockets in {}, which has no drops", variant.name()),
                     );
@@ -256,7 +256,7 @@ impl Position {
         // against the match's two sets.
         if let Some(problem_text) = too_much_material(&[(&board, promoted, &pockets)], variant) {
             problem(
-                ProblemKind::TooMuchMaterial,
+                SetupProblemKind::TooMuchMaterial,
                 Severity::Warning,
                 problem_text,
             );
@@ -293,7 +293,7 @@ impl Position {
                     let wing = &mut wings[color][usize::from(king_side)];
                     if let Some(first) = *wing {
                         problem(
-                            ProblemKind::InvalidCastlingRights,
+                            SetupProblemKind::InvalidCastlingRights,
                             err,
                             format!(
                                 "castling field: `{first}` and `{}` are two castling rights for {} on the {} side (a side has at most one per wing)",
@@ -311,7 +311,7 @@ impl Position {
                     }
                 }
                 _ => problem(
-                    ProblemKind::InvalidCastlingRights,
+                    SetupProblemKind::InvalidCastlingRights,
                     err,
                     format!(
                         "castling right `{}` without a king and rook on the back rank",
@@ -330,7 +330,7 @@ impl Position {
 
         let fullmoves = if setup.fullmoves == 0 {
             problem(
-                ProblemKind::InvalidFullmoves,
+                SetupProblemKind::InvalidFullmoves,
                 Severity::Warning,
                 "full-move number 0, read as 1".to_owned(),
             );
@@ -373,7 +373,7 @@ impl Position {
                 pos.ep_square = pos.capturable_ep(ep);
             } else {
                 problem(
-                    ProblemKind::InvalidEpSquare,
+                    SetupProblemKind::InvalidEpSquare,
                     err,
                     format!("en passant square {ep} without a pawn that just moved two squares"),
                 );
@@ -387,13 +387,13 @@ impl Position {
                 .any()
         {
             problem(
-                ProblemKind::OppositeCheck,
+                SetupProblemKind::OppositeCheck,
                 err,
                 format!("{} is in check but it is not its turn", (!pos.turn).name()),
             );
         }
         if let Some(why) = pos.impossible_check(setup.ep_square) {
-            problem(ProblemKind::ImpossibleCheck, err, why);
+            problem(SetupProblemKind::ImpossibleCheck, err, why);
         }
         (pos, problems)
     }

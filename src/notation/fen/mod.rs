@@ -118,6 +118,24 @@ impl fmt::Display for FenDialect {
     }
 }
 
+impl FromStr for FenDialect {
+    type Err = crate::ParseNameError;
+    /// `lichess`, `xboard`, `chesscom` or `bracket` (any letter case; `chess.com` too).
+    fn from_str(s: &str) -> Result<FenDialect, crate::ParseNameError> {
+        let l = s.trim().to_ascii_lowercase();
+        FenDialect::ALL
+            .into_iter()
+            .find(|d| d.name() == l || (l == "chess.com" && *d == FenDialect::Chesscom))
+            .ok_or_else(|| {
+                crate::ParseNameError::new(
+                    "dialect",
+                    s,
+                    &["lichess", "xboard", "chesscom", "bracket"],
+                )
+            })
+    }
+}
+
 /// The FEN field a parse error is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

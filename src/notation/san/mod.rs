@@ -196,6 +196,31 @@ pub enum DropStyle {
     Bare,
 }
 
+impl DropStyle {
+    /// Both styles.
+    pub const ALL: [DropStyle; 2] = [DropStyle::Letter, DropStyle::Bare];
+
+    /// `p-at` (`P@e4`) or `at` (`@e4`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DropStyle::Letter => "p-at",
+            DropStyle::Bare => "at",
+        }
+    }
+}
+
+impl FromStr for DropStyle {
+    type Err = crate::ParseNameError;
+    /// `p-at` or `at`.
+    fn from_str(s: &str) -> Result<DropStyle, crate::ParseNameError> {
+        let l = s.trim().to_ascii_lowercase();
+        DropStyle::ALL
+            .into_iter()
+            .find(|d| d.name() == l)
+            .ok_or_else(|| crate::ParseNameError::new("drop style", s, &["p-at", "at"]))
+    }
+}
+
 /// A SAN token that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseSanError {

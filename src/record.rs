@@ -1,0 +1,411 @@
+//! The records pocketfen reports: one type per record of every command's `--json` output
+//! (JSON Lines, schema version [`SCHEMA_VERSION`], each object tagged by `type`), and of
+//! the library's archive runs. The command line and the Python package only format these:
+//! with the `serde` feature they serialize to the documented JSON (and, in Python, to the
+//! same dicts), field for field.
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! use pocketfen::notation::fen;
+//! use pocketfen::record::ConvertRecord;
+//! let mut out = String::new();
+//! let line = "8/8/8/8/8/8/8/K6k[Q] w - - 0 1";
+//! let dialect = fen::convert_line(line, &fen::Conversion::to(fen::FenDialect::Lichess), &mut out)?;
+//! let record = ConvertRecord::Converted { line: 1, input: line, dialect, output: &out };
+//! assert_eq!(
+//!     serde_json::to_string(&record)?,
+//!     r#"{"type":"converted","line":1,"input":"8/8/8/8/8/8/8/K6k[Q] w - - 0 1","dialect":"bracket","output":"8/8/8/8/8/8/8/K6k/Q w - - 0 1"}"#
+//! );
+//! # }
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+#[cfg(feature = "serde")]
+use serde::{Serialize, Serializer};
+
+use crate::bughouse::BoardId;
+use crate::notation::fen::{FenDialect, FenField, ParseFenError};
+use crate::pgn::input::{Compression, Trailing};
+use crate::pgn::{GameProblem, GameReport, RawGame};
+use crate::position::{SetupProblem, SetupProblemKind, Severity};
+use crate::variant::Variant;
+
+/// The version of the JSON Lines schema: the `version` of `summary` and `total` records.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The names pocketfen's vocabulary serializes to: the stable kebab-case names of the
+/// README (`no-such-piece`, `crazyhouse`, `error`, …).
+#[cfg(feature = "serde")]
+macro_rules! serialize_as_name {
+    ($($t:ty),* $(,)?) => {$(
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "serde")]
+serialize_as_name!(
+    Variant,
+    FenDialect,
+    FenField,
+    Severity,
+    SetupProblemKind,
+    BoardId,
+    Compression,
+    crate::pgn::Status,
+    crate::pgn::GameProblemKind,
+    crate::pgn::ResultReading,
+);
+
+/// A FEN line's dialect as `fen convert --json` names it: `plain` when it has no pocket.
+#[cfg(feature = "serde")]
+fn dialect_or_plain<S: Serializer>(d: &Option<FenDialect>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(d.map_or("plain", FenDialect::name))
+}
+
+/// A FEN that did not parse, as `--json` gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct FenErrorRecord<'a> {
+    /// 1-based column (in characters) in the line.
+    pub column: usize,
+    /// The field it is in.
+    pub field: FenField,
+    /// What was expected there.
+    pub expected: &'static str,
+    /// What stands there.
+    pub found: &'a str,
+    /// The whole message.
+    pub message: String,
+}
+
+impl<'a> From<&'a ParseFenError> for FenErrorRecord<'a> {
+    fn from(e: &'a ParseFenError) -> FenErrorRecord<'a> {
+        FenErrorRecord {
+            column: e.column,
+            field: e.field,
+            expected: e.expected,
+            found: &e.found,
+            message: e.to_string(),
+        }
+    }
+}
+
+/// One line of `fen convert --json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize),
+    serde(tag = "type", rename_all = "snake_case")
+)]
+pub enum ConvertRecord<'a> {
+    /// A line converted.
+    Converted {
+        /// 1-based input line.
+        line: usize,
+        /// The line as read.
+        input: &'a str,
+        /// The dialect its pocket was written in (`plain`: none).
+        #[cfg_attr(feature = "serde", serde(serialize_with = "dialect_or_plain"))]
+        dialect: Option<FenDialect>,
+        /// The line in the target dialect.
+        output: &'a str,
+    },
+    /// A line that did not parse.
+    Error {
+        /// 1-based input line.
+        line: usize,
+        /// The line as read.
+        input: &'a str,
+        /// Where and why.
+        error: FenErrorRecord<'a>,
+    },
+}
+
+/// One problem of a position, and its board in a bughouse pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct BoardProblem<'a> {
+    /// The board (`A`, `B`), for a pair; none for a single board or the pair as a whole.
+    pub board: Option<BoardId>,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong.
+    pub kind: SetupProblemKind,
+    /// The explanation.
+    pub message: &'a str,
+}
+
+impl<'a> BoardProblem<'a> {
+    /// The problem `p` of `board`.
+    pub fn new(board: Option<BoardId>, p: &'a SetupProblem) -> BoardProblem<'a> {
+        BoardProblem {
+            board,
+            severity: p.severity,
+            kind: p.kind,
+            message: &p.message,
+        }
+    }
+}
+
+/// One line of `fen check --json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize),
+    serde(tag = "type", rename_all = "snake_case")
+)]
+pub enum CheckRecord<'a> {
+    /// A position checked.
+    Checked {
+        /// 1-based input line.
+        line: usize,
+        /// The line as read.
+        input: &'a str,
+        /// The variant whose rules applied.
+        variant: Variant,
+        /// Whether it has no error.
+        valid: bool,
+        /// Every problem, errors and warnings.
+        problems: Vec<BoardProblem<'a>>,
+    },
+    /// A line that did not parse.
+    Error {
+        /// 1-based input line.
+        line: usize,
+        /// The line as read.
+        input: &'a str,
+        /// Where and why.
+        error: FenErrorRecord<'a>,
+    },
+}
+
+/// One record of `moves --json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize),
+    serde(tag = "type", rename_all = "snake_case")
+)]
+pub enum MoveRecord<'a> {
+    /// A move played.
+    Move {
+        /// 1-based move number in the input.
+        index: usize,
+        /// The token as given.
+        token: &'a str,
+        /// Its canonical SAN.
+        san: String,
+        /// Its UCI.
+        uci: String,
+        /// The FEN after it.
+        fen: String,
+        /// Its spelling's defects (`--strict`).
+        defects: Vec<String>,
+    },
+    /// The move that could not be played, which ends the run.
+    Error {
+        /// 1-based move number in the input.
+        index: usize,
+        /// The token as given.
+        token: &'a str,
+        /// `syntax`, `game-over` or the engine's reason.
+        kind: &'static str,
+        /// Why.
+        message: String,
+        /// The position it was tried in.
+        fen: String,
+    },
+    /// The end: every move played.
+    End {
+        /// Plies played.
+        plies: usize,
+        /// The final position.
+        fen: String,
+        /// `1-0`, `0-1` or `1/2-1/2` when the game has ended.
+        outcome: Option<&'static str>,
+    },
+}
+
+/// Bytes after the end of a compressed stream, read past.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct TrailingRecord {
+    /// Their offset in the compressed file.
+    pub offset: u64,
+    /// How many.
+    pub length: u64,
+    /// Whether all are zero.
+    pub zero_padding: bool,
+}
+
+impl From<&Trailing> for TrailingRecord {
+    fn from(t: &Trailing) -> TrailingRecord {
+        TrailingRecord {
+            offset: t.offset,
+            length: t.len,
+            zero_padding: t.zeros,
+        }
+    }
+}
+
+/// A game of an archive run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct GameRecord {
+    /// The archive's name (`<stdin>` for standard input).
+    pub file: String,
+    /// The game's report: its number (`game`), first line, variant, plies, status,
+    /// bughouse Result reading and problems.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub report: GameReport,
+    /// The game's bytes, when the run keeps them (for the HTML report's cards).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub raw: Option<RawGame>,
+}
+
+/// A game of `pgn convert`: its text in the target's conventions, or the reason it was
+/// left out (or copied through unchanged).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ConvertedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game.
+    pub game: usize,
+    /// Its first line.
+    pub line: usize,
+    /// The game as written for the target; the input unchanged for a refused game kept
+    /// with `keep_broken`; empty for one left out.
+    pub text: String,
+    /// Whether `validate` refused it (`text` is then the input or nothing).
+    pub refused: bool,
+    /// What `validate` said of it: the warnings of a converted game, the errors of a
+    /// refused one.
+    pub problems: Vec<GameProblem>,
+    /// A refused game's bytes, unchanged, when the run keeps broken games.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub raw: Option<RawGame>,
+}
+
+/// A game of `replay`: the text of each mainline ply, as far as it replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ReplayedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game.
+    pub game: usize,
+    /// Its first line.
+    pub line: usize,
+    /// One line per mainline ply, each ended by `\n`: the FEN after it, its SAN or its
+    /// UCI (`A `/`B ` first in a bughouse match). Serialized as the list `plies`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "plies", serialize_with = "lines_as_list")
+    )]
+    pub text: String,
+    /// Its errors (the replay stopped at the first).
+    pub problems: Vec<GameProblem>,
+}
+
+impl ReplayedRecord {
+    /// Each ply's text.
+    pub fn plies(&self) -> impl Iterator<Item = &str> {
+        self.text.lines()
+    }
+}
+
+/// Lines as a list of strings.
+#[cfg(feature = "serde")]
+fn lines_as_list<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(text.lines())
+}
+
+/// The end of one archive of a run.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct SummaryRecord {
+    /// The schema version.
+    pub version: u32,
+    /// The archive's name.
+    pub file: String,
+    /// Games read.
+    pub games: usize,
+    /// Mainline plies replayed.
+    pub plies: u64,
+    /// Games with an illegal move or unreadable text.
+    pub illegal_games: usize,
+    /// Games that could not be replayed.
+    pub error_games: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Bytes of text read (decompressed).
+    pub bytes: u64,
+    /// Seconds the archive took.
+    pub seconds: f64,
+    /// Whether the whole archive was read (no stream error).
+    pub complete: bool,
+    /// Why the stream ended early, or could not be opened.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub stream_error: Option<String>,
+    /// Bytes after the last complete compressed frame, read past.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub trailing_bytes: Option<TrailingRecord>,
+    /// Whether the archive could be opened (`stream_error` says why not); not serialized.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub opened: bool,
+    /// The archive's compression (not serialized: the text summary names it).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub compression: Compression,
+}
+
+/// The end of a run over several archives: their sums.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct TotalRecord {
+    /// The schema version.
+    pub version: u32,
+    /// Archives read.
+    pub files: usize,
+    /// Games read.
+    pub games: usize,
+    /// Mainline plies replayed.
+    pub plies: u64,
+    /// Games with an illegal move or unreadable text.
+    pub illegal_games: usize,
+    /// Games that could not be replayed.
+    pub error_games: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Bytes of text read.
+    pub bytes: u64,
+    /// Seconds the run took.
+    pub seconds: f64,
+    /// Whether every archive was read whole.
+    pub complete: bool,
+}
+
+/// A record of an archive run ([`crate::archive::Run`]), in input order: the games of
+/// each archive, then its summary; a total at the end of the run.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize),
+    serde(tag = "type", rename_all = "snake_case")
+)]
+pub enum RunRecord {
+    /// A game `validate` reports.
+    Game(GameRecord),
+    /// A game of `pgn convert`.
+    Converted(ConvertedRecord),
+    /// A game of `replay`.
+    Replayed(ReplayedRecord),
+    /// The end of an archive.
+    Summary(SummaryRecord),
+    /// The end of the run.
+    Total(TotalRecord),
+}
