@@ -1,33 +1,29 @@
 //! The Python module `pocketfen`: the FEN converter and checker, the rules engine and the
 //! archive validator of the `pocketfen` library, at native speed.
 //!
-//! Long work (validation, conversion and replay of archives, perft) runs without the GIL;
-//! archives are read by a thread of their own and their records handed over through a
-//! bounded queue, so an iterator over a 1 GB archive holds a few hundred records at most.
+//! Long work (validation, conversion and replay of archives, perft) runs without the GIL.
+//! An archive is the library's run (`pocketfen::archive::Run`), iterated here: its records
+//! are the library's (`pocketfen::record`), turned into dicts by their serde form, and
+//! its memory is the run's, bounded whatever the archive's size.
 
-use std::io::{self, BufRead, Read};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::Instant;
+use std::io::{self, Read};
+use std::str::FromStr;
+use std::sync::Mutex;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pythonize::pythonize;
 
+use pocketfen::archive::{Run, RunOptions, Source, Task};
 use pocketfen::notation::diagram::diagram;
 use pocketfen::notation::fen::{self, FenDialect, FenPositionError, ParseFenError};
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
-use pocketfen::pgn::convert::{Converted, Target, convert_game};
-use pocketfen::pgn::input;
-use pocketfen::pgn::pipeline::run_ordered;
-use pocketfen::pgn::replay::{PlyText, replay_game};
-use pocketfen::pgn::{
-    Format, GameProblem, GameReport, GameSplitter, Options, RawGame, Totals, validate_game,
-};
-use pocketfen::{Variant, guess_variant};
+use pocketfen::pgn::{Format, Options, PlyText, Target};
+use pocketfen::record::RunRecord;
+use pocketfen::{ParseNameError, Variant, guess_variant};
 
 create_exception!(
     pocketfen,
@@ -44,32 +40,15 @@ create_exception!(
      `game-over`) and `.reason`."
 );
 
-/// The version of the record schema (`validate --json`'s).
-const SCHEMA_VERSION: u32 = 1;
-/// Records waiting in the queue between the reading thread and the iterator.
-const QUEUE: usize = 256;
-
 fn dialect(name: &str) -> PyResult<FenDialect> {
-    FenDialect::ALL
-        .into_iter()
-        .find(|d| d.name() == name)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown dialect {name:?}: expected lichess, xboard, chesscom or bracket"
-            ))
-        })
+    parse_name(name)
 }
 
 fn variant(name: &str) -> PyResult<Option<Variant>> {
     if name.eq_ignore_ascii_case("auto") {
         return Ok(None);
     }
-    name.parse::<Variant>().map(Some).map_err(|_| {
-        PyValueError::new_err(format!(
-            "unknown variant {name:?}: expected auto, chess, crazyhouse, loop, chessgi, horde \
-             or bughouse"
-        ))
-    })
+    parse_name(name).map(Some)
 }
 
 fn fen_error(py: Python<'_>, e: &ParseFenError) -> PyErr {
@@ -215,17 +194,7 @@ impl PyPosition {
     /// game has ended; the position is then unchanged.
     fn play(&mut self, py: Python<'_>, r#move: &str) -> PyResult<String> {
         let pos = &mut self.pos;
-        let resolved = match pos.outcome() {
-            Some(outcome) => Err((
-                "game-over",
-                format!(
-                    "the game has ended ({}, {})",
-                    outcome.reason().name(),
-                    outcome.result()
-                ),
-            )),
-            None => resolve_move(r#move, pos, false).map_err(|e| (e.kind(), e.message())),
-        };
+        let resolved = resolve_move(r#move, pos, false).map_err(|e| (e.kind(), e.message()));
         match resolved {
             Ok((m, _)) => {
                 let san = SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter);
@@ -343,32 +312,26 @@ impl Read for PyReader {
     }
 }
 
-type Reader = Box<dyn BufRead + Send>;
-
-/// The archive a source names, its name in records, and the format its name implies.
-fn open_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(Reader, String, Format)> {
+/// The archive a source names: a path (opened here, so that a missing file raises at
+/// once), bytes, or a binary file object.
+fn open_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Source> {
     if let Ok(bytes) = source.cast::<PyBytes>() {
         let data = bytes.as_bytes().to_vec();
-        let reader = input::decode(io::Cursor::new(data))?.reader;
-        return Ok((reader, "<bytes>".to_owned(), Format::Auto));
+        return Ok(Source::reader("<bytes>", io::Cursor::new(data)));
     }
     let is_path =
         source.is_instance_of::<PyString>() || source.hasattr("__fspath__").unwrap_or(false);
     if is_path {
         let os = py.import("os")?;
         let path: std::path::PathBuf = os.call_method1("fspath", (source,))?.extract()?;
-        let reader = input::open(&path)
-            .map_err(|e| {
-                let err: PyErr = e.into();
-                let _ = err
-                    .value(py)
-                    .setattr("filename", path.to_string_lossy().as_ref());
-                err
-            })?
-            .reader;
-        let name = path.to_string_lossy().into_owned();
-        let format = Format::from_path(&name);
-        return Ok((reader, name, format));
+        let file = std::fs::File::open(&path).map_err(|e| {
+            let err: PyErr = e.into();
+            let _ = err
+                .value(py)
+                .setattr("filename", path.to_string_lossy().as_ref());
+            err
+        })?;
+        return Ok(Source::reader(path.to_string_lossy(), file));
     }
     if source.hasattr("read")? {
         let name = source
@@ -376,149 +339,110 @@ fn open_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(Reader, S
             .ok()
             .and_then(|n| n.extract::<String>().ok())
             .unwrap_or_else(|| "<stream>".to_owned());
-        let format = Format::from_path(&name);
-        let reader = input::decode(PyReader {
+        let mut reader = PyReader {
             file: source.clone().unbind(),
-        })?
-        .reader;
-        return Ok((reader, name, format));
+        };
+        // The first bytes are read now, as opening a file is: a file object that cannot
+        // be read (opened in text mode) raises at once.
+        let mut first = vec![0; 1 << 16];
+        let n = reader.read(&mut first)?;
+        first.truncate(n);
+        return Ok(Source::reader(name, io::Cursor::new(first).chain(reader)));
     }
     Err(PyTypeError::new_err(
         "source must be a path (str or os.PathLike), bytes, or a binary file object",
     ))
 }
 
-fn jobs(n: usize) -> usize {
-    if n == 0 {
-        thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        n.min(256)
-    }
+/// A name the library reads, or a ValueError that lists the names.
+fn parse_name<T: FromStr<Err = ParseNameError>>(name: &str) -> PyResult<T> {
+    name.parse()
+        .map_err(|e: ParseNameError| PyValueError::new_err(e.to_string()))
 }
 
-// The records of `validate`.
-
-enum Record {
-    Game {
-        report: GameReport,
-    },
-    Summary {
-        totals: Totals,
-        bytes: u64,
-        seconds: f64,
-        stream_error: Option<String>,
-    },
+/// What an archive iterator yields.
+#[derive(Clone, Copy)]
+enum Yields {
+    /// `validate`: the records as dicts (games, then the summary).
+    Records,
+    /// `convert_pgn`: each game's text.
+    Texts,
+    /// `replay`: `(game number, plies)`.
+    Plies,
 }
 
-fn problem_dict<'py>(py: Python<'py>, p: &GameProblem) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("severity", p.severity.name())?;
-    d.set_item("kind", p.kind.name())?;
-    d.set_item("ply", p.ply)?;
-    d.set_item("token", p.token.as_deref())?;
-    d.set_item("line", p.line)?;
-    d.set_item("column", p.column)?;
-    d.set_item("reason", &p.reason)?;
-    d.set_item("fen_before", p.fen_before.as_deref())?;
-    Ok(d)
-}
-
-fn record_dict<'py>(py: Python<'py>, file: &str, r: &Record) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    match r {
-        Record::Game { report } => {
-            d.set_item("type", "game")?;
-            d.set_item("file", file)?;
-            d.set_item("game", report.number)?;
-            d.set_item("line", report.line)?;
-            d.set_item("variant", report.variant.map(Variant::name))?;
-            d.set_item("plies", report.plies)?;
-            d.set_item("status", report.status.name())?;
-            if let Some(reading) = report.result_reading {
-                d.set_item("result_reading", reading.name())?;
-            }
-            let problems = PyList::empty(py);
-            for p in &report.problems {
-                problems.append(problem_dict(py, p)?)?;
-            }
-            d.set_item("problems", problems)?;
-        }
-        Record::Summary {
-            totals,
-            bytes,
-            seconds,
-            stream_error,
-        } => {
-            d.set_item("type", "summary")?;
-            d.set_item("version", SCHEMA_VERSION)?;
-            d.set_item("file", file)?;
-            d.set_item("games", totals.games)?;
-            d.set_item("plies", totals.plies)?;
-            d.set_item("illegal_games", totals.illegal_games)?;
-            d.set_item("error_games", totals.error_games)?;
-            d.set_item("warnings", totals.warnings)?;
-            d.set_item("bytes", bytes)?;
-            d.set_item("seconds", (seconds * 1000.0).round() / 1000.0)?;
-            d.set_item("complete", stream_error.is_none())?;
-            if let Some(e) = stream_error {
-                d.set_item("stream_error", e)?;
-            }
-        }
-    }
-    Ok(d)
-}
-
-/// Runs `work` over the games of `reader` on `jobs` threads, in a thread of its own, and
-/// sends what it returns, in input order; `finish` sends the last items (with the stream
-/// error, if any, and the bytes read). The thread stops when the receiver is dropped.
-fn spawn<T, W, F>(reader: Reader, jobs: usize, work: W, finish: F) -> Receiver<T>
-where
-    T: Send + 'static,
-    W: Fn(&RawGame) -> Option<T> + Sync + Send + 'static,
-    F: FnOnce(&SyncSender<T>, Option<io::Error>, u64) + Send + 'static,
-{
-    let (tx, rx) = sync_channel(QUEUE);
-    thread::spawn(move || {
-        let mut splitter = GameSplitter::new(reader);
-        let sent = run_ordered(
-            &mut splitter,
-            jobs,
-            &work,
-            &mut |item| match item {
-                Some(item) => tx
-                    .send(item)
-                    .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "dropped")),
-                None => Ok(()),
-            },
-            &mut |_, _| {},
-        );
-        // A dropped iterator ends the run (Err); a stream error is reported.
-        if let Ok(stream_error) = sent {
-            finish(&tx, stream_error, splitter.bytes_read());
-        }
-    });
-    rx
-}
-
-/// An iterator over the records of `validate` (dicts).
+/// An iterator over a run of the library's ([`Run`]): the records of `validate` as
+/// dicts, the games of `convert_pgn` as strings, or those of `replay` as tuples.
 #[pyclass(module = "pocketfen")]
-struct RecordIterator {
-    file: String,
-    rx: Mutex<Receiver<Record>>,
+struct RunIterator {
+    run: Mutex<Run>,
+    yields: Yields,
 }
 
 #[pymethods]
-impl RecordIterator {
+impl RunIterator {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
     }
 
-    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let next = py.detach(|| self.rx.lock().ok().and_then(|rx| rx.recv().ok()));
-        match next {
-            Some(record) => record_dict(py, &self.file, &record),
-            _ => Err(PyStopIteration::new_err(())),
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loop {
+            // The run works without the GIL.
+            let next = py.detach(|| self.run.lock().ok().and_then(|mut run| run.next()));
+            let Some(record) = next else {
+                return Err(PyStopIteration::new_err(()));
+            };
+            match (self.yields, record) {
+                (_, RunRecord::Total(_)) => {}
+                (Yields::Records, record) => {
+                    return pythonize(py, &record)
+                        .map_err(|e| PyValueError::new_err(e.to_string()));
+                }
+                (_, RunRecord::Summary(s)) => {
+                    if let Some(e) = s.stream_error {
+                        return Err(pyo3::exceptions::PyOSError::new_err(format!(
+                            "the stream ends in an error after {} bytes: {e}",
+                            s.bytes
+                        )));
+                    }
+                }
+                (Yields::Texts, RunRecord::Converted(c)) => match (c.refused, &c.raw) {
+                    (false, _) => return Ok(PyString::new(py, &c.text).into_any()),
+                    (true, Some(raw)) => {
+                        let text = String::from_utf8_lossy(&raw.bytes);
+                        return Ok(PyString::new(py, &text).into_any());
+                    }
+                    (true, None) => {}
+                },
+                (Yields::Plies, RunRecord::Replayed(r)) => {
+                    let plies = PyList::new(py, r.plies().collect::<Vec<_>>())?;
+                    return Ok(PyTuple::new(
+                        py,
+                        [r.game.into_pyobject(py)?.into_any(), plies.into_any()],
+                    )?
+                    .into_any());
+                }
+                _ => {}
+            }
         }
+    }
+}
+
+/// A run of `task` over one source.
+fn run(source: Source, task: Task, game: Options, jobs: usize) -> RunIterator {
+    let yields = match task {
+        Task::Validate { .. } => Yields::Records,
+        Task::Convert { .. } => Yields::Texts,
+        Task::Replay { .. } => Yields::Plies,
+    };
+    let opts = RunOptions {
+        game,
+        jobs,
+        ..RunOptions::default()
+    };
+    RunIterator {
+        run: Mutex::new(Run::new(vec![source], task, opts)),
+        yields,
     }
 }
 
@@ -530,7 +454,7 @@ impl RecordIterator {
 /// with problems (every game with `all=True`), then one `summary`. `source` is a path
 /// (str or os.PathLike; zstd, gzip and bzip2 are detected), bytes, or a binary file
 /// object. `jobs=0` uses every core; records come in input order whatever the number.
-/// The work runs without the GIL and in constant memory.
+/// The work runs without the GIL and in bounded memory.
 #[pyfunction]
 #[pyo3(signature = (source, *, variant = None, strict = false, variations = false, drop_mate = true, jobs = 0, all = false))]
 #[allow(clippy::too_many_arguments)]
@@ -543,93 +467,20 @@ fn validate(
     drop_mate: bool,
     jobs: usize,
     all: bool,
-) -> PyResult<RecordIterator> {
+) -> PyResult<RunIterator> {
     let variant = match variant {
         Some(v) => self::variant(v)?,
         None => None,
     };
-    let (reader, file, format) = open_source(py, source)?;
+    let source = open_source(py, source)?;
     let opts = Options {
         variant,
         strict,
         variations,
         drop_mate,
-        format,
+        format: Format::Auto,
     };
-    let totals = Arc::new(Mutex::new(Totals::default()));
-    let counted = Arc::clone(&totals);
-    let start = Instant::now();
-    // The worker counts every game (under a lock taken once per game) and sends the ones
-    // to report; the totals go into the summary.
-    let work = move |g: &RawGame| {
-        let report = validate_game(g, &opts);
-        if let Ok(mut t) = counted.lock() {
-            t.add(&report);
-        }
-        (all || !report.problems.is_empty()).then_some(Record::Game { report })
-    };
-    let finish = move |tx: &SyncSender<Record>, stream_error: Option<io::Error>, bytes: u64| {
-        let t = totals
-            .lock()
-            .map(|mut t| std::mem::take(&mut *t))
-            .unwrap_or_default();
-        let _ = tx.send(Record::Summary {
-            totals: t,
-            bytes,
-            seconds: start.elapsed().as_secs_f64(),
-            stream_error: stream_error.map(|e| e.to_string()),
-        });
-    };
-    let rx = spawn(reader, self::jobs(jobs), work, finish);
-    Ok(RecordIterator {
-        file,
-        rx: Mutex::new(rx),
-    })
-}
-
-/// What the text iterators yield.
-enum Item {
-    Text(String),
-    Plies(usize, Vec<String>),
-    Error(String),
-}
-
-/// An iterator over converted games (str) or replayed games (tuples).
-#[pyclass(module = "pocketfen")]
-struct GameIterator {
-    rx: Mutex<Receiver<Item>>,
-}
-
-#[pymethods]
-impl GameIterator {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let next = py.detach(|| self.rx.lock().ok().and_then(|rx| rx.recv().ok()));
-        match next {
-            Some(Item::Text(text)) => Ok(PyString::new(py, &text).into_any()),
-            Some(Item::Plies(n, plies)) => Ok(PyTuple::new(
-                py,
-                [
-                    n.into_pyobject(py)?.into_any(),
-                    PyList::new(py, plies)?.into_any(),
-                ],
-            )?
-            .into_any()),
-            Some(Item::Error(e)) => Err(pyo3::exceptions::PyOSError::new_err(e)),
-            _ => Err(PyStopIteration::new_err(())),
-        }
-    }
-}
-
-fn stream_error(tx: &SyncSender<Item>, e: Option<io::Error>, bytes: u64) {
-    if let Some(e) = e {
-        let _ = tx.send(Item::Error(format!(
-            "the stream ends in an error after {bytes} bytes: {e}"
-        )));
-    }
+    Ok(run(source, Task::Validate { all }, opts, jobs))
 }
 
 /// convert_pgn(source, to, *, drop_style=None, keep_broken=False, jobs=0)
@@ -649,42 +500,23 @@ fn convert_pgn(
     drop_style: Option<&str>,
     keep_broken: bool,
     jobs: usize,
-) -> PyResult<GameIterator> {
-    let target = match to {
-        "lichess" => Target::Lichess,
-        "chesscom" => Target::Chesscom,
-        "xboard" => Target::Xboard,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "unknown target {to:?}: expected lichess, chesscom or xboard"
-            )));
-        }
-    };
+) -> PyResult<RunIterator> {
+    let target: Target = parse_name(to)?;
     let style = match drop_style {
         None => target.drop_style(),
-        Some("p-at") => DropStyle::Letter,
-        Some("at") => DropStyle::Bare,
-        Some(other) => {
-            return Err(PyValueError::new_err(format!(
-                "unknown drop style {other:?}: expected p-at or at"
-            )));
-        }
+        Some(name) => parse_name(name)?,
     };
-    let (reader, _, format) = open_source(py, source)?;
+    let source = open_source(py, source)?;
     let opts = Options {
         variations: true,
-        format,
         ..Options::default()
     };
-    let work = move |g: &RawGame| match convert_game(g, target, style, &opts) {
-        Converted::Game(text, _) => Some(Item::Text(text)),
-        Converted::Refused(_) if keep_broken => {
-            Some(Item::Text(String::from_utf8_lossy(&g.bytes).into_owned()))
-        }
-        Converted::Refused(_) => None,
+    let task = Task::Convert {
+        target,
+        style,
+        keep_broken,
     };
-    let rx = spawn(reader, self::jobs(jobs), work, stream_error);
-    Ok(GameIterator { rx: Mutex::new(rx) })
+    Ok(run(source, task, opts, jobs))
 }
 
 /// replay(source, emit="fen", *, jobs=0)
@@ -701,29 +533,10 @@ fn replay(
     source: &Bound<'_, PyAny>,
     emit: &str,
     jobs: usize,
-) -> PyResult<GameIterator> {
-    let text = match emit {
-        "fen" => PlyText::Fen(FenDialect::Lichess),
-        "san" => PlyText::San(DropStyle::Letter),
-        "uci" => PlyText::Uci,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "unknown emit {emit:?}: expected fen, san or uci"
-            )));
-        }
-    };
-    let (reader, _, format) = open_source(py, source)?;
-    let opts = Options {
-        format,
-        ..Options::default()
-    };
-    let work = move |g: &RawGame| {
-        let mut plies = Vec::new();
-        replay_game(g, &opts, text, &mut |line| plies.push(line.to_owned()));
-        Some(Item::Plies(g.number, plies))
-    };
-    let rx = spawn(reader, self::jobs(jobs), work, stream_error);
-    Ok(GameIterator { rx: Mutex::new(rx) })
+) -> PyResult<RunIterator> {
+    let text: PlyText = parse_name(emit)?;
+    let source = open_source(py, source)?;
+    Ok(run(source, Task::Replay { text }, Options::default(), jobs))
 }
 
 #[pymodule]
@@ -738,7 +551,6 @@ fn pocketfen_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_class::<PyPosition>()?;
-    m.add_class::<RecordIterator>()?;
-    m.add_class::<GameIterator>()?;
+    m.add_class::<RunIterator>()?;
     Ok(())
 }

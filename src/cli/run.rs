@@ -503,18 +503,7 @@ fn moves(args: &MovesArgs) -> Result<bool> {
         let token = &token.context("reading stdin")?;
         let index = i + 1;
         plies = index;
-        let resolved = if let Some(outcome) = pos.outcome() {
-            Err((
-                "game-over",
-                format!(
-                    "the game has ended ({}, {})",
-                    outcome.reason().name(),
-                    outcome.result()
-                ),
-            ))
-        } else {
-            resolve_move(token, &pos, args.strict).map_err(|e| (e.kind(), e.message()))
-        };
+        let resolved = resolve_move(token, &pos, args.strict).map_err(|e| (e.kind(), e.message()));
         let (m, defects) = match resolved {
             Ok(r) => r,
             Err((kind, message)) => {

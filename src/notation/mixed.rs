@@ -18,7 +18,7 @@ use std::fmt;
 use super::san::{Defect, ParseSanError, SanPlus};
 use super::uci::{ParseUciError, UciMove};
 use crate::moves::Move;
-use crate::position::{IllegalMove, Position};
+use crate::position::{IllegalMove, Outcome, Position};
 use crate::types::Square;
 
 /// A move token that names no legal move.
@@ -30,6 +30,8 @@ pub enum MoveTokenError {
     Uci(ParseUciError),
     /// A move that is not legal here, and why.
     Illegal(IllegalMove),
+    /// The game has ended: no move can be played.
+    GameOver(Outcome),
 }
 
 impl MoveTokenError {
@@ -39,6 +41,7 @@ impl MoveTokenError {
         match self {
             MoveTokenError::San(_) | MoveTokenError::Uci(_) => "syntax",
             MoveTokenError::Illegal(e) => e.kind.name(),
+            MoveTokenError::GameOver(_) => "game-over",
         }
     }
 
@@ -48,6 +51,7 @@ impl MoveTokenError {
             MoveTokenError::San(e) => e.to_string(),
             MoveTokenError::Uci(e) => e.to_string(),
             MoveTokenError::Illegal(e) => e.message.clone(),
+            MoveTokenError::GameOver(o) => format!("the game has already ended ({o})"),
         }
     }
 }
@@ -71,16 +75,22 @@ pub fn looks_like_uci(token: &str) -> bool {
 }
 
 /// Reads a SAN or UCI token and resolves it in `pos`; under `strict`, the defects of a
-/// SAN spelling (UCI has none).
+/// SAN spelling (UCI has none). A game that has ended (checkmate, stalemate, a variant's
+/// end, a dead position) takes no move: the one check of that before a move, for the
+/// `moves` command and the Python package alike.
 ///
 /// # Errors
 ///
-/// [`MoveTokenError`]: the token does not read, or names no legal move.
+/// [`MoveTokenError`]: the game has ended, or the token does not read, or names no legal
+/// move.
 pub fn resolve_move(
     token: &str,
     pos: &Position,
     strict: bool,
 ) -> Result<(Move, Vec<Defect>), MoveTokenError> {
+    if let Some(outcome) = pos.outcome() {
+        return Err(MoveTokenError::GameOver(outcome));
+    }
     if looks_like_uci(token) {
         let uci: UciMove = token.parse().map_err(MoveTokenError::Uci)?;
         let m = uci.to_move(pos).map_err(MoveTokenError::Illegal)?;

@@ -44,7 +44,7 @@ impl std::str::FromStr for PlyText {
             "san" => Ok(PlyText::San(DropStyle::Letter)),
             "uci" => Ok(PlyText::Uci),
             _ => Err(crate::ParseNameError::new(
-                "ply text",
+                "emit value",
                 s,
                 &["fen", "san", "uci"],
             )),

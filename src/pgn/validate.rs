@@ -317,16 +317,9 @@ impl Play for OneBoard {
 
     #[inline]
     fn ended(&self, depth: usize) -> Option<String> {
-        self.pos.outcome().map(|o| {
-            in_variation(
-                depth,
-                format!(
-                    "the game has already ended ({}, {})",
-                    o.reason().name(),
-                    o.result()
-                ),
-            )
-        })
+        self.pos
+            .outcome()
+            .map(|o| in_variation(depth, format!("the game has already ended ({o})")))
     }
 
     #[inline]

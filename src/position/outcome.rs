@@ -71,6 +71,13 @@ impl Outcome {
     }
 }
 
+impl std::fmt::Display for Outcome {
+    /// `checkmate, 1-0`: why, and the result.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}, {}", self.reason().name(), self.result())
+    }
+}
+
 impl Position {
     /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
