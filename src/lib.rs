@@ -51,3 +51,10 @@ pub use position::{
 pub use setup::{Castling, CastlingFlag, CastlingSpec, Fen, Pocket, Setup};
 pub use types::{ByColor, ByRole, Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use variant::{CaptureMode, Rules, Variant, guess_variant};
+
+/// The movetext tokenizer and its line index, for the fuzz targets of `fuzz/` (which check
+/// them against the text): not part of the API.
+#[doc(hidden)]
+pub mod __fuzz {
+    pub use crate::pgn::token::{LineIndex, Token, TokenKind, Tokenizer};
+}

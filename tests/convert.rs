@@ -9,10 +9,10 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus as PeerSan, Visitor};
 use pocketfen::notation::fen::FenDialect;
+use pocketfen::pgn::GameSplitter;
 use pocketfen::pgn::Options;
-use pocketfen::pgn::convert::{Converted, Target, convert_game};
-use pocketfen::pgn::replay::{PlyText, replay_game};
-use pocketfen::pgn::split::GameSplitter;
+use pocketfen::pgn::{Converted, Target, convert_game};
+use pocketfen::pgn::{PlyText, replay_game};
 use shakmaty::fen::Fen;
 use shakmaty::variant::{Crazyhouse, Horde, VariantPosition};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};

@@ -18,8 +18,8 @@ use std::process::{Command, Stdio};
 use insta_cmd::get_cargo_bin;
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::notation::uci::UciMove;
-use pocketfen::pgn::convert::{Converted, Target, convert_game};
-use pocketfen::pgn::split::GameSplitter;
+use pocketfen::pgn::GameSplitter;
+use pocketfen::pgn::{Converted, Target, convert_game};
 use pocketfen::pgn::{GameReport, Options, validate_game};
 
 fn settings() -> insta::Settings {

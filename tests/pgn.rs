@@ -9,7 +9,7 @@ use std::io::Write;
 use std::process::Command;
 
 use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
-use pocketfen::pgn::split::GameSplitter;
+use pocketfen::pgn::GameSplitter;
 use pocketfen::pgn::{Options, Status, validate_game};
 
 fn settings() -> insta::Settings {
@@ -751,7 +751,7 @@ fn current_position_is_compared() {
 /// `replay_game` hands over the main line's plies only, even when variations are read.
 #[test]
 fn replay_sees_the_main_line_only() {
-    use pocketfen::pgn::replay::{PlyText, replay_game};
+    use pocketfen::pgn::{PlyText, replay_game};
     let pgn = b"[Event \"x\"]\n\n1. e4 (1. d4 d5 2. c4) e5 2. Nf3 (2. Nc3) Nc6 *\n";
     let game = GameSplitter::new(&pgn[..]).next().unwrap().unwrap();
     let mut lines = Vec::new();
@@ -1231,14 +1231,12 @@ fn issue_23_unicode_results_are_read() {
                 .all(|(k, s, _)| k == "nonstandard-result" && s == "warning")
         );
         let g = GameSplitter::new(game.as_bytes()).next().unwrap().unwrap();
-        let pocketfen::pgn::convert::Converted::Game(text, _) =
-            pocketfen::pgn::convert::convert_game(
-                &g,
-                pocketfen::pgn::convert::Target::Lichess,
-                pocketfen::notation::san::DropStyle::Letter,
-                &Options::default(),
-            )
-        else {
+        let pocketfen::pgn::Converted::Game(text, _) = pocketfen::pgn::convert_game(
+            &g,
+            pocketfen::pgn::Target::Lichess,
+            pocketfen::notation::san::DropStyle::Letter,
+            &Options::default(),
+        ) else {
             panic!("{marker} does not convert");
         };
         assert!(text.contains(&format!("[Result \"{result}\"]")), "{text}");

@@ -4,7 +4,7 @@
 use pocketfen::notation::fen;
 use pocketfen::notation::san::SanPlus;
 use pocketfen::notation::uci::UciMove;
-use pocketfen::pgn::split::GameSplitter;
+use pocketfen::pgn::GameSplitter;
 use pocketfen::pgn::{Options, validate_game};
 use pocketfen::{Position, Rules, Setup, Variant};
 use proptest::prelude::*;

@@ -3,12 +3,12 @@
 
 use std::io::Cursor;
 
+use pocketfen::__fuzz::{LineIndex, Tokenizer};
 use pocketfen::bughouse::{BoardId, Match};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, San, SanPlus};
 use pocketfen::notation::uci::UciMove;
-use pocketfen::pgn::convert::{Converted, Target, convert_game};
-use pocketfen::pgn::token::{LineIndex, Tokenizer};
+use pocketfen::pgn::{Converted, Target, convert_game};
 use pocketfen::pgn::{Format, GameSplitter, RawGame};
 use pocketfen::pgn::{Options, Status, validate_game};
 use pocketfen::{Bitboard, Color, Fen, Position, Role, Rules, Setup, Variant};

@@ -14,7 +14,7 @@ use super::args::{GameArgs, PgnConvertArgs, ReplayArgs, ValidateArgs};
 use pocketfen::archive::{Progress as Tick, ProgressFn, Run, RunOptions, Source, Task};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
 use pocketfen::notation::escape_controls;
-use pocketfen::pgn::input::Compression;
+use pocketfen::pgn::Compression;
 use pocketfen::pgn::{Format, GameProblem, Options, PlyText};
 use pocketfen::record::{RunRecord, SummaryRecord};
 use pocketfen::{Severity, Variant};
@@ -198,7 +198,7 @@ fn file_end(name: &str, s: &SummaryRecord) -> bool {
     if let Some(t) = &s.trailing_bytes {
         eprintln!(
             "pocketfen: {name}: warning: {}",
-            pocketfen::pgn::input::Trailing {
+            pocketfen::pgn::Trailing {
                 compression: s.compression,
                 offset: t.offset,
                 len: t.length,
@@ -303,7 +303,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                         seconds: s.seconds,
                         stream_error: s.stream_error.clone(),
                         trailing: s.trailing_bytes.map(|t| {
-                            pocketfen::pgn::input::Trailing {
+                            pocketfen::pgn::Trailing {
                                 compression: s.compression,
                                 offset: t.offset,
                                 len: t.length,
@@ -415,7 +415,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
                 if let Some(t) = &s.trailing_bytes {
                     eprintln!(
                         "pocketfen: {name}: warning: {}",
-                        pocketfen::pgn::input::Trailing {
+                        pocketfen::pgn::Trailing {
                             compression: s.compression,
                             offset: t.offset,
                             len: t.length,
@@ -604,7 +604,7 @@ fn convert_file_end(name: &str, s: &SummaryRecord) -> bool {
     if let Some(t) = &s.trailing_bytes {
         eprintln!(
             "pocketfen: {name}: warning: {}",
-            pocketfen::pgn::input::Trailing {
+            pocketfen::pgn::Trailing {
                 compression: s.compression,
                 offset: t.offset,
                 len: t.length,

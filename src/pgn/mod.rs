@@ -1,6 +1,9 @@
-//! PGN archives: splitting a stream into games, tokenizing movetext with exact positions,
-//! reading each game's header and start once ([`game`]), and replaying it through the
-//! rules engine ([`validate`]), for reports or for re-export ([`convert`]).
+//! PGN and BPGN archives, one game at a time: streams opened and decompressed
+//! ([`open`], [`decode`]), split into games ([`GameSplitter`]), each game's header and
+//! start read once by one reader, its movetext walked through the rules engine with
+//! every problem located ([`validate_game`]), shown to a [`Visitor`], and written for a
+//! site ([`convert_game`]) or ply by ply ([`replay_game`]). Runs over whole archives, on
+//! all cores, are [`crate::archive`]'s.
 //!
 //! ```
 //! use pocketfen::pgn::{GameProblemKind, Options, Status, validate_str};
@@ -13,21 +16,22 @@
 //! ```
 
 mod bpgn;
-pub mod convert;
-pub mod game;
-pub mod input;
-pub mod pipeline;
-pub mod problem;
-pub mod replay;
-pub mod split;
+pub(crate) mod convert;
+pub(crate) mod game;
+pub(crate) mod input;
+pub(crate) mod pipeline;
+pub(crate) mod problem;
+pub(crate) mod replay;
+pub(crate) mod split;
 mod step;
-pub mod token;
-pub mod validate;
-pub mod visitor;
+pub(crate) mod token;
+pub(crate) mod validate;
+pub(crate) mod visitor;
 mod walk;
 
-pub use convert::{Converted, Target, convert_game};
+pub use convert::{Converted, Target, convert_game, convert_text};
 pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
+pub use input::{Compression, Decoded, Trailing, TrailingNote, decode, open};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
 pub use replay::{PlyText, replay_game};
 pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame};

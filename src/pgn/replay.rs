@@ -2,7 +2,7 @@
 //! UCI), written as the walk goes.
 //!
 //! ```
-//! use pocketfen::pgn::replay::{PlyText, replay_game};
+//! use pocketfen::pgn::{PlyText, replay_game};
 //! use pocketfen::pgn::{Options, RawGame};
 //! let game = RawGame::new(b"[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 *\n".to_vec());
 //! let mut lines = Vec::new();

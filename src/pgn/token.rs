@@ -152,16 +152,6 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// The byte offset reading has reached.
-    pub fn position(&self) -> usize {
-        self.pos
-    }
-
-    /// The bytes not read yet.
-    pub fn remaining(&self) -> usize {
-        self.text.len() - self.pos
-    }
-
     /// The next token if `keep` accepts it (else the tokenizer stays where it was).
     pub fn next_if(&mut self, keep: impl FnOnce(&Token<'a>) -> bool) -> Option<Token<'a>> {
         let before = self.pos;
