@@ -53,7 +53,7 @@ fn build_corpus(path: &Path) -> Vec<String> {
             rng ^= rng << 17;
             pos.play_unchecked(moves[(rng % moves.len() as u64) as usize]);
             let d = FenDialect::ALL[lines.len() % 4];
-            lines.push(fen::setup_to_string(&pos.to_setup(), d));
+            lines.push(pos.to_setup().display(d).to_string());
         }
     }
     fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -10,7 +10,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A Lichess crazyhouse FEN in Chess.com's dialect.
     let lichess = "r1bqk2r/pppp1ppp/2n2n2/4p3/1bB1P3/2N2N2/PPPP1PPP/R1BQK2R/Pp w KQkq - 4 5";
     let parsed = fen::parse(lichess, None)?;
-    println!("{}", fen::to_string(&parsed.fen, FenDialect::Chesscom));
+    println!("{}", parsed.fen.display(FenDialect::Chesscom));
 
     // Play a drop and print the position, in Lichess's dialect.
     let mut pos = Position::from_fen(
@@ -20,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let (m, _) = resolve_move("N@f3", &pos, false)?;
     pos.play(m)?;
-    println!("{}", pos.fen(FenDialect::Lichess));
+    println!("{}", pos.to_setup().display(FenDialect::Lichess));
 
     // Validate a PGN string and list its problems.
     let pgn = "[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Q@e4 *\n";

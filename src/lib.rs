@@ -13,7 +13,7 @@
 //!
 //! let setup: Setup = "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R/ b KQkq - 0 1".parse()?;
 //! assert_eq!(
-//!     fen::setup_to_string(&setup, FenDialect::Xboard),
+//!     setup.display(FenDialect::Xboard).to_string(),
 //!     "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[-] b KQkq - 0 1"
 //! );
 //! let pos = Position::from_setup(&setup, Rules::new(Variant::Crazyhouse))?;

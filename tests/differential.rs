@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 use std::fs;
 
-use pocketfen::notation::fen::{FenDialect, setup_to_string};
+use pocketfen::notation::fen::FenDialect;
 use pocketfen::{Move, Position, Rules, Setup, SetupProblemKind, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::variant::{Crazyhouse, Horde};
@@ -60,7 +60,10 @@ fn their_fen<P: shakmaty::Position>(pos: &P) -> String {
 /// Our FEN in shakmaty's spelling: brackets, `[]` when empty, pockets P N B R Q (our
 /// Xboard dialect's order; the bracket dialect writes python-chess's Q R B N P).
 fn our_fen(pos: &Position) -> String {
-    setup_to_string(&pos.to_setup(), FenDialect::Xboard).replace("[-]", "[]")
+    pos.to_setup()
+        .display(FenDialect::Xboard)
+        .to_string()
+        .replace("[-]", "[]")
 }
 
 /// Plays random games from `start` until `budget` positions have been compared.
@@ -164,7 +167,7 @@ fn suite_fens(file: &str) -> Vec<String> {
 fn chess_against_shakmaty() {
     let mut starts = [Setup::standard()]
         .iter()
-        .map(|s| setup_to_string(s, FenDialect::Bracket))
+        .map(|s| s.display(FenDialect::Bracket).to_string())
         .collect::<Vec<_>>();
     starts.extend(
         suite_fens("chess-tricky.perft")
@@ -177,10 +180,11 @@ fn chess_against_shakmaty() {
 
 #[test]
 fn crazyhouse_against_shakmaty() {
-    let mut starts = vec![setup_to_string(
-        &Setup::crazyhouse_start(),
-        FenDialect::Bracket,
-    )];
+    let mut starts = vec![
+        Setup::crazyhouse_start()
+            .display(FenDialect::Bracket)
+            .to_string(),
+    ];
     starts.extend(suite_fens("crazyhouse.perft"));
     starts.extend(suite_fens("crazyhouse-python-chess.perft"));
     assert!(
@@ -190,7 +194,11 @@ fn crazyhouse_against_shakmaty() {
 
 #[test]
 fn horde_against_shakmaty() {
-    let mut starts = vec![setup_to_string(&Setup::horde_start(), FenDialect::Bracket)];
+    let mut starts = vec![
+        Setup::horde_start()
+            .display(FenDialect::Bracket)
+            .to_string(),
+    ];
     starts.extend(suite_fens("horde.perft"));
     assert!(playouts::<Horde>(Variant::Horde, &starts, budget(), 0x5eed_0003) >= budget());
 }

@@ -17,7 +17,7 @@ fn settings() -> insta::Settings {
 /// The round-trip laws: `parse(print(x)) == x` in every dialect.
 fn assert_round_trips(fen: &Fen, input: &str) {
     for d in FenDialect::ALL {
-        let printed = fen::to_string(fen, d);
+        let printed = fen.display(d).to_string();
         let back = fen::parse(&printed, Some(d))
             .unwrap_or_else(|e| panic!("{input} -> {d}: {printed}: {e}"))
             .fen;
@@ -28,7 +28,7 @@ fn assert_round_trips(fen: &Fen, input: &str) {
         assert_eq!(back, expected, "{input} -> {d}: {printed}");
         if d != FenDialect::Chesscom {
             assert_eq!(
-                fen::to_string(&back, d),
+                back.display(d).to_string(),
                 printed,
                 "print(parse(print(x))) for {input}"
             );
@@ -50,13 +50,7 @@ fn describe(line: &str, expect_ok: bool) -> String {
             )
             .unwrap();
             for d in FenDialect::ALL {
-                writeln!(
-                    out,
-                    "{:<9} {}",
-                    format!("{d}:"),
-                    fen::to_string(&parsed.fen, d)
-                )
-                .unwrap();
+                writeln!(out, "{:<9} {}", format!("{d}:"), parsed.fen.display(d)).unwrap();
             }
             let variant = guess_variant(&parsed.fen);
             writeln!(out, "variant: {variant}").unwrap();

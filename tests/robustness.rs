@@ -37,7 +37,7 @@ proptest! {
         if let Ok(p) = fen::parse(&s, None) {
             // Whatever parses prints and parses again.
             for d in fen::FenDialect::ALL {
-                let printed = fen::to_string(&p.fen, d);
+                let printed = p.fen.display(d).to_string();
                 prop_assert!(fen::parse(&printed, Some(d)).is_ok(), "{printed}");
             }
             // A setup is a position exactly when its checks find no error.

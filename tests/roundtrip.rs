@@ -72,12 +72,12 @@ proptest! {
     fn parse_print_round_trips(s in setup()) {
         let fen = Fen::Single(s.clone());
         for d in FenDialect::ALL {
-            let printed = fen::to_string(&fen, d);
+            let printed = fen.display(d).to_string();
             let back = fen::parse(&printed, Some(d)).map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?;
             // A canonical setup prints back to the same text; one with promoted pieces but
             // no pocket is not canonical (it reads back with empty pockets).
             if s.promoted.is_empty() || s.pockets.is_some() {
-                prop_assert_eq!(fen::to_string(&back.fen, d), printed.clone());
+                prop_assert_eq!(back.fen.display(d).to_string(), printed.clone());
             }
             let Fen::Single(back) = back.fen else { panic!("single") };
             prop_assert_eq!(&back, &common::expected_read_back(&s, d), "{}", printed);
@@ -93,7 +93,7 @@ proptest! {
             *s = common::expected_read_back(s, FenDialect::Lichess);
         }
         for d in [FenDialect::Lichess, FenDialect::Xboard, FenDialect::Bracket] {
-            let printed = fen::to_string(&fen, d);
+            let printed = fen.display(d).to_string();
             let back = fen::parse(&printed, None).map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?;
             prop_assert_eq!(&back.fen, &expected);
         }
@@ -103,10 +103,10 @@ proptest! {
     fn conversion_chains_keep_promoted_pieces(mut s in setup()) {
         s.pockets.get_or_insert_with(ByColor::default);
         let fen = Fen::Single(s);
-        let mut text = fen::to_string(&fen, FenDialect::Lichess);
+        let mut text = fen.display(FenDialect::Lichess).to_string();
         for d in [FenDialect::Chesscom, FenDialect::Xboard, FenDialect::Bracket, FenDialect::Lichess] {
             let parsed = fen::parse(&text, None).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
-            text = fen::to_string(&parsed.fen, d);
+            text = parsed.fen.display(d).to_string();
         }
         let end = fen::parse(&text, None).unwrap().fen;
         prop_assert_eq!(end.boards()[0].promoted, fen.boards()[0].promoted);

@@ -1,6 +1,6 @@
 //! Hand-made positions, one per rule of each variant.
 
-use pocketfen::notation::fen::{FenDialect, setup_to_string};
+use pocketfen::notation::fen::FenDialect;
 use pocketfen::{
     CaptureMode, Color, EndReason, Fen, Move, Outcome, Piece, Position, Role, Rules, Setup,
     SetupProblemKind, Square, Variant,
@@ -237,10 +237,10 @@ fn a_dropped_rook_cannot_castle() {
     play_uci(&mut p, "R@h1");
     play_uci(&mut p, "d5e6");
     assert!(!uci_moves(&p).contains(&"e1g1".to_owned()));
-    let fen = pocketfen::notation::fen::setup_to_string(
-        &p.to_setup(),
-        pocketfen::notation::fen::FenDialect::Lichess,
-    );
+    let fen = p
+        .to_setup()
+        .display(pocketfen::notation::fen::FenDialect::Lichess)
+        .to_string();
     assert_eq!(fen, "4k3/8/4b3/8/8/P7/8/4K2R/r w - - 3 4");
 }
 
@@ -381,10 +381,7 @@ fn repetition_keys_tell_positions_apart() {
                 setup.halfmoves = 0;
                 setup.fullmoves = 1;
                 setup.ep_square = p.legal_ep_square();
-                let fen = format!(
-                    "{variant:?} {}",
-                    setup_to_string(&setup, FenDialect::Bracket)
-                );
+                let fen = format!("{variant:?} {}", setup.display(FenDialect::Bracket));
                 let key = (format!("{variant:?}"), p.repetition_key());
                 if let Some(other) = seen.insert(key, fen.clone()) {
                     assert_eq!(other, fen, "two positions with one key");
@@ -551,9 +548,13 @@ fn the_ep_square_is_written_only_when_the_capture_is_legal() {
     assert_eq!(pinned.legal_ep_square(), None);
     for d in FenDialect::ALL {
         assert!(
-            pinned.fen(d).contains(" w KQkq - 0 14"),
+            pinned
+                .to_setup()
+                .display(d)
+                .to_string()
+                .contains(" w KQkq - 0 14"),
             "{d}: {}",
-            pinned.fen(d)
+            pinned.to_setup().display(d)
         );
     }
     let free = play(
@@ -563,9 +564,12 @@ fn the_ep_square_is_written_only_when_the_capture_is_legal() {
     assert_eq!(free.legal_ep_square(), Some("f6".parse().unwrap()));
     for d in FenDialect::ALL {
         assert!(
-            free.fen(d).contains(" w KQkq f6 0 3"),
+            free.to_setup()
+                .display(d)
+                .to_string()
+                .contains(" w KQkq f6 0 3"),
             "{d}: {}",
-            free.fen(d)
+            free.to_setup().display(d)
         );
     }
 }
@@ -944,7 +948,7 @@ fn chess960_castling_letters() {
     ] {
         let p = Position::from_fen(fen, Some(Variant::Chess), true).unwrap();
         assert!(p.is_chess960(), "{fen}");
-        let printed = setup_to_string(&p.to_setup(), FenDialect::Bracket);
+        let printed = p.to_setup().display(FenDialect::Bracket).to_string();
         assert_eq!(
             printed.split(' ').nth(2),
             Some(castling),
@@ -969,7 +973,7 @@ fn variant_names_and_start_positions() {
         err.to_string(),
         "unknown variant `atomic`: expected chess, crazyhouse, loop, chessgi, horde or bughouse"
     );
-    let start = |v: Variant| setup_to_string(&v.start(), FenDialect::Lichess);
+    let start = |v: Variant| v.start().display(FenDialect::Lichess).to_string();
     assert_eq!(
         start(Variant::Chess),
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

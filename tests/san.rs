@@ -70,10 +70,10 @@ fn differential<P: shakmaty::Position + shakmaty::FromSetup + Clone>(
 ) -> usize {
     let mut checked = 0;
     for pos in positions(variant, count(), seed) {
-        let fen = pocketfen::notation::fen::setup_to_string(
-            &pos.to_setup(),
-            pocketfen::notation::fen::FenDialect::Bracket,
-        );
+        let fen = pos
+            .to_setup()
+            .display(pocketfen::notation::fen::FenDialect::Bracket)
+            .to_string();
         let theirs: P = fen
             .parse::<Fen>()
             .unwrap()

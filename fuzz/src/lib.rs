@@ -49,12 +49,12 @@ pub fn fen(data: &[u8]) {
         return;
     };
     for d in FenDialect::ALL {
-        let printed = fen::to_string(&parsed.fen, d);
+        let printed = parsed.fen.display(d).to_string();
         let back = match fen::parse(&printed, Some(d)) {
             Ok(b) => b,
             Err(e) => panic!("{line:?} printed as {d} `{printed}` does not parse: {e}"),
         };
-        assert_eq!(fen::to_string(&back.fen, d), printed, "{line:?}");
+        assert_eq!(back.fen.display(d).to_string(), printed, "{line:?}");
         // A pair prints pockets in the bracket forms only (Chess.com has no pair form).
         if matches!(parsed.fen, Fen::Single(_)) || d != FenDialect::Chesscom {
             let (a, b) = (parsed.fen.boards(), back.fen.boards());
@@ -370,7 +370,7 @@ pub fn check_position(pos: &Position) {
     }
     let setup = pos.to_setup();
     for d in FenDialect::ALL {
-        let text = fen::setup_to_string(&setup, d);
+        let text = setup.display(d).to_string();
         let back: Setup = text.parse().unwrap_or_else(|e| panic!("`{text}`: {e}"));
         let back = Position::from_setup(&back, pos.rules())
             .unwrap_or_else(|e| panic!("`{text}` is not legal again: {e}"));

@@ -218,7 +218,11 @@ impl PyPosition {
     /// The FEN in a dialect: `lichess`, `xboard`, `chesscom` or `bracket`.
     #[pyo3(signature = (dialect = "lichess"))]
     fn fen(&self, dialect: &str) -> PyResult<String> {
-        Ok(self.pos.fen(self::dialect(dialect)?))
+        Ok(self
+            .pos
+            .to_setup()
+            .display(self::dialect(dialect)?)
+            .to_string())
     }
 
     /// Whether the side to move is in check.
@@ -267,13 +271,13 @@ impl PyPosition {
     }
 
     fn __str__(&self) -> String {
-        self.pos.fen(FenDialect::Lichess)
+        self.pos.to_setup().display(FenDialect::Lichess).to_string()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "Position({:?}, variant={:?})\n{}",
-            self.pos.fen(FenDialect::Lichess),
+            self.pos.to_setup().display(FenDialect::Lichess).to_string(),
             self.pos.variant().name(),
             diagram(&self.pos.to_setup(), false).trim_end()
         )

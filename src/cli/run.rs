@@ -490,7 +490,7 @@ fn moves(args: &MovesArgs) -> Result<bool> {
     };
     let dialect = args.dialect;
     let style = args.output.drop_style;
-    let fen_of = |p: &Position| p.fen(dialect);
+    let fen_of = |p: &Position| p.to_setup().display(dialect).to_string();
     let mut out = stdout();
     let mut ok = true;
     let emit =

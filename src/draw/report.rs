@@ -37,7 +37,7 @@ use super::svg::{self, Marks, Style, escape};
 use crate::bitboard::Bitboard;
 use crate::bughouse::{BoardId, Match};
 use crate::moves::Move;
-use crate::notation::fen::{self, FenDialect};
+use crate::notation::fen::FenDialect;
 use crate::notation::san::{DropStyle, San, SanPlus};
 use crate::notation::uci::UciMove;
 use crate::pgn::convert::push_move_number;
@@ -457,7 +457,7 @@ fn moving_board(replay: &Replay, boards: &[Position], p: &GameProblem) -> Option
     let before = p.fen_before.as_deref()?;
     boards
         .iter()
-        .position(|b| fen::setup_to_string(&b.to_setup(), FenDialect::Lichess) == before)
+        .position(|b| b.to_setup().display(FenDialect::Lichess).to_string() == before)
 }
 
 /// The piece a drop of `role` lacks, when the side to move has none in its pocket.
@@ -642,7 +642,7 @@ fn card(
         out.push_str("</div>");
         let fen: Vec<String> = setups
             .iter()
-            .map(|s| fen::setup_to_string(s, FenDialect::Lichess))
+            .map(|s| s.display(FenDialect::Lichess).to_string())
             .collect();
         let _ = write!(
             out,

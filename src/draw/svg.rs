@@ -172,7 +172,10 @@ fn svg(boards: &[Setup], style: Style, marks: &[Marks], with_defs: bool) -> Stri
     );
     let title: Vec<String> = boards
         .iter()
-        .map(|b| crate::notation::fen::setup_to_string(b, crate::notation::fen::FenDialect::Xboard))
+        .map(|b| {
+            b.display(crate::notation::fen::FenDialect::Xboard)
+                .to_string()
+        })
         .collect();
     let _ = write!(out, "<title>{}</title>", escape(&title.join(" | ")));
     if with_defs {

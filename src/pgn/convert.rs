@@ -318,7 +318,7 @@ impl<'t> Visitor<'t> for Writer<'t> {
                     })
                     .unwrap_or_else(|| start.to_setup());
                 self.head
-                    .push(("FEN", fen::setup_to_string(&setup, self.target.dialect())));
+                    .push(("FEN", setup.display(self.target.dialect()).to_string()));
                 self.head.push(("SetUp", "1".to_owned()));
                 return ControlFlow::Continue(());
             }
@@ -355,7 +355,7 @@ impl<'t> Visitor<'t> for Writer<'t> {
         }
         if let Some(fen) = fen {
             self.head
-                .push(("FEN", fen::to_string(&fen, self.target.dialect())));
+                .push(("FEN", fen.display(self.target.dialect()).to_string()));
             self.head.push(("SetUp", "1".to_owned()));
         }
         ControlFlow::Continue(())

@@ -19,7 +19,7 @@ use std::fmt;
 
 use super::token::LineIndex;
 use crate::notation::escape_controls;
-use crate::notation::fen::{self, FenDialect};
+use crate::notation::fen::FenDialect;
 use crate::notation::san::DefectKind;
 use crate::position::{IllegalReason, Position, Severity};
 use crate::variant::Variant;
@@ -396,7 +396,7 @@ impl<'t> Reporter<'t> {
             line,
             column,
             reason,
-            fen_before: before.map(|p| fen::setup_to_string(&p.to_setup(), FenDialect::Lichess)),
+            fen_before: before.map(|p| p.to_setup().display(FenDialect::Lichess).to_string()),
         });
     }
 

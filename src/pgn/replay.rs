@@ -20,7 +20,7 @@ use super::validate::visit_game;
 use super::visitor::Visitor;
 use crate::bughouse::BoardId;
 use crate::moves::Move;
-use crate::notation::fen::{FenDialect, append_setup};
+use crate::notation::fen::FenDialect;
 use crate::notation::san::{DropStyle, SanPlus};
 use crate::position::Position;
 
@@ -89,7 +89,7 @@ impl Visitor<'_> for Lines<'_> {
     fn played(&mut self, after: &Position) -> ControlFlow<()> {
         if let (true, PlyText::Fen(dialect)) = (self.pending, self.text) {
             self.pending = false;
-            append_setup(&mut self.buf, &after.to_setup(), dialect);
+            after.to_setup().display(dialect).append_to(&mut self.buf);
             (self.line)(&self.buf);
         }
         ControlFlow::Continue(())

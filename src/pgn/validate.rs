@@ -27,7 +27,7 @@ use super::visitor::Visitor;
 use super::walk::{self, Play};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
-use crate::notation::fen::{self, FenDialect};
+use crate::notation::fen::FenDialect;
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::Setup;
 use crate::types::Color;
@@ -450,7 +450,7 @@ fn check_end(
                 (!same).then(|| {
                     format!(
                         "CurrentPosition differs from the final position {}",
-                        fen::setup_to_string(&ours, FenDialect::Lichess)
+                        ours.display(FenDialect::Lichess)
                     )
                 })
             }

@@ -5,7 +5,7 @@
 //! let parsed = fen::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Pq w KQkq - 0 1", None)?;
 //! assert_eq!(parsed.dialect, Some(FenDialect::Lichess));
 //! assert_eq!(
-//!     fen::to_string(&parsed.fen, FenDialect::Xboard),
+//!     parsed.fen.display(FenDialect::Xboard).to_string(),
 //!     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pq] w KQkq - 0 1"
 //! );
 //! # Ok::<_, pocketfen::notation::fen::ParseFenError>(())
@@ -71,7 +71,7 @@ use std::str::FromStr;
 
 use parse::{Located, one_fen, trim_ws};
 pub(crate) use write::append_fields;
-pub use write::{append_fen, append_setup};
+use write::{append_fen, append_setup};
 
 use super::nomerr::{NomErr, locate};
 use crate::position::{Position, PositionError};
@@ -346,21 +346,6 @@ fn parse_located(
 }
 
 impl Position {
-    /// This position as a FEN in `dialect`.
-    ///
-    /// ```
-    /// use pocketfen::notation::fen::FenDialect;
-    /// use pocketfen::{Position, Variant};
-    /// let pos = Position::start(Variant::Crazyhouse);
-    /// assert_eq!(
-    ///     pos.fen(FenDialect::Xboard),
-    ///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1"
-    /// );
-    /// ```
-    pub fn fen(&self, dialect: FenDialect) -> String {
-        setup_to_string(&self.to_setup(), dialect)
-    }
-
     /// The position of a one-board FEN in any dialect, under `variant`'s rules (guessed
     /// from the FEN when `None`: see [`guess_variant`]) with drop-mate allowed or not.
     ///
@@ -416,7 +401,7 @@ impl std::error::Error for FenPositionError {}
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let fen = setup_to_string(&self.to_setup(), FenDialect::Bracket);
+        let fen = self.to_setup().display(FenDialect::Bracket).to_string();
         write!(f, "Position({fen}, {:?})", self.rules())
     }
 }
@@ -584,18 +569,71 @@ fn set_variant(
     Ok(())
 }
 
-/// A FEN line as `dialect` writes it.
-pub fn to_string(fen: &Fen, dialect: FenDialect) -> String {
-    let mut out = String::with_capacity(96);
-    append_fen(&mut out, fen, dialect);
-    out
+/// A FEN (one board, or a bughouse pair) as a dialect writes it: what
+/// [`Setup::display`] and [`Fen::display`] give. It is [`fmt::Display`], and
+/// [`FenDisplay::append_to`] writes it into a buffer without the formatting machinery.
+///
+/// ```
+/// use pocketfen::notation::fen::FenDialect;
+/// use pocketfen::Setup;
+/// let setup = Setup::crazyhouse_start();
+/// assert_eq!(
+///     setup.display(FenDialect::Lichess).to_string(),
+///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"
+/// );
+/// let mut out = String::from("FEN: ");
+/// setup.display(FenDialect::Xboard).append_to(&mut out);
+/// assert!(out.ends_with("RNBQKBNR[-] w KQkq - 0 1"));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct FenDisplay<'a> {
+    what: Printed<'a>,
+    dialect: FenDialect,
 }
 
-/// A single board as `dialect` writes it.
-pub fn setup_to_string(setup: &Setup, dialect: FenDialect) -> String {
-    let mut out = String::with_capacity(96);
-    append_setup(&mut out, setup, dialect);
-    out
+#[derive(Debug, Clone, Copy)]
+enum Printed<'a> {
+    Setup(&'a Setup),
+    Fen(&'a Fen),
+}
+
+impl FenDisplay<'_> {
+    /// Appends the FEN to `out`.
+    pub fn append_to(&self, out: &mut String) {
+        match self.what {
+            Printed::Setup(s) => append_setup(out, s, self.dialect),
+            Printed::Fen(f) => append_fen(out, f, self.dialect),
+        }
+    }
+}
+
+impl fmt::Display for FenDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::with_capacity(96);
+        self.append_to(&mut out);
+        f.write_str(&out)
+    }
+}
+
+impl Setup {
+    /// This board's FEN in `dialect` (see [`FenDisplay`]).
+    pub fn display(&self, dialect: FenDialect) -> FenDisplay<'_> {
+        FenDisplay {
+            what: Printed::Setup(self),
+            dialect,
+        }
+    }
+}
+
+impl Fen {
+    /// This FEN line in `dialect`: one board, or a pair joined by ` | ` (see
+    /// [`FenDisplay`]).
+    pub fn display(&self, dialect: FenDialect) -> FenDisplay<'_> {
+        FenDisplay {
+            what: Printed::Fen(self),
+            dialect,
+        }
+    }
 }
 
 /// The setup that a print of `setup` in `dialect` parses back as: `setup` itself, with a
@@ -624,7 +662,7 @@ mod tests {
     use super::*;
 
     fn conv(s: &str, d: FenDialect) -> String {
-        to_string(&parse(s, None).unwrap().fen, d)
+        parse(s, None).unwrap().fen.display(d).to_string()
     }
 
     #[test]
@@ -669,11 +707,11 @@ mod tests {
         assert_eq!(p.dialect, Some(FenDialect::Chesscom));
         // Written in Q R B N P order, as Chess.com's one real export (`QNrp`) has it.
         assert_eq!(
-            to_string(&p.fen, FenDialect::Chesscom),
+            p.fen.display(FenDialect::Chesscom).to_string(),
             "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q w - - 0 26 RBNNrp h1"
         );
         assert_eq!(
-            to_string(&p.fen, FenDialect::Lichess),
+            p.fen.display(FenDialect::Lichess).to_string(),
             "r2q1r1k/2p1ppb1/p2p2pp/3P1p2/B6B/2N2NPp/1PP2P1K/3Q3q~/NNBRpr w - - 0 26"
         );
         for joined in ["h1a8", "h1,a8"] {
@@ -798,7 +836,7 @@ mod tests {
             (FenDialect::Bracket, "[QRBNPqrbnp] "),
             (FenDialect::Chesscom, " 0 1 QRBNPqrbnp"),
         ] {
-            let printed = to_string(&fen, d);
+            let printed = fen.display(d).to_string();
             assert!(printed.contains(pocket), "{d}: {printed}");
         }
     }
@@ -809,7 +847,7 @@ mod tests {
         let s = format!("{a} | {a}");
         let p = parse(&s, None).unwrap();
         assert_eq!(p.fen.boards().len(), 2);
-        assert_eq!(to_string(&p.fen, FenDialect::Lichess), s);
+        assert_eq!(p.fen.display(FenDialect::Lichess).to_string(), s);
         assert!(parse(&format!("{s} | {a}"), None).is_err());
     }
 
@@ -977,7 +1015,7 @@ mod tests {
         let mut changed = 0;
         for setup in &setups {
             for d in FenDialect::ALL {
-                let printed = setup_to_string(setup, d);
+                let printed = setup.display(d).to_string();
                 let back: Setup = printed.parse().unwrap();
                 assert_eq!(back, read_back(setup, d), "{printed}");
                 changed += usize::from(back != *setup);

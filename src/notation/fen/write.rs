@@ -88,7 +88,7 @@ fn write_board(out: &mut String, setup: &Setup, marks: bool) {
 }
 
 /// Appends `setup` as `dialect` writes it.
-pub fn append_setup(out: &mut String, setup: &Setup, dialect: FenDialect) {
+pub(super) fn append_setup(out: &mut String, setup: &Setup, dialect: FenDialect) {
     append_fields(out, setup, dialect, true);
 }
 
@@ -155,7 +155,7 @@ pub(crate) fn append_fields(out: &mut String, setup: &Setup, dialect: FenDialect
 }
 
 /// Appends a FEN line (one board, or a pair joined by ` | `) as `dialect` writes it.
-pub fn append_fen(out: &mut String, fen: &Fen, dialect: FenDialect) {
+pub(super) fn append_fen(out: &mut String, fen: &Fen, dialect: FenDialect) {
     for (n, setup) in fen.boards().iter().enumerate() {
         if n > 0 {
             out.push_str(" | ");
