@@ -15,8 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Play a drop and print the position, in Lichess's dialect.
     let mut pos = Position::from_fen(
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/8/PPPP1PPP/RNBQKB1R/N w KQkq - 0 3",
-        Some(Variant::Crazyhouse),
-        true,
+        Some(Variant::Crazyhouse.into()),
     )?;
     let (m, _) = resolve_move("N@f3", &pos, false)?;
     pos.play(m)?;

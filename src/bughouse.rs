@@ -8,7 +8,7 @@
 //! ```
 //! use pocketfen::bughouse::{BoardId, Match};
 //! use pocketfen::notation::uci::UciMove;
-//! let mut game = Match::new(true);
+//! let mut game = Match::new();
 //! for (board, uci) in [(BoardId::A, "e2e4"), (BoardId::A, "d7d5"), (BoardId::A, "e4d5")] {
 //!     let m = uci.parse::<UciMove>()?.to_move(game.board(board))?;
 //!     game.play(board, m)?;
@@ -147,11 +147,18 @@ pub struct Match {
     boards: [Position; 2],
 }
 
+impl Default for Match {
+    fn default() -> Match {
+        Match::new()
+    }
+}
+
 impl Match {
-    /// Both boards at the start; `drop_mate`: whether a drop may checkmate.
-    pub fn new(drop_mate: bool) -> Match {
+    /// Both boards at the start, a drop allowed to give mate (see
+    /// [`with_drop_mate`](Match::with_drop_mate)).
+    pub fn new() -> Match {
         let start = Setup::crazyhouse_start();
-        Match::from_setups(&start, &start, drop_mate).expect("start positions are legal")
+        Match::from_setups(&start, &start).expect("start positions are legal")
     }
 
     /// Both boards from setups (a FEN pair).
@@ -159,16 +166,26 @@ impl Match {
     /// # Errors
     ///
     /// The [`PositionError`] of the first board that is not legal, and which board.
-    pub fn from_setups(
-        a: &Setup,
-        b: &Setup,
-        drop_mate: bool,
-    ) -> Result<Match, (BoardId, PositionError)> {
-        let mut rules = Rules::new(Variant::Bughouse);
-        rules.drop_mate = drop_mate;
+    pub fn from_setups(a: &Setup, b: &Setup) -> Result<Match, (BoardId, PositionError)> {
+        let rules = Rules::new(Variant::Bughouse);
         let pa = Position::from_setup(a, rules).map_err(|e| (BoardId::A, e))?;
         let pb = Position::from_setup(b, rules).map_err(|e| (BoardId::B, e))?;
         Ok(Match { boards: [pa, pb] })
+    }
+
+    /// This match with drop-mate allowed or forbidden on both boards (a per-match option:
+    /// when forbidden, a drop that mates is illegal; other drop checks stay legal).
+    #[must_use]
+    pub fn with_drop_mate(mut self, allowed: bool) -> Match {
+        for board in &mut self.boards {
+            board.set_drop_mate(allowed);
+        }
+        self
+    }
+
+    /// The rules both boards play by.
+    pub fn rules(&self) -> Rules {
+        self.boards[0].rules()
     }
 
     /// The position on board `id`.
@@ -238,7 +255,7 @@ mod tests {
 
     #[test]
     fn an_illegal_move_is_refused_with_its_reason() {
-        let mut g = Match::new(true);
+        let mut g = Match::new();
         let drop = Move::Put {
             role: Role::Knight,
             to: "e4".parse().unwrap(),
@@ -254,7 +271,7 @@ mod tests {
 
     #[test]
     fn captures_go_to_the_partner_in_the_captured_colour() {
-        let mut g = Match::new(true);
+        let mut g = Match::new();
         play(&mut g, BoardId::B, "e4");
         play(&mut g, BoardId::B, "d5");
         play(&mut g, BoardId::B, "e4d5");
@@ -269,7 +286,7 @@ mod tests {
     #[test]
     fn a_captured_promoted_piece_goes_to_the_partner_as_a_pawn() {
         let a: Setup = "4k3/8/8/8/8/8/8/q~2RK3/ w - - 0 1".parse().unwrap();
-        let mut g = Match::from_setups(&a, &Setup::crazyhouse_start(), true).unwrap();
+        let mut g = Match::from_setups(&a, &Setup::crazyhouse_start()).unwrap();
         play(&mut g, BoardId::A, "d1a1");
         assert_eq!(g.board(BoardId::B).pockets().black.get(Role::Pawn), 1);
         assert_eq!(g.board(BoardId::B).pockets().black.get(Role::Queen), 0);

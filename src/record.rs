@@ -30,6 +30,20 @@ use crate::pgn::{GameProblem, GameReport, RawGame};
 use crate::position::{SetupProblem, SetupProblemKind, Severity};
 use crate::variant::Variant;
 
+/// A name (a file's, a tag's) as text output prints it: control characters escaped
+/// (`\u{1b}`), so that a newline or an escape sequence in a name can neither forge a
+/// report line nor drive the reader's terminal. JSON output needs none of this: JSON
+/// escapes them itself.
+///
+/// ```
+/// use pocketfen::record::printable;
+/// assert_eq!(printable("games.pgn"), "games.pgn");
+/// assert_eq!(printable("a\nb.pgn"), "a\\nb.pgn");
+/// ```
+pub fn printable(name: &str) -> std::borrow::Cow<'_, str> {
+    crate::notation::escape_controls(name)
+}
+
 /// The version of the JSON Lines schema: the `version` of `summary` and `total` records.
 pub const SCHEMA_VERSION: u32 = 1;
 

@@ -16,10 +16,40 @@ use crate::board::Board;
 use crate::types::{ByColor, Color, File, Piece, Role, Square};
 
 /// The pieces one side holds in hand: a count per role, P N B R Q (kings never).
+///
+/// ```
+/// use pocketfen::{Pocket, Role};
+/// let mut pocket = Pocket::from_counts([2, 0, 0, 0, 1]);
+/// assert!(pocket.add(Role::Knight));
+/// assert!(!pocket.add(Role::King));
+/// assert_eq!((pocket.get(Role::Pawn), pocket.count()), (2, 4));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Pocket(pub [u8; 5]);
+pub struct Pocket([u8; 5]);
 
 impl Pocket {
+    /// A pocket holding nothing.
+    pub const EMPTY: Pocket = Pocket([0; 5]);
+
+    /// A pocket from its counts of pawns, knights, bishops, rooks and queens.
+    pub const fn from_counts(counts: [u8; 5]) -> Pocket {
+        Pocket(counts)
+    }
+
+    /// The counts of pawns, knights, bishops, rooks and queens.
+    pub const fn counts(&self) -> [u8; 5] {
+        self.0
+    }
+
+    /// Sets the count of `role`. Returns `false` (and sets nothing) for a king.
+    pub fn set(&mut self, role: Role, count: u8) -> bool {
+        if role == Role::King {
+            return false;
+        }
+        self.0[role as usize] = count;
+        true
+    }
+
     /// How many pieces of `role` (0 for kings).
     #[inline]
     pub fn get(&self, role: Role) -> u8 {

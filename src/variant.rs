@@ -193,6 +193,26 @@ impl Rules {
             captures,
         }
     }
+
+    /// These rules with drop-mate allowed or forbidden.
+    ///
+    /// ```
+    /// use pocketfen::{Rules, Variant};
+    /// let rules = Rules::new(Variant::Crazyhouse).with_drop_mate(false);
+    /// assert!(!rules.drop_mate);
+    /// ```
+    #[must_use]
+    pub fn with_drop_mate(mut self, allowed: bool) -> Rules {
+        self.drop_mate = allowed;
+        self
+    }
+
+    /// These rules with captured pieces going where `captures` says.
+    #[must_use]
+    pub fn with_captures(mut self, captures: CaptureMode) -> Rules {
+        self.captures = captures;
+        self
+    }
 }
 
 impl From<Variant> for Rules {

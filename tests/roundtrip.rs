@@ -18,7 +18,8 @@ fn piece() -> impl Strategy<Value = Piece> {
 }
 
 fn pocket() -> impl Strategy<Value = Pocket> {
-    prop::array::uniform5(prop_oneof![3 => Just(0u8), 2 => 0u8..4, 1 => 0u8..=40]).prop_map(Pocket)
+    prop::array::uniform5(prop_oneof![3 => Just(0u8), 2 => 0u8..4, 1 => 0u8..=40])
+        .prop_map(Pocket::from_counts)
 }
 
 fn castling() -> impl Strategy<Value = Castling> {

@@ -534,7 +534,7 @@ fn the_ep_square_is_written_only_when_the_capture_is_legal() {
     use pocketfen::notation::fen::FenDialect;
     use pocketfen::notation::mixed::resolve_move;
     let play = |fen: &str, token: &str| {
-        let mut pos = Position::from_fen(fen, None, true).unwrap();
+        let mut pos = Position::from_fen(fen, None).unwrap();
         let (m, _) = resolve_move(token, &pos, false).unwrap();
         pos.play(m).unwrap();
         pos
@@ -580,7 +580,7 @@ fn the_ep_square_is_written_only_when_the_capture_is_legal() {
 fn insufficient_material_ends_chess_only() {
     use pocketfen::pgn::{GameProblemKind, Options, Status, validate_str};
     let fen = "8/8/8/4k3/8/8/8/4K2N b - - 0 1";
-    let chess = Position::from_fen(fen, Some(Variant::Chess), true).unwrap();
+    let chess = Position::from_fen(fen, Some(Variant::Chess.into())).unwrap();
     assert!(chess.is_insufficient_material());
     assert_eq!(
         chess.outcome(),
@@ -588,7 +588,7 @@ fn insufficient_material_ends_chess_only() {
             reason: EndReason::InsufficientMaterial
         })
     );
-    let zh = Position::from_fen(fen, Some(Variant::Crazyhouse), true).unwrap();
+    let zh = Position::from_fen(fen, Some(Variant::Crazyhouse.into())).unwrap();
     assert!(!zh.is_insufficient_material());
     assert_eq!(zh.outcome(), None);
     for (variant, warned) in [("Standard", true), ("Crazyhouse", false)] {
@@ -797,11 +797,11 @@ fn setup_checks_report_their_kind() {
 /// decides where a capture goes.
 #[test]
 fn repetition_keys_and_capture_modes() {
-    let plain = Position::from_fen("4k3/8/8/8/8/8/8/Q3K3/ w - - 0 1", None, true).unwrap();
-    let promoted = Position::from_fen("4k3/8/8/8/8/8/8/Q~3K3/ w - - 0 1", None, true).unwrap();
+    let plain = Position::from_fen("4k3/8/8/8/8/8/8/Q3K3/ w - - 0 1", None).unwrap();
+    let promoted = Position::from_fen("4k3/8/8/8/8/8/8/Q~3K3/ w - - 0 1", None).unwrap();
     assert_eq!(plain.variant(), Variant::Crazyhouse);
     assert_ne!(plain.repetition_key(), promoted.repetition_key());
-    let mut again = Position::from_fen("4k3/8/8/8/8/8/8/Q3K3/ w - - 0 1", None, true).unwrap();
+    let mut again = Position::from_fen("4k3/8/8/8/8/8/8/Q3K3/ w - - 0 1", None).unwrap();
     assert_eq!(plain.repetition_key(), again.repetition_key());
     // A capture goes to the capturer's pocket, or back to the caller.
     let capture = |pos: &mut Position| {
@@ -813,7 +813,7 @@ fn repetition_keys_and_capture_modes() {
         pos.play(m).unwrap()
     };
     let fen = "4k3/8/8/8/8/q~7/7R/4K3/ b - - 0 1";
-    let mut to_pocket = Position::from_fen(fen, None, true).unwrap();
+    let mut to_pocket = Position::from_fen(fen, None).unwrap();
     let mut to_caller = to_pocket.clone();
     to_caller.set_capture_mode(CaptureMode::Return);
     // Black's promoted queen goes to b2, where White's rook takes it.
@@ -892,7 +892,7 @@ fn insufficient_material_case_by_case() {
         ),
     ];
     for (fen, insufficient, what) in cases {
-        let pos = Position::from_fen(fen, Some(Variant::Chess), true).unwrap();
+        let pos = Position::from_fen(fen, Some(Variant::Chess.into())).unwrap();
         assert_eq!(
             pos.is_insufficient_material(),
             insufficient,
@@ -904,32 +904,36 @@ fn insufficient_material_case_by_case() {
 /// Stalemate, against checkmate, an ordinary position and Horde's end.
 #[test]
 fn stalemate_is_no_move_and_no_check() {
-    let stalemate =
-        Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Some(Variant::Chess), true).unwrap();
+    let stalemate = Position::from_fen(
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        Some(Variant::Chess.into()),
+    )
+    .unwrap();
     assert!(stalemate.is_stalemate() && !stalemate.is_checkmate());
-    let mate =
-        Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Some(Variant::Chess), true).unwrap();
+    let mate = Position::from_fen(
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+        Some(Variant::Chess.into()),
+    )
+    .unwrap();
     assert!(mate.is_checkmate() && !mate.is_stalemate());
     let start = Position::start(Variant::Chess);
     assert!(!start.is_stalemate() && !start.is_checkmate());
     // A crazyhouse king with no move but a drop in hand is not stalemated.
     let zh = Position::from_fen(
         "7k/5Q2/6K1/8/8/8/8/8/n b - - 0 1",
-        Some(Variant::Crazyhouse),
-        true,
+        Some(Variant::Crazyhouse.into()),
     )
     .unwrap();
     assert!(!zh.is_stalemate());
     let zh_empty = Position::from_fen(
         "7k/5Q2/6K1/8/8/8/8/8/ b - - 0 1",
-        Some(Variant::Crazyhouse),
-        true,
+        Some(Variant::Crazyhouse.into()),
     )
     .unwrap();
     assert!(zh_empty.is_stalemate());
     // Horde: White without pieces has no move, but the game ended by extinction.
     let horde =
-        Position::from_fen("4k3/8/8/8/8/8/8/8 w - - 0 1", Some(Variant::Horde), true).unwrap();
+        Position::from_fen("4k3/8/8/8/8/8/8/8 w - - 0 1", Some(Variant::Horde.into())).unwrap();
     assert!(horde.is_variant_end() && !horde.is_stalemate() && !horde.is_checkmate());
 }
 
@@ -946,7 +950,7 @@ fn chess960_castling_letters() {
         ("rr2k1rr/8/8/8/8/8/8/RR2K1RR w HAgb - 0 1", "KQgb"),
         ("1r2k1r1/8/8/8/8/8/8/RR2K1RR w HAgb - 0 1", "KQkq"),
     ] {
-        let p = Position::from_fen(fen, Some(Variant::Chess), true).unwrap();
+        let p = Position::from_fen(fen, Some(Variant::Chess.into())).unwrap();
         assert!(p.is_chess960(), "{fen}");
         let printed = p.to_setup().display(FenDialect::Bracket).to_string();
         assert_eq!(

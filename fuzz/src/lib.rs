@@ -308,7 +308,7 @@ pub fn engine(data: &[u8]) {
 /// A bughouse match under random play: all 64 pieces stay on the two boards or in the
 /// four pockets.
 fn bughouse(c: &mut Choices<'_>) {
-    let mut game = Match::new(c.byte().is_some_and(|b| b & 1 == 0));
+    let mut game = Match::new().with_drop_mate(c.byte().is_some_and(|b| b & 1 == 0));
     let count = |g: &Match| {
         [BoardId::A, BoardId::B]
             .into_iter()

@@ -23,7 +23,7 @@ use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::pgn::{Format, Options, PlyText, Target};
 use pocketfen::record::RunRecord;
-use pocketfen::{ParseNameError, Variant, guess_variant};
+use pocketfen::{ParseNameError, Rules, Variant, guess_variant};
 
 create_exception!(
     pocketfen,
@@ -152,8 +152,12 @@ impl PyPosition {
     fn new(py: Python<'_>, fen: Option<&str>, variant: &str, drop_mate: bool) -> PyResult<Self> {
         let chosen = self::variant(variant)?;
         let pos = match fen {
-            Some(text) => pocketfen::Position::from_fen(text, chosen, drop_mate)
-                .map_err(|e| fen_position_error(py, &e))?,
+            Some(text) => {
+                let mut pos = pocketfen::Position::from_fen(text, chosen.map(Rules::new))
+                    .map_err(|e| fen_position_error(py, &e))?;
+                pos.set_drop_mate(drop_mate);
+                pos
+            }
             None => {
                 let mut pos = pocketfen::Position::start(chosen.unwrap_or(Variant::Chess));
                 pos.set_drop_mate(drop_mate);

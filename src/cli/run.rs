@@ -16,7 +16,7 @@ use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::notation::uci::UciMove;
 use pocketfen::record::{BoardProblem, CheckRecord, ConvertRecord, FenErrorRecord, MoveRecord};
-use pocketfen::{Fen, Position, Severity, Variant, guess_variant};
+use pocketfen::{Fen, Position, Rules, Severity, Variant, guess_variant};
 
 /// Runs the command; `Ok(false)` when some input was invalid.
 pub fn run(cli: Cli) -> Result<bool> {
@@ -319,7 +319,7 @@ fn last_move_marks(moves: &[String], boards: usize) -> Option<Vec<Marks>> {
 fn perft(args: &PerftArgs) -> Result<bool> {
     let variant = args.variant;
     let pos = match &args.fen {
-        Some(text) => match Position::from_fen(text, variant, true) {
+        Some(text) => match Position::from_fen(text, variant.map(Rules::new)) {
             Ok(pos) => pos,
             Err(e) => {
                 fen_error(e, "perft counts one board");
@@ -367,8 +367,12 @@ fn fen_error(e: FenPositionError, pair: &str) {
 fn start_position(args: &super::args::PositionArgs, tokens: &[String]) -> Result<Position, ()> {
     let drop_mate = !args.no_drop_mate;
     match &args.fen {
-        Some(text) => Position::from_fen(text, args.variant, drop_mate)
-            .map_err(|e| fen_error(e, "one board is played here")),
+        Some(text) => {
+            let mut pos = Position::from_fen(text, args.variant.map(Rules::new))
+                .map_err(|e| fen_error(e, "one board is played here"))?;
+            pos.set_drop_mate(drop_mate);
+            Ok(pos)
+        }
         None => {
             let drops = tokens.iter().any(|t| t.contains('@'));
             let variant = args.variant.unwrap_or(if drops {

@@ -13,7 +13,6 @@ use anyhow::{Context, Result};
 use super::args::{GameArgs, PgnConvertArgs, ReplayArgs, ValidateArgs};
 use pocketfen::archive::{Progress as Tick, ProgressFn, Run, RunOptions, Source, Task};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
-use pocketfen::notation::escape_controls;
 use pocketfen::pgn::Compression;
 use pocketfen::pgn::{Format, GameProblem, Options, PlyText};
 use pocketfen::record::{RunRecord, SummaryRecord};
@@ -58,7 +57,7 @@ fn run_options(
 /// A file's name as the text output gives it: control characters escaped, so that a
 /// newline in a name cannot forge a report line (JSON escapes them itself).
 fn shown(name: &str) -> String {
-    escape_controls(name).into_owned()
+    pocketfen::record::printable(name).into_owned()
 }
 
 /// The options a file's games are read with: its format from its name when `auto`.

@@ -28,7 +28,7 @@ pub(crate) fn push_number(out: &mut String, n: u32) {
 
 /// `text` with control characters escaped (`\u{1b}`): hostile input quoted in a message
 /// must not drive the reader's terminal.
-pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains(char::is_control) {
         return text.into();
     }

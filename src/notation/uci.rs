@@ -13,7 +13,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+use nom::Parser;
+use nom::bytes::complete::tag;
+
 use crate::moves::{CastlingSide, Move};
+use crate::notation::nomerr::{self, NomErr, byte_token_column, cut_fail};
 use crate::position::{IllegalMove, IllegalReason, Position};
 use crate::types::{File, Piece, Role, Square};
 
@@ -43,7 +47,7 @@ pub enum UciMove {
 /// A UCI token that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseUciError {
-    /// 1-based byte column within the token.
+    /// 1-based character column within the token.
     pub column: usize,
     /// What was expected there.
     pub expected: &'static str,
@@ -57,6 +61,72 @@ impl fmt::Display for ParseUciError {
 
 impl std::error::Error for ParseUciError {}
 
+// The grammar, over the token's bytes:
+//
+//     uci       = "0000" / drop / normal          ; the whole token
+//     drop      = ROLE "@" square                 ; ROLE: P N B R Q, either case
+//     normal    = square square [promotion]
+//     promotion = "q" / "r" / "b" / "n" / "k"     ; either case
+//     square    = "a"-"h" "1"-"8"
+
+type Res<'a, T> = nomerr::Res<'a, T, &'a [u8]>;
+
+/// `uci = "0000" / drop / normal`, then the end of the token.
+fn uci(i: &[u8]) -> Res<'_, UciMove> {
+    let (rest, m) = if i == b"0000" {
+        (&i[4..], UciMove::Null)
+    } else if i.get(1) == Some(&b'@') {
+        drop(i)?
+    } else {
+        normal(i)?
+    };
+    if rest.is_empty() {
+        Ok((rest, m))
+    } else {
+        cut_fail(rest, "the end of the move")
+    }
+}
+
+/// `square = "a"-"h" "1"-"8"`
+fn square<'a>(i: &'a [u8], expected: &'static str) -> Res<'a, Square> {
+    match i.get(..2).map(Square::from_ascii) {
+        Some(Ok(sq)) => Ok((&i[2..], sq)),
+        _ => cut_fail(i, expected),
+    }
+}
+
+/// `drop = ROLE "@" square`
+fn drop(i: &[u8]) -> Res<'_, UciMove> {
+    let role = match i.first().and_then(|&c| Role::from_char(c as char)) {
+        Some(r) if r != Role::King => r,
+        _ => return cut_fail(i, "a piece letter (P N B R Q) before `@`"),
+    };
+    let (rest, _) = tag::<_, _, NomErr<&[u8]>>("@").parse(&i[1..])?;
+    let (rest, to) = square(rest, "a square after `@`")?;
+    Ok((rest, UciMove::Put { role, to }))
+}
+
+/// `normal = square square [promotion]`
+fn normal(i: &[u8]) -> Res<'_, UciMove> {
+    let (rest, from) = square(i, "a square (or a drop such as N@d5, or 0000)")?;
+    let (rest, to) = square(rest, "the destination square")?;
+    let (rest, promotion) = match rest.first() {
+        None => (rest, None),
+        Some(&c) => match Role::from_char(c as char).filter(|&r| r != Role::Pawn) {
+            Some(r) => (&rest[1..], Some(r)),
+            None => {
+                return cut_fail(rest, "a promotion letter (q r b n) or the end of the move");
+            }
+        },
+    };
+    let m = UciMove::Normal {
+        from,
+        to,
+        promotion,
+    };
+    Ok((rest, m))
+}
+
 impl UciMove {
     /// Parses `e2e4`, `e7e8q`, `N@d5` (either case), `0000`.
     ///
@@ -64,39 +134,17 @@ impl UciMove {
     ///
     /// [`ParseUciError`] with the column and what was expected.
     pub fn from_ascii(s: &[u8]) -> Result<UciMove, ParseUciError> {
-        let err = |column, expected| Err(ParseUciError { column, expected });
-        if s == b"0000" {
-            return Ok(UciMove::Null);
+        match uci(s) {
+            Ok((_, m)) => Ok(m),
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(ParseUciError {
+                column: byte_token_column(s, s.len() - e.at.len()),
+                expected: e.expected,
+            }),
+            Err(nom::Err::Incomplete(_)) => Err(ParseUciError {
+                column: byte_token_column(s, s.len()),
+                expected: "a complete move",
+            }),
         }
-        if s.get(1) == Some(&b'@') {
-            let Some(role) = Role::from_char(s[0] as char).filter(|&r| r != Role::King) else {
-                return err(1, "a piece letter (P N B R Q) before `@`");
-            };
-            return match s.get(2..4).map(Square::from_ascii) {
-                Some(Ok(to)) if s.len() == 4 => Ok(UciMove::Put { role, to }),
-                Some(Ok(_)) => err(5, "the end of the move"),
-                _ => err(3, "a square after `@`"),
-            };
-        }
-        let Some(Ok(from)) = s.get(0..2).map(Square::from_ascii) else {
-            return err(1, "a square (or a drop such as N@d5, or 0000)");
-        };
-        let Some(Ok(to)) = s.get(2..4).map(Square::from_ascii) else {
-            return err(3, "the destination square");
-        };
-        let promotion = match s.get(4) {
-            None => None,
-            Some(&c) => match Role::from_char(c as char).filter(|&r| r != Role::Pawn) {
-                Some(r) if s.len() == 5 => Some(r),
-                Some(_) => return err(6, "the end of the move"),
-                None => return err(5, "a promotion letter (q r b n) or the end of the move"),
-            },
-        };
-        Ok(UciMove::Normal {
-            from,
-            to,
-            promotion,
-        })
     }
 
     /// The UCI of `m`: castling as king-takes-rook when `chess960`, else king-two-squares.

@@ -343,7 +343,7 @@ fn bad_fen(
 /// A bughouse match's start: the start position on both boards, or a `[FEN]` pair.
 fn read_match_start(rep: &mut Reporter<'_>, tags: &Tags<'_>, opts: &Options) -> Option<Match> {
     let Some((value, offset)) = tags.get("FEN") else {
-        return Some(Match::new(opts.drop_mate));
+        return Some(Match::new().with_drop_mate(opts.drop_mate));
     };
     let [a, b] = match value.parse::<Fen>() {
         Ok(Fen::Pair(p)) => *p,
@@ -375,7 +375,7 @@ fn read_match_start(rep: &mut Reporter<'_>, tags: &Tags<'_>, opts: &Options) -> 
         }
     }
     let [a, b] = boards;
-    match Match::from_setups(&a, &b, opts.drop_mate) {
+    match Match::from_setups(&a, &b).map(|m| m.with_drop_mate(opts.drop_mate)) {
         Ok(m) => Some(m),
         Err((board, e)) => {
             bad_fen(

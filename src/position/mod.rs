@@ -258,19 +258,8 @@ impl Position {
         }
         h = mix(h, self.promoted.0);
         for color in Color::ALL {
-            h = mix(
-                h,
-                u64::from_le_bytes([
-                    0,
-                    0,
-                    0,
-                    self.pockets[color].0[0],
-                    self.pockets[color].0[1],
-                    self.pockets[color].0[2],
-                    self.pockets[color].0[3],
-                    self.pockets[color].0[4],
-                ]),
-            );
+            let [p, n, b, r, q] = self.pockets[color].counts();
+            h = mix(h, u64::from_le_bytes([0, 0, 0, p, n, b, r, q]));
         }
         h = mix(h, self.castling_rights.0);
         let ep = self.legal_ep_square();

@@ -378,7 +378,7 @@ impl Position {
         let mut pocket = self.pockets[us];
         for role in Role::POCKET {
             if roles & (1 << role as u8) == 0 {
-                pocket.0[role as usize] = 0;
+                pocket.set(role, 0);
             }
         }
         if pocket.is_empty() || targets.is_empty() {

@@ -177,10 +177,11 @@ impl FenField {
     }
 }
 
-/// A FEN that could not be read: where (byte column, 1-based), in which field, and why.
+/// A FEN that could not be read: where (character column, 1-based), in which field, and
+/// why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseFenError {
-    /// 1-based byte column in the line.
+    /// 1-based character column in the line.
     pub column: usize,
     /// The field it is in.
     pub field: FenField,
@@ -245,7 +246,7 @@ pub struct EpdOperation {
 ///
 /// # Errors
 ///
-/// [`ParseFenError`] with the byte column, field and what was expected there.
+/// [`ParseFenError`] with the character column, field and what was expected there.
 pub fn parse(line: &str, from: Option<FenDialect>) -> Result<ParsedFen, ParseFenError> {
     parse_located(line, from).map(|(parsed, _)| parsed)
 }
@@ -346,13 +347,18 @@ fn parse_located(
 }
 
 impl Position {
-    /// The position of a one-board FEN in any dialect, under `variant`'s rules (guessed
-    /// from the FEN when `None`: see [`guess_variant`]) with drop-mate allowed or not.
+    /// The position of a one-board FEN in any dialect, under `rules` (when `None`, the
+    /// default rules of the variant guessed from the FEN: see [`guess_variant`]).
     ///
     /// ```
-    /// use pocketfen::{Position, Variant};
-    /// let pos = Position::from_fen("8/8/8/4k3/8/8/8/4K2N/Pp w - - 0 1", None, true)?;
+    /// use pocketfen::{Position, Rules, Variant};
+    /// let pos = Position::from_fen("8/8/8/4k3/8/8/8/4K2N/Pp w - - 0 1", None)?;
     /// assert_eq!(pos.variant(), Variant::Crazyhouse);
+    ///
+    /// // Loop's rules, and a drop may not give mate.
+    /// let rules = Rules::new(Variant::Loop).with_drop_mate(false);
+    /// let pos = Position::from_fen("8/8/8/4k3/8/8/8/4K2N/Pp w - - 0 1", Some(rules))?;
+    /// assert_eq!(pos.rules(), rules);
     /// # Ok::<_, pocketfen::notation::fen::FenPositionError>(())
     /// ```
     ///
@@ -360,18 +366,12 @@ impl Position {
     ///
     /// [`FenPositionError`]: the FEN does not parse, is a bughouse pair, or is not a legal
     /// position of the variant.
-    pub fn from_fen(
-        text: &str,
-        variant: Option<Variant>,
-        drop_mate: bool,
-    ) -> Result<Position, FenPositionError> {
+    pub fn from_fen(text: &str, rules: Option<Rules>) -> Result<Position, FenPositionError> {
         let parsed = parse(text, None).map_err(FenPositionError::Parse)?;
-        let variant = variant.unwrap_or_else(|| guess_variant(&parsed.fen));
+        let rules = rules.unwrap_or_else(|| Rules::new(guess_variant(&parsed.fen)));
         let Fen::Single(setup) = parsed.fen else {
             return Err(FenPositionError::Pair);
         };
-        let mut rules = Rules::new(variant);
-        rules.drop_mate = drop_mate;
         Position::from_setup(&setup, rules).map_err(FenPositionError::Illegal)
     }
 }
@@ -423,7 +423,7 @@ impl FromStr for Setup {
             Fen::Pair(_) => {
                 let at = s.find('|').unwrap_or(0);
                 Err(ParseFenError {
-                    column: at + 1,
+                    column: super::nomerr::char_column(s, at),
                     field: FenField::Record,
                     expected: "a single board, not a bughouse pair",
                     found: "`|`".to_owned(),
@@ -1027,18 +1027,18 @@ mod tests {
     #[test]
     fn position_errors_and_debug_say_what_they_are() {
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        let e = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x", None, true)
-            .unwrap_err();
+        let e =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x", None).unwrap_err();
         let parse_error = parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x", None).unwrap_err();
         assert_eq!(e.to_string(), parse_error.to_string());
         assert!(e.to_string().contains("side to move"), "{e}");
         let pair = format!("{start} | {start}");
-        let e = Position::from_fen(&pair, None, true).unwrap_err();
+        let e = Position::from_fen(&pair, None).unwrap_err();
         assert_eq!(e.to_string(), "a bughouse pair; give board A or B");
-        let e = Position::from_fen("4k3/8/8/8/8/8/8/4K2K w - - 0 1", None, true).unwrap_err();
+        let e = Position::from_fen("4k3/8/8/8/8/8/8/4K2K w - - 0 1", None).unwrap_err();
         assert!(matches!(e, FenPositionError::Illegal(_)));
         assert!(e.to_string().contains("king"), "{e}");
-        let p = Position::from_fen(start, None, true).unwrap();
+        let p = Position::from_fen(start, None).unwrap();
         assert_eq!(
             format!("{p:?}"),
             format!(
@@ -1050,5 +1050,15 @@ mod tests {
         let e = pair.parse::<Setup>().unwrap_err();
         assert_eq!(e.column, start.len() + 2);
         assert_eq!(e.field, FenField::Record);
+    }
+
+    /// Columns count characters, as PGN problems do: the `é`s of an EPD string operand
+    /// before the error are one column each, not two.
+    #[test]
+    fn error_columns_count_characters() {
+        let ascii = parse(r#"4k3/8/8/8/8/8/8/4K3 w - - id "ee"; c0 "x"#, None).unwrap_err();
+        let accents = parse(r#"4k3/8/8/8/8/8/8/4K3 w - - id "éé"; c0 "x"#, None).unwrap_err();
+        assert_eq!((ascii.column, accents.column), (39, 39));
+        assert_eq!(accents.field, FenField::Operations);
     }
 }

@@ -51,7 +51,7 @@ impl Style {
 /// An error tagged with its field, still holding the remaining input.
 pub(super) struct Located<'a> {
     pub(super) field: FenField,
-    pub(super) err: NomErr<'a>,
+    pub(super) err: NomErr<&'a str>,
 }
 
 pub(super) type FieldRes<'a, T> = Result<(&'a str, T), Located<'a>>;
@@ -150,7 +150,7 @@ fn board(mut i: &str) -> Res<'_, (Board, Bitboard)> {
     let mut promoted = Bitboard::EMPTY;
     for r in (0..8u8).rev() {
         if r != 7 {
-            i = match char::<&str, NomErr>('/').parse(i) {
+            i = match char::<&str, NomErr<&str>>('/').parse(i) {
                 Ok((rest, _)) => rest,
                 Err(_) => return cut_fail(i, "'/' and 8 ranks in all"),
             };
@@ -186,9 +186,11 @@ fn holdings(mut i: &str) -> Res<'_, ByColor<Pocket>> {
                 );
             }
             Some(p) => {
-                let slot = &mut pockets[p.color].0[p.role as usize];
-                match u8::try_from(u32::from(*slot) + count) {
-                    Ok(n) => *slot = n,
+                let pocket = &mut pockets[p.color];
+                match u8::try_from(u32::from(pocket.get(p.role)) + count) {
+                    Ok(n) => {
+                        pocket.set(p.role, n);
+                    }
                     Err(_) => return cut_fail(i, "at most 255 of one piece in a pocket"),
                 }
                 i = chars.as_str();

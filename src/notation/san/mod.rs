@@ -224,7 +224,7 @@ impl FromStr for DropStyle {
 /// A SAN token that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseSanError {
-    /// 1-based byte column within the token.
+    /// 1-based character column within the token.
     pub column: usize,
     /// What was expected there.
     pub expected: &'static str,

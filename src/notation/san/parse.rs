@@ -1,54 +1,16 @@
 //! The SAN grammar as nom parsers over bytes, one per rule (the grammar is in the module
 //! above), and the shortcut for the shapes most moves take.
 
+use nom::Parser;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while};
 use nom::combinator::{opt, value};
-use nom::error::{ErrorKind, ParseError};
-use nom::{IResult, Parser};
 
 use super::{CastlingSide, Glyph, Lan, ParseSanError, San, SanPlus, Spelling, Suffix};
-use crate::notation::nomerr::quote;
+use crate::notation::nomerr::{self, NomErr, byte_token_column, cut_fail, fail, quote};
 use crate::types::{File, Rank, Role, Square};
 
-/// Where a SAN parser failed (a suffix of the token, or of a part of it) and what it
-/// expected there. Of two alternatives the one that got further wins; on a tie, the later.
-#[derive(Debug, Clone, PartialEq)]
-struct SanErr<'a> {
-    at: &'a [u8],
-    expected: &'static str,
-}
-
-impl<'a> ParseError<&'a [u8]> for SanErr<'a> {
-    fn from_error_kind(at: &'a [u8], _: ErrorKind) -> Self {
-        SanErr {
-            at,
-            expected: "valid syntax",
-        }
-    }
-    fn append(_: &'a [u8], _: ErrorKind, other: Self) -> Self {
-        other
-    }
-    fn or(self, other: Self) -> Self {
-        if self.at.len() < other.at.len() {
-            self
-        } else {
-            other
-        }
-    }
-}
-
-type Res<'a, T> = IResult<&'a [u8], T, SanErr<'a>>;
-
-/// A recoverable failure at `at`.
-fn fail<'a, T>(at: &'a [u8], expected: &'static str) -> Res<'a, T> {
-    Err(nom::Err::Error(SanErr { at, expected }))
-}
-
-/// A failure after a committing prefix: no alternative is tried.
-fn cut_fail<'a, T>(at: &'a [u8], expected: &'static str) -> Res<'a, T> {
-    Err(nom::Err::Failure(SanErr { at, expected }))
-}
+type Res<'a, T> = nomerr::Res<'a, T, &'a [u8]>;
 
 /// `file = "a" … "h"`
 fn file(i: &[u8]) -> Res<'_, File> {
@@ -123,7 +85,7 @@ fn drop(i: &[u8]) -> Res<'_, (San, Spelling)> {
     let (rest, role) = opt(any_role).parse(i)?;
     // Not a drop unless `@` follows: fail where the token starts, so that another rule's
     // error (a pawn move's) explains a token such as `b9`.
-    let Ok((rest, _)) = tag::<_, _, SanErr<'_>>("@").parse(rest) else {
+    let Ok((rest, _)) = tag::<_, _, NomErr<&[u8]>>("@").parse(rest) else {
         return fail(i, "a drop");
     };
     let Ok((rest, to)) = square(rest) else {
@@ -374,13 +336,13 @@ fn located<'a, T>(s: &'a [u8], res: Res<'a, T>) -> Result<T, ParseSanError> {
                 quote(&rest, 24)
             };
             Err(ParseSanError {
-                column: offset + 1,
+                column: byte_token_column(s, offset),
                 expected: e.expected,
                 found,
             })
         }
         Err(nom::Err::Incomplete(_)) => Err(ParseSanError {
-            column: s.len() + 1,
+            column: byte_token_column(s, s.len()),
             expected: "a complete move",
             found: "end of token".to_owned(),
         }),
