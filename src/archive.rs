@@ -206,7 +206,24 @@ struct Current {
 }
 
 /// A run over archives: an iterator of [`RunRecord`]s, in input order whatever the
-/// number of jobs. See the [module documentation](self).
+/// number of jobs. See also the [module documentation](self).
+///
+/// Converting to Lichess's dialect with two workers, keeping what each game was:
+///
+/// ```
+/// use pocketfen::archive::{Run, RunOptions, Source, Task};
+/// use pocketfen::notation::san::DropStyle;
+/// use pocketfen::pgn::Target;
+/// use pocketfen::record::RunRecord;
+/// let pgn = "[Variant \"Crazyhouse\"]\n[FEN \"8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1\"]\n\n1. @e4 *\n";
+/// let task = Task::Convert { target: Target::Lichess, style: DropStyle::Letter, keep_broken: false };
+/// let opts = RunOptions { jobs: 2, ..RunOptions::default() };
+/// let mut run = Run::new(vec![Source::reader("zh.pgn", pgn.as_bytes())], task, opts);
+/// let Some(RunRecord::Converted(game)) = run.next() else { panic!("a converted game first") };
+/// assert!(game.text.contains("[FEN \"8/8/8/4k3/8/8/8/4K3/Pp w - - 0 1\"]"), "{}", game.text);
+/// assert!(game.text.contains("1. P@e4 *"), "{}", game.text);
+/// assert!(matches!(run.next(), Some(RunRecord::Summary(s)) if s.games == 1));
+/// ```
 pub struct Run {
     sources: VecDeque<Source>,
     task: Task,

@@ -244,6 +244,24 @@ impl Castling {
 }
 
 /// An unvalidated position: everything a FEN can say.
+///
+/// Parsed from any dialect (`str::parse`, or [`notation::fen::parse`] to learn the
+/// dialect), printed in any with [`display`](Setup::display), checked by
+/// [`Position::from_setup`](crate::Position::from_setup).
+///
+/// ```
+/// use pocketfen::notation::fen::FenDialect;
+/// use pocketfen::{Role, Setup};
+/// let setup: Setup = "r3k2r/8/8/8/8/8/8/R3K2R[Qp] w KQkq - 0 1".parse()?;
+/// assert_eq!(setup.pockets.map(|p| p.white.get(Role::Queen)), Some(1));
+/// assert_eq!(
+///     setup.display(FenDialect::Chesscom).to_string(),
+///     "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 Qp"
+/// );
+/// # Ok::<_, pocketfen::notation::fen::ParseFenError>(())
+/// ```
+///
+/// [`notation::fen::parse`]: crate::notation::fen::parse
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Setup {
     /// The pieces.
@@ -336,6 +354,19 @@ impl Setup {
 }
 
 /// What one FEN line holds: one board, or a bughouse pair `A | B`.
+///
+/// ```
+/// use pocketfen::Fen;
+/// use pocketfen::notation::fen::FenDialect;
+/// let line = "8/8/8/8/8/8/8/K6k/Q w - - 0 1 | 8/8/8/8/8/8/8/K6k/ b - - 0 1";
+/// let fen: Fen = line.parse()?;
+/// assert_eq!(fen.boards().len(), 2);
+/// assert_eq!(
+///     fen.display(FenDialect::Xboard).to_string(),
+///     "8/8/8/8/8/8/8/K6k[Q] w - - 0 1 | 8/8/8/8/8/8/8/K6k[-] b - - 0 1"
+/// );
+/// # Ok::<_, pocketfen::notation::fen::ParseFenError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Fen {
     /// One board.

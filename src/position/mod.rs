@@ -33,6 +33,30 @@ use crate::types::{ByColor, Color, Piece, Rank, Role, Square};
 use crate::variant::{CaptureMode, Rules, Variant};
 
 /// A legal position of some variant, ready to generate and play moves.
+///
+/// Made from a FEN ([`Position::from_fen`]), a [`Setup`] ([`Position::from_setup`]) or
+/// a variant's start ([`Position::start`]); printed back through
+/// [`to_setup`](Position::to_setup) and [`Setup::display`].
+///
+/// ```
+/// use pocketfen::notation::fen::FenDialect;
+/// use pocketfen::notation::san::SanPlus;
+/// use pocketfen::{Position, Role, Variant};
+/// let mut pos = Position::start(Variant::Crazyhouse);
+/// for san in ["e4", "d5", "exd5", "Qxd5", "Nc3"] {
+///     let m = san.parse::<SanPlus>()?.san.to_move(&pos)?;
+///     pos.play(m)?;
+/// }
+/// // White took a pawn, Black took one back: each has a pawn in hand.
+/// assert_eq!(pos.pockets().black.get(Role::Pawn), 1);
+/// assert_eq!(pos.legal_moves().len(), 47 + 32); // 47 on the board, 32 pawn drops
+/// assert_eq!(
+///     pos.to_setup().display(FenDialect::Lichess).to_string(),
+///     "rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR/Pp b KQkq - 1 3"
+/// );
+/// assert_eq!(pos.outcome(), None);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Position {
     board: Board,

@@ -124,6 +124,28 @@ pub struct Spelling {
 }
 
 /// A SAN token: the move, its check suffix and glyph, and how it was spelled.
+///
+/// ```
+/// use pocketfen::notation::san::{DropStyle, SanPlus};
+/// use pocketfen::{Position, Variant};
+/// let pos: Position = Position::from_fen(
+///     "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR/ w KQkq - 0 3",
+///     Some(Variant::Crazyhouse.into()),
+/// )?;
+/// // A token keeps its glyph; the move it names is resolved against the position …
+/// let token: SanPlus = "exd5!".parse()?;
+/// assert!(token.glyph.is_some());
+/// let m = token.san.to_move(&pos)?;
+/// // … and printed canonically, a pawn drop in the style the site expects.
+/// assert_eq!(SanPlus::from_move(&pos, m).to_string_with(DropStyle::Letter), "exd5");
+/// let mut pos = pos;
+/// pos.play(m)?;
+/// pos.play("Qxd5".parse::<SanPlus>()?.san.to_move(&pos)?)?;
+/// let drop = "@d6".parse::<SanPlus>()?.san.to_move(&pos)?;
+/// assert_eq!(SanPlus::from_move(&pos, drop).to_string_with(DropStyle::Letter), "P@d6");
+/// assert_eq!(SanPlus::from_move(&pos, drop).to_string_with(DropStyle::Bare), "@d6");
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SanPlus {
     /// The move.
