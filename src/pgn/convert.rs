@@ -500,7 +500,9 @@ pub fn convert_text(
         tags: Vec::with_capacity(24),
         head: Vec::new(),
         w: Wrap {
-            out: String::with_capacity(text.len() + 64),
+            // The input's size and room for tags written from the game (FEN, Variant,
+            // CurrentPosition, a Result), so that `finish` seldom needs more.
+            out: String::with_capacity(text.len() + 512),
             col: 0,
             open: 0,
         },
@@ -528,7 +530,11 @@ impl Writer<'_> {
             .unwrap_or("*")
             .to_owned();
         self.w.word(&result);
-        let mut out = String::with_capacity(self.w.out.len() + 512);
+        self.w.out.push_str("\n\n");
+        // The tags go before the movetext, in its buffer: its spare room usually holds
+        // them (it was sized for the whole input game), so a long game is not copied
+        // into a second buffer of its size.
+        let mut out = String::with_capacity(512);
         for name in ROSTER {
             let value = match name {
                 // A result spelled otherwise (`1–0`) is written as PGN spells it.
@@ -562,9 +568,10 @@ impl Writer<'_> {
             push_tag(&mut out, "CurrentPosition", current);
         }
         out.push('\n');
-        out.push_str(&self.w.out);
-        out.push_str("\n\n");
-        out
+        let mut game = self.w.out;
+        game.reserve_exact(out.len());
+        game.insert_str(0, &out);
+        game
     }
 }
 

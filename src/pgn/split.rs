@@ -98,6 +98,9 @@ struct PartialLine {
 
 const BLOCK: usize = 1 << 18;
 
+/// The size from which a game takes the buffer instead of a copy of its bytes.
+const HAND_OVER: usize = 4 * BLOCK;
+
 impl<R: BufRead> GameSplitter<R> {
     /// Splits the games of `reader`.
     pub fn new(reader: R) -> GameSplitter<R> {
@@ -209,7 +212,7 @@ impl<R: BufRead> GameSplitter<R> {
                         continue;
                     }
                     if self.scan == self.buf.len() && self.partial.is_none() {
-                        return Ok(self.take_game(self.buf.len()));
+                        return Ok(self.take_game(self.buf.len()).0);
                     }
                     self.buf.len()
                 }
@@ -242,8 +245,8 @@ impl<R: BufRead> GameSplitter<R> {
                     || (self.tags_ended && self.repeats_a_tag(line_start, line_end)))
             {
                 // This line opens the next game: hand out the current one.
-                let game = self.take_game(line_start);
-                self.start_tag_line(line_start, line_end);
+                let (game, moved) = self.take_game(line_start);
+                self.start_tag_line(line_start - moved, line_end - moved);
                 if dropped > 0 {
                     // Its beginning was dropped: the new game is over the limit too.
                     self.skipped = Some(dropped);
@@ -337,22 +340,38 @@ impl<R: BufRead> GameSplitter<R> {
     }
 
     /// Hands out the current game (`game_start..end`), if it has any line; a game over the
-    /// limit with its size only.
-    fn take_game(&mut self, end: usize) -> Option<RawGame> {
+    /// limit with its size only. Also returns by how many bytes the buffer's contents
+    /// moved towards its start (positions in it must be moved back as much).
+    ///
+    /// A game is copied out, but a large one takes the buffer itself and leaves a new one
+    /// holding what follows it, so that the game's bytes are never held twice.
+    fn take_game(&mut self, end: usize) -> (Option<RawGame>, usize) {
         let line = self.start_line;
         let skipped = self.skipped.take();
+        let mut moved = 0;
         let bytes = if skipped.is_some() {
             Vec::new()
+        } else if end - self.game_start >= HAND_OVER {
+            let mut rest = Vec::with_capacity(BLOCK.max(self.buf.len() - end));
+            rest.extend_from_slice(&self.buf[end..]);
+            let mut game = std::mem::replace(&mut self.buf, rest);
+            game.truncate(end);
+            game.drain(..self.game_start);
+            game.shrink_to_fit();
+            self.scan -= end;
+            self.searched = self.searched.saturating_sub(end);
+            moved = end;
+            game
         } else {
             self.buf[self.game_start..end].to_vec()
         };
         let size = skipped.map(|s| s + (end - self.game_start) as u64);
-        self.game_start = end;
+        self.game_start = end - moved;
         self.start_line = 0;
         self.has_movetext = false;
         self.tags_ended = false;
         if line == 0 || (size.is_none() && trim_blank_start(&bytes).is_empty()) {
-            return None;
+            return (None, moved);
         }
         self.number += 1;
         if let Some(ProgressHook(progress)) = &self.progress {
@@ -362,12 +381,13 @@ impl<R: BufRead> GameSplitter<R> {
                 games: self.number,
             });
         }
-        Some(RawGame {
+        let game = RawGame {
             number: self.number,
             line,
             bytes,
             too_large: size,
-        })
+        };
+        (Some(game), moved)
     }
 }
 
@@ -636,5 +656,41 @@ mod tests {
         assert_eq!(whole.len(), 5);
         assert_eq!(whole[3].bytes, many_lines.as_bytes());
         assert!(whole.iter().all(|g| g.too_large.is_none()));
+    }
+
+    /// Issue 24.2: a game of `HAND_OVER` bytes or more leaves in the splitter's buffer
+    /// (no copy): the games and line numbers are those of copied games, whether the big
+    /// game ends at a tag line in the same block, at a CRLF, or at the end of the stream.
+    #[test]
+    fn big_games_take_the_buffer_and_the_games_after_them_are_intact() {
+        let small = "[Event \"s\"]\n\n1. e4 e5 *\n\n";
+        let big = |eol: &str, lines: usize| {
+            let mut g = format!("[Event \"b\"]{eol}{eol}1. e4 e5");
+            let line = format!(" {{{}}}{eol}", "c".repeat(100));
+            for _ in 0..lines {
+                g.push_str(&line);
+            }
+            g.push_str(&format!("*{eol}{eol}"));
+            g
+        };
+        let big_lf = big("\n", HAND_OVER / 100);
+        let big_crlf = big("\r\n", HAND_OVER / 50);
+        let last = big("\n", HAND_OVER / 90);
+        let last = last.trim_end();
+        let pieces = [small, &big_lf, small, &big_crlf, &big_lf, small, last];
+        assert!(big_lf.len() >= HAND_OVER && big_crlf.len() >= HAND_OVER);
+        let text: String = pieces.concat();
+        for capacity in [4096, 1 << 20] {
+            let reader = io::BufReader::with_capacity(capacity, text.as_bytes());
+            let games: Vec<RawGame> = GameSplitter::new(reader).map(Result::unwrap).collect();
+            let got: Vec<&[u8]> = games.iter().map(|g| &g.bytes[..]).collect();
+            let want: Vec<&[u8]> = pieces.iter().map(|p| p.as_bytes()).collect();
+            assert!(got == want, "capacity {capacity}: the games differ");
+            let mut line = 1;
+            for (g, p) in games.iter().zip(pieces) {
+                assert_eq!((g.number, g.line), (g.number, line));
+                line += p.matches('\n').count();
+            }
+        }
     }
 }
