@@ -10,7 +10,12 @@
 //!   RSS from `/usr/bin/time` when it exists);
 //! - `pocketfen validate -j 2` on 1 GB streamed through stdin (the file 10 times), for RSS;
 //! - `pocketfen validate` with 1 and 2 jobs on the bughouse corpus repeated to ≥ 20 MB;
-//! - `pocketfen pgn convert` of the 100 MB file to each target with 1 and 2 jobs.
+//! - `pocketfen pgn convert` of the 100 MB file to each target with 1 and 2 jobs;
+//! - memory (`cargo bench --bench pgn -- memory` runs only this): peak RSS of `validate`,
+//!   `pgn convert` and `replay` at `-j 1` and `-j 2` on one 32 MB crazyhouse game alone,
+//!   and on the same game followed by 200 MB of ordinary games (the bound: within 32 MB
+//!   of the game alone), with `pgn-extract` (Debian's package, when installed) on the same
+//!   two files as the peer.
 
 use std::fs;
 use std::io::{BufWriter, Write};
@@ -182,6 +187,11 @@ fn main() {
         html_report_cost(bin, path);
         return;
     }
+    // `cargo bench --bench pgn -- memory`: only the memory rows.
+    if std::env::args().any(|a| a == "memory") {
+        memory(bin, path);
+        return;
+    }
     let data = fs::read(path).unwrap();
     println!("{:.1} MB of standard and crazyhouse games", bytes / 1e6);
     let mbs = |t: Duration| bytes / 1e6 / t.as_secs_f64();
@@ -299,6 +309,136 @@ fn main() {
     );
     hostile(bin, mbs(one));
     html_report_cost(bin, path);
+    memory(bin, path);
+}
+
+/// A crazyhouse game of `size` bytes: the knights going out and back (legal however long,
+/// as repetition is only a claim), eight moves to a line.
+fn knight_shuffle(size: usize) -> Vec<u8> {
+    let mut game =
+        b"[Event \"knight shuffle\"]\n[Variant \"Crazyhouse\"]\n[Result \"*\"]\n\n".to_vec();
+    let mut number = 1;
+    while game.len() < size {
+        let (white, black) = if number % 2 == 1 {
+            ("Nf3", "Nf6")
+        } else {
+            ("Ng1", "Ng8")
+        };
+        write!(game, "{number}. {white} {black}").unwrap();
+        game.push(if number % 4 == 0 { b'\n' } else { b' ' });
+        number += 1;
+    }
+    game.extend_from_slice(b"*\n\n");
+    game
+}
+
+/// Peak RSS with one slow game: `validate`, `pgn convert` and `replay` at 1 and 2 jobs on
+/// a 32 MB crazyhouse game alone, then on it followed by 200 MB of ordinary games (the
+/// 100 MB archive twice). Workers that raced ahead of the slow game would hold their
+/// finished games until it is done: the pipeline's back-pressure bounds that to a few
+/// batches, so the second column may pass the first by at most 32 MB. `pgn convert`
+/// of the game alone should stay within twice its size plus 16 MB.
+fn memory(bin: &Path, archive: &Path) {
+    let dir = Path::new("target/bench-data");
+    let slow = dir.join("slow-32mb.pgn");
+    let mixed = dir.join("slow-then-200mb.pgn");
+    let game = knight_shuffle(32_000_000);
+    fs::write(&slow, &game).unwrap();
+    {
+        let ordinary = fs::read(archive).unwrap();
+        let mut out = BufWriter::new(fs::File::create(&mixed).unwrap());
+        out.write_all(&game).unwrap();
+        for _ in 0..2 {
+            out.write_all(&ordinary).unwrap();
+            out.write_all(b"\n\n").unwrap();
+        }
+        out.flush().unwrap();
+    }
+    let mb = |n: usize| n as f64 / 1e6;
+    let mixed_size = fs::metadata(&mixed).unwrap().len() as usize;
+    println!();
+    println!(
+        "peak RSS: one {:.0} MB crazyhouse game alone, then followed by {:.0} MB of ordinary games",
+        mb(game.len()),
+        mb(mixed_size - game.len())
+    );
+    println!("| command | -j | the game alone | then 200 MB | difference (bound 32 MB) |");
+    println!("| --- | --- | --- | --- | --- |");
+    let show = |r: Option<f64>| r.map_or("n/a".to_owned(), |r| format!("{r:.1} MB"));
+    let commands: [(&str, &[&str]); 3] = [
+        ("validate", &["validate", "-q"]),
+        (
+            "pgn convert --to lichess",
+            &["pgn", "convert", "-q", "--to", "lichess"],
+        ),
+        ("replay --emit san", &["replay", "--emit", "san"]),
+    ];
+    let mut convert_alone = None;
+    for (name, args) in commands {
+        for jobs in ["1", "2"] {
+            let rss = |file: &Path| {
+                let mut all = args.to_vec();
+                all.extend(["-j", jobs, "--max-game-bytes", "100000000"]);
+                all.push(file.to_str().unwrap());
+                run_pocketfen(bin, &all, None).1
+            };
+            let (alone, then) = (rss(&slow), rss(&mixed));
+            if name.starts_with("pgn convert") && jobs == "1" {
+                convert_alone = alone;
+            }
+            let difference = match (alone, then) {
+                (Some(a), Some(t)) => {
+                    let d = t - a;
+                    let verdict = if d <= 32.0 { "within" } else { "OVER" };
+                    format!("{d:+.1} MB ({verdict})")
+                }
+                _ => "n/a".to_owned(),
+            };
+            println!(
+                "| pocketfen {name} | {jobs} | {} | {} | {difference} |",
+                show(alone),
+                show(then)
+            );
+        }
+    }
+    let peer = ["/usr/games/pgn-extract", "/usr/bin/pgn-extract"]
+        .into_iter()
+        .map(Path::new)
+        .find(|p| p.exists());
+    match peer {
+        Some(peer) => {
+            let rss = |file: &Path| {
+                let mut cmd = Command::new("/usr/bin/time");
+                cmd.args(["-f", "RSS_KB=%M"]).arg(peer);
+                cmd.args(["-s", "-o", "/dev/null"]).arg(file);
+                let out = cmd
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .output()
+                    .unwrap();
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .find_map(|l| l.strip_prefix("RSS_KB="))
+                    .and_then(|v| v.trim().parse::<f64>().ok())
+                    .map(|kb| kb / 1024.0)
+            };
+            let (alone, then) = (rss(&slow), rss(&mixed));
+            println!(
+                "| pgn-extract -s -o /dev/null (peer) | 1 | {} | {} | |",
+                show(alone),
+                show(then)
+            );
+        }
+        None => println!("(install Debian's pgn-extract for the peer's row)"),
+    }
+    if let Some(c) = convert_alone {
+        let bound = 2.0 * mb(game.len()) + 16.0;
+        println!(
+            "pgn convert of the game alone: {c:.1} MB against a bound of twice its size plus 16 MB ({bound:.0} MB): {}",
+            if c <= bound { "within" } else { "OVER" }
+        );
+    }
+    let _ = fs::remove_file(&mixed);
 }
 
 /// The cost of `validate --html` on the archive with a few illegal games: the
