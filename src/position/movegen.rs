@@ -153,6 +153,33 @@ impl Sink for Counter {
     }
 }
 
+/// Records whether there is any move, without building them.
+#[derive(Default)]
+struct Any(bool);
+
+impl Sink for Any {
+    #[inline]
+    fn piece(&mut self, _: &Board, _: Role, _: Square, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+
+    #[inline]
+    fn pawns(&mut self, _: &Board, targets: Bitboard, _: i32, _: Bitboard) {
+        self.0 |= targets.any();
+    }
+
+    #[inline]
+    fn drops(&mut self, pocket: Pocket, targets: Bitboard, pawn_targets: Bitboard) {
+        self.0 |= (pocket.role_mask() >> 1 != 0 && targets.any())
+            || (pocket.get(Role::Pawn) > 0 && pawn_targets.any());
+    }
+
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 = true;
+    }
+}
+
 impl Position {
     /// Generates every legal move into `sink`.
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
@@ -423,15 +450,18 @@ impl Position {
         !after.has_legal_moves()
     }
 
-    /// Whether the side to move has any legal move, trying board moves before drops.
+    /// Whether the side to move has any legal move: the king's moves first (most checks
+    /// are met by one, found without the pins), then the rest, none of them built.
     pub fn has_legal_moves(&self) -> bool {
-        let mut list = MoveList::new();
-        self.generate_with(&mut list, false, Filter::ALL);
-        if !list.is_empty() {
-            return true;
+        let mut any = Any(false);
+        if let Some(king) = self.our_king() {
+            self.gen_king(&mut any, king, Bitboard::FULL);
+            if any.0 {
+                return true;
+            }
         }
-        self.generate(&mut list);
-        !list.is_empty()
+        self.generate(&mut any);
+        any.0
     }
 
     /// The legal moves of `role` (drops included) that land on `to`, found without
@@ -475,6 +505,52 @@ pub(crate) fn castle_path(king: Square, rook: Square) -> Bitboard {
 mod tests {
     use super::*;
     use crate::position::testing::random_positions;
+    use crate::variant::{Rules, Variant};
+
+    /// `has_legal_moves` (the king's moves, then the rest, none built) says what the list
+    /// of legal moves says: on random positions and every position one move after them
+    /// (checks, mates), on mates and stalemates, and where only a drop would save the king
+    /// or give mate, with drop mates allowed or not.
+    #[test]
+    fn has_legal_moves_is_whether_the_list_of_legal_moves_is_empty() {
+        let mut positions = Vec::new();
+        for (n, p) in random_positions().into_iter().enumerate() {
+            if n % 4 == 0 {
+                for m in p.legal_moves() {
+                    let mut after = p.clone();
+                    after.play_unchecked(m);
+                    positions.push(after);
+                }
+            }
+            positions.push(p);
+        }
+        for (fen, variant) in [
+            (
+                "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+                Variant::Chess,
+            ),
+            ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Variant::Chess),
+            ("7k/5Q2/6K1/8/8/8/8/8/n b - - 0 1", Variant::Crazyhouse),
+            ("6rk/6pp/8/8/8/8/8/K6R/r w - - 0 1", Variant::Crazyhouse),
+            ("k7/8/1K6/8/8/8/8/8/Q b - - 0 1", Variant::Crazyhouse),
+            ("k7/2K5/8/8/8/8/8/8/Q w - - 0 1", Variant::Crazyhouse),
+            ("4k3/8/8/8/8/8/8/8 w - - 0 1", Variant::Horde),
+        ] {
+            let setup: crate::setup::Setup = fen.parse().unwrap();
+            positions.push(Position::from_setup(&setup, Rules::new(variant)).unwrap());
+        }
+        let (mut none, mut checked) = (0, 0);
+        for mut p in positions {
+            for drop_mate in [true, false] {
+                p.set_drop_mate(drop_mate);
+                let want = !p.legal_moves().is_empty();
+                assert_eq!(p.has_legal_moves(), want, "{p:?}");
+                none += usize::from(!want);
+                checked += 1;
+            }
+        }
+        assert!(none >= 6 && checked > 10_000, "{none} of {checked}");
+    }
 
     /// `legal_moves_to(role, to)` is exactly the legal moves of that role onto that square:
     /// drops of the other pocket pieces and moves to other squares stay out, with drop
