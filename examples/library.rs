@@ -1,9 +1,11 @@
 //! pocketfen as a library, written as a program that depends on it would be:
-//! `cargo run --example library`.
+//! `cargo run --example library` (from the project root, for the bundled sample).
 
+use pocketfen::archive::{Run, RunOptions, Source, Task};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::pgn::{Options, validate_str};
+use pocketfen::record::RunRecord;
 use pocketfen::{Position, Variant};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -26,6 +28,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for report in validate_str(pgn, &Options::default()) {
         for p in &report.problems {
             println!("{}", p.display_in("string", report.number));
+        }
+    }
+
+    // Validate a whole archive (compressed, on every core): its records in input order.
+    let sample = Source::path("samples/lichess_zh_2022-2025_bots75.pgn.zst");
+    for record in Run::new(
+        vec![sample],
+        Task::Validate { all: false },
+        RunOptions::default(),
+    ) {
+        match record {
+            RunRecord::Game(game) => {
+                println!("game {}: {:?}", game.report.number, game.report.problems)
+            }
+            RunRecord::Summary(s) => println!("{}: {} games, {} plies", s.file, s.games, s.plies),
+            _ => {}
         }
     }
     Ok(())

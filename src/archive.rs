@@ -323,7 +323,7 @@ impl Run {
             GameSplitter::with_max_game_bytes(decoded.reader, self.opts.max_game_bytes);
         if let Some(progress) = &self.opts.progress {
             let (progress, file) = (Arc::clone(progress), self.files);
-            splitter.on_progress(Arc::new(move |tick| progress(Progress { file, ..tick })));
+            splitter.on_progress(move |bytes, games| progress(Progress { file, bytes, games }));
         }
         let work = self.work(game);
         self.current = Some(Current {

@@ -6,6 +6,11 @@
 //! - [`Position`] is a legal position of any [`Variant`] (Chess, Crazyhouse, Loop, Chessgi,
 //!   Horde, one Bughouse board), built from a `Setup` by validation, with legal move
 //!   generation, play, outcome and [`perft`].
+//! - [`notation::san`] and [`notation::uci`] read and write moves with drops;
+//!   [`bughouse::Match`] plays two boards.
+//! - [`pgn`] validates, converts and replays one game; [`archive::Run`] runs whole
+//!   archives (files, streams, compressed or not) on every core in bounded memory, as an
+//!   iterator of the typed records of [`record`] (what `--json` writes).
 //!
 //! ```
 //! use pocketfen::notation::fen::{self, FenDialect};
@@ -51,6 +56,11 @@ pub use position::{
 pub use setup::{Castling, CastlingFlag, CastlingSpec, Fen, Pocket, Setup};
 pub use types::{ByColor, ByRole, Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use variant::{CaptureMode, Rules, Variant, guess_variant};
+
+/// The README's Rust example, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 /// The movetext tokenizer and its line index, for the fuzz targets of `fuzz/` (which check
 /// them against the text): not part of the API.

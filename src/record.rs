@@ -48,7 +48,7 @@ pub fn printable(name: &str) -> std::borrow::Cow<'_, str> {
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// The names pocketfen's vocabulary serializes to: the stable kebab-case names of the
-/// README (`no-such-piece`, `crazyhouse`, `error`, …).
+/// docs/REFERENCE.md (`no-such-piece`, `crazyhouse`, `error`, …).
 #[cfg(feature = "serde")]
 macro_rules! serialize_as_name {
     ($($t:ty),* $(,)?) => {$(

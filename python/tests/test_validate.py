@@ -193,7 +193,7 @@ def write_large(path, megabytes):
 
 
 def test_a_large_archive_streams_in_constant_memory(tmp_path):
-    # 64 MB by default; POCKETFEN_LARGE_MB=1024 runs it on 1 GB (README: Python).
+    # 64 MB by default; POCKETFEN_LARGE_MB=1024 runs it on 1 GB (docs/TESTING.md).
     megabytes = int(os.environ.get("POCKETFEN_LARGE_MB", "64"))
     path = tmp_path / "large.pgn"
     size = write_large(path, megabytes)

@@ -198,7 +198,7 @@ const EMITS: &[&str] = &["fen", "san", "uci"];
 pub struct FenInput {
     /// FENs to read (quote each). Without any, one FEN per line is read from stdin.
     pub fens: Vec<String>,
-    /// Write JSON Lines instead of text (schema in the README).
+    /// Write JSON Lines instead of text (schema in docs/REFERENCE.md).
     #[arg(long)]
     pub json: bool,
 }
@@ -367,7 +367,7 @@ pub struct ValidateArgs {
     /// Validate the moves of variations too (they are always parsed).
     #[arg(long)]
     pub variations: bool,
-    /// JSON Lines output (schema in the README).
+    /// JSON Lines output (schema in docs/REFERENCE.md).
     #[arg(long)]
     pub json: bool,
     /// Report every game, not only games with problems.

@@ -359,7 +359,9 @@ fn totals_of(s: &SummaryRecord) -> pocketfen::pgn::Totals {
 
 /// A file's summary line: counts, time and speed.
 fn summary_text(s: &SummaryRecord) -> String {
-    let secs = s.seconds.max(1e-9);
+    // The time is kept to the millisecond: a file read faster counts one, so that a
+    // tiny file does not show a billion games a second.
+    let secs = s.seconds.max(1e-3);
     format!(
         "{} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
         s.games,

@@ -87,7 +87,7 @@ impl Target {
 
     /// The name the target gives Chess960: Lichess's PGN export writes the variant's
     /// name capitalised (`Chess960`), Chess.com's export `Chess960`, and Xboard/WinBoard
-    /// its `VARIANT_NAMES` entry `fischerandom` (see the README's convert table).
+    /// its `VARIANT_NAMES` entry `fischerandom` (see the convert table of docs/REFERENCE.md).
     fn chess960_name(self) -> &'static str {
         match self {
             Target::Lichess | Target::Chesscom => "Chess960",

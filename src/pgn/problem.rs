@@ -449,6 +449,17 @@ impl<'t> Reporter<'t> {
     }
 }
 
+/// A result marker or Result tag that spells `result` otherwise (`1–0`): read as it, with a
+/// warning.
+pub(crate) fn nonstandard_result(rep: &mut Reporter<'_>, result: &str, text: &str, offset: usize) {
+    rep.warn(
+        GameProblemKind::NonstandardResult,
+        At::tag(text, offset),
+        format!("`{text}` is read as the result {result} (PGN writes results with ASCII hyphens and 1/2)"),
+        None,
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,8 @@
 
 use std::io::{self, BufRead};
 
+use super::token::trim_blank_start;
+
 /// One game's raw bytes and where it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawGame {
@@ -78,8 +80,8 @@ pub struct GameSplitter<R> {
     progress: Option<ProgressHook>,
 }
 
-/// The progress callback of a splitter.
-struct ProgressHook(crate::archive::ProgressFn);
+/// The progress callback of a splitter: told the bytes read and the games split.
+struct ProgressHook(Box<dyn Fn(u64, usize) + Send + Sync>);
 
 impl std::fmt::Debug for ProgressHook {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -129,8 +131,8 @@ impl<R: BufRead> GameSplitter<R> {
     }
 
     /// Calls `progress` with the bytes read and the games split after each game.
-    pub fn on_progress(&mut self, progress: crate::archive::ProgressFn) {
-        self.progress = Some(ProgressHook(progress));
+    pub fn on_progress(&mut self, progress: impl Fn(u64, usize) + Send + Sync + 'static) {
+        self.progress = Some(ProgressHook(Box::new(progress)));
     }
 
     /// Splits the games of `reader`, skipping (in constant memory) any game larger than
@@ -375,11 +377,7 @@ impl<R: BufRead> GameSplitter<R> {
         }
         self.number += 1;
         if let Some(ProgressHook(progress)) = &self.progress {
-            progress(crate::archive::Progress {
-                file: 0,
-                bytes: self.bytes_read,
-                games: self.number,
-            });
+            progress(self.bytes_read, self.number);
         }
         let game = RawGame {
             number: self.number,
@@ -405,18 +403,6 @@ fn line_end(buf: &[u8], from: usize, cr: bool) -> Option<usize> {
         (_, Some(b'\n')) => Some(n + 2),
         (_, Some(_)) => Some(n + 1),
         (_, None) => None,
-    }
-}
-
-/// `bytes` without the white space at its start: ASCII white space and byte-order marks
-/// (U+FEFF, `EF BB BF`), which stand between games when files are joined.
-pub(super) fn trim_blank_start(mut bytes: &[u8]) -> &[u8] {
-    loop {
-        bytes = bytes.trim_ascii_start();
-        match bytes.strip_prefix(b"\xef\xbb\xbf") {
-            Some(rest) => bytes = rest,
-            None => return bytes,
-        }
     }
 }
 

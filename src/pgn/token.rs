@@ -100,9 +100,21 @@ fn tag_pair(i: &[u8], cr: bool) -> Option<TagSpan> {
     })
 }
 
+/// `bytes` without the white space at its start: ASCII white space and byte-order marks
+/// (U+FEFF, `EF BB BF`), which stand between games when files are joined.
+pub(super) fn trim_blank_start(mut bytes: &[u8]) -> &[u8] {
+    loop {
+        bytes = bytes.trim_ascii_start();
+        match bytes.strip_prefix(b"\xef\xbb\xbf") {
+            Some(rest) => bytes = rest,
+            None => return bytes,
+        }
+    }
+}
+
 /// Whether `line` begins, after blanks, with a whole tag pair.
 pub(super) fn starts_with_tag(line: &[u8]) -> bool {
-    tag_pair(super::split::trim_blank_start(line), true).is_some()
+    tag_pair(trim_blank_start(line), true).is_some()
 }
 
 /// Where a tag's parts lie, in bytes from its `[`.

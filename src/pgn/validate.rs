@@ -20,7 +20,9 @@ use std::ops::ControlFlow;
 
 use super::bpgn::TwoBoards;
 use super::game::{Boards, Options, Start, Tags, read_start};
-use super::problem::{At, GameProblemKind, GameReport, Reporter, ResultReading};
+use super::problem::{
+    At, GameProblemKind, GameReport, Reporter, ResultReading, nonstandard_result,
+};
 use super::split::{GameSplitter, RawGame};
 use super::token::{Tokenizer, read_result};
 use super::visitor::Visitor;
@@ -465,17 +467,6 @@ fn check_end(
             );
         }
     }
-}
-
-/// A result marker or Result tag that spells `result` otherwise (`1–0`): read as it, with a
-/// warning.
-pub(crate) fn nonstandard_result(rep: &mut Reporter<'_>, result: &str, text: &str, offset: usize) {
-    rep.warn(
-        GameProblemKind::NonstandardResult,
-        At::tag(text, offset),
-        format!("`{text}` is read as the result {result} (PGN writes results with ASCII hyphens and 1/2)"),
-        None,
-    );
 }
 
 /// Under `--strict`, a move number that does not fit the position (`12.` before a white

@@ -229,7 +229,7 @@ pub(crate) fn walk<'t, P: Play, V: Visitor<'t>>(
                     marker = Some((r, t.offset));
                 }
                 if t.text != r {
-                    super::validate::nonstandard_result(rep, r, t.text, t.offset);
+                    super::problem::nonstandard_result(rep, r, t.text, t.offset);
                 }
                 visitor.result(r)
             }

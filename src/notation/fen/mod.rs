@@ -46,19 +46,16 @@
 //!
 //! # Printing
 //!
-//! Each dialect prints as that site writes (the evidence is in the README's dialect table):
+//! Each dialect prints as that site writes (the evidence is in docs/REFERENCE.md):
 //!
 //! - [`FenDialect::Lichess`]: `…/RNBQKBNR/Pq`, pocket white then black, each P N B R Q,
 //!   a trailing `/` for an empty pocket, `~` after promoted pieces.
 //! - [`FenDialect::Xboard`]: `…/RNBQKBNR[Pq]`, same order, `[-]` when empty, `~`.
-//! - [`FenDialect::Bracket`]: as Xboard but `[]` when empty (python-chess, shakmaty,
-//!   chessops and Fairy-Stockfish read it).
-//! - [`FenDialect::Chesscom`]: no `~`; the pocket after the full-move number and the
-//!   promoted squares after it. Guesses, since no example shows them: an empty pocket is
-//!   not written at all (so a crazyhouse position with empty pockets reads back as a
-//!   pocketless FEN); when pieces are promoted but the pocket is empty the pocket is
-//!   written `-`; several promoted squares are separated by spaces. Pocket order is
-//!   canonical P N B R Q (Chess.com's own order varies).
+//! - [`FenDialect::Bracket`]: `…/RNBQKBNR[Qp]`, each side Q R B N P (as python-chess and
+//!   Fairy-Stockfish write it), `[]` when empty, `~`.
+//! - [`FenDialect::Chesscom`]: the pocket after the full-move number, each side Q R B N
+//!   P, not written when empty; no `~`, but the promoted squares after the last field
+//!   (`… 0 1 NPq a1`, or `… 0 1 a1` with empty pockets), several separated by spaces.
 //!
 //! Castling letters print as they were read (standard, X-FEN or Shredder-FEN).
 
@@ -119,15 +116,15 @@ impl fmt::Display for FenDialect {
 }
 
 impl FromStr for FenDialect {
-    type Err = crate::ParseNameError;
+    type Err = crate::name::ParseNameError;
     /// `lichess`, `xboard`, `chesscom` or `bracket` (any letter case; `chess.com` too).
-    fn from_str(s: &str) -> Result<FenDialect, crate::ParseNameError> {
+    fn from_str(s: &str) -> Result<FenDialect, crate::name::ParseNameError> {
         let l = s.trim().to_ascii_lowercase();
         FenDialect::ALL
             .into_iter()
             .find(|d| d.name() == l || (l == "chess.com" && *d == FenDialect::Chesscom))
             .ok_or_else(|| {
-                crate::ParseNameError::new(
+                crate::name::ParseNameError::new(
                     "dialect",
                     s,
                     &["lichess", "xboard", "chesscom", "bracket"],

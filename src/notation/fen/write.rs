@@ -9,7 +9,7 @@ use crate::setup::{Fen, Setup};
 use crate::types::{ByColor, Color, Piece, Role};
 
 /// The order each dialect writes a side's pocket letters in, as its home programs write
-/// them (the README's dialect table has the evidence): P N B R Q for Lichess (scalachess
+/// them (docs/REFERENCE.md has the evidence): P N B R Q for Lichess (scalachess
 /// `Pocket.forsyth`) and Xboard (xboard's holdings follow its piece enum, `common.h`);
 /// Q R B N P for the bracket form (python-chess `CrazyhousePocket.__str__` and
 /// Fairy-Stockfish `Position::fen` count down from the queen) and for Chess.com (its one

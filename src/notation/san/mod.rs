@@ -232,14 +232,14 @@ impl DropStyle {
 }
 
 impl FromStr for DropStyle {
-    type Err = crate::ParseNameError;
+    type Err = crate::name::ParseNameError;
     /// `p-at` or `at`.
-    fn from_str(s: &str) -> Result<DropStyle, crate::ParseNameError> {
+    fn from_str(s: &str) -> Result<DropStyle, crate::name::ParseNameError> {
         let l = s.trim().to_ascii_lowercase();
         DropStyle::ALL
             .into_iter()
             .find(|d| d.name() == l)
-            .ok_or_else(|| crate::ParseNameError::new("drop style", s, &["p-at", "at"]))
+            .ok_or_else(|| crate::name::ParseNameError::new("drop style", s, &["p-at", "at"]))
     }
 }
 
