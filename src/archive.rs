@@ -88,11 +88,12 @@ impl Source {
         }
     }
 
-    fn open(self) -> io::Result<input::Decoded<'static>> {
+    /// Opens the source, decoding on `jobs` threads.
+    fn open(self, jobs: usize) -> io::Result<input::Decoded<'static>> {
         match self {
-            Source::Path(p) => input::open(p),
-            Source::Stdin => input::open("-"),
-            Source::Reader { reader, .. } => input::decode(reader),
+            Source::Path(p) => input::open_with(p, jobs),
+            Source::Stdin => input::open_with("-", jobs),
+            Source::Reader { reader, .. } => input::decode_with(reader, jobs),
         }
     }
 }
@@ -296,7 +297,7 @@ impl Run {
         if game.format == Format::Auto {
             game.format = Format::from_path(&name);
         }
-        let decoded = match source.open() {
+        let decoded = match source.open(self.jobs) {
             Ok(d) => d,
             Err(e) => {
                 self.complete = false;

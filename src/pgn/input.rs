@@ -121,6 +121,12 @@ impl TrailingNote {
     pub fn get(&self) -> Option<&Trailing> {
         self.0.get()
     }
+
+    /// Notes the trailing bytes (the first note stays).
+    #[cfg(feature = "compression")]
+    pub(super) fn set(&self, t: Trailing) {
+        let _ = self.0.set(t);
+    }
 }
 
 /// A stream opened for reading: its decoded text, and what is known of it.
@@ -147,7 +153,7 @@ impl fmt::Debug for Decoded<'_> {
 
 /// A buffered reader that can look several bytes ahead (a frame's magic number) and
 /// counts the bytes consumed (the offset of what trails the last frame).
-struct Peek<R> {
+pub(super) struct Peek<R> {
     inner: R,
     buf: Box<[u8]>,
     pos: usize,
@@ -156,7 +162,7 @@ struct Peek<R> {
 }
 
 impl<R: Read> Peek<R> {
-    fn new(inner: R) -> Peek<R> {
+    pub(super) fn new(inner: R) -> Peek<R> {
         Peek {
             inner,
             buf: vec![0; 1 << 16].into_boxed_slice(),
@@ -167,7 +173,7 @@ impl<R: Read> Peek<R> {
     }
 
     /// At least `n` bytes ahead, fewer only at the end of the stream.
-    fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
+    pub(super) fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
         if self.len - self.pos < n {
             self.buf.copy_within(self.pos..self.len, 0);
             self.len -= self.pos;
@@ -186,7 +192,7 @@ impl<R: Read> Peek<R> {
 
     /// Reads to the end of the stream: how many bytes were left, and whether all were 0.
     #[cfg(feature = "compression")]
-    fn drain(&mut self) -> io::Result<(u64, bool)> {
+    pub(super) fn drain(&mut self) -> io::Result<(u64, bool)> {
         let (mut len, mut zeros) = (0, true);
         loop {
             let chunk = self.fill_buf()?;
@@ -237,7 +243,7 @@ impl<R: Read> BufRead for Peek<R> {
 #[cfg(feature = "compression")]
 enum Stage<R: BufRead> {
     Zstd(zstd::stream::read::Decoder<'static, R>),
-    Gzip(flate2::bufread::GzDecoder<R>),
+    Gzip(Box<flate2::bufread::GzDecoder<R>>),
     Bzip2(bzip2::bufread::BzDecoder<R>),
     Done,
 }
@@ -245,7 +251,7 @@ enum Stage<R: BufRead> {
 /// Decodes every frame of a compressed stream, one decoder per frame, and stops at bytes
 /// that start no frame (noting them).
 #[cfg(feature = "compression")]
-struct Frames<R: Read> {
+pub(super) struct Frames<R: Read> {
     kind: Compression,
     stage: Stage<Peek<R>>,
     trailing: TrailingNote,
@@ -253,6 +259,22 @@ struct Frames<R: Read> {
 
 #[cfg(feature = "compression")]
 impl<R: Read> Frames<R> {
+    /// Decodes the frames of `kind` from `src` on, noting in `trailing` the bytes that
+    /// start no frame.
+    pub(super) fn start(
+        kind: Compression,
+        src: Peek<R>,
+        trailing: TrailingNote,
+    ) -> io::Result<Frames<R>> {
+        let mut frames = Frames {
+            kind,
+            stage: Stage::Done,
+            trailing,
+        };
+        frames.next_frame(src)?;
+        Ok(frames)
+    }
+
     /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
     fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
         let head = src.peek(4)?;
@@ -263,7 +285,7 @@ impl<R: Read> Frames<R> {
         if Compression::detect(head) != self.kind {
             let offset = src.consumed;
             let (len, zeros) = src.drain()?;
-            let _ = self.trailing.0.set(Trailing {
+            self.trailing.set(Trailing {
                 compression: self.kind,
                 offset,
                 len,
@@ -276,7 +298,7 @@ impl<R: Read> Frames<R> {
             Compression::Zstd => {
                 Stage::Zstd(zstd::stream::read::Decoder::with_buffer(src)?.single_frame())
             }
-            Compression::Gzip => Stage::Gzip(flate2::bufread::GzDecoder::new(src)),
+            Compression::Gzip => Stage::Gzip(Box::new(flate2::bufread::GzDecoder::new(src))),
             Compression::Bzip2 => Stage::Bzip2(bzip2::bufread::BzDecoder::new(src)),
             Compression::None => Stage::Done,
         };
@@ -316,7 +338,7 @@ impl<R: Read> Read for Frames<R> {
 /// stream returns the error in place of everything it decoded in that call, so small
 /// calls lose at most the last few kilobytes before the damage.
 #[cfg(feature = "compression")]
-struct Small<R>(R);
+pub(super) struct Small<R>(pub(super) R);
 
 #[cfg(feature = "compression")]
 impl<R: Read> Read for Small<R> {
@@ -327,7 +349,7 @@ impl<R: Read> Read for Small<R> {
 }
 
 #[cfg(feature = "compression")]
-const SMALL_READ: usize = 8 << 10;
+pub(super) const SMALL_READ: usize = 8 << 10;
 
 /// Wraps `inner` in the decoder its first bytes call for.
 ///
@@ -343,12 +365,7 @@ pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
         Compression::None => Box::new(src),
         #[cfg(feature = "compression")]
         kind => {
-            let mut frames = Frames {
-                kind,
-                stage: Stage::Done,
-                trailing: trailing.clone(),
-            };
-            frames.next_frame(src)?;
+            let frames = Frames::start(kind, src, trailing.clone())?;
             Box::new(BufReader::with_capacity(1 << 16, Small(frames)))
         }
         #[cfg(not(feature = "compression"))]
@@ -370,6 +387,45 @@ pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
     })
 }
 
+/// [`decode`] on `jobs` threads: independent frames (pzstd's zstd frames, pbzip2's bzip2
+/// streams, BGZF's gzip blocks) are decoded side by side and read in order; a stream that
+/// is one frame, or whose frames cannot be found without decoding them (plain
+/// multi-member gzip), is decoded on a thread of its own. The text read, the trailing
+/// bytes noted and the errors met are those of [`decode`], for any `jobs` (with 1, this
+/// is [`decode`]).
+///
+/// # Errors
+///
+/// As [`decode`].
+pub fn decode_with<R: Read + Send + 'static>(
+    inner: R,
+    jobs: usize,
+) -> io::Result<Decoded<'static>> {
+    #[cfg(feature = "compression")]
+    if jobs > 1 {
+        let mut src = Peek::new(inner);
+        let compression = Compression::detect(src.peek(4)?);
+        if compression == Compression::None {
+            return Ok(Decoded {
+                reader: Box::new(src),
+                compression,
+                size: None,
+                trailing: TrailingNote::default(),
+            });
+        }
+        let trailing = TrailingNote::default();
+        let reader = super::unpack::parallel(src, compression, jobs, trailing.clone());
+        return Ok(Decoded {
+            reader: Box::new(reader),
+            compression,
+            size: None,
+            trailing,
+        });
+    }
+    let _ = jobs;
+    decode(inner)
+}
+
 /// Opens `path` (`-` for stdin) for reading, decompressing as needed, with the file's
 /// size when known.
 ///
@@ -377,13 +433,22 @@ pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
 ///
 /// The error of opening the file or of reading its first bytes.
 pub fn open(path: impl AsRef<Path>) -> io::Result<Decoded<'static>> {
+    open_with(path, 1)
+}
+
+/// [`open`], decoding on `jobs` threads as [`decode_with`] does.
+///
+/// # Errors
+///
+/// As [`open`].
+pub fn open_with(path: impl AsRef<Path>, jobs: usize) -> io::Result<Decoded<'static>> {
     let path = path.as_ref();
     if path == Path::new("-") {
-        return decode(io::stdin());
+        return decode_with(io::stdin(), jobs);
     }
     let file = File::open(path)?;
     let size = file.metadata().ok().map(|m| m.len());
-    let mut decoded = decode(file)?;
+    let mut decoded = decode_with(file, jobs)?;
     decoded.size = size;
     Ok(decoded)
 }

@@ -25,13 +25,17 @@ pub(crate) mod replay;
 pub(crate) mod split;
 mod step;
 pub(crate) mod token;
+#[cfg(feature = "compression")]
+mod unpack;
 pub(crate) mod validate;
 pub(crate) mod visitor;
 mod walk;
 
 pub use convert::{Converted, Target, convert_game, convert_text};
 pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
-pub use input::{Compression, Decoded, Trailing, TrailingNote, decode, open};
+pub use input::{
+    Compression, Decoded, Trailing, TrailingNote, decode, decode_with, open, open_with,
+};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
 pub use replay::{PlyText, replay_game};
 pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame};
