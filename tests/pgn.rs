@@ -1472,3 +1472,179 @@ fn issue_24_visitors_stop_and_skip() {
     assert!(report.problems.is_empty());
     assert_eq!(report.plies, 1);
 }
+
+// Issue 25: archives at database scale.
+
+/// A real compression tool of Debian's (`.ci/run` installs them), run on `args`.
+fn tool(name: &str, args: &[&str]) -> std::process::Output {
+    let out = Command::new(name)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{name} is needed for this test (`.ci/run` installs it): {e}"));
+    assert!(out.status.success(), "{name} {args:?}: {out:?}");
+    out
+}
+
+/// Some megabytes of standard and crazyhouse games, different from one copy to the next
+/// (an Event tag numbers them), so that every compressor makes many frames of them.
+fn games_text(copies: usize) -> Vec<u8> {
+    let parts = [
+        fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap(),
+        fs::read("samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn").unwrap(),
+    ];
+    let mut text = Vec::new();
+    for i in 0..copies {
+        for p in &parts {
+            text.extend_from_slice(format!("[Event \"copy {i}\"]\n").as_bytes());
+            text.extend_from_slice(p);
+            text.extend_from_slice(b"\n\n");
+        }
+    }
+    text
+}
+
+/// Issue 25.1: archives compressed by the real pbzip2 (one stream per block), pzstd
+/// (frames after skippable frames), gzip (one member) and as BGZF (`pgn convert -o
+/// x.gz`), whole, with trailing junk, or cut short, give with three jobs (the frames
+/// decoded side by side) exactly the records of one.
+#[test]
+fn issue_25_parallel_decoding_gives_the_records_of_one_thread() {
+    let dir = temp_dir("parallel");
+    let plain = dir.join("games.pgn");
+    fs::write(&plain, games_text(3)).unwrap();
+    let p = plain.to_str().unwrap();
+    let bz2 = tool("pbzip2", &["-c", "-1", "-b1", "-p2", p]).stdout;
+    assert!(
+        memchr::memmem::find_iter(&bz2, b"BZh1").count() >= 10,
+        "pbzip2 wrote few streams"
+    );
+    let zst = tool("pzstd", &["-q", "-c", "-1", "-p", "2", p]).stdout;
+    let gz = tool("gzip", &["-c", "-1", p]).stdout;
+    let bgzf_path = dir.join("games-bgzf.pgn.gz");
+    let out = cmd(&[
+        "pgn",
+        "convert",
+        "-q",
+        "--to",
+        "lichess",
+        "-o",
+        bgzf_path.to_str().unwrap(),
+        p,
+    ])
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let bgzf = fs::read(&bgzf_path).unwrap();
+    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
+    for (name, bytes) in [
+        ("bz2", &bz2),
+        ("zst", &zst),
+        ("gz", &gz),
+        ("bgzf.gz", &bgzf),
+    ] {
+        cases.push((format!("whole.{name}"), bytes.clone()));
+        cases.push((
+            format!("junk.{name}"),
+            [&bytes[..], b"\0\0\0junk after the frames"].concat(),
+        ));
+        cases.push((format!("cut.{name}"), bytes[..bytes.len() * 2 / 3].to_vec()));
+    }
+    for (name, bytes) in &cases {
+        let path = dir.join(format!("games-{name}"));
+        fs::write(&path, bytes).unwrap();
+        let path = path.to_str().unwrap();
+        let (one, code_one) = json_records(&["-j", "1", path]);
+        let (three, code_three) = json_records(&["-j", "3", path]);
+        let (one, three) = (games_and_summary(one), games_and_summary(three));
+        assert_eq!(code_one, code_three, "{name}");
+        assert!(
+            one == three,
+            "{name}: -j 3 read {} games, -j 1 {}",
+            three.0.len(),
+            one.0.len()
+        );
+        let summary = &one.1;
+        match name.split('.').next() {
+            Some("whole") => assert_eq!(
+                (code_one, summary["complete"].clone()),
+                (Some(0), true.into()),
+                "{name}"
+            ),
+            Some("junk") => assert_eq!(summary["trailing_bytes"]["length"], 24, "{name}"),
+            _ => assert_eq!(
+                (code_one, summary["complete"].clone()),
+                (Some(2), false.into()),
+                "{name}"
+            ),
+        }
+    }
+}
+
+/// Issue 25.2: `pgn convert -o FILE.zst|.gz|.bz2` compresses by the extension, in frames
+/// the real tools read back (pzstd's layout for zstd), at the level asked for; a level
+/// out of range, or one for plain output, is refused.
+#[test]
+fn issue_25_pgn_convert_writes_compressed_frames() {
+    let dir = temp_dir("packed");
+    let plain = dir.join("games.pgn");
+    fs::write(&plain, games_text(12)).unwrap();
+    let p = plain.to_str().unwrap();
+    let expected = cmd(&["pgn", "convert", "-q", "--to", "chesscom", "-j", "2", p])
+        .output()
+        .unwrap();
+    assert!(expected.status.success());
+    assert!(expected.stdout.len() > 2 * pocketfen::pgn::ZSTD_INPUT);
+    let mut sizes = Vec::new();
+    for (ext, level, decoder) in [
+        ("zst", "1", ["pzstd", "-q", "-d", "-c"]),
+        ("zst", "19", ["pzstd", "-q", "-d", "-c"]),
+        ("gz", "6", ["gzip", "-d", "-c", "-q"]),
+        ("bz2", "9", ["bzip2", "-d", "-c", "-q"]),
+    ] {
+        let out_path = dir.join(format!("out-{level}.pgn.{ext}"));
+        let o = out_path.to_str().unwrap();
+        let run = cmd(&[
+            "pgn", "convert", "-q", "--to", "chesscom", "-j", "2", "--level", level, "-o", o, p,
+        ])
+        .output()
+        .unwrap();
+        assert!(run.status.success(), "{ext}: {run:?}");
+        let bytes = fs::read(&out_path).unwrap();
+        if ext == "zst" {
+            let frames = pzstd_frames(&bytes).expect("pzstd's layout");
+            assert!(frames >= 3, "{frames} frames");
+            sizes.push(bytes.len());
+        }
+        let mut args: Vec<&str> = decoder[1..].to_vec();
+        args.push(o);
+        let back = tool(decoder[0], &args).stdout;
+        assert!(
+            back == expected.stdout,
+            "{ext} at level {level} does not read back"
+        );
+    }
+    assert!(
+        sizes[1] < sizes[0],
+        "level 19 compresses more than level 1: {sizes:?}"
+    );
+    for (args, says) in [
+        (
+            vec!["--level", "30", "-o", "x.pgn.zst"],
+            "zstd takes levels 1 to 22, not 30",
+        ),
+        (
+            vec!["--level", "0", "-o", "x.pgn.bz2"],
+            "bzip2 takes levels 1 to 9, not 0",
+        ),
+        (vec!["--level", "3"], "--level 3 compresses nothing"),
+    ] {
+        let mut all = vec!["pgn", "convert", "-q", "--to", "lichess"];
+        all.extend(args);
+        all.push(p);
+        let out = cmd(&all).current_dir(&dir).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{all:?}: {err}");
+        assert!(!dir.join("x.pgn.zst").exists() && !dir.join("x.pgn.bz2").exists());
+    }
+}

@@ -430,9 +430,16 @@ pub struct PgnConvertArgs {
     /// it the game is written and the warnings go to stderr.
     #[arg(long)]
     pub strict: bool,
-    /// Write to this file (through a temporary file renamed at the end) instead of stdout.
+    /// Write to this file (through a temporary file renamed at the end) instead of stdout;
+    /// `FILE.zst`, `FILE.gz` and `FILE.bz2` are compressed, on the workers, in
+    /// independent frames that pzstd, gzip, bzip2 and pocketfen read (zstd in pzstd's
+    /// layout, gzip as BGZF, bzip2 as pbzip2 writes it).
     #[arg(long, short = 'o')]
     pub output: Option<std::path::PathBuf>,
+    /// The compression level of `-o FILE.zst|.gz|.bz2`: zstd 1 to 22 (default 3), gzip
+    /// and bzip2 1 to 9 (default 6 and 9).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub level: Option<i32>,
     #[command(flatten)]
     pub games: GameArgs,
     /// Worker threads, 1 to 256 (default: all cores). The output is the same for any

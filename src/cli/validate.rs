@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use super::args::{GameArgs, PgnConvertArgs, ReplayArgs, ValidateArgs};
 use pocketfen::archive::{Progress as Tick, ProgressFn, Run, RunOptions, Source, Task};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
-use pocketfen::pgn::Compression;
+use pocketfen::pgn::{CompressedWriter, Compression};
 use pocketfen::pgn::{Format, GameProblem, Options, PlyText};
 use pocketfen::record::{RunRecord, SummaryRecord};
 use pocketfen::{Severity, Variant};
@@ -536,8 +536,23 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     let target = args.to;
     let style = args.drop_style.unwrap_or(target.drop_style());
     let paths = files(&args.games);
+    let compression = args.output.as_deref().map_or(Compression::None, |p| {
+        Compression::from_extension(&p.to_string_lossy())
+    });
+    if let (Some(level), Compression::None) = (args.level, compression) {
+        anyhow::bail!(
+            "--level {level} compresses nothing: write to FILE.zst, FILE.gz or FILE.bz2 (-o)"
+        );
+    }
     let (line, callback) = progress(args.quiet, &paths);
-    let (mut out, temp) = open_output(args.output.as_deref())?;
+    let (out, temp) = open_output(args.output.as_deref())?;
+    let mut out = Packed::new(
+        out,
+        compression,
+        args.level,
+        pocketfen::archive::jobs(args.jobs.unwrap_or(0)),
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
     let sources = paths.iter().map(Source::path).collect();
     let task = Task::Convert {
         target,
@@ -580,10 +595,9 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                 _ => {}
             }
         }
-        out.flush().context("writing the output")?;
+        out.finish().context("writing the output")?;
         Ok(())
     })();
-    drop(out);
     remove_on_interrupt(None);
     // The destination is replaced only by a run that read all its input: a failed run
     // drops the temporary file and leaves an existing destination as it was.
@@ -598,6 +612,52 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         anyhow::bail!("some input could not be read completely");
     }
     Ok(ok)
+}
+
+/// `pgn convert`'s output: plain, or compressed by the destination's extension.
+enum Packed {
+    Plain(Option<Box<dyn Write>>),
+    Compressed(Option<CompressedWriter<Box<dyn Write>>>),
+}
+
+impl Packed {
+    fn new(
+        out: Box<dyn Write>,
+        compression: Compression,
+        level: Option<i32>,
+        jobs: usize,
+    ) -> io::Result<Packed> {
+        Ok(match compression {
+            Compression::None => Packed::Plain(Some(out)),
+            c => Packed::Compressed(Some(CompressedWriter::new(out, c, level, jobs)?)),
+        })
+    }
+
+    /// Writes the last frame and flushes.
+    fn finish(&mut self) -> io::Result<()> {
+        match self {
+            Packed::Plain(w) => w.take().map_or(Ok(()), |mut w| w.flush()),
+            Packed::Compressed(w) => w.take().map_or(Ok(()), |w| w.finish().map(drop)),
+        }
+    }
+}
+
+impl Write for Packed {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Packed::Plain(Some(w)) => w.write(buf),
+            Packed::Compressed(Some(w)) => w.write(buf),
+            _ => Err(io::Error::other("the output is finished")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Packed::Plain(Some(w)) => w.flush(),
+            Packed::Compressed(Some(w)) => w.flush(),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// What the end of a converted file says on stderr (`false`: it was not read whole).

@@ -19,6 +19,8 @@ mod bpgn;
 pub(crate) mod convert;
 pub(crate) mod game;
 pub(crate) mod input;
+#[cfg(feature = "compression")]
+mod pack;
 pub(crate) mod pipeline;
 pub(crate) mod problem;
 pub(crate) mod replay;
@@ -36,6 +38,8 @@ pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
 pub use input::{
     Compression, Decoded, Trailing, TrailingNote, decode, decode_with, open, open_with,
 };
+#[cfg(feature = "compression")]
+pub use pack::{CompressedWriter, LevelError, ZSTD_INPUT};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
 pub use replay::{PlyText, replay_game};
 pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame};
