@@ -123,20 +123,22 @@ pub(super) fn parallel<R: Read + Send + 'static>(
 }
 
 /// Decodes one chunk with the sequential decoder into its pipe, holding back its last
-/// blocks until it has ended cleanly.
+/// blocks until it has ended cleanly. (It reads a block at a time, not in the small
+/// reads of a sequential read: what a chunk that does not end cleanly gives is read
+/// again sequentially anyway.)
 fn decode_chunk(task: Task, kind: Compression) {
     let Task { bytes, out } = task;
     let trailing = TrailingNote::default();
-    let Ok(frames) = Frames::start(kind, Peek::new(Shared(bytes, 0)), trailing.clone()) else {
+    let Ok(mut reader) = Frames::start(kind, Peek::new(Shared(bytes, 0)), trailing.clone())
+    else {
         let _ = out.send(Block::Unclean);
         return;
     };
-    let mut reader = Small(frames);
     let mut held: VecDeque<Vec<u8>> = VecDeque::with_capacity(HOLD + 1);
     let mut block = Vec::with_capacity(BLOCK);
     loop {
         let len = block.len();
-        block.resize(len + SMALL_READ, 0);
+        block.resize(BLOCK, 0);
         match reader.read(&mut block[len..]) {
             Ok(0) => {
                 block.truncate(len);
@@ -149,7 +151,7 @@ fn decode_chunk(task: Task, kind: Compression) {
                 return;
             }
         }
-        if block.len() + SMALL_READ > BLOCK {
+        if block.len() == BLOCK {
             held.push_back(std::mem::replace(&mut block, Vec::with_capacity(BLOCK)));
             if held.len() > HOLD {
                 let front = held.pop_front().expect("more than HOLD blocks");
