@@ -129,8 +129,7 @@ pub(super) fn parallel<R: Read + Send + 'static>(
 fn decode_chunk(task: Task, kind: Compression) {
     let Task { bytes, out } = task;
     let trailing = TrailingNote::default();
-    let Ok(mut reader) = Frames::start(kind, Peek::new(Shared(bytes, 0)), trailing.clone())
-    else {
+    let Ok(mut reader) = Frames::start(kind, Peek::new(Shared(bytes, 0)), trailing.clone()) else {
         let _ = out.send(Block::Unclean);
         return;
     };
