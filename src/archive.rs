@@ -20,7 +20,7 @@
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +28,9 @@ use std::time::Instant;
 
 use crate::notation::san::DropStyle;
 use crate::pgn::input::{self, Compression, TrailingNote};
+use crate::pgn::part::{self, NextStart, PartInfo, PartReader};
 use crate::pgn::pipeline::{Ordered, Work};
+use crate::pgn::split::PartEnd;
 use crate::pgn::split::{DEFAULT_MAX_GAME_BYTES, GameSplitter};
 use crate::pgn::{
     Converted, Format, GameReport, Options, PlyText, RawGame, Target, Totals, convert_game,
@@ -36,8 +38,8 @@ use crate::pgn::{
 };
 use crate::position::Severity;
 use crate::record::{
-    ConvertedRecord, GameRecord, ReplayedRecord, RunRecord, SCHEMA_VERSION, SummaryRecord,
-    TotalRecord, TrailingRecord,
+    ConvertedRecord, GameRecord, ReplayedRecord, RunRecord, SCHEMA_VERSION, SplitPoint,
+    SplitRecord, SummaryRecord, TotalRecord, TrailingRecord,
 };
 
 /// The most worker threads a run takes.
@@ -57,6 +59,76 @@ pub enum Source {
         /// The bytes, plain or compressed.
         reader: Box<dyn Read + Send>,
     },
+    /// A reader that can seek (an open file, a Python file object from object storage):
+    /// as [`Source::Reader`], and a part of it can be read ([`RunOptions::split`]).
+    Seekable {
+        /// The name records give it.
+        name: String,
+        /// The bytes, plain or compressed.
+        reader: Box<dyn SeekRead>,
+    },
+}
+
+pub use crate::pgn::part::SeekRead;
+
+/// One of N parts of an archive (`--split K/N`): the games whose first line lies in
+/// the K-th of N equal byte ranges of the file (for a compressed file, in the frames
+/// that start there), each game in exactly one part. Each part's records number its
+/// games and lines from 1; [`crate::merge`] joins the parts' records into those of one
+/// run over the whole file.
+///
+/// ```
+/// use pocketfen::archive::Split;
+/// let split: Split = "2/8".parse()?;
+/// assert_eq!((split.part, split.of), (2, 8));
+/// assert_eq!(split.to_string(), "2/8");
+/// assert!("9/8".parse::<Split>().is_err());
+/// # Ok::<_, String>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// The part, from 1.
+    pub part: usize,
+    /// The number of parts.
+    pub of: usize,
+}
+
+impl Split {
+    /// Part `part` of `of`, when there is such a part.
+    ///
+    /// # Errors
+    ///
+    /// A part out of range: parts are numbered 1 to `of`.
+    pub fn new(part: usize, of: usize) -> Result<Split, String> {
+        if part == 0 || of == 0 || part > of {
+            return Err(format!(
+                "there is no part {part} of {of}: parts are numbered 1 to N (K/N, 1 <= K <= N)"
+            ));
+        }
+        Ok(Split { part, of })
+    }
+}
+
+impl std::str::FromStr for Split {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Split, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("`{s}` is no part: write K/N, for example 1/4"))?;
+        let number = |t: &str| {
+            t.trim().parse::<usize>().map_err(|_| {
+                format!("`{s}` is no part: `{t}` is not a number (K/N, for example 1/4)")
+            })
+        };
+        Split::new(number(k)?, number(n)?)
+    }
+}
+
+impl fmt::Display for Split {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.part, self.of)
+    }
 }
 
 impl Source {
@@ -67,6 +139,14 @@ impl Source {
             Source::Stdin
         } else {
             Source::Path(path)
+        }
+    }
+
+    /// A reader that can seek, under a name: a part of it can be read.
+    pub fn seekable(name: impl Into<String>, reader: impl Read + Seek + Send + 'static) -> Source {
+        Source::Seekable {
+            name: name.into(),
+            reader: Box::new(reader),
         }
     }
 
@@ -84,7 +164,7 @@ impl Source {
         match self {
             Source::Path(p) => p.to_string_lossy().into_owned(),
             Source::Stdin => "<stdin>".to_owned(),
-            Source::Reader { name, .. } => name.clone(),
+            Source::Reader { name, .. } | Source::Seekable { name, .. } => name.clone(),
         }
     }
 
@@ -94,7 +174,135 @@ impl Source {
             Source::Path(p) => input::open_with(p, jobs),
             Source::Stdin => input::open_with("-", jobs),
             Source::Reader { reader, .. } => input::decode_with(reader, jobs),
+            Source::Seekable { reader, .. } => input::decode_with(reader, jobs),
         }
+    }
+
+    /// Opens part `split` of the source, as [`Part`] says.
+    fn open_part(self, split: Split, max_game_bytes: usize) -> io::Result<Part> {
+        let name = self.name();
+        let (file, modified) = match self {
+            Source::Path(p) => {
+                let f = std::fs::File::open(&p)?;
+                let modified = f
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map(|d| d.as_nanos() as u64);
+                (part::SharedFile::new(Box::new(f)), modified)
+            }
+            Source::Seekable { reader, .. } => (part::SharedFile::new(reader), None),
+            Source::Stdin | Source::Reader { .. } => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "cannot read a part of {name}: --split needs a file, which can be read from anywhere, not a stream"
+                    ),
+                ));
+            }
+        };
+        let plan = part::plan(&file, split.part, split.of)?;
+        let from = file.reader_from(plan.begin);
+        let trailing;
+        let (reader, next): (Box<dyn io::BufRead + Send>, NextStart) = match plan.compression {
+            Compression::None => {
+                trailing = TrailingNote::default();
+                let next = plan
+                    .end
+                    .map_or(NextStart::Last, |e| NextStart::Known(e - plan.begin));
+                (Box::new(io::BufReader::with_capacity(1 << 16, from)), next)
+            }
+            #[cfg(feature = "compression")]
+            kind => {
+                let cell = Arc::new(std::sync::OnceLock::new());
+                let mark = plan.end.map(|e| (e - plan.begin, Arc::clone(&cell)));
+                let decoded = input::decode_part(from, kind, plan.begin, mark)?;
+                trailing = decoded.trailing;
+                let next = plan.end.map_or(NextStart::Last, |_| NextStart::Told(cell));
+                (decoded.reader, next)
+            }
+            #[cfg(not(feature = "compression"))]
+            _ => unreachable!("the plan refuses compressed files without the feature"),
+        };
+        let end = Arc::new(PartEnd::new());
+        let info = Arc::new(std::sync::Mutex::new(PartInfo::default()));
+        let reader = PartReader::new(
+            reader,
+            split.part == 1,
+            next,
+            Arc::clone(&end),
+            Arc::clone(&info),
+        );
+        let boxed: Box<dyn io::BufRead + Send> = Box::new(reader);
+        let mut games = GameSplitter::with_max_game_bytes(boxed, max_game_bytes);
+        games.end_at(Arc::clone(&end));
+        Ok(Part {
+            games,
+            trailing,
+            state: PartState {
+                split,
+                plan,
+                modified,
+                end,
+                info,
+            },
+        })
+    }
+}
+
+/// A part of a source, opened.
+struct Part {
+    games: GameSplitter<Box<dyn io::BufRead + Send>>,
+    trailing: TrailingNote,
+    state: PartState,
+}
+
+/// What a part's summary says of it.
+struct PartState {
+    split: Split,
+    plan: part::Plan,
+    modified: Option<u64>,
+    end: Arc<PartEnd>,
+    info: Arc<std::sync::Mutex<PartInfo>>,
+}
+
+impl PartState {
+    /// The text bytes of the part's games, and its `split` record.
+    fn record(&self, options: u64, read: u64) -> (u64, SplitRecord) {
+        let info = self.info.lock().unwrap_or_else(|e| e.into_inner());
+        let stop = self.end.stop();
+        let at = self.end.at.load(Ordering::Acquire);
+        let hex = |h: u64| format!("{h:016x}");
+        let end = match (stop, self.plan.end, info.end, info.next) {
+            (Some(_), Some(offset), Some(p1), Some(t)) => Some(SplitPoint {
+                offset,
+                skip: p1 - t,
+                print: hex(self.plan.end_print.unwrap_or(0)),
+            }),
+            _ => None,
+        };
+        let record = SplitRecord {
+            part: self.split.part,
+            of: self.split.of,
+            size: self.plan.size,
+            modified: self.modified,
+            head: hex(self.plan.head),
+            compression: self.plan.compression,
+            start: info.start.map(|skip| SplitPoint {
+                offset: self.plan.begin,
+                skip,
+                print: hex(self.plan.begin_print),
+            }),
+            end,
+            aligned: stop.is_none_or(|(offset, _)| offset == at),
+            lines: stop.map_or_else(
+                || self.end.lines.load(Ordering::Acquire),
+                |(_, line)| line - 1,
+            ),
+            options: hex(options),
+        };
+        (stop.map_or(read, |(offset, _)| offset), record)
     }
 }
 
@@ -156,6 +364,9 @@ pub struct RunOptions {
     pub max_game_bytes: usize,
     /// Told of the progress of the reading.
     pub progress: Option<ProgressFn>,
+    /// Read only this part of each archive (a path or a [`Source::Seekable`]); its
+    /// summary says where the part lies, for [`crate::merge`].
+    pub split: Option<Split>,
 }
 
 impl Default for RunOptions {
@@ -165,6 +376,7 @@ impl Default for RunOptions {
             jobs: 0,
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             progress: None,
+            split: None,
         }
     }
 }
@@ -175,6 +387,7 @@ impl fmt::Debug for RunOptions {
             .field("game", &self.game)
             .field("jobs", &self.jobs)
             .field("max_game_bytes", &self.max_game_bytes)
+            .field("split", &self.split)
             .finish_non_exhaustive()
     }
 }
@@ -204,6 +417,10 @@ struct Current {
     start: Instant,
     compression: Compression,
     trailing: TrailingNote,
+    /// The part of the file read, with `--split`.
+    part: Option<PartState>,
+    /// A fingerprint of the options the archive is read with.
+    options: u64,
 }
 
 /// A run over archives: an iterator of [`RunRecord`]s, in input order whatever the
@@ -297,8 +514,17 @@ impl Run {
         if game.format == Format::Auto {
             game.format = Format::from_path(&name);
         }
-        let decoded = match source.open(self.jobs) {
-            Ok(d) => d,
+        let opened = match self.opts.split {
+            Some(split) => source
+                .open_part(split, self.opts.max_game_bytes)
+                .map(|p| (p.games, p.state.plan.compression, p.trailing, Some(p.state))),
+            None => source.open(self.jobs).map(|d| {
+                let games = GameSplitter::with_max_game_bytes(d.reader, self.opts.max_game_bytes);
+                (games, d.compression, d.trailing, None)
+            }),
+        };
+        let (mut splitter, compression, trailing, part) = match opened {
+            Ok(o) => o,
             Err(e) => {
                 self.complete = false;
                 self.queued.push_back(RunRecord::Summary(SummaryRecord {
@@ -316,24 +542,29 @@ impl Run {
                     trailing_bytes: None,
                     opened: false,
                     compression: Compression::None,
+                    split: None,
                 }));
                 return true;
             }
         };
-        let mut splitter =
-            GameSplitter::with_max_game_bytes(decoded.reader, self.opts.max_game_bytes);
         if let Some(progress) = &self.opts.progress {
             let (progress, file) = (Arc::clone(progress), self.files);
             splitter.on_progress(move |bytes, games| progress(Progress { file, bytes, games }));
         }
+        let options = fingerprint(&format!(
+            "{:?} {:?} {}",
+            self.task, game, self.opts.max_game_bytes
+        ));
         let work = self.work(game);
         self.current = Some(Current {
             name,
             games: Ordered::new(splitter, self.jobs, work),
             totals: Totals::default(),
             start,
-            compression: decoded.compression,
-            trailing: decoded.trailing,
+            compression,
+            trailing,
+            part,
+            options,
         });
         true
     }
@@ -421,7 +652,12 @@ impl Run {
     fn summary(&mut self) -> Option<RunRecord> {
         let mut current = self.current.take()?;
         let error = current.games.take_error();
-        let bytes = current.games.bytes_read();
+        let mut bytes = current.games.bytes_read();
+        let split = current.part.as_ref().map(|p| {
+            let (read, record) = p.record(current.options, bytes);
+            bytes = read;
+            record
+        });
         let t = current.totals;
         self.total.merge(&t);
         self.bytes += bytes;
@@ -441,6 +677,7 @@ impl Run {
             trailing_bytes: current.trailing.get().map(TrailingRecord::from),
             opened: true,
             compression: current.compression,
+            split,
         }))
     }
 
@@ -460,6 +697,13 @@ impl Run {
             complete: self.complete,
         })
     }
+}
+
+/// FNV-1a of a text.
+fn fingerprint(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Seconds to the millisecond, as records give them.

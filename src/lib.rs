@@ -34,6 +34,8 @@ mod bitboard;
 mod board;
 pub mod bughouse;
 pub mod draw;
+#[cfg(feature = "serde")]
+pub mod merge;
 mod moves;
 mod name;
 pub mod notation;

@@ -375,6 +375,56 @@ pub struct SummaryRecord {
     /// The archive's compression (not serialized: the text summary names it).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub compression: Compression,
+    /// Which part of its file this run read (`--split K/N`), and where it lies: what
+    /// [`merge`](crate::merge) checks.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub split: Option<SplitRecord>,
+}
+
+/// Where one part of a split archive lies in its file, and what it read past its end
+/// (the `split` of a part's `summary`). Parts that meet agree: part K's `end` is part
+/// K+1's `start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct SplitRecord {
+    /// The part, from 1.
+    pub part: usize,
+    /// The number of parts.
+    pub of: usize,
+    /// The file's size in bytes.
+    pub size: u64,
+    /// The file's modification time, in nanoseconds since 1970 (none for a stream).
+    pub modified: Option<u64>,
+    /// A fingerprint of the file's first 4 KiB (hex).
+    pub head: String,
+    /// The file's compression.
+    pub compression: Compression,
+    /// Where the part's first game is (none: no game starts in it).
+    pub start: Option<SplitPoint>,
+    /// Where the next part's first game is, up to which this part read (none: this
+    /// part read to the end of the file).
+    pub end: Option<SplitPoint>,
+    /// Whether the game before `end` ended there (`false`: the parts cannot be merged).
+    pub aligned: bool,
+    /// Lines read, from the part's first game up to `end`: the next part's line 1 is
+    /// the whole file's line `lines + 1` after the parts before.
+    pub lines: usize,
+    /// A fingerprint of the options the part was read with (hex).
+    pub options: String,
+}
+
+/// A game's place in a split file: the byte of the file (a frame's first when it is
+/// compressed) from which the part's text is read, how many bytes of that text come
+/// before the game, and a fingerprint of the file's 4 KiB at `offset` (hex).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct SplitPoint {
+    /// The file's byte where the part's text starts.
+    pub offset: u64,
+    /// Bytes of text before the game.
+    pub skip: u64,
+    /// A fingerprint of the file's 4 KiB at `offset`.
+    pub print: String,
 }
 
 /// The end of a run over several archives: their sums.

@@ -43,10 +43,26 @@ pub enum Command {
     /// PGN archives: re-export for a target site.
     #[command(subcommand)]
     Pgn(PgnCommand),
+    /// Join the `--json` outputs of the parts of a split run (`--split K/N`), given in
+    /// order 1 to N, into what one run over the whole file writes: records renumbered,
+    /// summaries summed; the parts are checked to be of one unchanged file, read with
+    /// the same options, each ending where the next begins.
+    Merge(MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell) on stdout.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) on stdout.
     Manpage,
+}
+
+/// Arguments of `merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The parts' JSON Lines files, parts 1 to N in order.
+    #[arg(required = true, value_name = "PART")]
+    pub parts: Vec<std::path::PathBuf>,
+    /// Write the text the command prints without `--json` instead of JSON Lines.
+    #[arg(long)]
+    pub text: bool,
 }
 
 /// Arguments of `completions`.
@@ -355,6 +371,13 @@ pub struct GameArgs {
     /// constant memory and reported as `game-too-large`, and the next games go on.
     #[arg(long, value_name = "BYTES", default_value_t = pocketfen::pgn::DEFAULT_MAX_GAME_BYTES)]
     pub max_game_bytes: usize,
+    /// Read only the K-th of N parts of one FILE: the games whose first line lies in
+    /// the K-th of N equal byte ranges (of a compressed file: in the frames that start
+    /// there; pzstd, pbzip2 and BGZF files split, one-stream files are refused). Each
+    /// game is in exactly one part; records number games and lines from the part's
+    /// start, and `pocketfen merge` joins the parts' `--json` into the whole file's.
+    #[arg(long, value_name = "K/N")]
+    pub split: Option<pocketfen::archive::Split>,
 }
 
 #[derive(Debug, Args)]
@@ -402,6 +425,10 @@ pub struct ReplayArgs {
     /// How `--emit san` writes pawn drops: p-at (`P@e4`) or at (`@e4`).
     #[arg(long, value_parser = named::<DropStyle>(DROP_STYLES), default_value = "p-at")]
     pub drop_style: DropStyle,
+    /// JSON Lines output: a `replayed` record per game (its plies as a list), then the
+    /// summary.
+    #[arg(long)]
+    pub json: bool,
     /// Worker threads, 1 to 256 (default: all cores). The output is the same for any
     /// number.
     #[arg(long, short = 'j', value_parser = parse_jobs)]

@@ -30,6 +30,7 @@ pub fn run(cli: Cli) -> Result<bool> {
         Command::Validate(args) => super::validate::validate(&args),
         Command::Replay(args) => super::validate::replay(&args),
         Command::Pgn(super::args::PgnCommand::Convert(args)) => super::validate::convert(&args),
+        Command::Merge(args) => super::validate::merge(&args),
         Command::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(args.shell, &mut cmd, "pocketfen", &mut io::stdout().lock());

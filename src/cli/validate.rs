@@ -29,13 +29,27 @@ fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
     }
 }
 
-/// The archives named, or stdin.
-fn files(games: &GameArgs) -> Vec<PathBuf> {
-    if games.files.is_empty() {
+/// The archives named, or stdin; one file with `--split`.
+fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
+    let files = if games.files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         games.files.clone()
+    };
+    if let Some(split) = games.split {
+        if files.len() > 1 {
+            anyhow::bail!(
+                "--split {split} reads a part of one file, and {} are given: run one part of each file",
+                files.len()
+            );
+        }
+        if files[0] == Path::new("-") {
+            anyhow::bail!(
+                "--split {split} needs a file, which can be read from anywhere: standard input can only be read from its start"
+            );
+        }
     }
+    Ok(files)
 }
 
 /// The run's options: the games' options, the jobs (all cores by default) and the size
@@ -51,6 +65,7 @@ fn run_options(
         jobs: jobs.unwrap_or(0),
         max_game_bytes: games.max_game_bytes,
         progress,
+        split: games.split,
     }
 }
 
@@ -222,7 +237,7 @@ fn file_end(name: &str, s: &SummaryRecord) -> bool {
 }
 
 pub fn validate(args: &ValidateArgs) -> Result<bool> {
-    let paths = files(&args.games);
+    let paths = files(&args.games)?;
     let opts = options(&args.games, args.strict, args.variations);
     // The HTML report's file is opened first, so a bad path fails before any work.
     let mut html = match &args.html {
@@ -386,7 +401,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
         PlyText::San(_) => PlyText::San(args.drop_style),
         PlyText::Uci => PlyText::Uci,
     };
-    let paths = files(&args.games);
+    let paths = files(&args.games)?;
     let sources = paths.iter().map(Source::path).collect();
     let ropts = run_options(
         &args.games,
@@ -397,6 +412,17 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut ok = true;
     for record in Run::new(sources, Task::Replay { text }, ropts) {
+        if args.json {
+            if let RunRecord::Replayed(r) = &record {
+                ok &= r.problems.is_empty();
+            }
+            if matches!(record, RunRecord::Replayed(_) | RunRecord::Summary(_)) {
+                json_line(&mut out, &record).context("writing the output")?;
+            }
+            if !matches!(record, RunRecord::Summary(_)) {
+                continue;
+            }
+        }
         match record {
             RunRecord::Replayed(r) => {
                 let name = shown(&r.file);
@@ -535,7 +561,7 @@ fn persist(temp: tempfile::NamedTempFile, path: &Path) -> Result<()> {
 pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     let target = args.to;
     let style = args.drop_style.unwrap_or(target.drop_style());
-    let paths = files(&args.games);
+    let paths = files(&args.games)?;
     let compression = args.output.as_deref().map_or(Compression::None, |p| {
         Compression::from_extension(&p.to_string_lossy())
     });
@@ -687,4 +713,130 @@ fn convert_file_end(name: &str, s: &SummaryRecord) -> bool {
             false
         }
     }
+}
+
+/// A part's JSON Lines, read: its records, one per line, with where each is.
+fn part_records(path: &Path) -> Result<impl Iterator<Item = Result<(usize, serde_json::Value)>>> {
+    let name = path.display().to_string();
+    let file = File::open(path).with_context(|| format!("opening {name}"))?;
+    let reader = io::BufReader::with_capacity(1 << 16, file);
+    Ok(io::BufRead::lines(reader)
+        .enumerate()
+        .filter(|(_, l)| l.as_ref().map_or(true, |l| !l.trim().is_empty()))
+        .map(move |(i, line)| {
+            let line = line.with_context(|| format!("reading {name}"))?;
+            let value = serde_json::from_str(&line).map_err(|e| {
+                anyhow::anyhow!(
+                    "{name}:{}:{}: not a JSON record of pocketfen --json: {e}",
+                    i + 1,
+                    e.column()
+                )
+            })?;
+            Ok((i + 1, value))
+        }))
+}
+
+/// `merge`: the parts' records, renumbered, then the whole file's summary.
+pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
+    // First the summaries, so that nothing is written for parts that do not fit.
+    let mut summaries = Vec::with_capacity(args.parts.len());
+    for path in &args.parts {
+        let mut summary = None;
+        for record in part_records(path)? {
+            let (line, value) = record?;
+            if value.get("type").and_then(serde_json::Value::as_str) == Some("summary") {
+                if summary.is_some() {
+                    anyhow::bail!(
+                        "{}:{line}: a second summary: a part is the output of one run over one file",
+                        path.display()
+                    );
+                }
+                summary = Some(value);
+            }
+        }
+        let Some(summary) = summary else {
+            anyhow::bail!(
+                "{}: no summary record: the part's run did not finish (or this is not the output of --json)",
+                path.display()
+            );
+        };
+        summaries.push(summary);
+    }
+    let merge = pocketfen::merge::Merge::new(&summaries).map_err(|e| {
+        let path = args
+            .parts
+            .get(e.part.max(1) - 1)
+            .map_or(String::new(), |p| p.display().to_string());
+        anyhow::anyhow!("cannot merge: {path}: {}", e.message)
+    })?;
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut ok = true;
+    for (index, path) in args.parts.iter().enumerate().take(merge.parts_used()) {
+        for record in part_records(path)? {
+            let (_, mut value) = record?;
+            let kind = value
+                .get("type")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned);
+            if matches!(kind.as_deref(), Some("summary" | "total")) {
+                continue;
+            }
+            merge.renumber(index, &mut value);
+            if matches!(kind.as_deref(), Some("replayed")) {
+                ok &= value
+                    .get("problems")
+                    .and_then(serde_json::Value::as_array)
+                    .is_none_or(Vec::is_empty);
+            }
+            if !args.text {
+                json_line(&mut out, &value).context("writing the output")?;
+                continue;
+            }
+            if let Some(text) = pocketfen::merge::game_text(&value) {
+                out.write_all(text.as_bytes())
+                    .context("writing the output")?;
+            } else if kind.as_deref() == Some("replayed") {
+                let get = |k: &str| {
+                    value
+                        .get(k)
+                        .and_then(serde_json::Value::as_u64)
+                        .unwrap_or(0)
+                };
+                let file = value
+                    .get("file")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("?");
+                writeln!(
+                    out,
+                    "# {} game {} (line {})",
+                    shown(file),
+                    get("game"),
+                    get("line")
+                )
+                .context("writing the output")?;
+                for ply in value
+                    .get("plies")
+                    .and_then(serde_json::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    writeln!(out, "{}", ply.as_str().unwrap_or(""))
+                        .context("writing the output")?;
+                }
+            }
+        }
+    }
+    let s = merge.summary();
+    let name = shown(&s.file);
+    if args.text {
+        out.flush().context("writing the output")?;
+        eprintln!("pocketfen: {name}: {}", summary_text(s));
+    } else {
+        json_line(&mut out, &RunRecord::Summary(s.clone())).context("writing the output")?;
+    }
+    out.flush().context("writing the output")?;
+    if !file_end(&name, s) {
+        anyhow::bail!("some input could not be read completely");
+    }
+    Ok(ok && s.illegal_games == 0 && s.error_games == 0)
 }

@@ -255,6 +255,13 @@ pub(super) struct Frames<R: Read> {
     kind: Compression,
     stage: Stage<Peek<R>>,
     trailing: TrailingNote,
+    /// The stream's offset in its file, for the trailing bytes' offset.
+    base: u64,
+    /// Text bytes decoded so far.
+    out: u64,
+    /// Told the text bytes decoded before the first frame that starts at or after this
+    /// offset of the stream (where the next part of a split archive begins).
+    mark: Option<(u64, Arc<OnceLock<u64>>)>,
 }
 
 #[cfg(feature = "compression")]
@@ -270,6 +277,9 @@ impl<R: Read> Frames<R> {
             kind,
             stage: Stage::Done,
             trailing,
+            base: 0,
+            out: 0,
+            mark: None,
         };
         frames.next_frame(src)?;
         Ok(frames)
@@ -277,13 +287,19 @@ impl<R: Read> Frames<R> {
 
     /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
     fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
+        if let Some((at, text)) = &self.mark
+            && src.consumed >= *at
+        {
+            let _ = text.set(self.out);
+            self.mark = None;
+        }
         let head = src.peek(4)?;
         if head.is_empty() {
             self.stage = Stage::Done;
             return Ok(());
         }
         if Compression::detect(head) != self.kind {
-            let offset = src.consumed;
+            let offset = self.base + src.consumed;
             let (len, zeros) = src.drain()?;
             self.trailing.set(Trailing {
                 compression: self.kind,
@@ -320,6 +336,7 @@ impl<R: Read> Read for Frames<R> {
                 Stage::Bzip2(d) => d.read(buf)?,
             };
             if n > 0 {
+                self.out += n as u64;
                 return Ok(n);
             }
             // The frame has ended: its reader goes on to the next one.
@@ -350,6 +367,35 @@ impl<R: Read> Read for Small<R> {
 
 #[cfg(feature = "compression")]
 pub(super) const SMALL_READ: usize = 8 << 10;
+
+/// Decodes the frames of `kind` from `inner`, which starts at offset `base` of its file
+/// (for the trailing bytes' offset), and sets `mark.1` to the text bytes decoded before
+/// the first frame at or after offset `mark.0` of `inner` (never set when the stream
+/// ends before such a frame): one part of a split archive.
+#[cfg(feature = "compression")]
+pub(crate) fn decode_part<R: Read + Send + 'static>(
+    inner: R,
+    kind: Compression,
+    base: u64,
+    mark: Option<(u64, Arc<OnceLock<u64>>)>,
+) -> io::Result<Decoded<'static>> {
+    let trailing = TrailingNote::default();
+    let mut frames = Frames {
+        kind,
+        stage: Stage::Done,
+        trailing: trailing.clone(),
+        base,
+        out: 0,
+        mark,
+    };
+    frames.next_frame(Peek::new(inner))?;
+    Ok(Decoded {
+        reader: Box::new(BufReader::with_capacity(1 << 16, Small(frames))),
+        compression: kind,
+        size: None,
+        trailing,
+    })
+}
 
 /// Wraps `inner` in the decoder its first bytes call for.
 ///

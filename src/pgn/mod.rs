@@ -21,6 +21,7 @@ pub(crate) mod game;
 pub(crate) mod input;
 #[cfg(feature = "compression")]
 mod pack;
+pub(crate) mod part;
 pub(crate) mod pipeline;
 pub(crate) mod problem;
 pub(crate) mod replay;

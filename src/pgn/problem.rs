@@ -232,21 +232,52 @@ struct Located<'a> {
 impl fmt::Display for Located<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = self.problem;
+        ProblemLine {
+            file: self.file,
+            line: p.line,
+            column: p.column,
+            game: self.game,
+            ply: p.ply,
+            token: p.token.as_deref(),
+            severity: self.severity.then(|| p.severity.name()),
+            kind: p.kind.name(),
+            reason: &p.reason,
+        }
+        .fmt(f)
+    }
+}
+
+/// A problem's line of text from its parts: `FILE:LINE:COL: game N, ply P (TOKEN):
+/// SEVERITY: KIND: REASON` (what `validate` prints, and `merge --text` from records).
+pub(crate) struct ProblemLine<'a> {
+    pub(crate) file: &'a str,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    pub(crate) game: usize,
+    pub(crate) ply: Option<usize>,
+    pub(crate) token: Option<&'a str>,
+    pub(crate) severity: Option<&'a str>,
+    pub(crate) kind: &'a str,
+    pub(crate) reason: &'a str,
+}
+
+impl fmt::Display for ProblemLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "{}:{}:{}: game {}",
-            self.file, p.line, p.column, self.game
+            self.file, self.line, self.column, self.game
         )?;
-        if let Some(ply) = p.ply {
+        if let Some(ply) = self.ply {
             write!(f, ", ply {ply}")?;
         }
-        if let Some(tok) = &p.token {
+        if let Some(tok) = self.token {
             write!(f, " ({})", escape_controls(tok))?;
         }
-        if self.severity {
-            write!(f, ": {}", p.severity)?;
+        if let Some(severity) = self.severity {
+            write!(f, ": {severity}")?;
         }
-        write!(f, ": {}: {}", p.kind, p.reason)
+        write!(f, ": {}: {}", self.kind, self.reason)
     }
 }
 

@@ -12,6 +12,8 @@
 //! the game had no movetext and they start the next one.
 
 use std::io::{self, BufRead};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::token::trim_blank_start;
 
@@ -22,6 +24,9 @@ pub struct RawGame {
     pub number: usize,
     /// 1-based line of the game's first byte.
     pub line: usize,
+    /// Byte offset of the game's first line in the stream (a leading byte-order mark
+    /// counts).
+    pub offset: u64,
     /// The game's bytes, tags and movetext (none for a game over the size limit).
     pub bytes: Vec<u8>,
     /// The size of a game over the splitter's limit, which was skipped, not kept.
@@ -34,6 +39,7 @@ impl RawGame {
         RawGame {
             number: 1,
             line: 1,
+            offset: 0,
             bytes,
             too_large: None,
         }
@@ -78,6 +84,37 @@ pub struct GameSplitter<R> {
     partial: Option<PartialLine>,
     /// Told of the bytes read and games split after each game.
     progress: Option<ProgressHook>,
+    /// Stream offset of the current game's first line.
+    game_offset: u64,
+    /// A part's end: no game starting at or after it is handed out.
+    end: Option<Arc<PartEnd>>,
+}
+
+/// Where a part of an archive ends (`--split`), set by its reader once found, and where
+/// its splitter stopped.
+#[derive(Debug)]
+pub(crate) struct PartEnd {
+    /// Stream offset of the first game of the next part (`u64::MAX` until found).
+    pub(crate) at: AtomicU64,
+    /// The first game at or after `at`: its offset and line.
+    pub(crate) stop: Mutex<Option<(u64, usize)>>,
+    /// The lines read, when the stream ended before `at`.
+    pub(crate) lines: AtomicUsize,
+}
+
+impl PartEnd {
+    pub(crate) fn new() -> PartEnd {
+        PartEnd {
+            at: AtomicU64::new(u64::MAX),
+            stop: Mutex::new(None),
+            lines: AtomicUsize::new(0),
+        }
+    }
+
+    /// The first game at or after the end, once the splitter has met it.
+    pub(crate) fn stop(&self) -> Option<(u64, usize)> {
+        *self.stop.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The progress callback of a splitter: told the bytes read and the games split.
@@ -127,7 +164,20 @@ impl<R: BufRead> GameSplitter<R> {
             skipped: None,
             partial: None,
             progress: None,
+            game_offset: 0,
+            end: None,
         }
+    }
+
+    /// Hands out no game that starts at or after `end` (once it is known): the games of
+    /// one part of a split archive.
+    pub(crate) fn end_at(&mut self, end: Arc<PartEnd>) {
+        self.end = Some(end);
+    }
+
+    /// The stream offset of the buffer's byte `i`.
+    fn offset_of(&self, i: usize) -> u64 {
+        self.bytes_read - (self.buf.len() - i) as u64
     }
 
     /// Calls `progress` with the bytes read and the games split after each game.
@@ -191,6 +241,32 @@ impl<R: BufRead> GameSplitter<R> {
     ///
     /// The stream's I/O error (a truncated or corrupt compressed stream).
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        let game = self.next_any_game()?;
+        if let (Some(end), None) = (&self.end, &game) {
+            end.lines.store(self.line - 1, Ordering::Release);
+        }
+        if let (Some(end), Some(g)) = (&self.end, &game)
+            && g.offset >= end.at.load(Ordering::Acquire)
+        {
+            end.stop
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert((g.offset, g.line));
+            self.eof = true;
+            self.buf.clear();
+            self.scan = 0;
+            self.game_start = 0;
+            self.searched = 0;
+            self.start_line = 0;
+            self.partial = None;
+            self.skipped = None;
+            return Ok(None);
+        }
+        Ok(game)
+    }
+
+    /// The next game, ignoring a part's end.
+    fn next_any_game(&mut self) -> io::Result<Option<RawGame>> {
         loop {
             // The next complete line, or the rest at the end of the stream. A long line is
             // searched once: after a refill the search goes on where it stopped.
@@ -262,6 +338,7 @@ impl<R: BufRead> GameSplitter<R> {
                     self.game_start = line_end;
                 } else {
                     self.start_line = self.line;
+                    self.game_offset = self.offset_of(self.game_start);
                 }
             } else if blank && !was_in_comment {
                 self.tags_ended = true;
@@ -323,6 +400,7 @@ impl<R: BufRead> GameSplitter<R> {
         p.dropped += chunk.len() as u64;
         if self.start_line == 0 && p.lead.is_some() {
             self.start_line = self.line;
+            self.game_offset = self.offset_of(self.game_start);
         }
         let dropped = self.buf.len() - usize::from(cr) - self.game_start;
         *self.skipped.get_or_insert(0) += dropped as u64;
@@ -334,6 +412,7 @@ impl<R: BufRead> GameSplitter<R> {
     /// Starts the next game at the tag line `start..end`.
     fn start_tag_line(&mut self, start: usize, end: usize) {
         self.game_start = start;
+        self.game_offset = self.offset_of(start);
         self.start_line = self.line;
         self.in_comment = scan_comments(false, &self.buf[start..end]);
         self.prev_blank = false;
@@ -382,6 +461,7 @@ impl<R: BufRead> GameSplitter<R> {
         let game = RawGame {
             number: self.number,
             line,
+            offset: self.game_offset,
             bytes,
             too_large: size,
         };

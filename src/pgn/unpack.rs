@@ -188,7 +188,7 @@ impl Read for Shared {
 
 /// How long the frame at the start of some bytes is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Len {
+pub(super) enum Len {
     /// This many bytes (perhaps more than are there yet).
     Known(usize),
     /// More bytes are needed to tell.
@@ -199,7 +199,7 @@ enum Len {
 
 /// The length of the zstd frame or skippable frame at the start of `b` (whose first four
 /// bytes are a zstd magic number).
-fn zstd_len(b: &[u8]) -> Len {
+pub(super) fn zstd_len(b: &[u8]) -> Len {
     let magic = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     if magic & 0xffff_fff0 == 0x184d_2a50 {
         // Skippable: its size follows the magic.
@@ -246,7 +246,7 @@ fn zstd_len(b: &[u8]) -> Len {
 
 /// The length of the BGZF block at the start of `b` (a gzip member), read off the `BC`
 /// subfield of its header; a member without one is plain gzip.
-fn bgzf_len(b: &[u8]) -> Len {
+pub(super) fn bgzf_len(b: &[u8]) -> Len {
     let Some(head) = b.get(..12) else {
         return Len::Need;
     };
@@ -273,7 +273,7 @@ fn bgzf_len(b: &[u8]) -> Len {
 /// Where the next bzip2 stream starts in `b`, searching from `from` (a stream's start
 /// is `BZh` and a block-size digit, then the first block's magic or the end-of-stream
 /// magic, all on a byte).
-fn next_bzip2_stream(b: &[u8], from: usize) -> Option<usize> {
+pub(super) fn next_bzip2_stream(b: &[u8], from: usize) -> Option<usize> {
     const BLOCK_MAGIC: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
     const END_MAGIC: &[u8] = &[0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
     let mut at = from;
