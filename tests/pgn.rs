@@ -1648,3 +1648,231 @@ fn issue_25_pgn_convert_writes_compressed_frames() {
         assert!(!dir.join("x.pgn.zst").exists() && !dir.join("x.pgn.bz2").exists());
     }
 }
+
+/// Runs pocketfen with `args`, returning stdout, stderr and the exit code.
+fn run_out(args: &[&str]) -> (Vec<u8>, String, Option<i32>) {
+    let out = cmd(args).output().unwrap();
+    (
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+/// Issue 25.3: `--split K/N` on files the real tools wrote (pbzip2's streams, pzstd's
+/// frames, BGZF blocks; whole, with trailing junk and cut short) and on plain text:
+/// `pocketfen merge` of the parts' `--json` is byte for byte what one run writes (but
+/// for the time), its `--text` is `validate`'s text, and one-stream files are refused.
+#[test]
+fn issue_25_split_parts_merge_to_one_run() {
+    let dir = temp_dir("split");
+    let plain = dir.join("games.pgn");
+    fs::write(&plain, games_text(8)).unwrap();
+    let p = plain.to_str().unwrap();
+    let bz2 = tool("pbzip2", &["-c", "-1", "-b1", "-p2", p]).stdout;
+    let zst = tool("pzstd", &["-q", "-c", "-1", "-p", "2", p]).stdout;
+    assert!(pzstd_frames(&zst) >= Some(3), "pzstd wrote few frames");
+    let bgzf_path = dir.join("games-bgzf.pgn.gz");
+    let (_, err, code) = run_out(&[
+        "pgn",
+        "convert",
+        "-q",
+        "--to",
+        "lichess",
+        "-o",
+        bgzf_path.to_str().unwrap(),
+        p,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let bgzf = fs::read(&bgzf_path).unwrap();
+    let mut cases: Vec<(String, Vec<u8>)> = vec![("plain.pgn".into(), fs::read(&plain).unwrap())];
+    for (name, bytes) in [("bz2", &bz2), ("zst", &zst), ("bgzf.gz", &bgzf)] {
+        cases.push((format!("whole.{name}"), bytes.clone()));
+        cases.push((
+            format!("junk.{name}"),
+            [&bytes[..], b"\0\0\0junk after the frames"].concat(),
+        ));
+        cases.push((format!("cut.{name}"), bytes[..bytes.len() * 2 / 3].to_vec()));
+    }
+    let untimed = |out: &[u8]| -> String {
+        String::from_utf8(out.to_vec())
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("seconds");
+                format!("{v}\n")
+            })
+            .collect()
+    };
+    for (name, bytes) in &cases {
+        let path = dir.join(format!("games-{name}"));
+        fs::write(&path, bytes).unwrap();
+        let path = path.to_str().unwrap();
+        let (whole, _, code) = run_out(&["validate", "-q", "--json", "--all", "-j", "2", path]);
+        let (text, text_err, _) = run_out(&["validate", "-q", "--all", "-j", "1", path]);
+        let n = 4;
+        let mut parts = Vec::new();
+        for k in 1..=n {
+            let split = format!("{k}/{n}");
+            let (out, err, _) = run_out(&[
+                "validate", "-q", "--json", "--all", "-j", "2", "--split", &split, path,
+            ]);
+            let part = dir.join(format!("part-{name}-{k}.jsonl"));
+            fs::write(&part, &out).unwrap();
+            assert!(!out.is_empty(), "{name} part {k}: {err}");
+            parts.push(part.to_str().unwrap().to_owned());
+        }
+        let mut args = vec!["merge"];
+        args.extend(parts.iter().map(String::as_str));
+        let (merged, err, merged_code) = run_out(&args);
+        assert_eq!(merged_code, code, "{name}: {err}");
+        assert!(
+            untimed(&merged) == untimed(&whole),
+            "{name}: merged records differ"
+        );
+        // The text form: validate's stdout, and its summary on stderr (but the time).
+        args.push("--text");
+        let (merged_text, merged_err, _) = run_out(&args);
+        assert_eq!(
+            String::from_utf8_lossy(&merged_text),
+            String::from_utf8_lossy(&text),
+            "{name}"
+        );
+        let counts = |s: &str| {
+            s.lines()
+                .map(|l| l.split(';').next().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(counts(&merged_err), counts(&text_err), "{name}");
+    }
+    // Files of one stream cannot be split, and say how to make one that can.
+    let single_zst = tool("zstd", &["-q", "-c", "-3", p]).stdout;
+    let gz = tool("gzip", &["-c", "-1", p]).stdout;
+    for (name, bytes, what) in [
+        ("one.zst", &single_zst, "one zstd frame"),
+        ("one.gz", &gz, "one gzip stream"),
+    ] {
+        let path = dir.join(name);
+        fs::write(&path, bytes).unwrap();
+        let (out, err, code) = run_out(&[
+            "validate",
+            "-q",
+            "--json",
+            "--split",
+            "2/3",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert!(
+            err.contains(&format!("cannot split it: it is {what}")) && err.contains("pzstd -19"),
+            "{name}: {err}"
+        );
+        let part = dir.join(format!("refused-{name}.jsonl"));
+        fs::write(&part, &out).unwrap();
+        let (_, err, code) = run_out(&["merge", part.to_str().unwrap()]);
+        assert_eq!(code, Some(2));
+        assert!(
+            err.contains("the part could not be read: cannot split it"),
+            "{err}"
+        );
+    }
+    // Usage: a part out of range, stdin, several files.
+    let (_, err, code) = run_out(&["validate", "--split", "5/4", p]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("there is no part 5 of 4"), "{err}");
+    let (_, err, code) = run_out(&["validate", "--split", "1/4", "-"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("standard input can only be read from its start"),
+        "{err}"
+    );
+    let (_, err, code) = run_out(&["validate", "--split", "1/4", p, p]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("reads a part of one file, and 2 are given"),
+        "{err}"
+    );
+    // A part's output cut short (its run interrupted) has no summary.
+    let cut = dir.join("cut-part.jsonl");
+    let (out, _, _) = run_out(&["validate", "-q", "--json", "--all", "--split", "1/2", p]);
+    fs::write(&cut, &out[..out.len() / 2]).unwrap();
+    let (_, err, code) = run_out(&["merge", cut.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("cut-part.jsonl")
+            && (err.contains("no summary record") || err.contains("not a JSON record")),
+        "{err}"
+    );
+}
+
+/// Issue 25.3: `pgn convert --split` parts, joined, are the whole conversion (its
+/// output carries no numbers), and `replay --json --split` parts merge to one replay,
+/// also in its text form.
+#[test]
+fn issue_25_split_convert_and_replay() {
+    let dir = temp_dir("split-convert");
+    let plain = dir.join("games.pgn");
+    fs::write(&plain, games_text(2)).unwrap();
+    let p = plain.to_str().unwrap();
+    let (whole, _, code) = run_out(&["pgn", "convert", "-q", "--to", "xboard", p]);
+    assert_eq!(code, Some(0));
+    let mut joined = Vec::new();
+    for k in 1..=3 {
+        let (out, _, code) = run_out(&[
+            "pgn",
+            "convert",
+            "-q",
+            "--to",
+            "xboard",
+            "--split",
+            &format!("{k}/3"),
+            p,
+        ]);
+        assert_eq!(code, Some(0));
+        assert!(out.len() < whole.len());
+        joined.extend_from_slice(&out);
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&joined),
+        String::from_utf8_lossy(&whole)
+    );
+    let (replay_json, _, _) = run_out(&["replay", "--emit", "san", "--json", p]);
+    let (replay_text, _, _) = run_out(&["replay", "--emit", "san", p]);
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let (out, _, _) = run_out(&[
+            "replay",
+            "--emit",
+            "san",
+            "--json",
+            "--split",
+            &format!("{k}/3"),
+            p,
+        ]);
+        let part = dir.join(format!("replay-{k}.jsonl"));
+        fs::write(&part, &out).unwrap();
+        parts.push(part.to_str().unwrap().to_owned());
+    }
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(String::as_str));
+    let (merged, err, code) = run_out(&args);
+    assert_eq!(code, Some(0), "{err}");
+    let strip = |b: &[u8]| {
+        String::from_utf8_lossy(b)
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("seconds");
+                v.to_string()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&merged), strip(&replay_json));
+    args.push("--text");
+    let (text, _, _) = run_out(&args);
+    assert_eq!(
+        String::from_utf8_lossy(&text),
+        String::from_utf8_lossy(&replay_text)
+    );
+}

@@ -378,7 +378,10 @@ fn summary_text(s: &SummaryRecord) -> String {
     // tiny file does not show a billion games a second.
     let secs = s.seconds.max(1e-3);
     format!(
-        "{} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
+        "{}{} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
+        s.split
+            .as_ref()
+            .map_or(String::new(), |p| format!("part {}/{}: ", p.part, p.of)),
         s.games,
         s.plies,
         s.illegal_games,
