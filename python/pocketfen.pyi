@@ -2,12 +2,13 @@
 variants (Crazyhouse, Loop, Chessgi, Horde, Bughouse), at native speed."""
 
 import os
-from typing import IO, Iterator, Literal, Optional, Union
+from typing import IO, Iterable, Iterator, Literal, Optional, Union
 
 __version__: str
 
 Dialect = Literal["lichess", "xboard", "chesscom", "bracket"]
 Source = Union[str, "os.PathLike[str]", bytes, IO[bytes]]
+Split = Union[str, tuple[int, int], dict]
 
 class FenError(ValueError):
     """A FEN that does not parse (`column`, `field`, `expected`, `found` say where and
@@ -93,12 +94,16 @@ def validate(
     drop_mate: bool = True,
     jobs: int = 0,
     all: bool = False,
+    split: Optional[Split] = None,
 ) -> Iterator[dict]:
     """Replays every game of a PGN or BPGN archive; yields the records of
     `pocketfen validate --json` (schema version 1) as dicts: a `game` record per game with
     problems (every game with all=True), then one `summary`. `source` is a path (zstd,
     gzip and bzip2 detected), bytes, or a binary file object. jobs=0 uses every core;
-    records come in input order. Runs without the GIL, in constant memory."""
+    records come in input order. Runs without the GIL, in constant memory. With
+    split="K/N" (or (K, N), or an item of splits()), only the K-th of N parts: game
+    numbers and lines count from the part's start and the summary's `split` says where
+    it lies; merge() joins the parts' records."""
 
 def convert_pgn(
     source: Source,
@@ -107,15 +112,36 @@ def convert_pgn(
     drop_style: Optional[Literal["p-at", "at"]] = None,
     keep_broken: bool = False,
     jobs: int = 0,
+    split: Optional[Split] = None,
 ) -> Iterator[str]:
     """Re-exports an archive for a site, one game per item, in input order. A game
     `validate` rejects is left out (passed through unchanged with keep_broken=True).
     jobs=0 uses every core. A read error of the stream raises OSError after the games
-    before it."""
+    before it. With split=, the games of one part: the parts' texts, joined in order,
+    are the whole archive's."""
 
 def replay(
-    source: Source, emit: Literal["fen", "san", "uci"] = "fen", *, jobs: int = 0
+    source: Source,
+    emit: Literal["fen", "san", "uci"] = "fen",
+    *,
+    jobs: int = 0,
+    split: Optional[Split] = None,
 ) -> Iterator[tuple[int, list[str]]]:
     """Replays every game; yields (game number, per-ply FEN after the move, SAN or UCI),
     in input order whatever `jobs` (0: every core). A game stops at its first illegal
-    move. A read error of the stream raises OSError."""
+    move. A read error of the stream raises OSError. With split=, one part's games,
+    numbered from the part's start."""
+
+
+def splits(source: Source, n: int) -> list[dict]:
+    """The n parts of an archive (a path, bytes or a seekable binary file object), for
+    validate/convert_pgn/replay(split=...) on other processes or machines: dicts with
+    `split` ("K/N"), `part`, `of`, and the byte range `start`..`end` each part's text is
+    read from. A compressed file must be in independent frames (pzstd, pbzip2, BGZF);
+    a single-stream one raises ValueError saying how to recompress it."""
+
+def merge(parts: Iterable[Iterable[dict]]) -> list[dict]:
+    """Joins the records of parts 1 to N (in order) of a split validate run into those
+    of one run over the whole file: games and lines renumbered, summaries summed.
+    Raises ValueError naming the part that does not fit (another file, a changed file,
+    other options, out of order or missing)."""

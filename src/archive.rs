@@ -251,6 +251,51 @@ impl Source {
     }
 }
 
+/// Where one of the N parts of a file lies ([`parts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartRange {
+    /// Which part.
+    pub split: Split,
+    /// The file's byte its text is read from (a frame's first for a compressed file).
+    pub start: u64,
+    /// The file's byte the next part's text is read from (the file's size for the last).
+    pub end: u64,
+}
+
+/// Where each of the `n` parts of `source` (a path or a [`Source::Seekable`]) lies, for
+/// scheduling them (the Python package's `splits`): it also tells at once whether the
+/// file can be split.
+///
+/// # Errors
+///
+/// No parts (`n` is 0), a source that cannot seek, a compressed file that is one
+/// stream (the message says how to recompress it), or the file's I/O error.
+pub fn parts(source: Source, n: usize) -> io::Result<Vec<PartRange>> {
+    let name = source.name();
+    let file = match source {
+        Source::Path(p) => part::SharedFile::new(Box::new(std::fs::File::open(p)?)),
+        Source::Seekable { reader, .. } => part::SharedFile::new(reader),
+        Source::Stdin | Source::Reader { .. } => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("cannot split {name}: a stream can only be read from its start"),
+            ));
+        }
+    };
+    (1..=n.max(1))
+        .map(|k| {
+            let split =
+                Split::new(k, n).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+            let plan = part::plan(&file, k, n)?;
+            Ok(PartRange {
+                split,
+                start: plan.begin,
+                end: plan.end.unwrap_or(plan.size),
+            })
+        })
+        .collect()
+}
+
 /// A part of a source, opened.
 struct Part {
     games: GameSplitter<Box<dyn io::BufRead + Send>>,

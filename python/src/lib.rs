@@ -6,7 +6,7 @@
 //! are the library's (`pocketfen::record`), turned into dicts by their serde form, and
 //! its memory is the run's, bounded whatever the archive's size.
 
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::str::FromStr;
 use std::sync::Mutex;
 
@@ -14,9 +14,9 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
-use pythonize::pythonize;
+use pythonize::{depythonize, pythonize};
 
-use pocketfen::archive::{Run, RunOptions, Source, Task};
+use pocketfen::archive::{Run, RunOptions, Source, Split, Task};
 use pocketfen::notation::diagram::diagram;
 use pocketfen::notation::fen::{self, FenDialect, FenPositionError, ParseFenError};
 use pocketfen::notation::mixed::resolve_move;
@@ -320,6 +320,116 @@ impl Read for PyReader {
     }
 }
 
+/// Reads and seeks a Python binary file object (for a part of it), taking the GIL for
+/// each call.
+struct PySeekReader {
+    file: Py<PyAny>,
+}
+
+impl Read for PySeekReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        PyReader {
+            file: Python::attach(|py| self.file.clone_ref(py)),
+        }
+        .read(buf)
+    }
+}
+
+impl Seek for PySeekReader {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        let (offset, whence) = match pos {
+            SeekFrom::Start(n) => (n as i64, 0),
+            SeekFrom::Current(n) => (n, 1),
+            SeekFrom::End(n) => (n, 2),
+        };
+        Python::attach(|py| {
+            self.file
+                .bind(py)
+                .call_method1("seek", (offset, whence))
+                .and_then(|p| p.extract::<u64>())
+                .map_err(|e| io::Error::other(e.to_string()))
+        })
+    }
+}
+
+/// The archive a source names, for reading a part of it: a path, bytes, or a binary file
+/// object that can seek (a local file, an fsspec file of object storage).
+fn open_split_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Source> {
+    if let Ok(bytes) = source.cast::<PyBytes>() {
+        let data = bytes.as_bytes().to_vec();
+        return Ok(Source::seekable("<bytes>", io::Cursor::new(data)));
+    }
+    let is_path =
+        source.is_instance_of::<PyString>() || source.hasattr("__fspath__").unwrap_or(false);
+    if is_path {
+        let os = py.import("os")?;
+        let path: std::path::PathBuf = os.call_method1("fspath", (source,))?.extract()?;
+        if let Err(e) = std::fs::File::open(&path) {
+            let err: PyErr = e.into();
+            let _ = err
+                .value(py)
+                .setattr("filename", path.to_string_lossy().as_ref());
+            return Err(err);
+        }
+        return Ok(Source::path(path));
+    }
+    let seekable = source.hasattr("seek")?
+        && source
+            .call_method0("seekable")
+            .and_then(|s| s.extract::<bool>())
+            .unwrap_or(true);
+    if source.hasattr("read")? && seekable {
+        let name = source
+            .getattr("name")
+            .ok()
+            .and_then(|n| n.extract::<String>().ok())
+            .or_else(|| {
+                source
+                    .getattr("path")
+                    .ok()
+                    .and_then(|n| n.extract::<String>().ok())
+            })
+            .unwrap_or_else(|| "<stream>".to_owned());
+        return Ok(Source::seekable(
+            name,
+            PySeekReader {
+                file: source.clone().unbind(),
+            },
+        ));
+    }
+    Err(PyTypeError::new_err(
+        "a part is read from a path (str or os.PathLike), bytes, or a binary file object that can seek; a stream can only be read from its start",
+    ))
+}
+
+/// A part named as `"K/N"`, `(K, N)` or a dict of `splits()`.
+fn parse_split(split: &Bound<'_, PyAny>) -> PyResult<Split> {
+    if let Ok(text) = split.extract::<String>() {
+        return text.parse().map_err(PyValueError::new_err);
+    }
+    if let Ok((k, n)) = split.extract::<(usize, usize)>() {
+        return Split::new(k, n).map_err(PyValueError::new_err);
+    }
+    if let Ok(dict) = split.cast::<PyDict>()
+        && let Some(text) = dict.get_item("split")?
+    {
+        return parse_split(&text);
+    }
+    Err(PyTypeError::new_err(
+        "split is \"K/N\", a tuple (K, N), or an item of splits()",
+    ))
+}
+
+/// An I/O error of the library as Python raises it: a file that cannot be split is a
+/// ValueError, the rest OSErrors.
+fn io_error(e: io::Error) -> PyErr {
+    if e.kind() == io::ErrorKind::InvalidInput {
+        PyValueError::new_err(e.to_string())
+    } else {
+        e.into()
+    }
+}
+
 /// The archive a source names: a path (opened here, so that a missing file raises at
 /// once), bytes, or a binary file object.
 fn open_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Source> {
@@ -437,7 +547,13 @@ impl RunIterator {
 }
 
 /// A run of `task` over one source.
-fn run(source: Source, task: Task, game: Options, jobs: usize) -> RunIterator {
+fn run(
+    source: Source,
+    task: Task,
+    game: Options,
+    jobs: usize,
+    split: Option<Split>,
+) -> RunIterator {
     let yields = match task {
         Task::Validate { .. } => Yields::Records,
         Task::Convert { .. } => Yields::Texts,
@@ -446,6 +562,7 @@ fn run(source: Source, task: Task, game: Options, jobs: usize) -> RunIterator {
     let opts = RunOptions {
         game,
         jobs,
+        split,
         ..RunOptions::default()
     };
     RunIterator {
@@ -464,7 +581,7 @@ fn run(source: Source, task: Task, game: Options, jobs: usize) -> RunIterator {
 /// object. `jobs=0` uses every core; records come in input order whatever the number.
 /// The work runs without the GIL and in bounded memory.
 #[pyfunction]
-#[pyo3(signature = (source, *, variant = None, strict = false, variations = false, drop_mate = true, jobs = 0, all = false))]
+#[pyo3(signature = (source, *, variant = None, strict = false, variations = false, drop_mate = true, jobs = 0, all = false, split = None))]
 #[allow(clippy::too_many_arguments)]
 fn validate(
     py: Python<'_>,
@@ -475,12 +592,13 @@ fn validate(
     drop_mate: bool,
     jobs: usize,
     all: bool,
+    split: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<RunIterator> {
     let variant = match variant {
         Some(v) => self::variant(v)?,
         None => None,
     };
-    let source = open_source(py, source)?;
+    let (source, split) = sources(py, source, split)?;
     let opts = Options {
         variant,
         strict,
@@ -488,7 +606,7 @@ fn validate(
         drop_mate,
         format: Format::Auto,
     };
-    Ok(run(source, Task::Validate { all }, opts, jobs))
+    Ok(run(source, Task::Validate { all }, opts, jobs, split))
 }
 
 /// convert_pgn(source, to, *, drop_style=None, keep_broken=False, jobs=0)
@@ -500,7 +618,7 @@ fn validate(
 /// or `at` (`@e4`); None takes the site's. `jobs=0` uses every core. A read error of the
 /// stream raises OSError after the games before it.
 #[pyfunction]
-#[pyo3(signature = (source, to, *, drop_style = None, keep_broken = false, jobs = 0))]
+#[pyo3(signature = (source, to, *, drop_style = None, keep_broken = false, jobs = 0, split = None))]
 fn convert_pgn(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -508,13 +626,14 @@ fn convert_pgn(
     drop_style: Option<&str>,
     keep_broken: bool,
     jobs: usize,
+    split: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<RunIterator> {
     let target: Target = parse_name(to)?;
     let style = match drop_style {
         None => target.drop_style(),
         Some(name) => parse_name(name)?,
     };
-    let source = open_source(py, source)?;
+    let (source, split) = sources(py, source, split)?;
     let opts = Options {
         variations: true,
         ..Options::default()
@@ -524,7 +643,7 @@ fn convert_pgn(
         style,
         keep_broken,
     };
-    Ok(run(source, task, opts, jobs))
+    Ok(run(source, task, opts, jobs, split))
 }
 
 /// replay(source, emit="fen", *, jobs=0)
@@ -535,16 +654,130 @@ fn convert_pgn(
 /// its first illegal move. `jobs=0` uses every core; games come in input order. A read
 /// error of the stream raises OSError.
 #[pyfunction]
-#[pyo3(signature = (source, emit = "fen", *, jobs = 0))]
+#[pyo3(signature = (source, emit = "fen", *, jobs = 0, split = None))]
 fn replay(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     emit: &str,
     jobs: usize,
+    split: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<RunIterator> {
     let text: PlyText = parse_name(emit)?;
-    let source = open_source(py, source)?;
-    Ok(run(source, Task::Replay { text }, Options::default(), jobs))
+    let (source, split) = sources(py, source, split)?;
+    Ok(run(
+        source,
+        Task::Replay { text },
+        Options::default(),
+        jobs,
+        split,
+    ))
+}
+
+/// The source of a run, and the part of it to read.
+fn sources(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    split: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Source, Option<Split>)> {
+    match split {
+        None => Ok((open_source(py, source)?, None)),
+        Some(split) => {
+            let split = parse_split(split)?;
+            Ok((open_split_source(py, source)?, Some(split)))
+        }
+    }
+}
+
+/// splits(source, n)
+/// --
+///
+/// The `n` parts of an archive, to be read by `validate`, `convert_pgn` or `replay`
+/// with `split=` (on other processes or machines), each game in exactly one part:
+/// a list of dicts with `split` (`"K/N"`), `part`, `of`, and the byte range `start` to
+/// `end` of the file that the part's text is read from. `source` is a path, bytes or a
+/// seekable binary file object. A compressed file must be in independent frames (pzstd,
+/// pbzip2, BGZF): one that is a single stream raises ValueError, saying how to
+/// recompress it.
+#[pyfunction]
+fn splits<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    n: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let src = open_split_source(py, source)?;
+    let parts = py
+        .detach(|| pocketfen::archive::parts(src, n))
+        .map_err(io_error)?;
+    let list = PyList::empty(py);
+    for p in parts {
+        let d = PyDict::new(py);
+        d.set_item("split", p.split.to_string())?;
+        d.set_item("part", p.split.part)?;
+        d.set_item("of", p.split.of)?;
+        d.set_item("start", p.start)?;
+        d.set_item("end", p.end)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// merge(parts)
+/// --
+///
+/// Joins the records of the parts of a split run (`parts`: one list of records per part,
+/// parts 1 to N in order, as `validate(..., split=...)` yields them, or the JSON Lines
+/// of `--split` runs read back) into the records of one run over the whole file: games
+/// renumbered from the file's start, the summaries summed. Raises ValueError naming the
+/// part that does not fit: another file, a file changed between parts, other options,
+/// parts out of order or missing.
+#[pyfunction]
+fn merge<'py>(py: Python<'py>, parts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let mut values: Vec<Vec<serde_json::Value>> = Vec::new();
+    for part in parts.try_iter()? {
+        let part = part?;
+        let mut records = Vec::new();
+        for record in part.try_iter()? {
+            let record = record?;
+            records.push(depythonize::<serde_json::Value>(&record).map_err(|e| {
+                PyTypeError::new_err(format!(
+                    "a record of part {} is not a record: {e}",
+                    values.len() + 1
+                ))
+            })?);
+        }
+        values.push(records);
+    }
+    let mut summaries = Vec::with_capacity(values.len());
+    for (i, records) in values.iter().enumerate() {
+        let summary = records
+            .iter()
+            .find(|r| r.get("type").and_then(serde_json::Value::as_str) == Some("summary"))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "part {} given has no summary record: its run did not finish",
+                    i + 1
+                ))
+            })?;
+        summaries.push(summary.clone());
+    }
+    let merge = pocketfen::merge::Merge::new(&summaries)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let out = PyList::empty(py);
+    for (index, records) in values.into_iter().enumerate().take(merge.parts_used()) {
+        for mut record in records {
+            if matches!(
+                record.get("type").and_then(serde_json::Value::as_str),
+                Some("summary" | "total")
+            ) {
+                continue;
+            }
+            merge.renumber(index, &mut record);
+            out.append(pythonize(py, &record).map_err(|e| PyValueError::new_err(e.to_string()))?)?;
+        }
+    }
+    let summary = RunRecord::Summary(merge.summary().clone());
+    out.append(pythonize(py, &summary).map_err(|e| PyValueError::new_err(e.to_string()))?)?;
+    Ok(out)
 }
 
 #[pymodule]
@@ -558,6 +791,8 @@ fn pocketfen_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(convert_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
+    m.add_function(wrap_pyfunction!(splits, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_class::<PyPosition>()?;
     m.add_class::<RunIterator>()?;
     Ok(())
