@@ -171,10 +171,10 @@ impl Source {
     /// Opens the source, decoding on `jobs` threads.
     fn open(self, jobs: usize) -> io::Result<input::Decoded<'static>> {
         match self {
-            Source::Path(p) => input::open_with(p, jobs),
-            Source::Stdin => input::open_with("-", jobs),
-            Source::Reader { reader, .. } => input::decode_with(reader, jobs),
-            Source::Seekable { reader, .. } => input::decode_with(reader, jobs),
+            Source::Path(p) => crate::pgn::open_with(p, jobs),
+            Source::Stdin => crate::pgn::open_with("-", jobs),
+            Source::Reader { reader, .. } => crate::pgn::decode_with(reader, jobs),
+            Source::Seekable { reader, .. } => crate::pgn::decode_with(reader, jobs),
         }
     }
 

@@ -433,68 +433,20 @@ pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
     })
 }
 
-/// [`decode`] on `jobs` threads: independent frames (pzstd's zstd frames, pbzip2's bzip2
-/// streams, BGZF's gzip blocks) are decoded side by side and read in order; a stream that
-/// is one frame, or whose frames cannot be found without decoding them (plain
-/// multi-member gzip), is decoded on a thread of its own. The text read, the trailing
-/// bytes noted and the errors met are those of [`decode`], for any `jobs` (with 1, this
-/// is [`decode`]).
-///
-/// # Errors
-///
-/// As [`decode`].
-pub fn decode_with<R: Read + Send + 'static>(
-    inner: R,
-    jobs: usize,
-) -> io::Result<Decoded<'static>> {
-    #[cfg(feature = "compression")]
-    if jobs > 1 {
-        let mut src = Peek::new(inner);
-        let compression = Compression::detect(src.peek(4)?);
-        if compression == Compression::None {
-            return Ok(Decoded {
-                reader: Box::new(src),
-                compression,
-                size: None,
-                trailing: TrailingNote::default(),
-            });
-        }
-        let trailing = TrailingNote::default();
-        let reader = super::unpack::parallel(src, compression, jobs, trailing.clone());
-        return Ok(Decoded {
-            reader: Box::new(reader),
-            compression,
-            size: None,
-            trailing,
-        });
-    }
-    let _ = jobs;
-    decode(inner)
-}
-
 /// Opens `path` (`-` for stdin) for reading, decompressing as needed, with the file's
-/// size when known.
+/// size when known. [`open_with`](super::open_with) decodes on several threads.
 ///
 /// # Errors
 ///
 /// The error of opening the file or of reading its first bytes.
 pub fn open(path: impl AsRef<Path>) -> io::Result<Decoded<'static>> {
-    open_with(path, 1)
-}
-
-/// [`open`], decoding on `jobs` threads as [`decode_with`] does.
-///
-/// # Errors
-///
-/// As [`open`].
-pub fn open_with(path: impl AsRef<Path>, jobs: usize) -> io::Result<Decoded<'static>> {
     let path = path.as_ref();
     if path == Path::new("-") {
-        return decode_with(io::stdin(), jobs);
+        return decode(io::stdin());
     }
     let file = File::open(path)?;
     let size = file.metadata().ok().map(|m| m.len());
-    let mut decoded = decode_with(file, jobs)?;
+    let mut decoded = decode(file)?;
     decoded.size = size;
     Ok(decoded)
 }

@@ -19,6 +19,7 @@ mod bpgn;
 pub(crate) mod convert;
 pub(crate) mod game;
 pub(crate) mod input;
+mod open;
 #[cfg(feature = "compression")]
 mod pack;
 pub(crate) mod part;
@@ -36,9 +37,8 @@ mod walk;
 
 pub use convert::{Converted, Target, convert_game, convert_text};
 pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
-pub use input::{
-    Compression, Decoded, Trailing, TrailingNote, decode, decode_with, open, open_with,
-};
+pub use input::{Compression, Decoded, Trailing, TrailingNote, decode, open};
+pub use open::{decode_with, open_with};
 #[cfg(feature = "compression")]
 pub use pack::{CompressedWriter, LevelError, ZSTD_INPUT};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};

@@ -376,7 +376,7 @@ mod tests {
     use std::io::{Read, Write};
 
     use super::*;
-    use crate::pgn::input::decode_with;
+    use crate::pgn::decode_with;
 
     fn text(len: usize) -> Vec<u8> {
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;

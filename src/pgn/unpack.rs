@@ -648,7 +648,8 @@ impl BufRead for ParallelReader {
 mod tests {
     use std::io::{Read, Write};
 
-    use super::super::input::{Trailing, decode, decode_with};
+    use super::super::input::{Trailing, decode};
+    use super::super::open::decode_with;
 
     struct Rng(u64);
 
