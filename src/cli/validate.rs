@@ -100,7 +100,11 @@ struct ProgressLine {
 
 impl ProgressLine {
     /// The progress of a run over `paths`, if a line is wanted.
-    fn new(quiet: bool, paths: &[PathBuf]) -> Option<Arc<Mutex<ProgressLine>>> {
+    fn new(
+        quiet: bool,
+        paths: &[PathBuf],
+        split: Option<pocketfen::archive::Split>,
+    ) -> Option<Arc<Mutex<ProgressLine>>> {
         if quiet || !io::stderr().is_terminal() {
             return None;
         }
@@ -108,7 +112,11 @@ impl ProgressLine {
         Some(Arc::new(Mutex::new(ProgressLine {
             start: now,
             last: now,
-            sizes: paths.iter().map(|p| plain_size(p)).collect(),
+            // A part is about its share of the file.
+            sizes: paths
+                .iter()
+                .map(|p| plain_size(p).map(|s| s / split.map_or(1, |s| s.of as u64)))
+                .collect(),
             file: 0,
             shown: false,
         })))
@@ -165,8 +173,9 @@ fn plain_size(path: &Path) -> Option<u64> {
 fn progress(
     quiet: bool,
     paths: &[PathBuf],
+    split: Option<pocketfen::archive::Split>,
 ) -> (Option<Arc<Mutex<ProgressLine>>>, Option<ProgressFn>) {
-    let line = ProgressLine::new(quiet, paths);
+    let line = ProgressLine::new(quiet, paths, split);
     let callback = line.as_ref().map(|l| {
         let l = Arc::clone(l);
         let f: ProgressFn = Arc::new(move |t| {
@@ -247,7 +256,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         }
         None => None,
     };
-    let (line, callback) = progress(args.quiet, &paths);
+    let (line, callback) = progress(args.quiet, &paths, args.games.split);
     let sources = paths.iter().map(Source::path).collect();
     let task = Task::Validate { all: args.all };
     let mut run = Run::new(
@@ -573,7 +582,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
             "--level {level} compresses nothing: write to FILE.zst, FILE.gz or FILE.bz2 (-o)"
         );
     }
-    let (line, callback) = progress(args.quiet, &paths);
+    let (line, callback) = progress(args.quiet, &paths, args.games.split);
     let (out, temp) = open_output(args.output.as_deref())?;
     let mut out = Packed::new(
         out,
