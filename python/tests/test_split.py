@@ -150,3 +150,19 @@ def test_dask_local_cluster_validates_in_parts(tmp_path):
     # One illegal game in each copy of the samples.
     assert merged[-1]["games"] > 10_000 and merged[-1]["illegal_games"] >= 20
     assert example.main([str(path), "4"]) == 0
+
+
+def test_fsspec_files_split_as_object_storage_would(archive):
+    fsspec = pytest.importorskip("fsspec", reason="fsspec (a dependency of dask)")
+    fs = fsspec.filesystem("memory")
+    with fs.open("/bucket/games.pgn", "wb") as f:
+        f.write(archive.read_bytes())
+    url = "memory://bucket/games.pgn"
+    ranges = pocketfen.splits(fsspec.open(url, "rb").open(), 5)
+    # Each part opens the file itself, as a worker of a cluster would.
+    parts = [list(pocketfen.validate(fsspec.open(url, "rb").open(), split=r, all=True))
+             for r in ranges]
+    assert {p[-1]["file"] for p in parts} == {"/bucket/games.pgn"}
+    merged = untimed(pocketfen.merge(parts))
+    single = untimed(pocketfen.validate(archive, all=True))
+    assert [{**r, "file": "x"} for r in merged] == [{**r, "file": "x"} for r in single]
