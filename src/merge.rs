@@ -189,8 +189,11 @@ impl Merge {
                 ("head", "its first 4 KiB"),
             ] {
                 if p.split.get(key) != first.split.get(key) {
-                    let shown =
-                        |v: Option<&Value>| v.map_or_else(|| "none".to_owned(), Value::to_string);
+                    let shown = |v: Option<&Value>| match v.and_then(Value::as_u64) {
+                        Some(ns) if key == "modified" => utc(ns),
+                        Some(n) if key == "size" => format!("{n} bytes"),
+                        _ => v.map_or_else(|| "none".to_owned(), Value::to_string),
+                    };
                     return Err(err(
                         k,
                         format!(
@@ -357,6 +360,29 @@ impl Merge {
     }
 }
 
+/// A time in nanoseconds since 1970 as a UTC date and time.
+fn utc(ns: u64) -> String {
+    let secs = ns / 1_000_000_000;
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}.{:03} UTC",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60,
+        ns / 1_000_000 % 1000
+    )
+}
+
 /// The text `validate` prints for a `game` record (its problems, one per line, or its
 /// `ok` line when it has none), as `merge --text` writes it; none for other records.
 pub fn game_text(record: &Value) -> Option<String> {
@@ -393,4 +419,24 @@ pub fn game_text(record: &Value) -> Option<String> {
         out.push('\n');
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn times_are_shown_as_utc() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00:00.000 UTC");
+        assert_eq!(
+            super::utc(978_307_200_000_000_000),
+            "2001-01-01 00:00:00.000 UTC"
+        );
+        assert_eq!(
+            super::utc(951_782_400_000_000_000),
+            "2000-02-29 00:00:00.000 UTC"
+        );
+        assert_eq!(
+            super::utc(1_796_130_844_855_272_635),
+            "2026-12-01 13:14:04.855 UTC"
+        );
+    }
 }

@@ -1793,6 +1793,41 @@ fn issue_25_split_parts_merge_to_one_run() {
         err.contains("reads a part of one file, and 2 are given"),
         "{err}"
     );
+    // A file without a point where a game surely starts (old Mac line ends: no LF) is
+    // all in part 1, and the other parts say why they have no games.
+    let mac = dir.join("mac.pgn");
+    fs::write(
+        &mac,
+        fs::read(&plain)
+            .unwrap()
+            .iter()
+            .map(|&b| if b == b'\n' { b'\r' } else { b })
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let m = mac.to_str().unwrap();
+    let (_, err, code) = run_out(&["validate", "-q", "--json", "--split", "2/3", m]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("part 2/3: no game starts in this part"),
+        "{err}"
+    );
+    let (out, _, _) = run_out(&["validate", "-q", "--json", "--split", "1/3", m]);
+    let (whole, _, _) = run_out(&["validate", "-q", "--json", m]);
+    let games = |out: &[u8]| {
+        String::from_utf8_lossy(out)
+            .lines()
+            .last()
+            .unwrap()
+            .split("\"games\":")
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(games(&out), games(&whole));
     // A part's output cut short (its run interrupted) has no summary.
     let cut = dir.join("cut-part.jsonl");
     let (out, _, _) = run_out(&["validate", "-q", "--json", "--all", "--split", "1/2", p]);

@@ -80,7 +80,16 @@ fn archive(rng: &mut Rng, games: usize) -> Vec<u8> {
             out.push_str(eol(rng, style));
         }
         if !rng.one_in(15) {
-            out.push_str(&format!("[Event \"game {i}\"]{}", eol(rng, style)));
+            if rng.one_in(25) {
+                // A byte-order mark before a tag line (files joined with `cat`).
+                out.push('\u{feff}');
+            }
+            out.push_str(&format!("[Event \"game {i}\"]"));
+            if rng.one_in(20) {
+                // Not a tag: an error on the game's first line, located by its column.
+                out.push_str(" [Bad");
+            }
+            out.push_str(eol(rng, style));
             if zh {
                 out.push_str(&format!("[Variant \"Crazyhouse\"]{}", eol(rng, style)));
             }
@@ -164,9 +173,15 @@ fn frames(rng: &mut Rng, text: &[u8], kind: usize) -> Vec<u8> {
 
 /// The records of a run, as JSON, without the total and the summary's time.
 fn run(path: &Path, split: Option<Split>, jobs: usize) -> Vec<Value> {
+    run_max(path, split, jobs, pocketfen::pgn::DEFAULT_MAX_GAME_BYTES)
+}
+
+/// [`run`] with a game size limit.
+fn run_max(path: &Path, split: Option<Split>, jobs: usize, max_game_bytes: usize) -> Vec<Value> {
     let opts = RunOptions {
         split,
         jobs,
+        max_game_bytes,
         ..RunOptions::default()
     };
     Run::new(vec![Source::path(path)], Task::Validate { all: true }, opts)
@@ -184,8 +199,13 @@ fn untimed(mut v: Value) -> Value {
 
 /// Parts 1..N merged, as `pocketfen merge` writes them.
 fn merged(path: &Path, n: usize, jobs: usize) -> Result<Vec<Value>, String> {
+    merged_max(path, n, jobs, pocketfen::pgn::DEFAULT_MAX_GAME_BYTES)
+}
+
+/// [`merged`] with a game size limit.
+fn merged_max(path: &Path, n: usize, jobs: usize, max: usize) -> Result<Vec<Value>, String> {
     let parts: Vec<Vec<Value>> = (1..=n)
-        .map(|k| run(path, Some(Split::new(k, n).unwrap()), jobs))
+        .map(|k| run_max(path, Some(Split::new(k, n).unwrap()), jobs, max))
         .collect();
     let summaries: Vec<Value> = parts.iter().map(|p| p.last().unwrap().clone()).collect();
     let merge = Merge::new(&summaries).map_err(|e| e.to_string())?;
@@ -209,8 +229,15 @@ fn temp(name: &str, bytes: &[u8]) -> PathBuf {
 }
 
 fn check(path: &Path, n: usize, jobs: usize) -> Result<(), TestCaseError> {
-    let whole: Vec<Value> = run(path, None, 1).into_iter().map(untimed).collect();
-    let merged = merged(path, n, jobs).map_err(TestCaseError::fail)?;
+    check_max(path, n, jobs, pocketfen::pgn::DEFAULT_MAX_GAME_BYTES)
+}
+
+fn check_max(path: &Path, n: usize, jobs: usize, max: usize) -> Result<(), TestCaseError> {
+    let whole: Vec<Value> = run_max(path, None, 1, max)
+        .into_iter()
+        .map(untimed)
+        .collect();
+    let merged = merged_max(path, n, jobs, max).map_err(TestCaseError::fail)?;
     prop_assert_eq!(
         merged.len(),
         whole.len(),
@@ -236,6 +263,19 @@ proptest! {
         let text = archive(&mut rng, games);
         let path = temp(&format!("plain-{seed}.pgn"), &text);
         check(&path, n, jobs)?;
+        std::fs::remove_file(path).unwrap();
+    }
+
+    /// With a small game size limit, games over it are skipped the same way in the
+    /// parts as in one run, wherever the parts' blocks fall.
+    #[test]
+    fn merging_parts_with_a_small_game_size_limit_equals_one_run(
+        seed in 1u64.., games in 600usize..2000, n in 2usize..9, max in 150usize..3000
+    ) {
+        let mut rng = Rng(seed);
+        let text = archive(&mut rng, games);
+        let path = temp(&format!("limit-{seed}.pgn"), &text);
+        check_max(&path, n, 1, max)?;
         std::fs::remove_file(path).unwrap();
     }
 

@@ -215,9 +215,25 @@ fn problem_lines(
     Ok(())
 }
 
+/// A part in which no game starts says so: its file's games are all in the parts
+/// before it.
+fn empty_part_note(name: &str, s: &SummaryRecord) {
+    if let Some(p) = &s.split
+        && p.start.is_none()
+        && s.opened
+        && s.stream_error.is_none()
+    {
+        eprintln!(
+            "pocketfen: {name}: part {}/{}: no game starts in this part: after its start the file has no tag line after a blank line that follows movetext (a point where a game surely starts), so the games there belong to the parts before it",
+            p.part, p.of
+        );
+    }
+}
+
 /// What the end of a file says on stderr: its trailing bytes, and why it could not be
 /// read whole (`false` then).
 fn file_end(name: &str, s: &SummaryRecord) -> bool {
+    empty_part_note(name, s);
     if let Some(t) = &s.trailing_bytes {
         eprintln!(
             "pocketfen: {name}: warning: {}",
@@ -451,6 +467,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
             RunRecord::Summary(s) => {
                 out.flush().context("writing the output")?;
                 let name = shown(&s.file);
+                empty_part_note(&name, &s);
                 if let Some(t) = &s.trailing_bytes {
                     eprintln!(
                         "pocketfen: {name}: warning: {}",
@@ -700,6 +717,7 @@ impl Write for Packed {
 
 /// What the end of a converted file says on stderr (`false`: it was not read whole).
 fn convert_file_end(name: &str, s: &SummaryRecord) -> bool {
+    empty_part_note(name, s);
     if let Some(t) = &s.trailing_bytes {
         eprintln!(
             "pocketfen: {name}: warning: {}",

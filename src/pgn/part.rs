@@ -7,7 +7,7 @@
 //! the splitter only the games from its first *sync point* to the first sync point in
 //! the next part's text. A sync point is a line start that the whole-file splitter is
 //! bound to start a game at, told from the bytes after a line end at or after where the
-//! search starts, whatever came before: a tag line (a whole tag pair at its start) after
+//! search starts, whatever came before: a tag line (a whole tag pair at its first byte) after
 //! one or more blank lines that follow a line of movetext (its first byte none of `[`,
 //! `%`, `;`), none of these lines holding a CR but before their LF. Outside a comment
 //! such a tag line starts a game because the game before has movetext; inside one, the
@@ -171,12 +171,6 @@ fn fingerprint(file: &SharedFile, offset: u64) -> io::Result<u64> {
 }
 
 #[cfg(feature = "compression")]
-/// How to make a file that splits, said when one does not.
-const RECOMPRESS: &str = "recompress it in independent frames, for example \
-     `zstd -dc FILE | pzstd -19 -o FILE.pgn.zst` (as Lichess compresses its database) \
-     or `pocketfen pgn convert FILE -o FILE.pgn.zst`";
-
-#[cfg(feature = "compression")]
 /// Checks that a compressed file is more than one stream.
 fn cuttable(file: &SharedFile, kind: Compression, size: u64) -> io::Result<()> {
     let mut buf = vec![0u8; SEARCH.min(size as usize)];
@@ -191,13 +185,22 @@ fn cuttable(file: &SharedFile, kind: Compression, size: u64) -> io::Result<()> {
     if ok {
         return Ok(());
     }
-    let what = match kind {
-        Compression::Zstd => "one zstd frame (as `zstd` writes it)",
-        Compression::Gzip => "one gzip stream (not BGZF blocks)",
-        _ => "one bzip2 stream (as `bzip2` writes it; `pbzip2` writes many)",
+    let (what, how) = match kind {
+        Compression::Zstd => (
+            "one zstd frame (as `zstd` writes it)",
+            "`zstd -dc FILE | pzstd -19 -o NEW.pgn.zst` (as Lichess compresses its database)",
+        ),
+        Compression::Gzip => (
+            "one gzip stream (not BGZF blocks)",
+            "`gzip -dc FILE | pzstd -19 -o NEW.pgn.zst`, or `bgzip` for BGZF",
+        ),
+        _ => (
+            "one bzip2 stream (as `bzip2` writes it; `pbzip2` writes many)",
+            "`bzip2 -dc FILE | pzstd -19 -o NEW.pgn.zst`, or `bzip2 -dc FILE | pbzip2 -9 > NEW.pgn.bz2`",
+        ),
     };
     Err(refuse(format!(
-        "cannot split it: it is {what}, which can only be decoded from its start; {RECOMPRESS}"
+        "cannot split it: it is {what}, which can only be decoded from its start; recompress it in independent frames: {how}"
     )))
 }
 
@@ -460,7 +463,9 @@ impl SyncScan {
         if self.evidence != Evidence::Blank || !(self.prefix_done || at_end) {
             return false;
         }
-        if starts_with_tag(&self.prefix) && trim_blank_start(&self.prefix).first() == Some(&b'[') {
+        // The line's first byte is its `[`: a byte-order mark or blank before it would be
+        // stripped by a part's splitter and kept by the whole file's.
+        if self.prefix.first() == Some(&b'[') && starts_with_tag(&self.prefix) {
             self.found = Some(self.line_start);
             return true;
         }

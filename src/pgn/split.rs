@@ -277,7 +277,33 @@ impl<R: BufRead> GameSplitter<R> {
                     end
                 }
                 None => {
-                    if self.buf.len() - self.game_start > self.max_game_bytes {
+                    // Over the limit? A line that may start the next game (a tag line, or
+                    // one blank so far) counts alone, so that whether a game is too large
+                    // does not depend on where the blocks of the stream fall.
+                    let lead = trim_blank_start(&self.buf[self.scan..]).first().copied();
+                    let may_start_a_game =
+                        self.partial.is_none() && matches!(lead, None | Some(b'['));
+                    let over = if may_start_a_game {
+                        self.buf.len() - self.scan > self.max_game_bytes
+                    } else {
+                        self.buf.len() - self.game_start > self.max_game_bytes
+                    };
+                    if over {
+                        if may_start_a_game
+                            && lead.is_some()
+                            && self.start_line != 0
+                            && self.has_movetext
+                            && !self.in_comment
+                        {
+                            // A tag line after this game's movetext starts the next game,
+                            // which is over the limit: this one is handed out first.
+                            let (game, _) = self.take_game(self.scan);
+                            self.set_aside_partial_line();
+                            if game.is_some() {
+                                return Ok(game);
+                            }
+                            continue;
+                        }
                         self.set_aside_partial_line();
                     }
                     // A CR at the end of the buffer ends its line only if no LF follows:
@@ -722,6 +748,49 @@ mod tests {
         assert_eq!(whole.len(), 5);
         assert_eq!(whole[3].bytes, many_lines.as_bytes());
         assert!(whole.iter().all(|g| g.too_large.is_none()));
+    }
+
+    /// Whether a game is over the limit does not depend on where the stream's reads end
+    /// (issue 25.3: the parts of a split file read from other offsets than one run):
+    /// games just under the limit, each followed by a tag line read in pieces, stay whole,
+    /// and those over it are skipped, for every read size.
+    #[test]
+    fn the_size_limit_does_not_depend_on_the_read_sizes() {
+        let game = |i: usize, pad: usize| {
+            format!("[Event \"{i}\"]\n\n1. e4 {{{}}} e5 *\n\n", "x".repeat(pad))
+        };
+        let max = 120;
+        let mut text = String::new();
+        for i in 0..40 {
+            // Sizes around the limit: 115 to 124 bytes.
+            let pad = 115 - game(i, 0).len() + i % 10;
+            text.push_str(&game(i, pad));
+        }
+        // A tag line over the limit after movetext: the game before it stays whole.
+        text.push_str(&format!("[Event \"{}\"]\n\n1. d4 *\n\n", "t".repeat(300)));
+        text.push_str(&game(99, 10));
+        let read = |chunk: usize| -> Vec<(usize, usize, Option<u64>, usize)> {
+            let reader = io::BufReader::with_capacity(chunk, text.as_bytes());
+            GameSplitter::with_max_game_bytes(reader, max)
+                .map(Result::unwrap)
+                .map(|g| (g.number, g.line, g.too_large, g.bytes.len()))
+                .collect()
+        };
+        let whole = read(1 << 20);
+        assert_eq!(whole.len(), 42);
+        for (i, g) in whole.iter().take(40).enumerate() {
+            let len = game(i, 115 - game(i, 0).len() + i % 10).len();
+            let expected = if len > max {
+                (Some(len as u64), 0)
+            } else {
+                (None, len)
+            };
+            assert_eq!((g.2, g.3), expected, "game {}", i + 1);
+        }
+        assert!(whole[40].2.is_some() && whole[41].2.is_none());
+        for chunk in 1..200 {
+            assert_eq!(read(chunk), whole, "reads of {chunk} bytes");
+        }
     }
 
     /// Issue 24.2: a game of `HAND_OVER` bytes or more leaves in the splitter's buffer
