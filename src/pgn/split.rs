@@ -280,7 +280,7 @@ impl<R: BufRead> GameSplitter<R> {
                     // Over the limit? A line that may start the next game (a tag line, or
                     // one blank so far) counts alone, so that whether a game is too large
                     // does not depend on where the blocks of the stream fall.
-                    let lead = trim_blank_start(&self.buf[self.scan..]).first().copied();
+                    let lead = known_lead(&self.buf[self.scan..]);
                     let may_start_a_game =
                         self.partial.is_none() && matches!(lead, None | Some(b'['));
                     let over = if may_start_a_game {
@@ -315,6 +315,8 @@ impl<R: BufRead> GameSplitter<R> {
                         self.searched = searched - drained.min(searched);
                         continue;
                     }
+                    // The end of the stream: the rest is the line, searched no further.
+                    self.searched = 0;
                     if self.scan == self.buf.len() && self.partial.is_none() {
                         return Ok(self.take_game(self.buf.len()).0);
                     }
@@ -354,6 +356,10 @@ impl<R: BufRead> GameSplitter<R> {
                 if dropped > 0 {
                     // Its beginning was dropped: the new game is over the limit too.
                     self.skipped = Some(dropped);
+                } else if line_end - line_start > self.max_game_bytes {
+                    // Its first line alone is over the limit: it keeps none of it.
+                    self.skipped = Some((line_end - line_start) as u64);
+                    self.game_start = line_end - moved;
                 }
                 return Ok(game);
             }
@@ -411,7 +417,16 @@ impl<R: BufRead> GameSplitter<R> {
     /// on the byte after it.
     fn set_aside_partial_line(&mut self) {
         let cr = self.buf.last() == Some(&b'\r') && self.buf.len() > self.scan;
-        let chunk = &self.buf[self.scan..self.buf.len() - usize::from(cr)];
+        let mut keep = usize::from(cr);
+        // The first bytes of a byte-order mark that the buffer ends in stay too, while the
+        // line's first byte is not known: the mark is white space only whole.
+        if self.partial.as_ref().is_none_or(|p| p.lead.is_none()) {
+            let rest = trim_blank_start(&self.buf[self.scan..self.buf.len() - keep]);
+            if known_lead(rest).is_none() {
+                keep += rest.len();
+            }
+        }
+        let chunk = &self.buf[self.scan..self.buf.len() - keep];
         let in_comment = self.in_comment;
         let p = self.partial.get_or_insert_with(|| PartialLine {
             lead: None,
@@ -420,7 +435,7 @@ impl<R: BufRead> GameSplitter<R> {
             dropped: 0,
         });
         if p.lead.is_none() {
-            p.lead = trim_blank_start(chunk).first().copied();
+            p.lead = known_lead(chunk);
         }
         p.comments.feed(chunk, false);
         p.dropped += chunk.len() as u64;
@@ -428,7 +443,7 @@ impl<R: BufRead> GameSplitter<R> {
             self.start_line = self.line;
             self.game_offset = self.offset_of(self.game_start);
         }
-        let dropped = self.buf.len() - usize::from(cr) - self.game_start;
+        let dropped = self.buf.len() - keep - self.game_start;
         *self.skipped.get_or_insert(0) += dropped as u64;
         self.buf.drain(self.game_start..self.game_start + dropped);
         self.scan = self.game_start;
@@ -493,6 +508,16 @@ impl<R: BufRead> GameSplitter<R> {
         };
         (Some(game), moved)
     }
+}
+
+/// The first byte of a line read so far that is not white space, once it is known: the
+/// first bytes of a byte-order mark, at the end of what has been read, may yet be one.
+fn known_lead(bytes: &[u8]) -> Option<u8> {
+    let rest = trim_blank_start(bytes);
+    if rest.len() < 3 && b"\xef\xbb\xbf".starts_with(rest) {
+        return None;
+    }
+    rest.first().copied()
 }
 
 /// The end of the line that `from` is in (after its LF, CRLF or lone CR; LF alone when the
@@ -790,6 +815,88 @@ mod tests {
         assert!(whole[40].2.is_some() && whole[41].2.is_none());
         for chunk in 1..200 {
             assert_eq!(read(chunk), whole, "reads of {chunk} bytes");
+        }
+    }
+
+    /// A game whose first line alone is over the limit, and which ends with that line at
+    /// the end of the stream, is skipped too (found by the fuzz target that splits with
+    /// every read size).
+    #[test]
+    fn a_first_line_over_the_limit_is_skipped() {
+        let long = format!("[White {} *\n", "B6b. N@d4 {171}".repeat(5));
+        let text = format!("[Event \"a\"]\n\n1. e4 *\n{long}");
+        for cap in 1..120 {
+            let reader = io::BufReader::with_capacity(cap, text.as_bytes());
+            let games: Vec<_> = GameSplitter::with_max_game_bytes(reader, 40)
+                .map(Result::unwrap)
+                .map(|g| (g.number, g.line, g.too_large))
+                .collect();
+            assert_eq!(
+                games,
+                [(1, 1, None), (2, 4, Some(long.len() as u64))],
+                "reads of {cap}"
+            );
+        }
+    }
+
+    /// A byte-order mark read in pieces is white space all the same: the tag line after
+    /// it is no movetext, whatever the read sizes (found by the fuzz target).
+    #[test]
+    fn a_byte_order_mark_read_in_pieces() {
+        for n in 30..40 {
+            let text = format!(
+                "[Event \"{}\"]\n\n\u{feff}[Site \"b\"]\n\n[Round \"1\"]\n\n1. e4 *\n",
+                "a".repeat(n)
+            );
+            bom_in_pieces(&text);
+        }
+    }
+
+    /// A game at the limit before a byte-order mark and the next game's tag line: the
+    /// mark's first bytes, read alone, are not counted in the game.
+    #[test]
+    fn a_game_at_the_limit_before_a_byte_order_mark() {
+        for n in 20..40 {
+            let game = format!("[Event \"{}\"]\n\n1. e4 *\n\n", "a".repeat(n));
+            let text = format!("{game}\u{feff}[Event \"b\"]\n\n1. d4 *\n");
+            for cap in 1..80 {
+                let reader = io::BufReader::with_capacity(cap, text.as_bytes());
+                let games: Vec<_> = GameSplitter::with_max_game_bytes(reader, game.len())
+                    .map(Result::unwrap)
+                    .map(|g| (g.number, g.line, g.too_large))
+                    .collect();
+                assert_eq!(games, [(1, 1, None), (2, 5, None)], "n {n}, reads of {cap}");
+            }
+        }
+    }
+
+    fn bom_in_pieces(text: &str) {
+        for cap in 1..100 {
+            let reader = io::BufReader::with_capacity(cap, text.as_bytes());
+            let games: Vec<_> = GameSplitter::with_max_game_bytes(reader, 50)
+                .map(Result::unwrap)
+                .map(|g| (g.number, g.line, g.too_large))
+                .collect();
+            assert_eq!(games, [(1, 1, Some(text.len() as u64))], "reads of {cap}");
+        }
+    }
+
+    /// A game over the limit whose last line has no line end, all read at once (found by
+    /// the fuzz target that splits with every read size).
+    #[test]
+    fn a_last_line_over_the_limit_without_a_line_end() {
+        let body = b"[Ev\n\0\0\0ent \"x\"]\n[Reiult \"0\xe2\x80\x931\"]\n\n1. f3 e5 2. g4 Qh4# 0\xe2\x80\x931";
+        for cap in [1, 2, 3, 5, 7, 251, 1000] {
+            let reader = io::BufReader::with_capacity(cap, &body[..]);
+            let games: Vec<_> = GameSplitter::with_max_game_bytes(reader, 40)
+                .map(Result::unwrap)
+                .map(|g| (g.number, g.line, g.too_large, g.bytes.len()))
+                .collect();
+            assert_eq!(
+                games,
+                [(1, 1, None, 16), (2, 3, Some(43), 0)],
+                "reads of {cap}"
+            );
         }
     }
 
