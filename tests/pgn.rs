@@ -1503,15 +1503,9 @@ fn games_text(copies: usize) -> Vec<u8> {
     text
 }
 
-/// Issue 25.1: archives compressed by the real pbzip2 (one stream per block), pzstd
-/// (frames after skippable frames), gzip (one member) and as BGZF (`pgn convert -o
-/// x.gz`), whole, with trailing junk, or cut short, give with three jobs (the frames
-/// decoded side by side) exactly the records of one.
-#[test]
-fn issue_25_parallel_decoding_gives_the_records_of_one_thread() {
-    let dir = temp_dir("parallel");
-    let plain = dir.join("games.pgn");
-    fs::write(&plain, games_text(3)).unwrap();
+/// The plain file compressed by the real pbzip2 (streams of 100 kB) and pzstd, and as
+/// BGZF by `pgn convert`: each whole, with junk after its frames, and cut short.
+fn framed_cases(dir: &std::path::Path, plain: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     let p = plain.to_str().unwrap();
     let bz2 = tool("pbzip2", &["-c", "-1", "-b1", "-p2", p]).stdout;
     assert!(
@@ -1519,7 +1513,6 @@ fn issue_25_parallel_decoding_gives_the_records_of_one_thread() {
         "pbzip2 wrote few streams"
     );
     let zst = tool("pzstd", &["-q", "-c", "-1", "-p", "2", p]).stdout;
-    let gz = tool("gzip", &["-c", "-1", p]).stdout;
     let bgzf_path = dir.join("games-bgzf.pgn.gz");
     let out = cmd(&[
         "pgn",
@@ -1535,20 +1528,49 @@ fn issue_25_parallel_decoding_gives_the_records_of_one_thread() {
     .unwrap();
     assert!(out.status.success(), "{out:?}");
     let bgzf = fs::read(&bgzf_path).unwrap();
-    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
-    for (name, bytes) in [
-        ("bz2", &bz2),
-        ("zst", &zst),
-        ("gz", &gz),
-        ("bgzf.gz", &bgzf),
-    ] {
-        cases.push((format!("whole.{name}"), bytes.clone()));
-        cases.push((
+    [("bz2", bz2), ("zst", zst), ("bgzf.gz", bgzf)]
+        .iter()
+        .flat_map(|(name, bytes)| damaged_cases(name, bytes))
+        .collect()
+}
+
+/// A compressed file whole, with junk after its frames, and cut short.
+fn damaged_cases(name: &str, bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    vec![
+        (format!("whole.{name}"), bytes.to_vec()),
+        (
             format!("junk.{name}"),
-            [&bytes[..], b"\0\0\0junk after the frames"].concat(),
-        ));
-        cases.push((format!("cut.{name}"), bytes[..bytes.len() * 2 / 3].to_vec()));
-    }
+            [bytes, b"\0\0\0junk after the frames"].concat(),
+        ),
+        (format!("cut.{name}"), bytes[..bytes.len() * 2 / 3].to_vec()),
+    ]
+}
+
+/// JSON Lines without the summaries' time.
+fn untimed(out: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("seconds");
+            v.to_string()
+        })
+        .collect()
+}
+
+/// Issue 25.1: archives compressed by the real pbzip2 (one stream per block), pzstd
+/// (frames after skippable frames), gzip (one member) and as BGZF (`pgn convert -o
+/// x.gz`), whole, with trailing junk, or cut short, give with three jobs (the frames
+/// decoded side by side) exactly the records of one.
+#[test]
+fn issue_25_parallel_decoding_gives_the_records_of_one_thread() {
+    let dir = temp_dir("parallel");
+    let plain = dir.join("games.pgn");
+    fs::write(&plain, games_text(3)).unwrap();
+    let p = plain.to_str().unwrap();
+    let gz = tool("gzip", &["-c", "-1", p]).stdout;
+    let mut cases = framed_cases(&dir, &plain);
+    cases.extend(damaged_cases("gz", &gz));
     for (name, bytes) in &cases {
         let path = dir.join(format!("games-{name}"));
         fs::write(&path, bytes).unwrap();
@@ -1669,42 +1691,10 @@ fn issue_25_split_parts_merge_to_one_run() {
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(8)).unwrap();
     let p = plain.to_str().unwrap();
-    let bz2 = tool("pbzip2", &["-c", "-1", "-b1", "-p2", p]).stdout;
-    let zst = tool("pzstd", &["-q", "-c", "-1", "-p", "2", p]).stdout;
-    assert!(pzstd_frames(&zst) >= Some(3), "pzstd wrote few frames");
-    let bgzf_path = dir.join("games-bgzf.pgn.gz");
-    let (_, err, code) = run_out(&[
-        "pgn",
-        "convert",
-        "-q",
-        "--to",
-        "lichess",
-        "-o",
-        bgzf_path.to_str().unwrap(),
-        p,
-    ]);
-    assert_eq!(code, Some(0), "{err}");
-    let bgzf = fs::read(&bgzf_path).unwrap();
-    let mut cases: Vec<(String, Vec<u8>)> = vec![("plain.pgn".into(), fs::read(&plain).unwrap())];
-    for (name, bytes) in [("bz2", &bz2), ("zst", &zst), ("bgzf.gz", &bgzf)] {
-        cases.push((format!("whole.{name}"), bytes.clone()));
-        cases.push((
-            format!("junk.{name}"),
-            [&bytes[..], b"\0\0\0junk after the frames"].concat(),
-        ));
-        cases.push((format!("cut.{name}"), bytes[..bytes.len() * 2 / 3].to_vec()));
-    }
-    let untimed = |out: &[u8]| -> String {
-        String::from_utf8(out.to_vec())
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
-                v.as_object_mut().unwrap().remove("seconds");
-                format!("{v}\n")
-            })
-            .collect()
-    };
+    let mut cases = vec![("plain.pgn".to_owned(), fs::read(&plain).unwrap())];
+    cases.extend(framed_cases(&dir, &plain));
+    let zst = &cases.iter().find(|(n, _)| n == "whole.zst").unwrap().1;
+    assert!(pzstd_frames(zst) >= Some(3), "pzstd wrote few frames");
     for (name, bytes) in &cases {
         let path = dir.join(format!("games-{name}"));
         fs::write(&path, bytes).unwrap();
@@ -1893,17 +1883,7 @@ fn issue_25_split_convert_and_replay() {
     args.extend(parts.iter().map(String::as_str));
     let (merged, err, code) = run_out(&args);
     assert_eq!(code, Some(0), "{err}");
-    let strip = |b: &[u8]| {
-        String::from_utf8_lossy(b)
-            .lines()
-            .map(|l| {
-                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
-                v.as_object_mut().unwrap().remove("seconds");
-                v.to_string()
-            })
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(strip(&merged), strip(&replay_json));
+    assert_eq!(untimed(&merged), untimed(&replay_json));
     args.push("--text");
     let (text, _, _) = run_out(&args);
     assert_eq!(
