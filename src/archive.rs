@@ -178,10 +178,10 @@ impl Source {
         }
     }
 
-    /// Opens part `split` of the source, as [`Part`] says.
-    fn open_part(self, split: Split, max_game_bytes: usize) -> io::Result<Part> {
-        let name = self.name();
-        let (file, modified) = match self {
+    /// The source as a file parts of it can be read from, and its modification time
+    /// (nanoseconds since 1970, for a path).
+    fn into_file(self) -> io::Result<(part::SharedFile, Option<u64>)> {
+        match self {
             Source::Path(p) => {
                 let f = std::fs::File::open(&p)?;
                 let modified = f
@@ -190,18 +190,22 @@ impl Source {
                     .ok()
                     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                     .map(|d| d.as_nanos() as u64);
-                (part::SharedFile::new(Box::new(f)), modified)
+                Ok((part::SharedFile::new(Box::new(f)), modified))
             }
-            Source::Seekable { reader, .. } => (part::SharedFile::new(reader), None),
-            Source::Stdin | Source::Reader { .. } => {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!(
-                        "cannot read a part of {name}: --split needs a file, which can be read from anywhere, not a stream"
-                    ),
-                ));
-            }
-        };
+            Source::Seekable { reader, .. } => Ok((part::SharedFile::new(reader), None)),
+            Source::Stdin | Source::Reader { .. } => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "cannot read a part of {}: --split needs a file, which can be read from anywhere, not a stream",
+                    self.name()
+                ),
+            )),
+        }
+    }
+
+    /// Opens part `split` of the source, as [`Part`] says.
+    fn open_part(self, split: Split, max_game_bytes: usize) -> io::Result<Part> {
+        let (file, modified) = self.into_file()?;
         let plan = part::plan(&file, split.part, split.of)?;
         let from = file.reader_from(plan.begin);
         let trailing;
@@ -271,17 +275,7 @@ pub struct PartRange {
 /// No parts (`n` is 0), a source that cannot seek, a compressed file that is one
 /// stream (the message says how to recompress it), or the file's I/O error.
 pub fn parts(source: Source, n: usize) -> io::Result<Vec<PartRange>> {
-    let name = source.name();
-    let file = match source {
-        Source::Path(p) => part::SharedFile::new(Box::new(std::fs::File::open(p)?)),
-        Source::Seekable { reader, .. } => part::SharedFile::new(reader),
-        Source::Stdin | Source::Reader { .. } => {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("cannot split {name}: a stream can only be read from its start"),
-            ));
-        }
-    };
+    let (file, _) = source.into_file()?;
     (1..=n.max(1))
         .map(|k| {
             let split =
@@ -596,10 +590,9 @@ impl Run {
             let (progress, file) = (Arc::clone(progress), self.files);
             splitter.on_progress(move |bytes, games| progress(Progress { file, bytes, games }));
         }
-        let options = fingerprint(&format!(
-            "{:?} {:?} {}",
-            self.task, game, self.opts.max_game_bytes
-        ));
+        let options = part::fnv1a(
+            format!("{:?} {:?} {}", self.task, game, self.opts.max_game_bytes).as_bytes(),
+        );
         let work = self.work(game);
         self.current = Some(Current {
             name,
@@ -742,13 +735,6 @@ impl Run {
             complete: self.complete,
         })
     }
-}
-
-/// FNV-1a of a text.
-fn fingerprint(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// Seconds to the millisecond, as records give them.

@@ -51,7 +51,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::pgn::Compression;
-use crate::pgn::problem::ProblemLine;
+use crate::pgn::problem::{OkLine, ProblemLine};
 use crate::record::{SCHEMA_VERSION, SummaryRecord, TrailingRecord, printable};
 
 /// Why parts cannot be merged: which part (1-based, in the order given) and what does
@@ -394,12 +394,14 @@ pub fn game_text(record: &Value) -> Option<String> {
     let game = number(record, "game");
     let problems = record.get("problems")?.as_array()?;
     if problems.is_empty() {
-        return Some(format!(
-            "{file}:{}:1: game {game}: ok ({}, {} plies)\n",
-            number(record, "line"),
-            record.get("variant").and_then(Value::as_str).unwrap_or("?"),
-            number(record, "plies")
-        ));
+        let line = OkLine {
+            file: &file,
+            line: number(record, "line"),
+            game,
+            variant: record.get("variant").and_then(Value::as_str).unwrap_or("?"),
+            plies: number(record, "plies"),
+        };
+        return Some(format!("{line}\n"));
     }
     let mut out = String::new();
     for p in problems {

@@ -13,25 +13,8 @@ use pocketfen::record::RunRecord;
 use proptest::prelude::*;
 use serde_json::Value;
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-}
+mod common;
+use common::Rng;
 
 const MOVETEXT: &[&str] = &[
     "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *",

@@ -322,16 +322,11 @@ impl Read for PyReader {
 
 /// Reads and seeks a Python binary file object (for a part of it), taking the GIL for
 /// each call.
-struct PySeekReader {
-    file: Py<PyAny>,
-}
+struct PySeekReader(PyReader);
 
 impl Read for PySeekReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        PyReader {
-            file: Python::attach(|py| self.file.clone_ref(py)),
-        }
-        .read(buf)
+        self.0.read(buf)
     }
 }
 
@@ -343,7 +338,8 @@ impl Seek for PySeekReader {
             SeekFrom::End(n) => (n, 2),
         };
         Python::attach(|py| {
-            self.file
+            self.0
+                .file
                 .bind(py)
                 .call_method1("seek", (offset, whence))
                 .and_then(|p| p.extract::<u64>())
@@ -390,12 +386,8 @@ fn open_split_source(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Sour
                     .and_then(|n| n.extract::<String>().ok())
             })
             .unwrap_or_else(|| "<stream>".to_owned());
-        return Ok(Source::seekable(
-            name,
-            PySeekReader {
-                file: source.clone().unbind(),
-            },
-        ));
+        let file = source.clone().unbind();
+        return Ok(Source::seekable(name, PySeekReader(PyReader { file })));
     }
     Err(PyTypeError::new_err(
         "a part is read from a path (str or os.PathLike), bytes, or a binary file object that can seek; a stream can only be read from its start",

@@ -11,12 +11,12 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::args::{GameArgs, PgnConvertArgs, ReplayArgs, ValidateArgs};
+use pocketfen::Severity;
 use pocketfen::archive::{Progress as Tick, ProgressFn, Run, RunOptions, Source, Task};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
 use pocketfen::pgn::{CompressedWriter, Compression};
 use pocketfen::pgn::{Format, GameProblem, Options, PlyText};
 use pocketfen::record::{RunRecord, SummaryRecord};
-use pocketfen::{Severity, Variant};
 
 /// How every game is read and judged.
 fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
@@ -313,16 +313,8 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 if args.json {
                     json_line(&mut out, &record).context("writing the report")?;
                 } else if r.problems.is_empty() {
-                    let v = r.variant.map_or("?", Variant::name);
-                    writeln!(
-                        out,
-                        "{}:{}:1: game {}: ok ({v}, {} plies)",
-                        shown(&g.file),
-                        r.line,
-                        r.number,
-                        r.plies
-                    )
-                    .context("writing the report")?;
+                    writeln!(out, "{}", r.display_ok_in(&shown(&g.file)))
+                        .context("writing the report")?;
                 } else {
                     problem_lines(&mut out, &shown(&g.file), r.number, &r.problems)
                         .context("writing the report")?;
@@ -454,8 +446,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
         match record {
             RunRecord::Replayed(r) => {
                 let name = shown(&r.file);
-                writeln!(out, "# {name} game {} (line {})", r.game, r.line)
-                    .context("writing the output")?;
+                replay_header(&mut out, &name, r.game as u64, r.line as u64)?;
                 out.write_all(r.text.as_bytes())
                     .context("writing the output")?;
                 for p in r.problems.iter().filter(|p| p.severity == Severity::Error) {
@@ -489,6 +480,11 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
     }
     out.flush().context("writing the output")?;
     Ok(ok)
+}
+
+/// The line `replay` writes before a game's plies.
+fn replay_header(out: &mut impl Write, name: &str, game: u64, line: u64) -> Result<()> {
+    writeln!(out, "# {name} game {game} (line {line})").context("writing the output")
 }
 
 /// The temporary output file of a running `pgn convert -o`.
@@ -836,14 +832,7 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
                     .get("file")
                     .and_then(serde_json::Value::as_str)
                     .unwrap_or("?");
-                writeln!(
-                    out,
-                    "# {} game {} (line {})",
-                    shown(file),
-                    get("game"),
-                    get("line")
-                )
-                .context("writing the output")?;
+                replay_header(&mut out, &shown(file), get("game"), get("line"))?;
                 for ply in value
                     .get("plies")
                     .and_then(serde_json::Value::as_array)

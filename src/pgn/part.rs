@@ -165,21 +165,28 @@ pub(crate) fn plan(file: &SharedFile, part: usize, of: usize) -> io::Result<Plan
 fn fingerprint(file: &SharedFile, offset: u64) -> io::Result<u64> {
     let mut buf = vec![0u8; PRINT];
     let n = file.read_at(offset, &mut buf)?;
-    Ok(buf[..n].iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+    Ok(fnv1a(&buf[..n]))
+}
+
+/// The 64-bit FNV-1a hash of `bytes`: the fingerprints of parts (not for security).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    }))
+    })
 }
 
 #[cfg(feature = "compression")]
 /// Checks that a compressed file is more than one stream.
 fn cuttable(file: &SharedFile, kind: Compression, size: u64) -> io::Result<()> {
-    let mut buf = vec![0u8; SEARCH.min(size as usize)];
-    let n = file.read_at(0, &mut buf)?;
-    buf.truncate(n);
     let ok = match kind {
         Compression::Zstd => frame_len(file, kind, 0, size)?.is_some_and(|len| len < size),
         Compression::Gzip => frame_len(file, kind, 0, size)?.is_some(),
-        Compression::Bzip2 => next_bzip2(&buf, 4).is_some(),
+        Compression::Bzip2 => {
+            // A second stream in the first MiB (pbzip2's hold 100 to 900 kB of text).
+            let mut buf = vec![0u8; SEARCH.min(size as usize)];
+            let n = file.read_at(0, &mut buf)?;
+            next_bzip2(&buf[..n], 4).is_some()
+        }
         Compression::None => true,
     };
     if ok {

@@ -303,7 +303,39 @@ pub struct GameReport {
     pub problems: Vec<GameProblem>,
 }
 
+/// A valid game's line of text: `FILE:LINE:1: game N: ok (VARIANT, P plies)` (what
+/// `validate --all` prints, and `merge --text` from records).
+pub(crate) struct OkLine<'a> {
+    pub(crate) file: &'a str,
+    pub(crate) line: usize,
+    pub(crate) game: usize,
+    pub(crate) variant: &'a str,
+    pub(crate) plies: usize,
+}
+
+impl fmt::Display for OkLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:1: game {}: ok ({}, {} plies)",
+            self.file, self.line, self.game, self.variant, self.plies
+        )
+    }
+}
+
 impl GameReport {
+    /// The game's line as `validate --all` prints it when it has no problem:
+    /// `FILE:LINE:1: game N: ok (VARIANT, P plies)`.
+    pub fn display_ok_in<'a>(&'a self, file: &'a str) -> impl fmt::Display + 'a {
+        OkLine {
+            file,
+            line: self.line,
+            game: self.number,
+            variant: self.variant.map_or("?", Variant::name),
+            plies: self.plies,
+        }
+    }
+
     /// Whether the game is not valid (an illegal move, an unreadable token, or no replay).
     pub fn has_errors(&self) -> bool {
         self.status != Status::Ok

@@ -20,6 +20,16 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// True once in `n` times.
+    pub fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
 }
 
 /// What a print of `setup` in `dialect` must parse back as, stated here rather than taken
