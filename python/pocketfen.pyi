@@ -95,10 +95,12 @@ def validate(
     jobs: int = 0,
     all: bool = False,
     split: Optional[Split] = None,
+    timings: bool = False,
 ) -> Iterator[dict]:
     """Replays every game of a PGN or BPGN archive; yields the records of
-    `pocketfen validate --json` (schema version 1) as dicts: a `game` record per game with
-    problems (every game with all=True), then one `summary`. `source` is a path (zstd,
+    `pocketfen validate --json` (schema version 2) as dicts: a `game` record per game with
+    problems (every game with all=True), then one `summary` (with the `seconds` it took
+    when timings=True). `source` is a path (zstd,
     gzip and bzip2 detected), bytes, or a binary file object. jobs=0 uses every core;
     records come in input order. Runs without the GIL, in constant memory. With
     split="K/N" (or (K, N), or an item of splits()), only the K-th of N parts: game

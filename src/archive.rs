@@ -23,7 +23,7 @@ use std::fmt;
 use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::notation::san::DropStyle;
@@ -168,10 +168,21 @@ impl Source {
         }
     }
 
-    /// Opens the source, decoding on `jobs` threads.
-    fn open(self, jobs: usize) -> io::Result<input::Decoded<'static>> {
+    /// Opens the source, decoding on `jobs` threads; a file counts its bytes read in
+    /// `read` (a compressed file's progress).
+    fn open(self, jobs: usize, read: &Arc<AtomicU64>) -> io::Result<input::Decoded<'static>> {
         match self {
-            Source::Path(p) => crate::pgn::open_with(p, jobs),
+            Source::Path(p) => {
+                let file = std::fs::File::open(&p)?;
+                let size = file.metadata().ok().map(|m| m.len());
+                let counted = Counted {
+                    inner: file,
+                    read: Arc::clone(read),
+                };
+                let mut decoded = crate::pgn::decode_with(counted, jobs)?;
+                decoded.size = size;
+                Ok(decoded)
+            }
             Source::Stdin => crate::pgn::open_with("-", jobs),
             Source::Reader { reader, .. } => crate::pgn::decode_with(reader, jobs),
             Source::Seekable { reader, .. } => crate::pgn::decode_with(reader, jobs),
@@ -376,6 +387,20 @@ pub enum Task {
     },
 }
 
+/// A reader that counts the bytes read from it.
+struct Counted<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
 /// How far a run has read, for a progress line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
@@ -385,6 +410,10 @@ pub struct Progress {
     pub bytes: u64,
     /// Games split from it.
     pub games: usize,
+    /// Bytes read from the file itself (for a compressed file, fewer than `bytes`), and
+    /// the file's size: how far through the file the run is. `None` for a stream or a
+    /// part.
+    pub file_bytes: Option<(u64, u64)>,
 }
 
 /// Called as games are split, from whichever thread splits them.
@@ -406,6 +435,14 @@ pub struct RunOptions {
     /// Read only this part of each archive (a path or a [`Source::Seekable`]); its
     /// summary says where the part lies, for [`crate::merge`].
     pub split: Option<Split>,
+    /// Whether summaries and the total give the seconds they took (`seconds`): without,
+    /// a run's records are the same from run to run.
+    pub timings: bool,
+    /// Once set (by a signal handler, another thread…), the run reads no further game:
+    /// the games already read are worked on and their records given, then the archive's
+    /// summary and the total, marked `interrupted` and not `complete`; no further
+    /// archive is opened.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for RunOptions {
@@ -416,6 +453,8 @@ impl Default for RunOptions {
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             progress: None,
             split: None,
+            timings: false,
+            stop: None,
         }
     }
 }
@@ -427,6 +466,7 @@ impl fmt::Debug for RunOptions {
             .field("jobs", &self.jobs)
             .field("max_game_bytes", &self.max_game_bytes)
             .field("split", &self.split)
+            .field("timings", &self.timings)
             .finish_non_exhaustive()
     }
 }
@@ -493,6 +533,8 @@ pub struct Run {
     bytes: u64,
     files: usize,
     complete: bool,
+    /// Whether the stop flag ended the run early.
+    interrupted: bool,
     start: Instant,
     /// Whether `validate` keeps the bytes of games with problems in their records.
     keep_bytes: Arc<AtomicBool>,
@@ -523,6 +565,7 @@ impl Run {
             bytes: 0,
             files: 0,
             complete: true,
+            interrupted: false,
             start: Instant::now(),
             keep_bytes: Arc::new(AtomicBool::new(false)),
             finished: false,
@@ -541,8 +584,28 @@ impl Run {
         self.keep_bytes.store(false, Ordering::Relaxed);
     }
 
-    /// Opens the next source; `false` when there is none left.
+    /// Whether the stop flag is set.
+    fn stopped(&self) -> bool {
+        self.opts
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Seconds since `start`, when the run gives timings.
+    fn seconds(&self, start: Instant) -> Option<f64> {
+        self.opts
+            .timings
+            .then(|| round_ms(start.elapsed().as_secs_f64()))
+    }
+
+    /// Opens the next source; `false` when there is none left (or the run is stopped).
     fn open_next(&mut self) -> bool {
+        if self.stopped() {
+            self.interrupted = true;
+            self.complete = false;
+            return false;
+        }
         let Some(source) = self.sources.pop_front() else {
             return false;
         };
@@ -553,11 +616,14 @@ impl Run {
         if game.format == Format::Auto {
             game.format = Format::from_path(&name);
         }
+        let read = Arc::new(AtomicU64::new(0));
+        let mut size = None;
         let opened = match self.opts.split {
             Some(split) => source
                 .open_part(split, self.opts.max_game_bytes)
                 .map(|p| (p.games, p.state.plan.compression, p.trailing, Some(p.state))),
-            None => source.open(self.jobs).map(|d| {
+            None => source.open(self.jobs, &read).map(|d| {
+                size = d.size;
                 let games = GameSplitter::with_max_game_bytes(d.reader, self.opts.max_game_bytes);
                 (games, d.compression, d.trailing, None)
             }),
@@ -575,8 +641,9 @@ impl Run {
                     error_games: 0,
                     warnings: 0,
                     bytes: 0,
-                    seconds: 0.0,
+                    seconds: self.opts.timings.then_some(0.0),
                     complete: false,
+                    interrupted: false,
                     stream_error: Some(e.to_string()),
                     trailing_bytes: None,
                     opened: false,
@@ -588,7 +655,15 @@ impl Run {
         };
         if let Some(progress) = &self.opts.progress {
             let (progress, file) = (Arc::clone(progress), self.files);
-            splitter.on_progress(move |bytes, games| progress(Progress { file, bytes, games }));
+            splitter.on_progress(move |bytes, games| {
+                let file_bytes = size.map(|size| (read.load(Ordering::Relaxed), size));
+                progress(Progress {
+                    file,
+                    bytes,
+                    games,
+                    file_bytes,
+                });
+            });
         }
         let options = part::fnv1a(
             format!("{:?} {:?} {}", self.task, game, self.opts.max_game_bytes).as_bytes(),
@@ -596,7 +671,7 @@ impl Run {
         let work = self.work(game);
         self.current = Some(Current {
             name,
-            games: Ordered::new(splitter, self.jobs, work),
+            games: Ordered::new(splitter, self.jobs, work, self.opts.stop.clone()),
             totals: Totals::default(),
             start,
             compression,
@@ -690,6 +765,10 @@ impl Run {
     fn summary(&mut self) -> Option<RunRecord> {
         let mut current = self.current.take()?;
         let error = current.games.take_error();
+        // A read that fails once the run is stopped failed because of it (a stream
+        // read as it comes gives up when told to stop).
+        let interrupted = current.games.interrupted() || (error.is_some() && self.stopped());
+        let error = error.filter(|_| !interrupted);
         let mut bytes = current.games.bytes_read();
         let split = current.part.as_ref().map(|p| {
             let (read, record) = p.record(current.options, bytes);
@@ -699,7 +778,9 @@ impl Run {
         let t = current.totals;
         self.total.merge(&t);
         self.bytes += bytes;
-        self.complete &= error.is_none();
+        self.complete &= error.is_none() && !interrupted;
+        self.interrupted |= interrupted;
+        let seconds = self.seconds(current.start);
         Some(RunRecord::Summary(SummaryRecord {
             version: SCHEMA_VERSION,
             file: current.name,
@@ -709,8 +790,9 @@ impl Run {
             error_games: t.error_games,
             warnings: t.warnings,
             bytes,
-            seconds: round_ms(current.start.elapsed().as_secs_f64()),
-            complete: error.is_none(),
+            seconds,
+            complete: error.is_none() && !interrupted,
+            interrupted,
             stream_error: error.map(|e| e.to_string()),
             trailing_bytes: current.trailing.get().map(TrailingRecord::from),
             opened: true,
@@ -731,8 +813,9 @@ impl Run {
             error_games: t.error_games,
             warnings: t.warnings,
             bytes: self.bytes,
-            seconds: round_ms(self.start.elapsed().as_secs_f64()),
+            seconds: self.seconds(self.start),
             complete: self.complete,
+            interrupted: self.interrupted,
         })
     }
 }

@@ -260,14 +260,10 @@ impl Merge {
             lines += p.split_u64("lines").unwrap_or(0);
         }
         let sum = |key: &str| used_parts.iter().map(|p| p.u64(key)).sum::<u64>();
-        let seconds: f64 = used_parts
+        // Timings only when every part gave them (`--timings`).
+        let seconds: Option<f64> = used_parts
             .iter()
-            .map(|p| {
-                p.value
-                    .get("seconds")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(0.0)
-            })
+            .map(|p| p.value.get("seconds").and_then(Value::as_f64))
             .sum();
         let last = &used_parts[used - 1];
         let trailing = last.value.get("trailing_bytes").and_then(|t| {
@@ -292,10 +288,13 @@ impl Merge {
             error_games: sum("error_games") as usize,
             warnings: sum("warnings") as usize,
             bytes: sum("bytes"),
-            seconds: (seconds * 1000.0).round() / 1000.0,
+            seconds: seconds.map(|s| (s * 1000.0).round() / 1000.0),
             complete: used_parts
                 .iter()
                 .all(|p| p.value.get("complete") == Some(&Value::Bool(true))),
+            interrupted: used_parts
+                .iter()
+                .any(|p| p.value.get("interrupted") == Some(&Value::Bool(true))),
             stream_error: last
                 .value
                 .get("stream_error")

@@ -11,7 +11,7 @@
 //! let mut out = String::new();
 //! let line = "8/8/8/8/8/8/8/K6k[Q] w - - 0 1";
 //! let dialect = fen::convert_line(line, &fen::Conversion::to(fen::FenDialect::Lichess), &mut out)?;
-//! let record = ConvertRecord::Converted { line: 1, input: line, dialect, output: &out };
+//! let record = ConvertRecord::Converted { line: 1, input: line, dialect, output: &out, board_dialects: None };
 //! assert_eq!(
 //!     serde_json::to_string(&record)?,
 //!     r#"{"type":"converted","line":1,"input":"8/8/8/8/8/8/8/K6k[Q] w - - 0 1","dialect":"bracket","output":"8/8/8/8/8/8/8/K6k/Q w - - 0 1"}"#
@@ -45,7 +45,7 @@ pub fn printable(name: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The version of the JSON Lines schema: the `version` of `summary` and `total` records.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The names pocketfen's vocabulary serializes to: the stable kebab-case names of the
 /// docs/REFERENCE.md (`no-such-piece`, `crazyhouse`, `error`, …).
@@ -78,6 +78,15 @@ serialize_as_name!(
 #[cfg(feature = "serde")]
 fn dialect_or_plain<S: Serializer>(d: &Option<FenDialect>, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(d.map_or("plain", FenDialect::name))
+}
+
+#[cfg(feature = "serde")]
+fn board_dialect_names<S: Serializer>(
+    d: &Option<[Option<FenDialect>; 2]>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let names = d.map(|b| b.map(|d| d.map_or("plain", FenDialect::name)));
+    names.serialize(s)
 }
 
 /// A FEN that did not parse, as `--json` gives it.
@@ -127,6 +136,16 @@ pub enum ConvertRecord<'a> {
         dialect: Option<FenDialect>,
         /// The line in the target dialect.
         output: &'a str,
+        /// Of a bughouse pair, each board's dialect (`[A, B]`, `plain` for a board without
+        /// a pocket): a pair may be written in two.
+        #[cfg_attr(
+            feature = "serde",
+            serde(
+                skip_serializing_if = "Option::is_none",
+                serialize_with = "board_dialect_names"
+            )
+        )]
+        board_dialects: Option<[Option<FenDialect>; 2]>,
     },
     /// A line that did not parse.
     Error {
@@ -136,6 +155,34 @@ pub enum ConvertRecord<'a> {
         input: &'a str,
         /// Where and why.
         error: FenErrorRecord<'a>,
+    },
+}
+
+/// One line of `fen url --json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize),
+    serde(tag = "type", rename_all = "snake_case")
+)]
+pub enum UrlRecord<'a> {
+    /// The analysis URL of a line's position.
+    Url {
+        /// 1-based input line.
+        line: usize,
+        /// The line as read.
+        input: &'a str,
+        /// The URL.
+        url: &'a str,
+    },
+    /// A line that has no URL: it does not parse, or the site has no board for it.
+    Error {
+        /// 1-based input line.
+        line: usize,
+        /// The line as read.
+        input: &'a str,
+        /// Why.
+        error: &'a str,
     },
 }
 
@@ -359,10 +406,16 @@ pub struct SummaryRecord {
     pub warnings: usize,
     /// Bytes of text read (decompressed).
     pub bytes: u64,
-    /// Seconds the archive took.
-    pub seconds: f64,
-    /// Whether the whole archive was read (no stream error).
+    /// Seconds the archive took, when the run gives timings
+    /// ([`RunOptions::timings`](crate::archive::RunOptions::timings)).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seconds: Option<f64>,
+    /// Whether the whole archive was read (no stream error, not interrupted).
     pub complete: bool,
+    /// Whether the run was stopped before the end of the archive
+    /// ([`RunOptions::stop`](crate::archive::RunOptions::stop)).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub interrupted: bool,
     /// Why the stream ended early, or could not be opened.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub stream_error: Option<String>,
@@ -447,10 +500,14 @@ pub struct TotalRecord {
     pub warnings: usize,
     /// Bytes of text read.
     pub bytes: u64,
-    /// Seconds the run took.
-    pub seconds: f64,
-    /// Whether every archive was read whole.
+    /// Seconds the run took, when it gives timings.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seconds: Option<f64>,
+    /// Whether every archive was read whole (and the run was not interrupted).
     pub complete: bool,
+    /// Whether the run was stopped before the end of its input.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub interrupted: bool,
 }
 
 /// A record of an archive run ([`crate::archive::Run`]), in input order: the games of

@@ -402,7 +402,7 @@ fn completions_and_manpage_cover_every_subcommand() {
 /// for an input it cannot open, as for a broken stream.
 #[test]
 fn absurd_jobs_and_unopenable_inputs() {
-    for jobs in ["18446744073709551615", "4294967296", "100000", "0", "x"] {
+    for jobs in ["18446744073709551615", "4294967296", "100000", "257", "x"] {
         let out = cmd(&[
             "validate",
             "-q",
@@ -418,9 +418,15 @@ fn absurd_jobs_and_unopenable_inputs() {
             "-j {jobs}"
         );
     }
-    let out = cmd(&["validate", "-q", "--json", "no-such-file.pgn", "samples"])
-        .output()
-        .unwrap();
+    let out = cmd(&[
+        "validate",
+        "-q",
+        "--json",
+        "no-such-file.pgn",
+        "no-such-dir/x.pgn",
+    ])
+    .output()
+    .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let records: Vec<serde_json::Value> = stdout
@@ -437,7 +443,10 @@ fn absurd_jobs_and_unopenable_inputs() {
         ),
         (Some(2), Some(false))
     );
-    for (r, file) in records.iter().zip(["no-such-file.pgn", "samples"]) {
+    for (r, file) in records
+        .iter()
+        .zip(["no-such-file.pgn", "no-such-dir/x.pgn"])
+    {
         assert_eq!(r["type"], "summary");
         assert_eq!(r["file"], file);
         assert_eq!(r["complete"], false);

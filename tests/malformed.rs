@@ -125,7 +125,7 @@ fn malformed_archives_are_located_or_accepted() {
                 let p = path.to_str().unwrap();
                 let rel = &p[p.find("grammar-tests").unwrap()..];
                 let out = Command::new(get_cargo_bin("pocketfen"))
-                    .args(["validate", "-j", "1", "-q", "--strict", "--variations", rel])
+                    .args(["validate", "-j", "1", "--strict", "--variations", rel])
                     .output()
                     .unwrap();
                 let stderr = String::from_utf8_lossy(&out.stderr);

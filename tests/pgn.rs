@@ -240,10 +240,7 @@ fn hand_made_errors_are_located() {
     without_timings(&mut s);
     s.bind(|| {
         insta::glob!("../grammar-tests", "pgn/err/*.pgn", |path| {
-            insta::assert_snapshot!(run_failing(
-                path,
-                &["-q", "--strict", "--variations", "-j", "1"]
-            ));
+            insta::assert_snapshot!(run_failing(path, &["--strict", "--variations", "-j", "1"]));
         });
     });
 }
@@ -538,7 +535,7 @@ fn hand_made_bpgn_errors_are_located() {
         insta::glob!("../grammar-tests", "bpgn/err/*.bpgn", |path| {
             insta::assert_snapshot!(run_failing(
                 path,
-                &["-q", "--strict", "--no-drop-mate", "--json", "-j", "1"]
+                &["--strict", "--no-drop-mate", "--json", "-j", "1"]
             ));
         });
     });
@@ -1700,7 +1697,7 @@ fn issue_25_split_parts_merge_to_one_run() {
         fs::write(&path, bytes).unwrap();
         let path = path.to_str().unwrap();
         let (whole, _, code) = run_out(&["validate", "-q", "--json", "--all", "-j", "2", path]);
-        let (text, text_err, _) = run_out(&["validate", "-q", "--all", "-j", "1", path]);
+        let (text, text_err, _) = run_out(&["validate", "--all", "-j", "1", path]);
         let n = 4;
         let mut parts = Vec::new();
         for k in 1..=n {

@@ -545,6 +545,7 @@ fn run(
     game: Options,
     jobs: usize,
     split: Option<Split>,
+    timings: bool,
 ) -> RunIterator {
     let yields = match task {
         Task::Validate { .. } => Yields::Records,
@@ -555,6 +556,7 @@ fn run(
         game,
         jobs,
         split,
+        timings,
         ..RunOptions::default()
     };
     RunIterator {
@@ -563,17 +565,18 @@ fn run(
     }
 }
 
-/// validate(source, *, variant=None, strict=False, variations=False, drop_mate=True, jobs=0, all=False)
+/// validate(source, *, variant=None, strict=False, variations=False, drop_mate=True, jobs=0, all=False, split=None, timings=False)
 /// --
 ///
 /// Replays every game of a PGN or BPGN archive and yields the records of
-/// `pocketfen validate --json` (schema version 1) as dicts: a `game` record for each game
-/// with problems (every game with `all=True`), then one `summary`. `source` is a path
+/// `pocketfen validate --json` (schema version 2) as dicts: a `game` record for each game
+/// with problems (every game with `all=True`), then one `summary` (with the `seconds` it
+/// took when `timings=True`). `source` is a path
 /// (str or os.PathLike; zstd, gzip and bzip2 are detected), bytes, or a binary file
 /// object. `jobs=0` uses every core; records come in input order whatever the number.
 /// The work runs without the GIL and in bounded memory.
 #[pyfunction]
-#[pyo3(signature = (source, *, variant = None, strict = false, variations = false, drop_mate = true, jobs = 0, all = false, split = None))]
+#[pyo3(signature = (source, *, variant = None, strict = false, variations = false, drop_mate = true, jobs = 0, all = false, split = None, timings = false))]
 #[allow(clippy::too_many_arguments)]
 fn validate(
     py: Python<'_>,
@@ -585,6 +588,7 @@ fn validate(
     jobs: usize,
     all: bool,
     split: Option<&Bound<'_, PyAny>>,
+    timings: bool,
 ) -> PyResult<RunIterator> {
     let variant = match variant {
         Some(v) => self::variant(v)?,
@@ -598,7 +602,14 @@ fn validate(
         drop_mate,
         format: Format::Auto,
     };
-    Ok(run(source, Task::Validate { all }, opts, jobs, split))
+    Ok(run(
+        source,
+        Task::Validate { all },
+        opts,
+        jobs,
+        split,
+        timings,
+    ))
 }
 
 /// convert_pgn(source, to, *, drop_style=None, keep_broken=False, jobs=0)
@@ -635,7 +646,7 @@ fn convert_pgn(
         style,
         keep_broken,
     };
-    Ok(run(source, task, opts, jobs, split))
+    Ok(run(source, task, opts, jobs, split, false))
 }
 
 /// replay(source, emit="fen", *, jobs=0)
@@ -662,6 +673,7 @@ fn replay(
         Options::default(),
         jobs,
         split,
+        false,
     ))
 }
 

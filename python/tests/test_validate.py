@@ -240,3 +240,15 @@ def test_an_iterator_dropped_early_stops_its_work(tmp_path):
         del it
     # Nothing is left running that holds the file's records: a full run still works.
     assert list(pocketfen.validate(path))[-1]["complete"]
+
+
+def test_timings_only_when_asked():
+    """Issue 26.4: records are the same from run to run unless timings=True."""
+    plain = list(pocketfen.validate(ILLEGAL_DROP))
+    assert plain == list(pocketfen.validate(ILLEGAL_DROP))
+    summary = plain[-1]
+    assert summary["type"] == "summary" and summary["version"] == 2
+    assert "seconds" not in summary
+    timed = list(pocketfen.validate(ILLEGAL_DROP, timings=True))[-1]
+    assert isinstance(timed["seconds"], float) and timed["seconds"] >= 0
+    assert {k: v for k, v in timed.items() if k != "seconds"} == summary

@@ -81,6 +81,29 @@ pub enum FenCommand {
     Check(CheckArgs),
     /// Draw a position: board, pockets, promoted pieces, side to move, castling, e.p.
     Show(ShowArgs),
+    /// Write the analysis-board URL of positions on a site: one URL per input line.
+    Url(UrlArgs),
+}
+
+/// A site with an analysis board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Site {
+    /// lichess.org: `https://lichess.org/analysis/<variant>/<fen>`, the FEN in Lichess's
+    /// dialect with `_` for spaces (chess, chess960, crazyhouse and horde).
+    Lichess,
+}
+
+#[derive(Debug, Args)]
+pub struct UrlArgs {
+    /// The site whose analysis board to open.
+    #[arg(long, value_enum, default_value = "lichess")]
+    pub site: Site,
+    /// The variant of the positions; `auto` reads it off each FEN, as `fen check` does.
+    /// The URL names it: Lichess reads a crazyhouse FEN as chess without it (lila#16886).
+    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    pub variant: Auto<Variant>,
+    #[command(flatten)]
+    pub input: FenInput,
 }
 
 /// A value the library names (`FromStr`): its names complete and show in `--help`, and
@@ -212,11 +235,17 @@ const EMITS: &[&str] = &["fen", "san", "uci"];
 /// Where FENs come from.
 #[derive(Debug, Args)]
 pub struct FenInput {
-    /// FENs to read (quote each). Without any, one FEN per line is read from stdin.
+    /// FENs to read, each quoted (the shell splits an unquoted FEN at its spaces); `-`,
+    /// or none, reads one per line from stdin. A Lichess analysis URL or a `[FEN "…"]`
+    /// tag line is read as the FEN it carries.
     pub fens: Vec<String>,
     /// Write JSON Lines instead of text (schema in docs/REFERENCE.md).
     #[arg(long)]
     pub json: bool,
+    /// Flush the output after every line, also into a pipe (it is when stdin or stdout
+    /// is a terminal), for use as a coprocess.
+    #[arg(long)]
+    pub line_buffered: bool,
 }
 
 #[derive(Debug, Args)]
@@ -232,7 +261,8 @@ pub struct ConvertArgs {
     pub from: Auto<FenDialect>,
     /// The variant of the positions: a pocket variant writes its pockets even when empty
     /// (so a FEN that says nothing of a pocket gets one); chess and horde write none.
-    /// `auto` tells it from each line (see `fen check --help`).
+    /// `auto` tells it from each line, as `fen check` does. Every name a `[Variant]` tag
+    /// may give is taken (`zh`, `Crazyhouse`, `chess960`…).
     #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
     pub variant: Auto<Variant>,
     #[command(flatten)]
@@ -241,7 +271,9 @@ pub struct ConvertArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The variant whose rules apply.
+    /// The variant whose rules apply; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
+    /// piece crazyhouse, a black king facing no white one horde, anything else chess.
+    /// Every name a `[Variant]` tag may give is taken (`zh`, `Crazyhouse`, `chess960`…).
     #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
     pub variant: Auto<Variant>,
     #[command(flatten)]
@@ -276,7 +308,9 @@ pub struct ShowArgs {
 pub struct PerftArgs {
     /// How many plies deep to count.
     pub depth: u32,
-    /// The variant; `auto` reads it off the FEN (see `fen check --help`).
+    /// The variant; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
+    /// piece crazyhouse, a black king facing no white one horde, anything else chess;
+    /// without `--fen`, chess.
     #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
     pub variant: Auto<Variant>,
     /// The start position, in any dialect (default: the variant's start position).
@@ -297,8 +331,9 @@ pub enum MoveFormat {
 /// The position moves are played from.
 #[derive(Debug, Args)]
 pub struct PositionArgs {
-    /// The variant; `auto` reads it off the FEN (see `fen check --help`), and without a
-    /// FEN takes crazyhouse when a move is a drop, chess otherwise.
+    /// The variant; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
+    /// piece crazyhouse, a black king facing no white one horde, anything else chess;
+    /// without `--fen`, crazyhouse when a move is a drop, chess otherwise.
     #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
     pub variant: Auto<Variant>,
     /// The start position, in any dialect (default: the variant's start position).
@@ -337,14 +372,27 @@ pub struct MovesArgs {
     /// Write JSON Lines: one record per move, then the final position.
     #[arg(long)]
     pub json: bool,
+    /// Flush the output after every move, also into a pipe (it is when stdin or stdout
+    /// is a terminal).
+    #[arg(long)]
+    pub line_buffered: bool,
     /// The moves; without any, whitespace-separated moves are read from stdin.
     pub moves: Vec<String>,
 }
 
 #[derive(Debug, Args)]
 pub struct LegalArgs {
-    #[command(flatten)]
-    pub position: PositionArgs,
+    /// The variant; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
+    /// piece crazyhouse, a black king facing no white one horde, anything else chess;
+    /// without `--fen`, chess.
+    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    pub variant: Auto<Variant>,
+    /// The position, in any dialect (default: the variant's start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Forbid drops that checkmate (bughouse house rule): they are not listed.
+    #[arg(long)]
+    pub no_drop_mate: bool,
     #[command(flatten)]
     pub output: MoveOutputArgs,
 }
@@ -367,9 +415,10 @@ pub struct GameArgs {
     /// move numbers carry board letters (`1A.`).
     #[arg(long, value_parser = named::<Format>(FORMATS), default_value = "auto")]
     pub format: Format,
-    /// The largest game read, in bytes (default 32 MiB); a larger one is skipped in
-    /// constant memory and reported as `game-too-large`, and the next games go on.
-    #[arg(long, value_name = "BYTES", default_value_t = pocketfen::pgn::DEFAULT_MAX_GAME_BYTES)]
+    /// The largest game read, in bytes, with an optional suffix K, M or G (default 32M); a
+    /// larger one is skipped in constant memory and reported as `game-too-large`, and the
+    /// next games go on.
+    #[arg(long, value_name = "BYTES", default_value = "32M", value_parser = parse_bytes)]
     pub max_game_bytes: usize,
     /// Read only the K-th of N parts of one FILE: the games whose first line lies in
     /// the K-th of N equal byte ranges (of a compressed file: in the frames that start
@@ -378,6 +427,17 @@ pub struct GameArgs {
     /// start, and `pocketfen merge` joins the parts' `--json` into the whole file's.
     #[arg(long, value_name = "K/N")]
     pub split: Option<pocketfen::archive::Split>,
+    /// Print only the problems: no summary, no total, no progress line.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Give the seconds each file took, and the speed, in the summaries (text, JSON and
+    /// the HTML report); without, the output is the same from run to run.
+    #[arg(long)]
+    pub timings: bool,
+    /// Flush the output after every record, also into a pipe or a file (it is, on a
+    /// terminal).
+    #[arg(long)]
+    pub line_buffered: bool,
 }
 
 #[derive(Debug, Args)]
@@ -396,13 +456,10 @@ pub struct ValidateArgs {
     /// Report every game, not only games with problems.
     #[arg(long)]
     pub all: bool,
-    /// Worker threads, 1 to 256 (default: all cores). The output is the same for any
+    /// Worker threads, 1 to 256; 0 or none: every core. The output is the same for any
     /// number.
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
-    /// No progress line on stderr.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
     /// Also write an HTML report: a summary per file and one card per problem, with the
     /// position drawn (self-contained; the exit code is unchanged).
     #[arg(long, value_name = "REPORT.html")]
@@ -429,7 +486,7 @@ pub struct ReplayArgs {
     /// summary.
     #[arg(long)]
     pub json: bool,
-    /// Worker threads, 1 to 256 (default: all cores). The output is the same for any
+    /// Worker threads, 1 to 256; 0 or none: every core. The output is the same for any
     /// number.
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
@@ -469,19 +526,45 @@ pub struct PgnConvertArgs {
     pub level: Option<i32>,
     #[command(flatten)]
     pub games: GameArgs,
-    /// Worker threads, 1 to 256 (default: all cores). The output is the same for any
+    /// Worker threads, 1 to 256; 0 or none: every core. The output is the same for any
     /// number.
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
-    /// No progress line on stderr.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
 }
 
-/// `-j N`: a whole number from 1 to [`MAX_JOBS`].
+/// `-j N`: a whole number from 0 (every core) to [`MAX_JOBS`].
 fn parse_jobs(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(n),
-        _ => Err(format!("expected a number of jobs from 1 to {MAX_JOBS}")),
+        Ok(n) if n <= MAX_JOBS => Ok(n),
+        _ => Err(format!(
+            "expected a number of jobs from 1 to {MAX_JOBS}, or 0 for every core"
+        )),
     }
+}
+
+/// A size in bytes: a whole number, with an optional suffix `K`, `M`, `G` or `T` (powers
+/// of 1024; `KiB`, `MB`… are read the same), as `32M` or `1G`.
+pub fn parse_bytes(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, suffix) = t.split_at(digits);
+    let shift = match suffix.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => {
+            return Err(format!(
+                "{s:?}: expected a number of bytes, with an optional suffix K, M, G or T (as 32M)"
+            ));
+        }
+    };
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("{s:?}: expected a number of bytes, as 32M or 1G"))?;
+    n.checked_mul(1 << shift)
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{s:?}: expected a size from 1 byte to the address space"))
 }

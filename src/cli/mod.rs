@@ -2,6 +2,9 @@
 //! prints are the library's (`pocketfen::record`).
 
 mod args;
+mod live;
+mod movetext;
+mod output;
 mod run;
 mod validate;
 
@@ -11,12 +14,21 @@ use std::process::ExitCode;
 use clap::Parser;
 
 /// Parses the arguments, runs the command and turns the result into an exit code:
-/// 0 all input valid, 1 some input invalid, 2 usage or I/O error. A closed stdout (a
+/// 0 all input valid, 1 some input invalid, 2 usage or I/O error, 130 or 143 after
+/// SIGINT or SIGTERM. A closed stdout (a
 /// broken pipe, as under `| head`) ends the run quietly with 0.
 pub fn main() -> ExitCode {
     let cli = match args::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            // An unquoted FEN, split by the shell: one error that says to quote it.
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            if e.use_stderr()
+                && let Some((n, fen)) = run::split_fen(&args)
+            {
+                eprintln!("pocketfen: {}", run::split_fen_error(n, &fen));
+                return ExitCode::from(2);
+            }
             let _ = e.print();
             return if e.use_stderr() {
                 ExitCode::from(2)
@@ -25,7 +37,18 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    match run::run(cli) {
+    let result = run::run(cli);
+    // A run stopped by SIGINT or SIGTERM ends with 128 + the signal, as shells report
+    // it, after printing what it found.
+    if let Some(signal) = live::signal() {
+        if let Err(e) = &result
+            && !is_broken_pipe(e)
+        {
+            eprintln!("pocketfen: {e:#}");
+        }
+        return ExitCode::from(u8::try_from(128 + signal).unwrap_or(130));
+    }
+    match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

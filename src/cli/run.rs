@@ -6,8 +6,9 @@ use anyhow::{Context, Result};
 
 use super::args::{
     CheckArgs, Cli, Command, ConvertArgs, FenCommand, FenInput, LegalArgs, MoveFormat, MovesArgs,
-    PerftArgs, ShowArgs,
+    PerftArgs, ShowArgs, Site, UrlArgs,
 };
+use super::movetext::MoveTokens;
 use pocketfen::bughouse::check_fen;
 use pocketfen::draw::svg::{Marks, Style, fen_svg};
 use pocketfen::notation::diagram::diagram;
@@ -15,7 +16,9 @@ use pocketfen::notation::fen::{self, FenPositionError};
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::notation::uci::UciMove;
-use pocketfen::record::{BoardProblem, CheckRecord, ConvertRecord, FenErrorRecord, MoveRecord};
+use pocketfen::record::{
+    BoardProblem, CheckRecord, ConvertRecord, FenErrorRecord, MoveRecord, UrlRecord,
+};
 use pocketfen::{Fen, Position, Rules, Severity, Variant, guess_variant};
 
 /// Runs the command; `Ok(false)` when some input was invalid.
@@ -24,6 +27,7 @@ pub fn run(cli: Cli) -> Result<bool> {
         Command::Fen(FenCommand::Convert(args)) => convert(&args),
         Command::Fen(FenCommand::Check(args)) => check(&args),
         Command::Fen(FenCommand::Show(args)) => show(&args),
+        Command::Fen(FenCommand::Url(args)) => url(&args),
         Command::Perft(args) => perft(&args),
         Command::Moves(args) => moves(&args),
         Command::Legal(args) => legal(&args),
@@ -46,36 +50,72 @@ pub fn run(cli: Cli) -> Result<bool> {
     }
 }
 
-/// Calls `f` with each record (1-based number, text): the arguments, else stdin's lines
-/// (ended by `\n`, `\r\n` or a lone `\r`, as old Mac files end them; bytes that are not
-/// UTF-8 are replaced, and the parser then points at them).
+/// The FEN a shell split at its spaces, when `args` look like one (a board field with
+/// its `/`s, then a side to move `w` or `b`): the arguments joined again.
+pub fn split_fen(args: &[String]) -> Option<(usize, String)> {
+    let start = args.windows(2).position(|w| {
+        w[0].matches('/').count() >= 7
+            && !w[0].contains(' ')
+            && matches!(w[1].as_str(), "w" | "b" | "W" | "B")
+    })?;
+    // The fields of a FEN: the board and up to five more (Chess.com's pocket and
+    // promoted squares are two more still).
+    let fields = &args[start..(start + 6).min(args.len())];
+    Some((args.len() - start, fields.join(" ")))
+}
+
+/// The error of a FEN given unquoted: one message, that says to quote it.
+pub fn split_fen_error(n: usize, fen: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the FEN is given as {n} arguments: the shell splits an unquoted FEN at its spaces; quote it, as in '{fen}'"
+    )
+}
+
+/// Calls `f` with each record (1-based number, text): the arguments, `-` standing for
+/// stdin's lines (as do no arguments), each ended by `\n`, `\r\n` or a lone `\r`, as old
+/// Mac files end them (bytes that are not UTF-8 are replaced, and the parser then points
+/// at them). A record is flushed as soon as it is written when `live`.
 fn for_each_record(
     input: &FenInput,
     mut f: impl FnMut(usize, &str) -> io::Result<()>,
 ) -> Result<()> {
-    if !input.fens.is_empty() {
-        for (n, fen) in input.fens.iter().enumerate() {
-            f(n + 1, fen)?;
-        }
-        return Ok(());
+    if let Some((n, fen)) = split_fen(&input.fens) {
+        return Err(split_fen_error(n, &fen));
     }
+    let mut n = 0;
+    if input.fens.is_empty() {
+        return stdin_records(&mut n, &mut f);
+    }
+    for fen in &input.fens {
+        if fen == "-" {
+            stdin_records(&mut n, &mut f)?;
+        } else {
+            n += 1;
+            f(n, fen)?;
+        }
+    }
+    Ok(())
+}
+
+/// Calls `f` with each line of stdin, numbered on from `n`.
+fn stdin_records(n: &mut usize, f: &mut impl FnMut(usize, &str) -> io::Result<()>) -> Result<()> {
     let stdin = io::stdin();
     let mut reader = io::BufReader::with_capacity(1 << 16, stdin.lock());
     let mut buf = Vec::with_capacity(256);
-    let mut n = 0;
+    let first = *n;
     loop {
         buf.clear();
         if !read_line(&mut reader, &mut buf).context("reading stdin")? {
             return Ok(());
         }
-        n += 1;
+        *n += 1;
         // A byte-order mark (files saved on Windows) is not part of the first FEN.
-        if n == 1 && buf.starts_with(b"\xef\xbb\xbf") {
+        if *n == first + 1 && buf.starts_with(b"\xef\xbb\xbf") {
             buf.drain(..3);
         }
         match std::str::from_utf8(&buf) {
-            Ok(line) => f(n, line)?,
-            Err(_) => f(n, &String::from_utf8_lossy(&buf))?,
+            Ok(line) => f(*n, line)?,
+            Err(_) => f(*n, &String::from_utf8_lossy(&buf))?,
         }
     }
 }
@@ -118,12 +158,15 @@ fn stdout() -> BufWriter<io::StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())
 }
 
+/// Whether `fen` and `moves` flush per line: stdin or stdout is a terminal (a person or
+/// a coprocess waits for each answer), or `--line-buffered`.
+fn interactive(forced: bool) -> bool {
+    use std::io::IsTerminal;
+    forced || io::stdin().is_terminal() || io::stdout().is_terminal()
+}
+
 fn convert(args: &ConvertArgs) -> Result<bool> {
-    let conv = fen::Conversion {
-        from: args.from,
-        to: args.to,
-        variant: args.variant,
-    };
+    let live = interactive(args.input.line_buffered);
     let mut out = stdout();
     let mut text = String::with_capacity(128);
     let mut json = Vec::with_capacity(256);
@@ -131,14 +174,20 @@ fn convert(args: &ConvertArgs) -> Result<bool> {
     for_each_record(&args.input, |n, line| {
         if line.trim().is_empty() {
             // Blank lines keep their place in text output and are skipped in JSON.
-            return if args.input.json {
-                Ok(())
-            } else {
-                out.write_all(b"\n")
-            };
+            if !args.input.json {
+                out.write_all(b"\n")?;
+            }
+            return if live { out.flush() } else { Ok(()) };
         }
+        let pasted = fen::unwrap_pasted(line);
+        // A URL's variant says what a FEN without pockets is (lila#16886).
+        let conv = fen::Conversion {
+            from: args.from,
+            to: args.to,
+            variant: args.variant.or(pasted.variant),
+        };
         text.clear();
-        let converted = fen::convert_line(line, &conv, &mut text);
+        let converted = fen::convert_line(&pasted.fen, &conv, &mut text);
         if let Err(e) = &converted {
             ok = false;
             if !args.input.json {
@@ -154,13 +203,20 @@ fn convert(args: &ConvertArgs) -> Result<bool> {
             Ok(dialect) => {
                 if !args.input.json {
                     text.push('\n');
-                    return out.write_all(text.as_bytes());
+                    out.write_all(text.as_bytes())?;
+                    return if live { out.flush() } else { Ok(()) };
                 }
+                // A pair's boards may be written in two dialects: each is named.
+                let board_dialects = fen::parse(&pasted.fen, args.from)
+                    .ok()
+                    .filter(|p| matches!(p.fen, Fen::Pair(_)))
+                    .map(|p| p.board_dialects);
                 let record = ConvertRecord::Converted {
                     line: n,
                     input: line,
                     dialect: *dialect,
                     output: &text,
+                    board_dialects,
                 };
                 serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;
             }
@@ -174,7 +230,58 @@ fn convert(args: &ConvertArgs) -> Result<bool> {
             }
         }
         json.push(b'\n');
-        out.write_all(&json)
+        out.write_all(&json)?;
+        if live { out.flush() } else { Ok(()) }
+    })?;
+    out.flush().context("writing stdout")?;
+    Ok(ok)
+}
+
+fn url(args: &UrlArgs) -> Result<bool> {
+    let live = interactive(args.input.line_buffered);
+    let mut out = stdout();
+    let mut ok = true;
+    for_each_record(&args.input, |n, line| {
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        let pasted = fen::unwrap_pasted(line);
+        let url = fen::parse(&pasted.fen, None)
+            .map_err(|e| e.to_string())
+            .and_then(|p| {
+                let variant = args.variant.or(pasted.variant);
+                match args.site {
+                    Site::Lichess => fen::lichess_url(&p.fen, variant).map_err(|e| e.to_string()),
+                }
+            });
+        match url {
+            Ok(url) if args.input.json => {
+                let record = UrlRecord::Url {
+                    line: n,
+                    input: line,
+                    url: &url,
+                };
+                serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
+                out.write_all(b"\n")?;
+            }
+            Ok(url) => writeln!(out, "{url}")?,
+            Err(e) => {
+                ok = false;
+                if args.input.json {
+                    let record = UrlRecord::Error {
+                        line: n,
+                        input: line,
+                        error: &e,
+                    };
+                    serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
+                    out.write_all(b"\n")?;
+                } else {
+                    out.flush()?;
+                    eprintln!("pocketfen: line {n}: {e}");
+                }
+            }
+        }
+        if live { out.flush() } else { Ok(()) }
     })?;
     out.flush().context("writing stdout")?;
     Ok(ok)
@@ -188,16 +295,34 @@ fn board_names(fen: &Fen) -> &'static [Option<&'static str>] {
 }
 
 fn check(args: &CheckArgs) -> Result<bool> {
+    let live = interactive(args.input.line_buffered);
     let mut out = stdout();
     let mut ok = true;
     for_each_record(&args.input, |n, line| {
         if line.trim().is_empty() {
             return Ok(());
         }
-        let parsed = match fen::parse(line, None) {
+        check_line(args, n, line, &mut out, &mut ok)?;
+        if live { out.flush() } else { Ok(()) }
+    })?;
+    out.flush().context("writing stdout")?;
+    Ok(ok)
+}
+
+/// Checks one line of `fen check`, and writes what it finds.
+fn check_line(
+    args: &CheckArgs,
+    n: usize,
+    line: &str,
+    out: &mut impl Write,
+    ok: &mut bool,
+) -> io::Result<()> {
+    let pasted = fen::unwrap_pasted(line);
+    {
+        let parsed = match fen::parse(&pasted.fen, None) {
             Ok(p) => p,
             Err(e) => {
-                ok = false;
+                *ok = false;
                 return if args.input.json {
                     let rec = CheckRecord::Error {
                         line: n,
@@ -214,10 +339,13 @@ fn check(args: &CheckArgs) -> Result<bool> {
                 };
             }
         };
-        let variant = args.variant.unwrap_or_else(|| guess_variant(&parsed.fen));
+        let variant = args
+            .variant
+            .or(pasted.variant)
+            .unwrap_or_else(|| guess_variant(&parsed.fen));
         let problems = check_fen(&parsed.fen, variant);
         let valid = problems.iter().all(|(_, p)| p.severity != Severity::Error);
-        ok &= valid;
+        *ok &= valid;
         if args.input.json {
             let problems = problems
                 .iter()
@@ -246,13 +374,11 @@ fn check(args: &CheckArgs) -> Result<bool> {
             }
         }
         Ok(())
-    })?;
-    out.flush().context("writing stdout")?;
-    Ok(ok)
+    }
 }
 
 fn show(args: &ShowArgs) -> Result<bool> {
-    let parsed = match fen::parse(&args.fen, None) {
+    let parsed = match fen::parse(&fen::unwrap_pasted(&args.fen).fen, None) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("pocketfen: {e}");
@@ -320,7 +446,7 @@ fn last_move_marks(moves: &[String], boards: usize) -> Option<Vec<Marks>> {
 fn perft(args: &PerftArgs) -> Result<bool> {
     let variant = args.variant;
     let pos = match &args.fen {
-        Some(text) => match Position::from_fen(text, variant.map(Rules::new)) {
+        Some(text) => match pasted_position(text, variant) {
             Ok(pos) => pos,
             Err(e) => {
                 fen_error(e, "perft counts one board");
@@ -347,6 +473,13 @@ fn perft(args: &PerftArgs) -> Result<bool> {
     Ok(true)
 }
 
+/// The position of a `--fen` as pasted (a FEN, a Lichess URL, a `[FEN]` tag), under the
+/// variant given, else the URL's, else the one the FEN suggests.
+fn pasted_position(text: &str, variant: Option<Variant>) -> Result<Position, FenPositionError> {
+    let pasted = fen::unwrap_pasted(text);
+    Position::from_fen(&pasted.fen, variant.or(pasted.variant).map(Rules::new))
+}
+
 /// Prints why `--fen` gives no position; `pair` says what the command does with one
 /// board.
 fn fen_error(e: FenPositionError, pair: &str) {
@@ -369,7 +502,7 @@ fn start_position(args: &super::args::PositionArgs, tokens: &[String]) -> Result
     let drop_mate = !args.no_drop_mate;
     match &args.fen {
         Some(text) => {
-            let mut pos = Position::from_fen(text, args.variant.map(Rules::new))
+            let mut pos = pasted_position(text, args.variant)
                 .map_err(|e| fen_error(e, "one board is played here"))?;
             pos.set_drop_mate(drop_mate);
             Ok(pos)
@@ -395,101 +528,66 @@ fn move_text(pos: &Position, m: pocketfen::Move, to: MoveFormat, style: DropStyl
     }
 }
 
-/// The whitespace-separated words of a reader, one at a time: a move list of any length
-/// in the memory of its longest word.
-struct Words<R> {
-    reader: R,
-    buf: Vec<u8>,
-    at: usize,
-    eof: bool,
-}
-
-/// How much of stdin `moves` looks at to guess the variant (a drop: crazyhouse).
+/// How much of stdin `moves` looks at to guess the variant (a drop: crazyhouse); on a
+/// terminal, only what is typed first.
 const GUESS_WINDOW: usize = 64 << 10;
 
-impl<R: BufRead> Words<R> {
-    fn new(reader: R) -> Words<R> {
-        Words {
-            reader,
-            buf: Vec::new(),
-            at: 0,
-            eof: false,
-        }
-    }
-
-    /// Reads more; `false` at the end.
-    fn fill(&mut self) -> io::Result<bool> {
-        if self.eof {
-            return Ok(false);
-        }
-        self.buf.drain(..self.at);
-        self.at = 0;
-        let chunk = self.reader.fill_buf()?;
+/// The start of stdin, up to [`GUESS_WINDOW`] (what is there, on a terminal or when
+/// `live`), read ahead to guess the variant from.
+fn stdin_head(reader: &mut impl BufRead, live: bool) -> io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
         if chunk.is_empty() {
-            self.eof = true;
-            return Ok(false);
+            return Ok(head);
         }
-        let n = chunk.len();
-        self.buf.extend_from_slice(chunk);
-        self.reader.consume(n);
-        Ok(true)
-    }
-
-    /// The unread input, at least `n` bytes of it when there are so many.
-    fn look_ahead(&mut self, n: usize) -> io::Result<&[u8]> {
-        while self.buf.len() - self.at < n && self.fill()? {}
-        Ok(&self.buf[self.at..])
+        let n = chunk.len().min(GUESS_WINDOW - head.len());
+        head.extend_from_slice(&chunk[..n]);
+        reader.consume(n);
+        if live || head.len() >= GUESS_WINDOW {
+            return Ok(head);
+        }
     }
 }
 
-impl<R: BufRead> Iterator for Words<R> {
-    type Item = io::Result<String>;
-    fn next(&mut self) -> Option<io::Result<String>> {
-        loop {
-            let rest = &self.buf[self.at..];
-            let start = rest.iter().position(|b| !b.is_ascii_whitespace());
-            if let Some(s) = start
-                && let Some(len) = rest[s..].iter().position(u8::is_ascii_whitespace)
-            {
-                let word = String::from_utf8_lossy(&rest[s..s + len]).into_owned();
-                self.at += s + len;
-                return Some(Ok(word));
-            }
-            match self.fill() {
-                Ok(true) => {}
-                Ok(false) => {
-                    let rest = &self.buf[self.at..];
-                    let word = String::from_utf8_lossy(rest.trim_ascii()).into_owned();
-                    self.at = self.buf.len();
-                    return (!word.is_empty()).then_some(Ok(word));
-                }
-                Err(e) => return Some(Err(e)),
-            }
-        }
+/// A token as messages show it: its first 40 characters, then `…`.
+fn clipped(token: &str) -> std::borrow::Cow<'_, str> {
+    match token.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &token[..at]).into(),
+        None => token.into(),
     }
 }
 
 fn moves(args: &MovesArgs) -> Result<bool> {
-    // From the arguments, or streamed from stdin (the variant guessed from its start).
-    let mut stdin_words = args
-        .moves
-        .is_empty()
-        .then(|| Words::new(io::BufReader::with_capacity(1 << 16, io::stdin().lock())));
-    let guess_from: Vec<String> = match &mut stdin_words {
-        None => args.moves.clone(),
-        Some(words) => {
-            let head = words.look_ahead(GUESS_WINDOW).context("reading stdin")?;
-            if head.contains(&b'@') {
+    let live = interactive(args.line_buffered);
+    // From the arguments (one movetext, however it is split into them), or streamed from
+    // stdin, the variant guessed from its start.
+    let (tokens, guess_from): (Box<dyn Iterator<Item = io::Result<String>>>, Vec<String>) =
+        if args.moves.is_empty() {
+            let mut stdin = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
+            let head = stdin_head(&mut stdin, live).context("reading stdin")?;
+            let guess = if head.contains(&b'@') {
                 vec!["@".to_owned()]
             } else {
                 Vec::new()
-            }
-        }
-    };
-    let tokens: Box<dyn Iterator<Item = io::Result<String>>> = match stdin_words {
-        None => Box::new(args.moves.iter().cloned().map(Ok)),
-        Some(words) => Box::new(words),
-    };
+            };
+            let reader = io::Read::chain(io::Cursor::new(head), stdin);
+            (Box::new(MoveTokens::new(reader)), guess)
+        } else {
+            let text = args.moves.join(" ");
+            let tokens: Vec<io::Result<String>> = MoveTokens::new(text.as_bytes()).collect();
+            let guess = tokens
+                .iter()
+                .filter_map(|t| t.as_ref().ok())
+                .filter(|t| t.contains('@'))
+                .cloned()
+                .collect();
+            (Box::new(tokens.into_iter()), guess)
+        };
     let Ok(mut pos) = start_position(&args.position, &guess_from) else {
         return Ok(false);
     };
@@ -506,6 +604,7 @@ fn moves(args: &MovesArgs) -> Result<bool> {
     let mut plies = 0;
     for (i, token) in tokens.enumerate() {
         let token = &token.context("reading stdin")?;
+        let shown = clipped(token);
         let index = i + 1;
         plies = index;
         let resolved = resolve_move(token, &pos, args.strict).map_err(|e| (e.kind(), e.message()));
@@ -527,7 +626,7 @@ fn moves(args: &MovesArgs) -> Result<bool> {
                 } else {
                     out.flush()?;
                     eprintln!(
-                        "pocketfen: move {index} ({token}): {kind}: {message} (position {fen})"
+                        "pocketfen: move {index} ({shown}): {kind}: {message} (position {fen})"
                     );
                 }
                 out.flush()?;
@@ -557,9 +656,12 @@ fn moves(args: &MovesArgs) -> Result<bool> {
             if !defects.is_empty() {
                 out.flush()?;
                 for d in &defects {
-                    eprintln!("pocketfen: move {index} ({token}): strict: {d}");
+                    eprintln!("pocketfen: move {index} ({shown}): strict: {d}");
                 }
             }
+        }
+        if live {
+            out.flush()?;
         }
     }
     let outcome = pos.outcome().map(|o| o.result());
@@ -580,7 +682,12 @@ fn moves(args: &MovesArgs) -> Result<bool> {
 }
 
 fn legal(args: &LegalArgs) -> Result<bool> {
-    let Ok(pos) = start_position(&args.position, &[]) else {
+    let position = super::args::PositionArgs {
+        variant: args.variant,
+        fen: args.fen.clone(),
+        no_drop_mate: args.no_drop_mate,
+    };
+    let Ok(pos) = start_position(&position, &[]) else {
         return Ok(false);
     };
     let style = args.output.drop_style;

@@ -1,22 +1,24 @@
 //! `validate`, `pgn convert` and `replay`: runs of the library (`archive::Run`) over the
 //! archives named, their records printed as text or JSON Lines, in input order whatever
-//! the number of worker threads.
+//! the number of worker threads, live (flushed per record on a terminal or with
+//! `--line-buffered`) and interruptible (Ctrl-C keeps what was found).
 
+use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use anyhow::{Context, Result};
 
 use super::args::{GameArgs, PgnConvertArgs, ReplayArgs, ValidateArgs};
+use super::live::{self, Out, ProgressLine, Shared};
+use super::output::{Packed, open_output, persist, refuse_input};
 use pocketfen::Severity;
-use pocketfen::archive::{Progress as Tick, ProgressFn, Run, RunOptions, Source, Task};
+use pocketfen::archive::{ProgressFn, Run, RunOptions, Source, Task};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
-use pocketfen::pgn::{CompressedWriter, Compression};
+use pocketfen::pgn::Compression;
 use pocketfen::pgn::{Format, GameProblem, Options, PlyText};
-use pocketfen::record::{RunRecord, SummaryRecord};
+use pocketfen::record::{RunRecord, SummaryRecord, TotalRecord};
 
 /// How every game is read and judged.
 fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
@@ -29,13 +31,27 @@ fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
     }
 }
 
-/// The archives named, or stdin; one file with `--split`.
+/// The archives named, or stdin: a directory stands for the archives under it, in
+/// sorted order; one file with `--split`.
 fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
-    let files = if games.files.is_empty() {
-        vec![PathBuf::from("-")]
-    } else {
-        games.files.clone()
-    };
+    let mut files = Vec::new();
+    for path in &games.files {
+        if path != Path::new("-") && path.is_dir() {
+            let before = files.len();
+            walk(path, &mut files).with_context(|| format!("reading {}", path.display()))?;
+            if files.len() == before {
+                anyhow::bail!(
+                    "{}: a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)",
+                    path.display()
+                );
+            }
+        } else {
+            files.push(path.clone());
+        }
+    }
+    if files.is_empty() {
+        files.push(PathBuf::from("-"));
+    }
     if let Some(split) = games.split {
         if files.len() > 1 {
             anyhow::bail!(
@@ -52,8 +68,55 @@ fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The run's options: the games' options, the jobs (all cores by default) and the size
-/// limit, with a progress line when one is shown.
+/// Adds the archives under `dir` to `files`, in sorted order, as ripgrep walks: hidden
+/// entries (their names start with `.`) are left out, and symbolic links to directories
+/// are not followed.
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
+    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)?.collect::<io::Result<_>>()?;
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            walk(&path, files)?;
+        } else if is_archive_name(&name.to_string_lossy()) && (kind.is_file() || path.is_file()) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Whether a file name is an archive's: `.pgn` or `.bpgn`, then `.zst`, `.gz` or `.bz2`
+/// or nothing (case-insensitive).
+fn is_archive_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    let base = [".zst", ".gz", ".bz2"]
+        .iter()
+        .find_map(|c| name.strip_suffix(c))
+        .unwrap_or(&name);
+    base.ends_with(".pgn") || base.ends_with(".bpgn")
+}
+
+/// The sources of the paths: `-` is standard input, read so that Ctrl-C ends the read.
+fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
+    paths
+        .iter()
+        .map(|p| match &opts.stop {
+            Some(stop) if p == Path::new("-") => {
+                Source::reader("<stdin>", live::Stdin::new(std::sync::Arc::clone(stop)))
+            }
+            _ => Source::path(p),
+        })
+        .collect()
+}
+
+/// The run's options: the games' options, the jobs (all cores by default), the size
+/// limit, the timings when asked for, a stop on Ctrl-C, and a progress line when one is
+/// shown.
 fn run_options(
     games: &GameArgs,
     game: Options,
@@ -66,7 +129,14 @@ fn run_options(
         max_game_bytes: games.max_game_bytes,
         progress,
         split: games.split,
+        timings: games.timings,
+        stop: Some(live::catch_signals()),
     }
+}
+
+/// The progress line of a run over `paths`, unless `-q`.
+fn progress(games: &GameArgs, paths: &[PathBuf]) -> (Option<Shared>, Option<ProgressFn>) {
+    ProgressLine::start(games.quiet, paths, games.split.map_or(1, |s| s.of as u64))
 }
 
 /// A file's name as the text output gives it: control characters escaped, so that a
@@ -87,124 +157,15 @@ fn options_for(opts: Options, name: &str) -> Options {
     }
 }
 
-/// The progress line on stderr, only when stderr is a terminal: bytes, games, speed and,
-/// for a plain file, the time left.
-struct ProgressLine {
-    start: Instant,
-    last: Instant,
-    /// Each file's size, when known and plain (the bytes read then measure the progress).
-    sizes: Vec<Option<u64>>,
-    file: usize,
-    shown: bool,
-}
-
-impl ProgressLine {
-    /// The progress of a run over `paths`, if a line is wanted.
-    fn new(
-        quiet: bool,
-        paths: &[PathBuf],
-        split: Option<pocketfen::archive::Split>,
-    ) -> Option<Arc<Mutex<ProgressLine>>> {
-        if quiet || !io::stderr().is_terminal() {
-            return None;
-        }
-        let now = Instant::now();
-        Some(Arc::new(Mutex::new(ProgressLine {
-            start: now,
-            last: now,
-            // A part is about its share of the file.
-            sizes: paths
-                .iter()
-                .map(|p| plain_size(p).map(|s| s / split.map_or(1, |s| s.of as u64)))
-                .collect(),
-            file: 0,
-            shown: false,
-        })))
-    }
-
-    fn tick(&mut self, t: Tick) {
-        if t.file != self.file {
-            self.file = t.file;
-            self.start = Instant::now();
-        }
-        if self.last.elapsed().as_millis() < 250 {
-            return;
-        }
-        self.last = Instant::now();
-        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
-        let rate = t.bytes as f64 / secs;
-        let size = self.sizes.get(t.file.wrapping_sub(1)).copied().flatten();
-        let eta = match size {
-            Some(size) if rate > 0.0 => {
-                format!(", ETA {:.0} s", size.saturating_sub(t.bytes) as f64 / rate)
-            }
-            _ => String::new(),
-        };
-        eprint!(
-            "\r{:.1} MB, {} games, {:.1} MB/s{eta}   ",
-            t.bytes as f64 / 1e6,
-            t.games,
-            rate / 1e6
-        );
-        self.shown = true;
-    }
-
-    /// Clears the line (before a summary).
-    fn done(&mut self) {
-        if std::mem::take(&mut self.shown) {
-            eprint!("\r{:60}\r", "");
-        }
-    }
-}
-
-/// A file's size, when it is a plain (uncompressed) file: its bytes measure the progress.
-fn plain_size(path: &Path) -> Option<u64> {
-    if path == Path::new("-") {
-        return None;
-    }
-    let mut file = File::open(path).ok()?;
-    let size = file.metadata().ok()?.len();
-    let mut head = [0u8; 4];
-    let n = file.read(&mut head).ok()?;
-    (Compression::detect(&head[..n]) == Compression::None).then_some(size)
-}
-
-/// The progress callback of a run, and the line it draws.
-fn progress(
-    quiet: bool,
-    paths: &[PathBuf],
-    split: Option<pocketfen::archive::Split>,
-) -> (Option<Arc<Mutex<ProgressLine>>>, Option<ProgressFn>) {
-    let line = ProgressLine::new(quiet, paths, split);
-    let callback = line.as_ref().map(|l| {
-        let l = Arc::clone(l);
-        let f: ProgressFn = Arc::new(move |t| {
-            if let Ok(mut l) = l.lock() {
-                l.tick(t);
-            }
-        });
-        f
-    });
-    (line, callback)
-}
-
-fn clear(line: &Option<Arc<Mutex<ProgressLine>>>) {
-    if let Some(l) = line
-        && let Ok(mut l) = l.lock()
-    {
-        l.done();
-    }
-}
-
 /// Writes one JSON record and a line end.
-fn json_line(out: &mut impl Write, record: &impl serde::Serialize) -> io::Result<()> {
+fn json_line(out: &mut dyn Write, record: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, record).map_err(io::Error::other)?;
     out.write_all(b"\n")
 }
 
 /// The problems of a game as `validate` prints them.
 fn problem_lines(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     file: &str,
     game: usize,
     problems: &[GameProblem],
@@ -215,76 +176,161 @@ fn problem_lines(
     Ok(())
 }
 
-/// A part in which no game starts says so: its file's games are all in the parts
-/// before it.
-fn empty_part_note(name: &str, s: &SummaryRecord) {
+/// `n` and its noun, singular for one.
+fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What the end of a file says on stderr besides its summary: that no game starts in a
+/// part, its trailing bytes, and why it could not be read whole (`false` then).
+fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -> bool {
     if let Some(p) = &s.split
         && p.start.is_none()
         && s.opened
         && s.stream_error.is_none()
+        && !s.interrupted
     {
-        eprintln!(
-            "pocketfen: {name}: part {}/{}: no game starts in this part: after its start the file has no tag line after a blank line that follows movetext (a point where a game surely starts), so the games there belong to the parts before it",
-            p.part, p.of
+        live::note(
+            line,
+            format_args!(
+                "{name}: part {}/{}: no game starts in this part: after its start the file has no tag line after a blank line that follows movetext (a point where a game surely starts), so the games there belong to the parts before it",
+                p.part, p.of
+            ),
         );
     }
-}
-
-/// What the end of a file says on stderr: its trailing bytes, and why it could not be
-/// read whole (`false` then).
-fn file_end(name: &str, s: &SummaryRecord) -> bool {
-    empty_part_note(name, s);
     if let Some(t) = &s.trailing_bytes {
-        eprintln!(
-            "pocketfen: {name}: warning: {}",
-            pocketfen::pgn::Trailing {
-                compression: s.compression,
-                offset: t.offset,
-                len: t.length,
-                zeros: t.zero_padding,
-            }
+        live::note(
+            line,
+            format_args!(
+                "{name}: warning: {}",
+                pocketfen::pgn::Trailing {
+                    compression: s.compression,
+                    offset: t.offset,
+                    len: t.length,
+                    zeros: t.zero_padding,
+                }
+            ),
         );
     }
     match &s.stream_error {
         None => true,
         Some(e) if !s.opened => {
-            eprintln!("pocketfen: {name}: {e}");
+            live::note(line, format_args!("{name}: {e}"));
+            false
+        }
+        // Nothing read: the file is not what it should be (binary, UTF-16, damaged).
+        Some(e) if s.games == 0 && s.bytes == 0 => {
+            live::note(
+                line,
+                format_args!("{name}: the stream ends in an error before any text: {e}"),
+            );
             false
         }
         Some(e) => {
-            eprintln!(
-                "pocketfen: {name}: the stream ends in an error after {} games ({} bytes): {e}",
-                s.games, s.bytes
+            live::note(
+                line,
+                format_args!(
+                    "{name}: the stream ends in an error after {} ({} bytes): {e}",
+                    count(s.games as u64, "game", "games"),
+                    s.bytes
+                ),
             );
             false
         }
     }
 }
 
+/// The time and speed of a summary, when the run gives timings.
+fn timing_text(seconds: Option<f64>, games: usize, bytes: u64) -> String {
+    let Some(seconds) = seconds else {
+        return String::new();
+    };
+    // The time is kept to the millisecond: a file read faster counts one, so that a
+    // tiny file does not show a billion games a second.
+    let secs = seconds.max(1e-3);
+    format!(
+        "; {seconds:.2} s, {:.0} games/s, {:.1} MB/s",
+        games as f64 / secs,
+        bytes as f64 / 1e6 / secs
+    )
+}
+
+/// A file's summary line: counts, and time and speed with `--timings`.
+fn summary_text(s: &SummaryRecord) -> String {
+    format!(
+        "{}{}{}, {}, {} illegal, {} unreadable, {}{}{}",
+        if s.interrupted { "interrupted: " } else { "" },
+        s.split
+            .as_ref()
+            .map_or(String::new(), |p| format!("part {}/{}: ", p.part, p.of)),
+        count(s.games as u64, "game", "games"),
+        count(s.plies, "ply", "plies"),
+        s.illegal_games,
+        s.error_games,
+        count(s.warnings as u64, "warning", "warnings"),
+        timing_text(s.seconds, s.games, s.bytes),
+        if s.compression == Compression::None {
+            String::new()
+        } else {
+            format!(" ({} decompressed)", s.compression.name())
+        },
+    )
+}
+
+/// The grand total line of several files.
+fn total_text(t: &TotalRecord) -> String {
+    format!(
+        "{}{}, {}, {}, {} illegal, {} unreadable, {}{}",
+        if t.interrupted { "interrupted: " } else { "" },
+        count(t.files as u64, "file", "files"),
+        count(t.games as u64, "game", "games"),
+        count(t.plies, "ply", "plies"),
+        t.illegal_games,
+        t.error_games,
+        count(t.warnings as u64, "warning", "warnings"),
+        timing_text(t.seconds, t.games, t.bytes),
+    )
+}
+
+/// What a file's end says when `-q` leaves out its summary: only that it was cut short.
+fn quiet_end(line: Option<&Shared>, name: &str, s: &SummaryRecord) {
+    if s.interrupted {
+        live::note(
+            line,
+            format_args!(
+                "{name}: interrupted after {}",
+                count(s.games as u64, "game", "games")
+            ),
+        );
+    }
+}
+
 pub fn validate(args: &ValidateArgs) -> Result<bool> {
     let paths = files(&args.games)?;
+    if let Some(html) = &args.html {
+        refuse_input("--html", html, &paths)?;
+    }
     let opts = options(&args.games, args.strict, args.variations);
     // The HTML report's file is opened first, so a bad path fails before any work.
     let mut html = match &args.html {
         Some(path) => {
             let (out, temp) = open_output(Some(path))?;
+            let out = io::BufWriter::with_capacity(1 << 16, out);
             Some((HtmlReport::new(args.html_max), out, temp, path))
         }
         None => None,
     };
-    let (line, callback) = progress(args.quiet, &paths, args.games.split);
-    let sources = paths.iter().map(Source::path).collect();
+    let (line, callback) = progress(&args.games, &paths);
+    let line = line.as_ref();
     let task = Task::Validate { all: args.all };
-    let mut run = Run::new(
-        sources,
-        task,
-        run_options(&args.games, opts, args.jobs, callback),
-    );
+    let ropts = run_options(&args.games, opts, args.jobs, callback);
+    let mut run = Run::new(sources(&paths, &ropts), task, ropts);
     if html.is_some() {
         run = run.keep_bytes();
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = Out::stdout(live::line_buffered(args.games.line_buffered), line);
+    let quiet = args.games.quiet;
     let mut all_ok = true;
     let mut io_failed = false;
     // Whether the current file's section of the report is open.
@@ -310,21 +356,22 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                         run.stop_keeping_bytes();
                     }
                 }
-                if args.json {
-                    json_line(&mut out, &record).context("writing the report")?;
-                } else if r.problems.is_empty() {
-                    writeln!(out, "{}", r.display_ok_in(&shown(&g.file)))
-                        .context("writing the report")?;
-                } else {
-                    problem_lines(&mut out, &shown(&g.file), r.number, &r.problems)
-                        .context("writing the report")?;
-                }
+                out.record(|w| {
+                    if args.json {
+                        json_line(w, &record)
+                    } else if r.problems.is_empty() {
+                        writeln!(w, "{}", r.display_ok_in(&shown(&g.file)))
+                    } else {
+                        problem_lines(w, &shown(&g.file), r.number, &r.problems)
+                    }
+                })
+                .context("writing the report")?;
             }
             RunRecord::Summary(s) => {
-                clear(&line);
                 in_file = false;
                 if args.json {
-                    json_line(&mut out, &record).context("writing the report")?;
+                    out.record(|w| json_line(w, &record))
+                        .context("writing the report")?;
                 }
                 out.flush().context("writing the report")?;
                 let name = shown(&s.file);
@@ -344,30 +391,43 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                         }),
                     });
                 }
-                if s.opened {
-                    eprintln!("pocketfen: {name}: {}", summary_text(s));
+                // Nothing read (a file that is not text): the reason is all there is to say.
+                let unread = s.games == 0 && s.bytes == 0 && s.stream_error.is_some();
+                if !s.opened || unread {
+                } else if quiet {
+                    quiet_end(line, &name, s);
+                } else {
+                    live::end_line(line);
+                    live::note(line, format_args!("{name}: {}", summary_text(s)));
                 }
-                io_failed |= !file_end(&name, s);
+                io_failed |= !file_notes(line, &name, s);
                 all_ok &=
                     s.illegal_games == 0 && s.error_games == 0 && !(args.strict && s.warnings > 0);
             }
             // Several files: their total too.
-            RunRecord::Total(t) if t.files > 1 && args.json => {
-                json_line(&mut out, &record).context("writing the report")?;
+            RunRecord::Total(t) if t.files > 1 => {
+                if args.json {
+                    out.record(|w| json_line(w, &record))
+                        .context("writing the report")?;
+                }
                 out.flush().context("writing the report")?;
+                if !quiet {
+                    live::note(line, format_args!("total: {}", total_text(t)));
+                }
             }
             _ => {}
         }
     }
+    live::end_line(line);
     out.flush().context("writing the report")?;
-    // The report is written whatever happened to the inputs: it says what went wrong.
+    // The report is written whatever happened to the inputs, an interruption too: it
+    // says what went wrong.
     if let Some((report, mut out, temp, path)) = html {
         report
             .write_to(&mut out)
             .and_then(|()| out.flush())
             .with_context(|| format!("writing {}", path.display()))?;
         drop(out);
-        remove_on_interrupt(None);
         if let Some(temp) = temp {
             persist(temp, path)?;
         }
@@ -389,32 +449,6 @@ fn totals_of(s: &SummaryRecord) -> pocketfen::pgn::Totals {
     }
 }
 
-/// A file's summary line: counts, time and speed.
-fn summary_text(s: &SummaryRecord) -> String {
-    // The time is kept to the millisecond: a file read faster counts one, so that a
-    // tiny file does not show a billion games a second.
-    let secs = s.seconds.max(1e-3);
-    format!(
-        "{}{} games, {} plies, {} illegal, {} unreadable, {} warnings; {:.2} s, {:.0} games/s, {:.1} MB/s{}",
-        s.split
-            .as_ref()
-            .map_or(String::new(), |p| format!("part {}/{}: ", p.part, p.of)),
-        s.games,
-        s.plies,
-        s.illegal_games,
-        s.error_games,
-        s.warnings,
-        s.seconds,
-        s.games as f64 / secs,
-        s.bytes as f64 / 1e6 / secs,
-        if s.compression == Compression::None {
-            String::new()
-        } else {
-            format!(" ({} decompressed)", s.compression.name())
-        },
-    )
-}
-
 pub fn replay(args: &ReplayArgs) -> Result<bool> {
     let text = match args.emit {
         PlyText::Fen(_) => PlyText::Fen(args.dialect),
@@ -422,171 +456,108 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
         PlyText::Uci => PlyText::Uci,
     };
     let paths = files(&args.games)?;
-    let sources = paths.iter().map(Source::path).collect();
     let ropts = run_options(
         &args.games,
         options(&args.games, false, false),
         args.jobs,
         None,
     );
-    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut out = Out::stdout(live::line_buffered(args.games.line_buffered), None);
     let mut ok = true;
-    for record in Run::new(sources, Task::Replay { text }, ropts) {
-        if args.json {
-            if let RunRecord::Replayed(r) = &record {
-                ok &= r.problems.is_empty();
-            }
-            if matches!(record, RunRecord::Replayed(_) | RunRecord::Summary(_)) {
-                json_line(&mut out, &record).context("writing the output")?;
-            }
-            if !matches!(record, RunRecord::Summary(_)) {
-                continue;
-            }
-        }
-        match record {
+    let mut failed = None;
+    for record in Run::new(sources(&paths, &ropts), Task::Replay { text }, ropts) {
+        match &record {
             RunRecord::Replayed(r) => {
+                ok &= r.problems.is_empty();
                 let name = shown(&r.file);
-                replay_header(&mut out, &name, r.game as u64, r.line as u64)?;
-                out.write_all(r.text.as_bytes())
-                    .context("writing the output")?;
-                for p in r.problems.iter().filter(|p| p.severity == Severity::Error) {
+                out.record(|w| {
+                    if args.json {
+                        return json_line(w, &record);
+                    }
+                    replay_header(w, &name, r.game as u64, r.line as u64)?;
+                    w.write_all(r.text.as_bytes())
+                })
+                .context("writing the output")?;
+                if !args.json {
                     out.flush().context("writing the output")?;
-                    ok = false;
-                    eprintln!("pocketfen: {}", p.display_error_in(&name, r.game));
+                    for p in r.problems.iter().filter(|p| p.severity == Severity::Error) {
+                        live::note(None, p.display_error_in(&name, r.game));
+                    }
                 }
             }
             RunRecord::Summary(s) => {
+                if args.json {
+                    out.record(|w| json_line(w, &record))
+                        .context("writing the output")?;
+                }
                 out.flush().context("writing the output")?;
                 let name = shown(&s.file);
-                empty_part_note(&name, &s);
-                if let Some(t) = &s.trailing_bytes {
-                    eprintln!(
-                        "pocketfen: {name}: warning: {}",
-                        pocketfen::pgn::Trailing {
-                            compression: s.compression,
-                            offset: t.offset,
-                            len: t.length,
-                            zeros: t.zero_padding,
-                        }
-                    );
+                if !args.json {
+                    quiet_end(None, &name, s);
                 }
-                if let Some(e) = &s.stream_error {
+                if !file_notes(None, &name, s) && failed.is_none() {
                     let what = if s.opened { "reading" } else { "opening" };
-                    anyhow::bail!("{name}: {what}: {e}");
+                    failed = Some(format!(
+                        "{name}: {what}: {}",
+                        s.stream_error.as_deref().unwrap_or("")
+                    ));
                 }
+            }
+            RunRecord::Total(t) if t.files > 1 && args.json => {
+                out.record(|w| json_line(w, &record))
+                    .context("writing the output")?;
             }
             _ => {}
         }
     }
     out.flush().context("writing the output")?;
+    if let Some(failed) = failed {
+        anyhow::bail!("{failed}");
+    }
     Ok(ok)
 }
 
 /// The line `replay` writes before a game's plies.
-fn replay_header(out: &mut impl Write, name: &str, game: u64, line: u64) -> Result<()> {
-    writeln!(out, "# {name} game {game} (line {line})").context("writing the output")
+fn replay_header(out: &mut dyn Write, name: &str, game: u64, line: u64) -> io::Result<()> {
+    writeln!(out, "# {name} game {game} (line {line})")
 }
 
-/// The temporary output file of a running `pgn convert -o`.
-static PARTIAL: Mutex<Option<std::path::PathBuf>> = Mutex::new(None);
-
-/// Sets the file to remove if the run is interrupted (Ctrl-C, SIGTERM): an interrupted
-/// run leaves neither the output nor a partial file behind. `None` once it is renamed.
-fn remove_on_interrupt(temp: Option<&std::path::Path>) {
-    static HANDLER: std::sync::Once = std::sync::Once::new();
-    if let Ok(mut partial) = PARTIAL.lock() {
-        *partial = temp.map(std::path::Path::to_owned);
-    }
-    // SIGINT exits 130 and SIGTERM 143 (128 + the signal), as shells report them; without
-    // a handler (it cannot be set) an interrupt leaves the temporary file.
-    #[cfg(unix)]
-    HANDLER.call_once(|| {
-        use signal_hook::consts::{SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
-            return;
-        };
-        std::thread::spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                if let Some(path) = PARTIAL.lock().ok().and_then(|mut p| p.take()) {
-                    let _ = std::fs::remove_file(path);
-                }
-                eprintln!("pocketfen: interrupted; no output written");
-                std::process::exit(128 + signal);
-            }
-        });
-    });
+/// What `pgn convert` did with a file's games: written, and left out (or copied
+/// unchanged, with `--keep-broken`) by the kind of their first error.
+#[derive(Default)]
+struct Written {
+    games: usize,
+    refused: BTreeMap<&'static str, usize>,
 }
 
-/// Where `pgn convert` writes: stdout; a FIFO, a device or a symlink written through, as
-/// `>` would (a symlink stays a symlink); or, for a regular file or a new one, a temporary
-/// file beside it, created unpredictably and exclusively, renamed over it at the end (so
-/// an interrupted or failed run leaves no partial output).
-fn open_output(
-    path: Option<&std::path::Path>,
-) -> Result<(Box<dyn Write>, Option<tempfile::NamedTempFile>)> {
-    let buffered = |w: Box<dyn Write>| -> Box<dyn Write> {
-        Box::new(io::BufWriter::with_capacity(1 << 16, w))
-    };
-    let Some(path) = path else {
-        return Ok((buffered(Box::new(io::stdout().lock())), None));
-    };
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => {
-            anyhow::bail!("{}: is a directory", path.display())
+impl Written {
+    fn text(&self, keep_broken: bool) -> String {
+        let refused: usize = self.refused.values().sum();
+        let mut text = count(self.games as u64, "game written", "games written");
+        if refused > 0 {
+            let kinds: Vec<String> = self
+                .refused
+                .iter()
+                .map(|(kind, n)| format!("{n} {kind}"))
+                .collect();
+            let what = if keep_broken {
+                "copied unchanged"
+            } else {
+                "left out"
+            };
+            text.push_str(&format!(", {refused} {what} ({})", kinds.join(", ")));
         }
-        Ok(meta) if !meta.is_file() => {
-            let file = std::fs::File::create(path)
-                .with_context(|| format!("opening {}", path.display()))?;
-            return Ok((buffered(Box::new(file)), None));
-        }
-        _ => {}
+        text
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy());
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".pocketfen.tmp");
-    // A new destination gets the permissions `>` would give it (0666 less the umask), not
-    // the temporary file's 0600.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    // The handler is in place before the file exists, and waits on the lock held here
-    // until it knows the file: an interrupt at any moment leaves nothing behind.
-    remove_on_interrupt(None);
-    let mut partial = PARTIAL.lock().ok();
-    let temp = builder
-        .tempfile_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    if let Some(partial) = partial.as_deref_mut() {
-        *partial = Some(temp.path().to_owned());
-    }
-    drop(partial);
-    let file = temp
-        .reopen()
-        .with_context(|| format!("opening {}", temp.path().display()))?;
-    Ok((buffered(Box::new(file)), Some(temp)))
-}
-
-/// Renames a finished temporary file to its destination, which keeps its permissions.
-fn persist(temp: tempfile::NamedTempFile, path: &Path) -> Result<()> {
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(temp.path(), meta.permissions());
-    }
-    temp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
 }
 
 pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     let target = args.to;
     let style = args.drop_style.unwrap_or(target.drop_style());
     let paths = files(&args.games)?;
+    if let Some(dest) = &args.output {
+        refuse_input("-o", dest, &paths)?;
+    }
     let compression = args.output.as_deref().map_or(Compression::None, |p| {
         Compression::from_extension(&p.to_string_lossy())
     });
@@ -595,16 +566,24 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
             "--level {level} compresses nothing: write to FILE.zst, FILE.gz or FILE.bz2 (-o)"
         );
     }
-    let (line, callback) = progress(args.quiet, &paths, args.games.split);
-    let (out, temp) = open_output(args.output.as_deref())?;
+    let (line, callback) = progress(&args.games, &paths);
+    let line = line.as_ref();
+    let (dest, temp) = open_output(args.output.as_deref())?;
+    let to_stdout = args.output.is_none();
+    let live_out = to_stdout && live::line_buffered(args.games.line_buffered);
+    // Standard output goes through `Out` (per game, when live); a file through `Packed`.
+    let dest: Box<dyn Write> = if to_stdout {
+        Box::new(Out::to(dest, live_out, line))
+    } else {
+        Box::new(io::BufWriter::with_capacity(1 << 16, dest))
+    };
     let mut out = Packed::new(
-        out,
+        dest,
         compression,
         args.level,
         pocketfen::archive::jobs(args.jobs.unwrap_or(0)),
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let sources = paths.iter().map(Source::path).collect();
     let task = Task::Convert {
         target,
         style,
@@ -616,16 +595,33 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         args.jobs,
         callback,
     );
+    let sources = sources(&paths, &ropts);
     let mut ok = true;
     let mut io_failed = false;
+    let mut interrupted = false;
+    let mut written = Written::default();
+    let (mut all_written, mut files) = (Written::default(), 0);
     let result = (|| -> Result<()> {
         for record in Run::new(sources, task, ropts) {
             match record {
                 RunRecord::Converted(c) => {
                     ok &= !c.refused;
-                    let mut said = Vec::new();
-                    problem_lines(&mut said, &shown(&c.file), c.game, &c.problems)?;
-                    io::stderr().write_all(&said)?;
+                    if c.refused {
+                        let kind = c
+                            .problems
+                            .iter()
+                            .find(|p| p.severity == Severity::Error)
+                            .or(c.problems.first())
+                            .map_or("refused", |p| p.kind.name());
+                        *written.refused.entry(kind).or_default() += 1;
+                    } else {
+                        written.games += 1;
+                    }
+                    if !c.problems.is_empty() {
+                        let mut said = Vec::new();
+                        problem_lines(&mut said, &shown(&c.file), c.game, &c.problems)?;
+                        live::without_line(line, || io::stderr().write_all(&said))?;
+                    }
                     let bytes = match &c.raw {
                         Some(raw) => &raw.bytes[..],
                         None => c.text.as_bytes(),
@@ -638,107 +634,82 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                             b"\n\n"
                         })?;
                     }
+                    if live_out {
+                        out.flush()?;
+                    }
                 }
                 RunRecord::Summary(s) => {
-                    clear(&line);
-                    io_failed |= !convert_file_end(&shown(&s.file), &s);
+                    out.flush()?;
+                    let name = shown(&s.file);
+                    interrupted |= s.interrupted;
+                    if s.opened {
+                        files += 1;
+                        all_written.games += written.games;
+                        for (k, n) in &written.refused {
+                            *all_written.refused.entry(k).or_default() += n;
+                        }
+                        if args.games.quiet {
+                            quiet_end(line, &name, &s);
+                        } else {
+                            live::end_line(line);
+                            live::note(
+                                line,
+                                format_args!(
+                                    "{name}: {}{}{}",
+                                    if s.interrupted { "interrupted: " } else { "" },
+                                    written.text(args.keep_broken),
+                                    timing_text(s.seconds, s.games, s.bytes)
+                                ),
+                            );
+                        }
+                    }
+                    written = Written::default();
+                    io_failed |= !file_notes(line, &name, &s);
+                }
+                RunRecord::Total(t) if files > 1 && !args.games.quiet => {
+                    live::note(
+                        line,
+                        format_args!(
+                            "total: {}{}, {}{}",
+                            if t.interrupted { "interrupted: " } else { "" },
+                            count(files as u64, "file", "files"),
+                            all_written.text(args.keep_broken),
+                            timing_text(t.seconds, t.games, t.bytes)
+                        ),
+                    );
                 }
                 _ => {}
             }
         }
+        live::end_line(line);
         out.finish().context("writing the output")?;
         Ok(())
     })();
-    remove_on_interrupt(None);
-    // The destination is replaced only by a run that read all its input: a failed run
-    // drops the temporary file and leaves an existing destination as it was.
-    if let (Some(temp), Some(path)) = (temp, &args.output)
-        && result.is_ok()
-        && !io_failed
-    {
-        persist(temp, path)?;
+    // The destination is replaced only by a run that read all its input: a failed or
+    // interrupted run drops the temporary file and leaves an existing destination as
+    // it was.
+    if let (Some(temp), Some(path)) = (temp, &args.output) {
+        if result.is_ok() && !io_failed && !interrupted {
+            persist(temp, path)?;
+        } else {
+            live::set_partial(None);
+            drop(temp);
+            if interrupted {
+                live::note(
+                    None,
+                    format_args!(
+                        "interrupted; {} not written",
+                        shown(&path.to_string_lossy())
+                    ),
+                );
+            }
+        }
     }
     result.context("writing the output")?;
     if io_failed {
         anyhow::bail!("some input could not be read completely");
     }
     Ok(ok)
-}
-
-/// `pgn convert`'s output: plain, or compressed by the destination's extension.
-enum Packed {
-    Plain(Option<Box<dyn Write>>),
-    Compressed(Option<CompressedWriter<Box<dyn Write>>>),
-}
-
-impl Packed {
-    fn new(
-        out: Box<dyn Write>,
-        compression: Compression,
-        level: Option<i32>,
-        jobs: usize,
-    ) -> io::Result<Packed> {
-        Ok(match compression {
-            Compression::None => Packed::Plain(Some(out)),
-            c => Packed::Compressed(Some(CompressedWriter::new(out, c, level, jobs)?)),
-        })
-    }
-
-    /// Writes the last frame and flushes.
-    fn finish(&mut self) -> io::Result<()> {
-        match self {
-            Packed::Plain(w) => w.take().map_or(Ok(()), |mut w| w.flush()),
-            Packed::Compressed(w) => w.take().map_or(Ok(()), |w| w.finish().map(drop)),
-        }
-    }
-}
-
-impl Write for Packed {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Packed::Plain(Some(w)) => w.write(buf),
-            Packed::Compressed(Some(w)) => w.write(buf),
-            _ => Err(io::Error::other("the output is finished")),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Packed::Plain(Some(w)) => w.flush(),
-            Packed::Compressed(Some(w)) => w.flush(),
-            _ => Ok(()),
-        }
-    }
-}
-
-/// What the end of a converted file says on stderr (`false`: it was not read whole).
-fn convert_file_end(name: &str, s: &SummaryRecord) -> bool {
-    empty_part_note(name, s);
-    if let Some(t) = &s.trailing_bytes {
-        eprintln!(
-            "pocketfen: {name}: warning: {}",
-            pocketfen::pgn::Trailing {
-                compression: s.compression,
-                offset: t.offset,
-                len: t.length,
-                zeros: t.zero_padding,
-            }
-        );
-    }
-    match &s.stream_error {
-        None => true,
-        Some(e) if !s.opened => {
-            eprintln!("pocketfen: {name}: {e}");
-            false
-        }
-        Some(e) => {
-            eprintln!(
-                "pocketfen: {name}: the stream ends in an error after {} bytes: {e}",
-                s.bytes
-            );
-            false
-        }
-    }
 }
 
 /// A part's JSON Lines, read: its records, one per line, with where each is.
@@ -832,7 +803,8 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
                     .get("file")
                     .and_then(serde_json::Value::as_str)
                     .unwrap_or("?");
-                replay_header(&mut out, &shown(file), get("game"), get("line"))?;
+                replay_header(&mut out, &shown(file), get("game"), get("line"))
+                    .context("writing the output")?;
                 for ply in value
                     .get("plies")
                     .and_then(serde_json::Value::as_array)
@@ -854,7 +826,7 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
         json_line(&mut out, &RunRecord::Summary(s.clone())).context("writing the output")?;
     }
     out.flush().context("writing the output")?;
-    if !file_end(&name, s) {
+    if !file_notes(None, &name, s) {
         anyhow::bail!("some input could not be read completely");
     }
     Ok(ok && s.illegal_games == 0 && s.error_games == 0)

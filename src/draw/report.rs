@@ -51,8 +51,8 @@ use crate::types::{Piece, Role, Square};
 pub struct FileTotals {
     /// The counts of its games.
     pub totals: Totals,
-    /// Seconds the file took.
-    pub seconds: f64,
+    /// Seconds the file took, when the run gives timings (a column then shows them).
+    pub seconds: Option<f64>,
     /// `None` when the whole file was read, else why the stream ended early.
     pub stream_error: Option<String>,
     /// Bytes after the end of the compressed data, read past (what they were).
@@ -208,13 +208,20 @@ fn plural(n: usize) -> &'static str {
 
 /// One row per file, a total row when there are several, then the problems by kind.
 fn summary(out: &mut String, files: &[FileSection]) {
-    out.push_str(
+    // The time column only when every file has a time (`--timings`).
+    let timed: Option<f64> = files.iter().map(|f| f.totals.seconds).sum();
+    let time_cell = |s: Option<f64>| match (timed, s) {
+        (Some(_), Some(s)) => format!("<td class=\"time\">{s:.2} s</td>"),
+        _ => String::new(),
+    };
+    let _ = write!(
+        out,
         "<table class=\"totals\"><tr><th>file</th><th>games</th><th>plies</th>\
-         <th>illegal</th><th>unreadable</th><th>warnings</th><th>time</th>\
+         <th>illegal</th><th>unreadable</th><th>warnings</th>{}\
          <th>problems by kind</th></tr>",
+        if timed.is_some() { "<th>time</th>" } else { "" }
     );
     let mut all = Totals::default();
-    let mut seconds = 0.0;
     let mut kinds: BTreeMap<&str, KindCount> = BTreeMap::new();
     for f in files {
         let t = &f.totals.totals;
@@ -235,9 +242,13 @@ fn summary(out: &mut String, files: &[FileSection]) {
         }
         let _ = write!(
             out,
-            "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td class=\"time\">{:.2} s</td><td>",
-            t.games, t.plies, t.illegal_games, t.error_games, t.warnings, f.totals.seconds
+            "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}<td>",
+            t.games,
+            t.plies,
+            t.illegal_games,
+            t.error_games,
+            t.warnings,
+            time_cell(f.totals.seconds)
         );
         for (i, (kind, k)) in f.kinds.iter().enumerate() {
             let sep = if i > 0 { ", " } else { "" };
@@ -253,20 +264,19 @@ fn summary(out: &mut String, files: &[FileSection]) {
         }
         out.push_str("</td></tr>");
         all.merge(t);
-        seconds += f.totals.seconds;
     }
     if files.len() > 1 {
         let _ = write!(
             out,
             "<tr class=\"sum\"><td>{} files</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{}</td><td class=\"time\">{:.2} s</td><td></td></tr>",
+             <td>{}</td>{}<td></td></tr>",
             files.len(),
             all.games,
             all.plies,
             all.illegal_games,
             all.error_games,
             all.warnings,
-            seconds
+            time_cell(timed)
         );
     }
     out.push_str("</table>");

@@ -397,6 +397,102 @@ pub(crate) fn decode_part<R: Read + Send + 'static>(
     })
 }
 
+/// Refuses a stream whose first bytes say it is a compression or an archive pocketfen
+/// does not read (xz, lz4, lzip, zip, 7z, rar), naming it and how to read it instead.
+pub(crate) fn refuse_unsupported(head: &[u8]) -> io::Result<()> {
+    let (what, unpack) = match head {
+        [0xfd, b'7', b'z', b'X', b'Z', 0, ..] => ("xz-compressed input", "xz -dc FILE"),
+        [0x04, 0x22, 0x4d, 0x18, ..] | [0x02, 0x21, 0x4c, 0x18, ..] => {
+            ("lz4-compressed input", "lz4 -dc FILE")
+        }
+        [b'L', b'Z', b'I', b'P', ..] => ("lzip-compressed input", "lzip -dc FILE"),
+        [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => ("a zip archive", "unzip -p FILE"),
+        [b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c, ..] => ("a 7z archive", "7z x -so FILE"),
+        [b'R', b'a', b'r', b'!', 0x1a, 0x07, ..] => ("a rar archive", "unrar p -inul FILE"),
+        _ => return Ok(()),
+    };
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!(
+            "{what} is not supported (pocketfen reads plain text, zstd, gzip and bzip2): read it through `{unpack} | pocketfen … -`"
+        ),
+    ))
+}
+
+/// Refuses a stream whose first decoded bytes are not text: UTF-16 (its byte-order
+/// mark), or binary data (more than one byte in 16 of its first 4 KiB a control byte
+/// that text does not hold). The check is made on the first
+/// read, whose error it is then.
+pub(crate) struct TextCheck<R> {
+    inner: R,
+    checked: bool,
+}
+
+impl<R> TextCheck<R> {
+    pub(crate) fn new(inner: R) -> TextCheck<R> {
+        TextCheck {
+            inner,
+            checked: false,
+        }
+    }
+}
+
+/// Why the first bytes of a decoded stream are not PGN text, if they are not.
+fn not_text(head: &[u8]) -> Option<io::Error> {
+    let head = &head[..head.len().min(4096)];
+    if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
+        return Some(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "UTF-16 text is not supported: convert it to UTF-8 first (`iconv -f UTF-16 -t UTF-8 FILE | pocketfen … -`)",
+        ));
+    }
+    // Text may hold a stray control byte (a damaged archive's NUL); binary data is full
+    // of them.
+    let control = head
+        .iter()
+        .filter(|&&b| matches!(b, 0..=8 | 0x0e..=0x1a | 0x1c..=0x1f | 0x7f))
+        .count();
+    (head.len() >= 16 && control * 16 > head.len()).then(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "a binary file, not PGN text ({control} of its first {} bytes are control bytes)",
+                head.len()
+            ),
+        )
+    })
+}
+
+impl<R: BufRead> Read for TextCheck<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let chunk = self.fill_buf()?;
+            let n = chunk.len().min(buf.len());
+            buf[..n].copy_from_slice(&chunk[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for TextCheck<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if !self.checked {
+            let chunk = self.inner.fill_buf()?;
+            self.checked = true;
+            if let Some(e) = not_text(chunk) {
+                return Err(e);
+            }
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+    }
+}
+
 /// Wraps `inner` in the decoder its first bytes call for.
 ///
 /// # Errors
@@ -405,6 +501,7 @@ pub(crate) fn decode_part<R: Read + Send + 'static>(
 /// without its `compression` feature.
 pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
     let mut src = Peek::new(inner);
+    refuse_unsupported(src.peek(8)?)?;
     let compression = Compression::detect(src.peek(4)?);
     let trailing = TrailingNote::default();
     let reader: Box<dyn BufRead + Send + 'a> = match compression {
@@ -426,7 +523,7 @@ pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
         }
     };
     Ok(Decoded {
-        reader,
+        reader: Box::new(TextCheck::new(reader)),
         compression,
         size: None,
         trailing,

@@ -27,10 +27,11 @@ pub fn decode_with<R: Read + Send + 'static>(
     #[cfg(feature = "compression")]
     if jobs > 1 {
         let mut src = Peek::new(inner);
+        super::input::refuse_unsupported(src.peek(8)?)?;
         let compression = Compression::detect(src.peek(4)?);
         if compression == Compression::None {
             return Ok(Decoded {
-                reader: Box::new(src),
+                reader: Box::new(super::input::TextCheck::new(src)),
                 compression,
                 size: None,
                 trailing: TrailingNote::default(),
@@ -39,7 +40,7 @@ pub fn decode_with<R: Read + Send + 'static>(
         let trailing = TrailingNote::default();
         let reader = super::unpack::parallel(src, compression, jobs, trailing.clone());
         return Ok(Decoded {
-            reader: Box::new(reader),
+            reader: Box::new(super::input::TextCheck::new(reader)),
             compression,
             size: None,
             trailing,

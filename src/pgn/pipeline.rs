@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, BufRead};
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
@@ -35,13 +36,23 @@ pub(crate) struct Ordered<T> {
 enum Inner<T> {
     /// One job: each game is split and worked on by the caller, when asked for.
     Here {
-        games: GameSplitter<Box<dyn BufRead + Send>>,
+        games: Box<GameSplitter<Box<dyn BufRead + Send>>>,
         work: Work<T>,
         error: Option<io::Error>,
         done: bool,
+        stop: Stop,
+        interrupted: bool,
     },
     /// Several jobs, on their threads.
     Threads(Box<Threads<T>>),
+}
+
+/// A flag that, once set, ends the stream before its next game: the games split before
+/// are still worked on and handed out.
+pub(crate) type Stop = Option<Arc<AtomicBool>>;
+
+fn stopped(stop: &Stop) -> bool {
+    stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
 }
 
 struct Threads<T> {
@@ -77,6 +88,9 @@ struct State {
     games_split: usize,
     /// Bytes read so far.
     bytes: u64,
+    stop: Stop,
+    /// The stream was ended by the stop flag.
+    interrupted: bool,
 }
 
 impl Shared {
@@ -93,14 +107,17 @@ impl<T: Send + 'static> Ordered<T> {
         games: GameSplitter<Box<dyn BufRead + Send>>,
         jobs: usize,
         work: Work<T>,
+        stop: Stop,
     ) -> Ordered<T> {
         if jobs <= 1 {
             return Ordered {
                 inner: Inner::Here {
-                    games,
+                    games: Box::new(games),
                     work,
                     error: None,
                     done: false,
+                    stop,
+                    interrupted: false,
                 },
             };
         }
@@ -113,6 +130,8 @@ impl<T: Send + 'static> Ordered<T> {
                 error: None,
                 games_split: 0,
                 bytes: 0,
+                stop,
+                interrupted: false,
             }),
             room: Condvar::new(),
             window: jobs * WINDOW_PER_JOB,
@@ -185,6 +204,11 @@ impl State {
         let mut batch = Vec::new();
         let mut bytes = 0;
         while batch.len() < BATCH_GAMES && bytes < BATCH_BYTES {
+            if stopped(&self.stop) {
+                self.done = true;
+                self.interrupted = true;
+                break;
+            }
             match self.games.next_game() {
                 Ok(Some(game)) => {
                     bytes += game.bytes.len();
@@ -216,6 +240,14 @@ impl<T> Ordered<T> {
         }
     }
 
+    /// Whether the stop flag ended the stream before its end.
+    pub(crate) fn interrupted(&self) -> bool {
+        match &self.inner {
+            Inner::Here { interrupted, .. } => *interrupted,
+            Inner::Threads(t) => t.shared.lock().interrupted,
+        }
+    }
+
     /// The error the stream ended in, once the iterator has ended (taken once).
     pub(crate) fn take_error(&mut self) -> Option<io::Error> {
         match &mut self.inner {
@@ -235,8 +267,15 @@ impl<T> Iterator for Ordered<T> {
                 work,
                 error,
                 done,
+                stop,
+                interrupted,
             } => {
                 if *done {
+                    return None;
+                }
+                if stopped(stop) {
+                    *done = true;
+                    *interrupted = true;
                     return None;
                 }
                 match games.next_game() {
@@ -320,7 +359,7 @@ mod tests {
     fn ordered_for_any_jobs() {
         for jobs in [1, 2, 3, 7] {
             let work: Work<usize> = Arc::new(|g: &RawGame| g.number);
-            let seen: Vec<usize> = Ordered::new(splitter(games(2000)), jobs, work).collect();
+            let seen: Vec<usize> = Ordered::new(splitter(games(2000)), jobs, work, None).collect();
             assert_eq!(seen, (1..=2000).collect::<Vec<_>>(), "jobs {jobs}");
         }
     }
@@ -340,7 +379,7 @@ mod tests {
             g.number
         });
         // 256 games per batch: the stream holds 40 batches.
-        let mut run = Ordered::new(splitter(games(40 * 256)), jobs, work);
+        let mut run = Ordered::new(splitter(games(40 * 256)), jobs, work, None);
         thread::sleep(Duration::from_millis(150));
         let worked = started.load(Ordering::SeqCst);
         let window = jobs * WINDOW_PER_JOB;
@@ -358,7 +397,7 @@ mod tests {
     #[test]
     fn dropping_early_stops_the_workers() {
         let work: Work<usize> = Arc::new(|g: &RawGame| g.number);
-        let mut run = Ordered::new(splitter(games(20_000)), 4, work);
+        let mut run = Ordered::new(splitter(games(20_000)), 4, work, None);
         assert_eq!(run.next(), Some(1));
         drop(run);
     }

@@ -61,7 +61,10 @@
 
 mod epd;
 mod parse;
+mod pasted;
 mod write;
+
+pub use pasted::{Pasted, UrlError, lichess_url, unwrap_pasted};
 
 use std::fmt;
 use std::str::FromStr;
@@ -209,8 +212,12 @@ impl std::error::Error for ParseFenError {}
 pub struct ParsedFen {
     /// One board or a bughouse pair.
     pub fen: Fen,
-    /// The dialect the pocket was written in (`None`: no pocket).
+    /// The dialect the pocket was written in (`None`: no pocket); of a pair whose boards
+    /// are written in two dialects, board A's.
     pub dialect: Option<FenDialect>,
+    /// The dialect of each board's pocket (`[A, B]` of a pair; a single board's is the
+    /// first).
+    pub board_dialects: [Option<FenDialect>; 2],
     /// The EPD operations after the fields, when the line is EPD.
     pub epd: Option<Epd>,
 }
@@ -267,6 +274,7 @@ fn parse_located(
     let mut boards = Vec::with_capacity(2);
     let mut pockets_at = [0; 2];
     let mut dialect = None;
+    let mut board_dialects = [None; 2];
     let mut i = trim_ws(base);
     let mut epd = None;
     if let Some((fields, ops)) = epd::split(i) {
@@ -302,6 +310,9 @@ fn parse_located(
             }));
         }
         dialect = dialect.or(style.dialect());
+        if let Some(d) = board_dialects.get_mut(boards.len()) {
+            *d = style.dialect();
+        }
         if let Some(at) = pockets_at.get_mut(boards.len()) {
             *at = i.as_ptr() as usize + (i.len() - pocket_at) - base.as_ptr() as usize;
         }
@@ -340,7 +351,15 @@ fn parse_located(
             }
         }
     }
-    Ok((ParsedFen { fen, dialect, epd }, pockets_at))
+    Ok((
+        ParsedFen {
+            fen,
+            dialect,
+            board_dialects,
+            epd,
+        },
+        pockets_at,
+    ))
 }
 
 impl Position {

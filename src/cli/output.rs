@@ -1,0 +1,185 @@
+//! Where `pgn convert -o` and `validate --html` write: never onto an input, and never a
+//! partial file in place of a finished one.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use super::live;
+use pocketfen::pgn::{CompressedWriter, Compression};
+
+/// Refuses `dest` when it is one of the inputs (through symlinks and hard links: the
+/// same device and inode), standard input included: writing it would destroy what is
+/// read. A destination that does not exist yet is no input.
+pub fn refuse_input(flag: &str, dest: &Path, inputs: &[std::path::PathBuf]) -> Result<()> {
+    let Some(out) = identity(std::fs::metadata(dest).ok()) else {
+        return Ok(());
+    };
+    for input in inputs {
+        let same = if input == Path::new("-") {
+            stdin_identity() == Some(out)
+        } else {
+            identity(std::fs::metadata(input).ok()) == Some(out)
+        };
+        if same {
+            let what = if input == Path::new("-") {
+                "standard input".to_owned()
+            } else {
+                format!("the input {}", input.display())
+            };
+            return Err(anyhow::anyhow!(
+                "{flag} {}: this is {what}; writing it would destroy what is read: write elsewhere",
+                dest.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A file's device and inode (none off Unix, where the check is by path only).
+fn identity(meta: Option<std::fs::Metadata>) -> Option<(u64, u64)> {
+    let meta = meta?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        None
+    }
+}
+
+/// Standard input's device and inode, when it is a file.
+fn stdin_identity() -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+        identity(File::from(fd).metadata().ok())
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// Where `pgn convert` writes: stdout; a FIFO, a device or a symlink written through, as
+/// `>` would (a symlink stays a symlink); or, for a regular file or a new one, a temporary
+/// file beside it, created unpredictably and exclusively, renamed over it at the end (so
+/// an interrupted or failed run leaves no partial output). A file that can be written in
+/// a directory that cannot is written in place, as `>` would.
+pub fn open_output(
+    path: Option<&Path>,
+) -> Result<(Box<dyn Write>, Option<tempfile::NamedTempFile>)> {
+    let Some(path) = path else {
+        return Ok((Box::new(io::stdout().lock()), None));
+    };
+    let in_place = || -> Result<(Box<dyn Write>, Option<tempfile::NamedTempFile>)> {
+        let file = File::create(path).with_context(|| format!("opening {}", path.display()))?;
+        Ok((Box::new(file), None))
+    };
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            anyhow::bail!("{}: is a directory", path.display())
+        }
+        Ok(meta) if !meta.is_file() => return in_place(),
+        _ => {}
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy());
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".pocketfen.tmp");
+    // A new destination gets the permissions `>` would give it (0666 less the umask), not
+    // the temporary file's 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    // The handler is in place before the file exists, and waits on the lock held here
+    // until it knows the file: a second interrupt at any moment leaves nothing behind.
+    live::catch_signals();
+    let mut partial = live::partial_lock();
+    let temp = match builder.tempfile_in(dir) {
+        Ok(t) => t,
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied && path.is_file() => {
+            drop(partial);
+            return in_place();
+        }
+        Err(e) => {
+            return Err(e)
+                .with_context(|| format!("creating a temporary file in {}", dir.display()));
+        }
+    };
+    if let Some(partial) = partial.as_deref_mut() {
+        *partial = Some(temp.path().to_owned());
+    }
+    drop(partial);
+    let file = temp
+        .reopen()
+        .with_context(|| format!("opening {}", temp.path().display()))?;
+    Ok((Box::new(file), Some(temp)))
+}
+
+/// Renames a finished temporary file to its destination, which keeps its permissions.
+pub fn persist(temp: tempfile::NamedTempFile, path: &Path) -> Result<()> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(temp.path(), meta.permissions());
+    }
+    live::set_partial(None);
+    temp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// `pgn convert`'s output: plain, or compressed by the destination's extension.
+pub enum Packed {
+    Plain(Option<Box<dyn Write>>),
+    Compressed(Option<CompressedWriter<Box<dyn Write>>>),
+}
+
+impl Packed {
+    pub fn new(
+        out: Box<dyn Write>,
+        compression: Compression,
+        level: Option<i32>,
+        jobs: usize,
+    ) -> io::Result<Packed> {
+        Ok(match compression {
+            Compression::None => Packed::Plain(Some(out)),
+            c => Packed::Compressed(Some(CompressedWriter::new(out, c, level, jobs)?)),
+        })
+    }
+
+    /// Writes the last frame and flushes.
+    pub fn finish(&mut self) -> io::Result<()> {
+        match self {
+            Packed::Plain(w) => w.take().map_or(Ok(()), |mut w| w.flush()),
+            Packed::Compressed(w) => w.take().map_or(Ok(()), |w| w.finish().map(drop)),
+        }
+    }
+}
+
+impl Write for Packed {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Packed::Plain(Some(w)) => w.write(buf),
+            Packed::Compressed(Some(w)) => w.write(buf),
+            _ => Err(io::Error::other("the output is finished")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Packed::Plain(Some(w)) => w.flush(),
+            Packed::Compressed(Some(w)) => w.flush(),
+            _ => Ok(()),
+        }
+    }
+}
