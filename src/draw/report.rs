@@ -28,7 +28,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::io;
 use std::ops::ControlFlow;
@@ -141,7 +141,7 @@ impl HtmlReport {
             return;
         }
         let name = section.name.clone();
-        let replay = game.map(|g| Replay::of(g, report, opts));
+        let replay = game.map(|g| Replay::of(g, &report.problems[..wanted], opts));
         for p in &report.problems[..wanted] {
             self.carded += 1;
             card(
@@ -320,10 +320,22 @@ fn filters(out: &mut String, files: &[FileSection]) {
 /// The moves of a game and the positions at its problems, from a second replay.
 struct Replay {
     tags: Tags,
+    /// The mainline's moves, in the order of their plies.
     moves: Vec<Played>,
-    /// The boards before each problem's ply (`None`: at the end of the replay).
-    snapshots: Vec<(Option<usize>, Vec<Position>)>,
+    /// The boards before each carded problem's ply, by ply, and at the end of the replay.
+    snapshots: BTreeMap<usize, Snapshot>,
+    end: Snapshot,
 }
+
+/// The boards at a point of the replay, and the last move played on each.
+struct Snapshot {
+    boards: Vec<Position>,
+    last: [Option<Move>; 2],
+}
+
+/// The most moves a card lists: those just before its problem (the earlier ones are
+/// counted), so that a card costs the same however long its game.
+const CARD_MOVES: usize = 40;
 
 #[derive(Default)]
 struct Tags {
@@ -339,7 +351,6 @@ struct Played {
     /// `12.`, `12...`, `12A.`, `12b.`.
     number: String,
     san: String,
-    m: Move,
 }
 
 /// The live boards of the replay.
@@ -362,9 +373,21 @@ impl Live {
 struct Recorder {
     tags: Tags,
     live: Live,
-    wanted: Vec<usize>,
+    /// The plies of the carded problems.
+    wanted: BTreeSet<usize>,
     moves: Vec<Played>,
-    snapshots: Vec<(Option<usize>, Vec<Position>)>,
+    snapshots: BTreeMap<usize, Snapshot>,
+    /// The last move played on each board (A, or the one board; B).
+    last: [Option<Move>; 2],
+}
+
+impl Recorder {
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            boards: self.live.boards(),
+            last: self.last,
+        }
+    }
 }
 
 impl Visitor<'_> for Recorder {
@@ -395,7 +418,8 @@ impl Visitor<'_> for Recorder {
             return ControlFlow::Continue(());
         }
         if self.wanted.contains(&at.ply) {
-            self.snapshots.push((Some(at.ply), self.live.boards()));
+            let snapshot = self.snapshot();
+            self.snapshots.insert(at.ply, snapshot);
         }
         let mut number = String::new();
         push_move_number(&mut number, before, at.board);
@@ -404,8 +428,8 @@ impl Visitor<'_> for Recorder {
             board: at.board,
             number,
             san: SanPlus::from_move(before, m).to_string_with(DropStyle::Letter),
-            m,
         });
+        self.last[at.board.map_or(0, BoardId::index)] = Some(m);
         match &mut self.live {
             Live::One(p) => {
                 p.play_unchecked(m);
@@ -422,13 +446,15 @@ impl Visitor<'_> for Recorder {
 }
 
 impl Replay {
-    fn of(game: &RawGame, report: &GameReport, opts: &Options) -> Replay {
+    /// The replay of `game`, with the boards before each of `problems`.
+    fn of(game: &RawGame, problems: &[GameProblem], opts: &Options) -> Replay {
         let mut rec = Recorder {
             tags: Tags::default(),
             live: Live::None,
-            wanted: report.problems.iter().filter_map(|p| p.ply).collect(),
+            wanted: problems.iter().filter_map(|p| p.ply).collect(),
             moves: Vec::new(),
-            snapshots: Vec::new(),
+            snapshots: BTreeMap::new(),
+            last: [None; 2],
         };
         // The replay needs only the mainline; variations add nothing to a card.
         let opts = Options {
@@ -438,19 +464,27 @@ impl Replay {
         visit_game(game, &opts, &mut rec);
         // Problems at a ply the replay never reached (an illegal move) and those without a
         // ply see the boards as the replay left them.
-        rec.snapshots.push((None, rec.live.boards()));
+        let end = rec.snapshot();
         Replay {
             tags: rec.tags,
             moves: rec.moves,
             snapshots: rec.snapshots,
+            end,
         }
     }
 
-    /// The boards before the problem at `ply`.
-    fn boards_at(&self, ply: Option<usize>) -> &[Position] {
-        ply.and_then(|p| self.snapshots.iter().find(|(at, _)| *at == Some(p)))
-            .or_else(|| self.snapshots.last())
-            .map_or(&[], |(_, boards)| boards.as_slice())
+    /// The boards before the problem at `ply`, and the last move on each.
+    fn at(&self, ply: Option<usize>) -> &Snapshot {
+        ply.and_then(|p| self.snapshots.get(&p))
+            .unwrap_or(&self.end)
+    }
+
+    /// The moves before `ply` (all of them without one).
+    fn moves_before(&self, ply: Option<usize>) -> &[Played] {
+        let n = ply.map_or(self.moves.len(), |ply| {
+            self.moves.partition_point(|m| m.ply < ply)
+        });
+        &self.moves[..n]
     }
 }
 
@@ -461,7 +495,8 @@ fn moving_board(replay: &Replay, boards: &[Position], p: &GameProblem) -> Option
         return p.ply.map(|_| 0);
     }
     let ply = p.ply?;
-    if let Some(m) = replay.moves.iter().find(|m| m.ply == ply) {
+    let at = replay.moves.partition_point(|m| m.ply < ply);
+    if let Some(m) = replay.moves.get(at).filter(|m| m.ply == ply) {
         return m.board.map(BoardId::index);
     }
     let before = p.fen_before.as_deref()?;
@@ -599,16 +634,21 @@ fn card(
         out.push_str("</section>");
         return;
     };
-    let before: Vec<&Played> = replay
-        .moves
-        .iter()
-        .filter(|m| p.ply.is_none_or(|ply| m.ply < ply))
-        .collect();
+    let before = replay.moves_before(p.ply);
+    let shown = &before[before.len().saturating_sub(CARD_MOVES)..];
     out.push_str("<p class=\"moves\"><b>moves:</b> ");
     if before.is_empty() {
         out.push_str("(none)");
     }
-    for (i, m) in before.iter().enumerate() {
+    if shown.len() < before.len() {
+        let earlier = before.len() - shown.len();
+        let _ = write!(
+            out,
+            "<span class=\"elided\">({earlier} earlier {})</span> … ",
+            if earlier == 1 { "move" } else { "moves" }
+        );
+    }
+    for (i, m) in shown.iter().enumerate() {
         // One board: White's moves are numbered, and Black's first; bughouse: every move.
         let numbered = m.board.is_some() || i == 0 || !m.number.ends_with("...");
         if i > 0 {
@@ -620,7 +660,8 @@ fn card(
         out.push_str(&escape(&m.san));
     }
     out.push_str("</p>");
-    let boards = replay.boards_at(p.ply);
+    let snapshot = replay.at(p.ply);
+    let boards = &snapshot.boards[..];
     if !boards.is_empty() {
         let moving = moving_board(replay, boards, p);
         let setups: Vec<_> = boards.iter().map(Position::to_setup).collect();
@@ -633,13 +674,7 @@ fn card(
                     _ => Marks::default(),
                 };
                 // The last move played on this board before the problem.
-                let board =
-                    (boards.len() == 2).then_some(if i == 0 { BoardId::A } else { BoardId::B });
-                marks.last_move = replay
-                    .moves
-                    .iter()
-                    .rfind(|m| p.ply.is_none_or(|ply| m.ply < ply) && m.board == board)
-                    .map(|m| move_squares(m.m));
+                marks.last_move = snapshot.last[i].map(move_squares);
                 marks
             })
             .collect();

@@ -222,7 +222,11 @@ impl Wrap {
             self.col += trimmed.len() + 4;
             return;
         }
-        let mut words = c.split_ascii_whitespace().peekable();
+        let mut words = CommentWords {
+            rest: c,
+            unit: String::new(),
+        }
+        .peekable();
         let mut first = true;
         if words.peek().is_none() {
             self.word("{}");
@@ -232,11 +236,45 @@ impl Wrap {
             let last = words.peek().is_none();
             self.parts(
                 if first { "{ " } else { "" },
-                w,
+                &w,
                 if last { " }" } else { "" },
             );
             first = false;
         }
+    }
+}
+
+/// The words of a comment as lines may break between them: a command (`[%clk 0:05:00]`,
+/// `[%cal Ge2e4,Gd2d4]`) is one, its words joined by single spaces.
+struct CommentWords<'a> {
+    rest: &'a str,
+    unit: String,
+}
+
+impl Iterator for CommentWords<'_> {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        let mut words = self.rest.split_ascii_whitespace();
+        let first = words.next()?;
+        self.unit.clear();
+        self.unit.push_str(first);
+        let mut end = first.as_ptr() as usize + first.len();
+        // A command runs from its `[%` to the `]` that closes it.
+        if let Some(open) = first.rfind("[%")
+            && !first[open..].contains(']')
+        {
+            for w in words.by_ref() {
+                self.unit.push(' ');
+                self.unit.push_str(w);
+                end = w.as_ptr() as usize + w.len();
+                if w.contains(']') {
+                    break;
+                }
+            }
+        }
+        self.rest = &self.rest[end - self.rest.as_ptr() as usize..];
+        Some(self.unit.clone())
     }
 }
 
@@ -393,6 +431,19 @@ impl<'t> Visitor<'t> for Writer<'t> {
 
     fn comment(&mut self, text: &'t str) -> ControlFlow<()> {
         self.w.comment(text);
+        self.need_number = true;
+        ControlFlow::Continue(())
+    }
+
+    /// A `;` comment is kept as a `{…}` one (it cannot stay a `;` comment: the line it
+    /// ends is rewrapped); a `}` in it, which would end a brace comment, is written `)`.
+    fn line_comment(&mut self, text: &'t str) -> ControlFlow<()> {
+        let text = text.trim_end_matches('\r');
+        if text.contains('}') {
+            self.w.comment(&text.replace('}', ")"));
+        } else {
+            self.w.comment(text);
+        }
         self.need_number = true;
         ControlFlow::Continue(())
     }

@@ -64,6 +64,11 @@ pub trait Visitor<'t> {
     fn comment(&mut self, _text: &'t str) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
+    /// A `;` comment's text, to the end of its line (without the `;`); by default a
+    /// comment like any other ([`Visitor::comment`]).
+    fn line_comment(&mut self, text: &'t str) -> ControlFlow<()> {
+        self.comment(text)
+    }
     /// A NAG (`$1`).
     fn nag(&mut self, _nag: &'t str) -> ControlFlow<()> {
         ControlFlow::Continue(())

@@ -133,7 +133,7 @@ pub(crate) fn walk<'t, P: Play, V: Visitor<'t>>(
                     ControlFlow::Continue(())
                 }
             }
-            TokenKind::LineComment(_) => ControlFlow::Continue(()),
+            TokenKind::LineComment(c) => visitor.line_comment(c),
             TokenKind::Comment(c) => {
                 if depth == 0 {
                     play.comment(rep, c, t.offset, plies);
