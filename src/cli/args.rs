@@ -50,8 +50,18 @@ pub enum Command {
     Merge(MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell) on stdout.
     Completions(CompletionsArgs),
-    /// Print the manual page (roff) on stdout.
-    Manpage,
+    /// Print the manual page (roff) on stdout, or write every page (one per command and
+    /// subcommand: pocketfen-validate.1, pocketfen-fen-convert.1…) into a directory.
+    Manpage(ManpageArgs),
+}
+
+/// Arguments of `manpage`.
+#[derive(Debug, Args)]
+pub struct ManpageArgs {
+    /// Write every page into this directory (created when missing) instead of printing
+    /// pocketfen(1).
+    #[arg(value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `merge`.

@@ -3,6 +3,7 @@
 
 mod args;
 mod live;
+mod manual;
 mod movetext;
 mod output;
 mod run;

@@ -40,11 +40,19 @@ pub fn run(cli: Cli) -> Result<bool> {
             clap_complete::generate(args.shell, &mut cmd, "pocketfen", &mut io::stdout().lock());
             Ok(true)
         }
-        Command::Manpage => {
-            let cmd = <Cli as clap::CommandFactory>::command();
-            clap_mangen::Man::new(cmd)
-                .render(&mut io::stdout().lock())
-                .context("writing the manual page")?;
+        Command::Manpage(args) => {
+            match &args.dir {
+                None => super::manual::main_page(&mut io::stdout().lock())
+                    .context("writing the manual page")?,
+                Some(dir) => {
+                    let written = super::manual::write_all(dir).with_context(|| {
+                        format!("writing the manual pages to {}", dir.display())
+                    })?;
+                    for path in written {
+                        println!("{}", path.display());
+                    }
+                }
+            }
             Ok(true)
         }
     }

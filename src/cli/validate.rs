@@ -380,6 +380,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                         totals: totals_of(s),
                         seconds: s.seconds,
                         stream_error: s.stream_error.clone(),
+                        interrupted: s.interrupted,
                         trailing: s.trailing_bytes.map(|t| {
                             pocketfen::pgn::Trailing {
                                 compression: s.compression,

@@ -55,6 +55,8 @@ pub struct FileTotals {
     pub seconds: Option<f64>,
     /// `None` when the whole file was read, else why the stream ended early.
     pub stream_error: Option<String>,
+    /// Whether the run was stopped (Ctrl-C) before the end of the file.
+    pub interrupted: bool,
     /// Bytes after the end of the compressed data, read past (what they were).
     pub trailing: Option<String>,
 }
@@ -226,6 +228,11 @@ fn summary(out: &mut String, files: &[FileSection]) {
     for f in files {
         let t = &f.totals.totals;
         let _ = write!(out, "<tr><td class=\"loc\">{}", escape(&f.name));
+        if f.totals.interrupted {
+            out.push_str(
+                "<br/><span class=\"broken\">interrupted: the run was stopped before the end of the file</span>",
+            );
+        }
         if let Some(e) = &f.totals.stream_error {
             let _ = write!(
                 out,

@@ -11,10 +11,11 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, BufRead};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
+use std::time::Duration;
 
 use super::split::{GameSplitter, RawGame};
 
@@ -72,14 +73,16 @@ struct Shared {
     /// Signalled when the consumer moves on, or the run stops.
     room: Condvar,
     window: usize,
+    /// Batches the consumer has taken (a worker may run `window` ahead of it): outside
+    /// the lock, which a worker holds while it reads the stream, so that a read waiting
+    /// on a pipe never holds up the results already made.
+    consumed: AtomicUsize,
 }
 
 struct State {
     games: GameSplitter<Box<dyn BufRead + Send>>,
     /// The number of the next batch to take.
     taken: usize,
-    /// Batches the consumer has taken (a worker may run `window` ahead of it).
-    consumed: usize,
     /// The stream has ended (or failed), or the consumer has gone.
     done: bool,
     /// The error the stream ended in.
@@ -125,7 +128,6 @@ impl<T: Send + 'static> Ordered<T> {
             state: Mutex::new(State {
                 games,
                 taken: 0,
-                consumed: 0,
                 done: false,
                 error: None,
                 games_split: 0,
@@ -135,6 +137,7 @@ impl<T: Send + 'static> Ordered<T> {
             }),
             room: Condvar::new(),
             window: jobs * WINDOW_PER_JOB,
+            consumed: AtomicUsize::new(0),
         });
         let (tx, results) = channel();
         let workers = (0..jobs)
@@ -163,8 +166,14 @@ fn worker<T>(shared: &Shared, tx: &Sender<(usize, Vec<T>)>, work: &dyn Fn(&RawGa
     loop {
         let (n, batch) = {
             let mut s = shared.lock();
-            while !s.done && s.taken >= s.consumed + shared.window {
-                s = shared.room.wait(s).unwrap_or_else(|e| e.into_inner());
+            // The consumer moves on without the lock: a wake-up it sends between the
+            // check and the wait is missed, and the timeout makes up for it.
+            while !s.done && s.taken >= shared.consumed.load(Ordering::Acquire) + shared.window {
+                s = shared
+                    .room
+                    .wait_timeout(s, Duration::from_millis(20))
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
             }
             if s.done {
                 return;
@@ -306,7 +315,7 @@ impl<T> Threads<T> {
                 self.ready.extend(batch);
                 self.next += 1;
                 // There is room for one more batch.
-                self.shared.lock().consumed = self.next;
+                self.shared.consumed.store(self.next, Ordering::Release);
                 self.shared.room.notify_all();
                 continue;
             }
