@@ -870,7 +870,11 @@ fn long_game(n: usize) -> String {
         s.push_str(cycle[i % 4]);
         s.push(' ');
     }
-    s.push_str(if n.is_multiple_of(2) { "Ke3 *\n" } else { "Ke6 *\n" });
+    s.push_str(if n.is_multiple_of(2) {
+        "Ke3 *\n"
+    } else {
+        "Ke6 *\n"
+    });
     s
 }
 

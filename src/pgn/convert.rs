@@ -222,11 +222,7 @@ impl Wrap {
             self.col += trimmed.len() + 4;
             return;
         }
-        let mut words = CommentWords {
-            rest: c,
-            unit: String::new(),
-        }
-        .peekable();
+        let mut words = CommentWords { rest: c }.peekable();
         let mut first = true;
         if words.peek().is_none() {
             self.word("{}");
@@ -245,36 +241,52 @@ impl Wrap {
 }
 
 /// The words of a comment as lines may break between them: a command (`[%clk 0:05:00]`,
-/// `[%cal Ge2e4,Gd2d4]`) is one, its words joined by single spaces.
+/// `[%cal Ge2e4,Gd2d4]`) is one, its words joined by single spaces (borrowed from the
+/// comment when they are single-spaced there).
 struct CommentWords<'a> {
     rest: &'a str,
-    unit: String,
 }
 
-impl Iterator for CommentWords<'_> {
-    type Item = String;
+impl<'a> Iterator for CommentWords<'a> {
+    type Item = std::borrow::Cow<'a, str>;
 
-    fn next(&mut self) -> Option<String> {
-        let mut words = self.rest.split_ascii_whitespace();
-        let first = words.next()?;
-        self.unit.clear();
-        self.unit.push_str(first);
-        let mut end = first.as_ptr() as usize + first.len();
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.rest.as_bytes();
+        let word_end = |from: usize| {
+            b[from..]
+                .iter()
+                .position(u8::is_ascii_whitespace)
+                .map_or(b.len(), |n| from + n)
+        };
+        let start = b.iter().position(|c| !c.is_ascii_whitespace())?;
+        let mut end = word_end(start);
+        let mut single = true;
         // A command runs from its `[%` to the `]` that closes it.
-        if let Some(open) = first.rfind("[%")
-            && !first[open..].contains(']')
-        {
-            for w in words.by_ref() {
-                self.unit.push(' ');
-                self.unit.push_str(w);
-                end = w.as_ptr() as usize + w.len();
-                if w.contains(']') {
+        let opens = |w: &[u8]| {
+            memchr::memrchr(b'[', w).is_some_and(|i| {
+                w.get(i + 1) == Some(&b'%') && memchr::memchr(b']', &w[i..]).is_none()
+            })
+        };
+        if opens(&b[start..end]) {
+            while end < b.len() {
+                let Some(next) = b[end..].iter().position(|c| !c.is_ascii_whitespace()) else {
+                    break;
+                };
+                single &= next == 1 && b[end] == b' ';
+                let from = end + next;
+                end = word_end(from);
+                if memchr::memchr(b']', &b[from..end]).is_some() {
                     break;
                 }
             }
         }
-        self.rest = &self.rest[end - self.rest.as_ptr() as usize..];
-        Some(self.unit.clone())
+        let unit = &self.rest[start..end];
+        self.rest = &self.rest[end..];
+        Some(if single {
+            std::borrow::Cow::Borrowed(unit)
+        } else {
+            std::borrow::Cow::Owned(unit.split_ascii_whitespace().collect::<Vec<_>>().join(" "))
+        })
     }
 }
 
@@ -678,6 +690,28 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A comment's words as lines may break between them: a `[%…]` command is one,
+    /// whatever white space it holds; an unclosed one runs to the comment's end.
+    #[test]
+    fn commands_are_unbreakable_words() {
+        let words = |c: &str| -> Vec<String> {
+            CommentWords { rest: c }.map(|w| w.into_owned()).collect()
+        };
+        assert_eq!(
+            words(" a [%clk 0:05:00] b\t[%cal  Ge2e4,\nGd2d4]c [%eval 0.1]"),
+            ["a", "[%clk 0:05:00]", "b", "[%cal Ge2e4, Gd2d4]c", "[%eval 0.1]"]
+        );
+        assert_eq!(words("x[%emt 0:00:01] y"), ["x[%emt 0:00:01]", "y"]);
+        assert_eq!(words("[%clk 1 2 3"), ["[%clk 1 2 3"]);
+        assert_eq!(words("[x] [% ] ]"), ["[x]", "[% ]", "]"]);
+        assert_eq!(words("  "), Vec::<String>::new());
+        // Borrowed when the comment has them single-spaced.
+        assert!(matches!(
+            CommentWords { rest: "[%clk 0:05:00]" }.next(),
+            Some(std::borrow::Cow::Borrowed("[%clk 0:05:00]"))
+        ));
+    }
 
     /// The word-at-a-time check says what a byte-by-byte one says, for every string of
     /// up to 17 bytes over an alphabet of the bytes at each edge (so that every byte
