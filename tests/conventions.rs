@@ -830,19 +830,24 @@ fn issue_26_outputs_never_destroy_inputs() {
     );
 
     // A file that can be written, in a directory that cannot: written in place (as `>`
-    // would). Root can write any directory, so this part needs another user.
+    // would). Root writes any directory, so as root the run is made as `nobody`.
     let root = Command::new("id")
         .arg("-u")
         .output()
         .is_ok_and(|o| o.stdout == b"0\n");
-    if !root {
+    if root && !have("runuser") {
+        eprintln!("skipped the unwritable directory: root, and no runuser to be another user");
+    } else {
         use std::os::unix::fs::PermissionsExt;
         let locked = dir.join("locked");
         fs::create_dir(&locked).unwrap();
         let dest = locked.join("out.pgn");
         fs::write(&dest, "").unwrap();
+        fs::set_permissions(&dest, fs::Permissions::from_mode(0o666)).unwrap();
         fs::set_permissions(&locked, fs::Permissions::from_mode(0o555)).unwrap();
-        let out = run(&[
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(&input, fs::Permissions::from_mode(0o644)).unwrap();
+        let args = [
             "pgn",
             "convert",
             "-q",
@@ -851,12 +856,107 @@ fn issue_26_outputs_never_destroy_inputs() {
             "-o",
             dest.to_str().unwrap(),
             i,
-        ]);
+        ];
+        let out = if root {
+            Command::new("runuser")
+                .args(["-u", "nobody", "--"])
+                .arg(bin())
+                .args(args)
+                .output()
+                .unwrap()
+        } else {
+            run(&args)
+        };
         fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(fs::read_to_string(&dest).unwrap().contains("[Variant"));
+        assert_eq!(fs::read_dir(&locked).unwrap().count(), 1);
     }
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// 26.3 for the line-at-a-time commands: Ctrl-C stops `fen convert` at a line, with every
+/// line before it written whole, and exit 130.
+#[cfg(unix)]
+#[test]
+fn issue_26_an_interrupted_fen_convert_keeps_its_lines() {
+    let mut child = cmd(&["fen", "convert", "--to", "xboard", "--line-buffered"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let out = lines_of(child.stdout.take().unwrap());
+    let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1\n";
+    stdin.write_all(line.repeat(1000).as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    next_line(&out).expect("a first line");
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The line after the signal ends the run.
+    let _ = stdin.write_all(line.as_bytes());
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let lines: Vec<String> = out.iter().collect();
+    assert!(lines.len() < 1001);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1\n")
+    );
+}
+
+/// 26.13: the README's install commands work on a fresh `$HOME`: the manual pages land
+/// where `man` finds them, and the completions where the shells look.
+#[test]
+fn issue_26_the_readme_install_commands_work_on_a_fresh_home() {
+    let readme = fs::read_to_string("README.md").unwrap();
+    let install = &readme[readme.find("## Install").unwrap()..];
+    let block = install.split("```sh\n").nth(2).unwrap();
+    let block = &block[..block.find("```").unwrap()];
+    assert!(block.contains("pocketfen manpage"), "{block}");
+    let home = temp_dir("home");
+    let path = format!(
+        "{}:{}",
+        bin().parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("sh")
+        .args(["-e", "-c", block])
+        .env("HOME", &home)
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{block}\n{}", text(&out.stderr));
+    let man = home.join(".local/share/man/man1/pocketfen-validate.1");
+    assert!(man.exists());
+    assert!(
+        home.join(".local/share/bash-completion/completions/pocketfen")
+            .exists()
+    );
+    assert!(home.join(".zfunc/_pocketfen").exists());
+    assert!(
+        home.join(".config/fish/completions/pocketfen.fish")
+            .exists()
+    );
+    if have("man") {
+        let found = Command::new("man")
+            .args(["-w", "pocketfen-validate"])
+            .env("HOME", &home)
+            .env("PATH", &path)
+            .env(
+                "MANPATH",
+                format!("{}:", home.join(".local/share/man").display()),
+            )
+            .output()
+            .unwrap();
+        assert_eq!(text(&found.stdout).trim(), man.display().to_string());
+    }
+    fs::remove_dir_all(&home).unwrap();
 }
 
 /// A game of `n` plies of knight moves with an illegal move after it.

@@ -53,6 +53,11 @@ pub fn catch_signals() -> Arc<AtomicBool> {
     Arc::clone(&STOP)
 }
 
+/// Whether a signal has asked the run to stop.
+pub fn stopped() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
 /// The signal that stopped the run, if one did: the exit code is then 128 + it.
 pub fn signal() -> Option<i32> {
     match SIGNAL.load(Ordering::SeqCst) {

@@ -90,11 +90,16 @@ fn for_each_record(
     if let Some((n, fen)) = split_fen(&input.fens) {
         return Err(split_fen_error(n, &fen));
     }
+    // Ctrl-C stops at the next line, with every line before it written.
+    super::live::catch_signals();
     let mut n = 0;
     if input.fens.is_empty() {
         return stdin_records(&mut n, &mut f);
     }
     for fen in &input.fens {
+        if super::live::stopped() {
+            return Ok(());
+        }
         if fen == "-" {
             stdin_records(&mut n, &mut f)?;
         } else {
@@ -113,7 +118,7 @@ fn stdin_records(n: &mut usize, f: &mut impl FnMut(usize, &str) -> io::Result<()
     let first = *n;
     loop {
         buf.clear();
-        if !read_line(&mut reader, &mut buf).context("reading stdin")? {
+        if super::live::stopped() || !read_line(&mut reader, &mut buf).context("reading stdin")? {
             return Ok(());
         }
         *n += 1;
@@ -610,7 +615,12 @@ fn moves(args: &MovesArgs) -> Result<bool> {
             out.write_all(b"\n")
         };
     let mut plies = 0;
+    // Ctrl-C stops at the next move, with every move before it written.
+    super::live::catch_signals();
     for (i, token) in tokens.enumerate() {
+        if super::live::stopped() {
+            break;
+        }
         let token = &token.context("reading stdin")?;
         let shown = clipped(token);
         let index = i + 1;

@@ -695,12 +695,17 @@ mod tests {
     /// whatever white space it holds; an unclosed one runs to the comment's end.
     #[test]
     fn commands_are_unbreakable_words() {
-        let words = |c: &str| -> Vec<String> {
-            CommentWords { rest: c }.map(|w| w.into_owned()).collect()
-        };
+        let words =
+            |c: &str| -> Vec<String> { CommentWords { rest: c }.map(|w| w.into_owned()).collect() };
         assert_eq!(
             words(" a [%clk 0:05:00] b\t[%cal  Ge2e4,\nGd2d4]c [%eval 0.1]"),
-            ["a", "[%clk 0:05:00]", "b", "[%cal Ge2e4, Gd2d4]c", "[%eval 0.1]"]
+            [
+                "a",
+                "[%clk 0:05:00]",
+                "b",
+                "[%cal Ge2e4, Gd2d4]c",
+                "[%eval 0.1]"
+            ]
         );
         assert_eq!(words("x[%emt 0:00:01] y"), ["x[%emt 0:00:01]", "y"]);
         assert_eq!(words("[%clk 1 2 3"), ["[%clk 1 2 3"]);
@@ -708,7 +713,10 @@ mod tests {
         assert_eq!(words("  "), Vec::<String>::new());
         // Borrowed when the comment has them single-spaced.
         assert!(matches!(
-            CommentWords { rest: "[%clk 0:05:00]" }.next(),
+            CommentWords {
+                rest: "[%clk 0:05:00]"
+            }
+            .next(),
             Some(std::borrow::Cow::Borrowed("[%clk 0:05:00]"))
         ));
     }
