@@ -33,13 +33,13 @@ use crate::pgn::pipeline::{Ordered, Work};
 use crate::pgn::split::PartEnd;
 use crate::pgn::split::{DEFAULT_MAX_GAME_BYTES, GameSplitter};
 use crate::pgn::{
-    Converted, Format, GameReport, Options, PlyText, RawGame, Target, Totals, convert_game,
-    replay_game, validate_game,
+    Chosen, Converted, DedupeBy, Format, GameReport, Options, PlyText, RawGame, Selection, Target,
+    Totals, convert_game, game_key, replay_game, select_game, validate_game,
 };
 use crate::position::Severity;
 use crate::record::{
-    ConvertedRecord, GameRecord, ReplayedRecord, RunRecord, SCHEMA_VERSION, SplitPoint,
-    SplitRecord, SummaryRecord, TotalRecord, TrailingRecord,
+    ConvertedRecord, GameRecord, KeyedRecord, ReplayedRecord, RunRecord, SCHEMA_VERSION,
+    SelectedRecord, SplitPoint, SplitRecord, SummaryRecord, TotalRecord, TrailingRecord,
 };
 
 /// The most worker threads a run takes.
@@ -363,7 +363,7 @@ impl fmt::Debug for Source {
 }
 
 /// What a run does with each game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Task {
     /// `validate`: a [`RunRecord::Game`] for each game with problems (each game when `all`).
     Validate {
@@ -384,6 +384,15 @@ pub enum Task {
     Replay {
         /// What each ply's text is.
         text: PlyText,
+    },
+    /// `pgn select` and `pgn split`: a [`RunRecord::Selected`] for each game, its bytes
+    /// with it, and whether it meets the selection.
+    Select(Arc<Selection>),
+    /// `pgn dedupe`: a [`RunRecord::Keyed`] for each game, its bytes with it, and its key
+    /// ([`game_key`]).
+    Dedupe {
+        /// What makes two games the same.
+        by: DedupeBy,
     },
 }
 
@@ -486,6 +495,8 @@ enum Item {
     Validated(GameReport, Option<RawGame>),
     Converted(Converted, Option<RawGame>),
     Replayed(GameReport, String),
+    Selected(Chosen, RawGame),
+    Keyed(u128, GameReport, RawGame),
 }
 
 /// The archive being read.
@@ -684,7 +695,7 @@ impl Run {
 
     /// The work of the task on one game, under `opts`.
     fn work(&self, opts: Options) -> Work<Item> {
-        match self.task {
+        match self.task.clone() {
             Task::Validate { .. } => {
                 let keep = Arc::clone(&self.keep_bytes);
                 Arc::new(move |g: &RawGame| {
@@ -711,6 +722,13 @@ impl Run {
                     plies.push('\n');
                 });
                 Item::Replayed(report, plies)
+            }),
+            Task::Select(sel) => {
+                Arc::new(move |g: &RawGame| Item::Selected(select_game(g, &sel, &opts), g.clone()))
+            }
+            Task::Dedupe { by } => Arc::new(move |g: &RawGame| {
+                let (key, report) = game_key(g, by, &opts);
+                Item::Keyed(key, report, g.clone())
             }),
         }
     }
@@ -756,6 +774,27 @@ impl Run {
                     line: report.line,
                     text: plies,
                     problems: report.problems,
+                }))
+            }
+            Item::Selected(chosen, raw) => {
+                current.totals.add(&chosen.report);
+                Some(RunRecord::Selected(SelectedRecord {
+                    file: current.name.clone(),
+                    game: raw.number,
+                    line: raw.line,
+                    selected: chosen.selected,
+                    captured: chosen.captured,
+                    raw,
+                }))
+            }
+            Item::Keyed(key, report, raw) => {
+                current.totals.add(&report);
+                Some(RunRecord::Keyed(KeyedRecord {
+                    file: current.name.clone(),
+                    game: raw.number,
+                    line: raw.line,
+                    key,
+                    raw,
                 }))
             }
         }

@@ -386,6 +386,49 @@ fn lines_as_list<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(text.lines())
 }
 
+/// A game of `pgn select` or `pgn split`: whether it meets the selection, and its bytes.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct SelectedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game in its archive.
+    pub game: usize,
+    /// 1-based line of its first byte.
+    pub line: usize,
+    /// Whether it meets every criterion.
+    pub selected: bool,
+    /// The value of the tag the selection captures (`--by-tag`), when the game has it.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub captured: Option<String>,
+    /// The game exactly as it was in the input (not serialized).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub raw: RawGame,
+}
+
+/// A game of `pgn dedupe`: its key (see [`crate::pgn::game_key`]) and its bytes.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct KeyedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game in its archive.
+    pub game: usize,
+    /// 1-based line of its first byte.
+    pub line: usize,
+    /// The 128-bit key of its start, main line (and roster).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "hex128"))]
+    pub key: u128,
+    /// The game exactly as it was in the input (not serialized).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub raw: RawGame,
+}
+
+#[cfg(feature = "serde")]
+fn hex128<S: Serializer>(k: &u128, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{k:032x}"))
+}
+
 /// The end of one archive of a run.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
@@ -525,6 +568,10 @@ pub enum RunRecord {
     Converted(ConvertedRecord),
     /// A game of `replay`.
     Replayed(ReplayedRecord),
+    /// A game of `pgn select` or `pgn split`.
+    Selected(SelectedRecord),
+    /// A game of `pgn dedupe`.
+    Keyed(KeyedRecord),
     /// The end of an archive.
     Summary(SummaryRecord),
     /// The end of the run.

@@ -548,7 +548,7 @@ fn run(
     timings: bool,
 ) -> RunIterator {
     let yields = match task {
-        Task::Validate { .. } => Yields::Records,
+        Task::Validate { .. } | Task::Select(_) | Task::Dedupe { .. } => Yields::Records,
         Task::Convert { .. } => Yields::Texts,
         Task::Replay { .. } => Yields::Plies,
     };

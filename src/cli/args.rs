@@ -506,6 +506,167 @@ pub struct ReplayArgs {
 pub enum PgnCommand {
     /// Re-export games in a target site's conventions (tags, FEN dialect, drop style).
     Convert(PgnConvertArgs),
+    /// Write the games that meet every criterion, each exactly as it was in the input, in
+    /// input order (exit 1 when none does).
+    Select(SelectArgs),
+    /// Keep the first of every set of games with the same start position and main line;
+    /// report each duplicate.
+    Dedupe(DedupeArgs),
+    /// Split archives into files of N games, or one file per value of a tag.
+    Split(SplitArgs),
+}
+
+/// The archives read by `pgn select`, `dedupe` and `split` (their `--variant` is a
+/// criterion: `--read-as` reads every game as a variant).
+#[derive(Debug, Args)]
+pub struct ToolInput {
+    /// PGN or BPGN files, directories of them, or `-` for stdin (compressed or not).
+    /// Without any, stdin is read.
+    pub files: Vec<std::path::PathBuf>,
+    /// Read every game as this variant, whatever its `[Variant]` tag says.
+    #[arg(long, value_name = "VARIANT", value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    pub read_as: Auto<Variant>,
+    /// Forbid drops that checkmate.
+    #[arg(long)]
+    pub no_drop_mate: bool,
+    /// The archive format (`auto`: as `validate` tells it).
+    #[arg(long, value_parser = named::<Format>(FORMATS), default_value = "auto")]
+    pub format: Format,
+    /// The largest game read, in bytes, with an optional suffix K, M or G.
+    #[arg(long, value_name = "BYTES", default_value = "32M", value_parser = parse_bytes)]
+    pub max_game_bytes: usize,
+    /// Worker threads, 1 to 256; 0 or none: every core. The output is the same for any
+    /// number.
+    #[arg(long, short = 'j', value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    /// No summary and no progress line on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Give the seconds each file took in the summaries.
+    #[arg(long)]
+    pub timings: bool,
+}
+
+impl ToolInput {
+    /// The options of `validate` these stand for.
+    pub fn games(&self) -> GameArgs {
+        GameArgs {
+            files: self.files.clone(),
+            variant: self.read_as,
+            no_drop_mate: self.no_drop_mate,
+            format: self.format,
+            max_game_bytes: self.max_game_bytes,
+            split: None,
+            quiet: self.quiet,
+            timings: self.timings,
+            line_buffered: false,
+        }
+    }
+}
+
+const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "*"];
+
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// A tag criterion: `NAME=VALUE` (exact), `NAME~REGEX`, `NAME>=N` (also `>`, `<`,
+    /// `<=`; numbers compare as numbers, `YYYY.MM.DD` dates as dates, a date with `?`
+    /// never matches a comparison). The same tag named twice means either value.
+    #[arg(long = "tag", value_name = "CRITERION", value_parser = parse_tag)]
+    pub tags: Vec<pocketfen::pgn::TagCriterion>,
+    /// The variant the game is read as (every name a `[Variant]` tag may give).
+    #[arg(long, value_parser = named::<Variant>(&AUTO_VARIANTS[1..]))]
+    pub variant: Option<Variant>,
+    /// A player in any seat (all four in bughouse), case-insensitive; repeat for games
+    /// that all of them play in.
+    #[arg(long, value_name = "NAME")]
+    pub player: Vec<String>,
+    /// The `Result` tag: 1-0, 0-1, 1/2-1/2 or * (repeat for either).
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(RESULTS))]
+    pub result: Vec<String>,
+    /// At least this many mainline plies.
+    #[arg(long, value_name = "N")]
+    pub min_plies: Option<usize>,
+    /// At most this many mainline plies.
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<usize>,
+    /// The main line reaches this position (any dialect, a Lichess URL too): board,
+    /// side to move and pockets.
+    #[arg(long, value_name = "FEN")]
+    pub position: Option<String>,
+    /// With `--position`, compare the board alone.
+    #[arg(long, requires = "position")]
+    pub board_only: bool,
+    /// How the game ends: mate, stalemate or drop-mate.
+    #[arg(long, value_name = "END", value_parser = parse_ending)]
+    pub ends_in: Option<pocketfen::pgn::Ending>,
+    /// The games `validate` (with the same options) accepts.
+    #[arg(long, conflicts_with = "invalid")]
+    pub valid: bool,
+    /// The games `validate` (with the same options) rejects: with `-o` and `--rest`, an
+    /// archive split into what needs repair and what does not.
+    #[arg(long)]
+    pub invalid: bool,
+    /// With `--valid`/`--invalid`: judge as `validate --strict` (warnings reject).
+    #[arg(long)]
+    pub strict: bool,
+    /// Write the chosen games to this file (default stdout); `.zst`, `.gz` and `.bz2`
+    /// are compressed.
+    #[arg(long, short = 'o')]
+    pub output: Option<std::path::PathBuf>,
+    /// Write every other game to this file.
+    #[arg(long, value_name = "REST")]
+    pub rest: Option<std::path::PathBuf>,
+    /// Print only the number of chosen games.
+    #[arg(long, conflicts_with_all = ["output", "rest"])]
+    pub count: bool,
+    #[command(flatten)]
+    pub input: ToolInput,
+}
+
+#[derive(Debug, Args)]
+pub struct DedupeArgs {
+    /// What makes two games the same: their start position and main line (`moves`), or
+    /// those and the seven-tag roster (`moves-and-tags`).
+    #[arg(long, value_name = "BY", default_value = "moves", value_parser = parse_dedupe_by)]
+    pub by: pocketfen::pgn::DedupeBy,
+    /// Write the kept games to this file (default stdout).
+    #[arg(long, short = 'o')]
+    pub output: Option<std::path::PathBuf>,
+    /// Write the duplicates to this file.
+    #[arg(long, value_name = "FILE")]
+    pub duplicates: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub input: ToolInput,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("how").required(true).args(["every", "by_tag"])))]
+pub struct SplitArgs {
+    /// Files of N games each.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: Option<u64>,
+    /// One file per value of this tag.
+    #[arg(long, value_name = "NAME")]
+    pub by_tag: Option<String>,
+    /// The files' names: `{n}` is the file's number from 1, zero-padded to 6 digits
+    /// (`{n:W}`: to W), with `--every`; `{value}` the tag's value, made safe for a file
+    /// name (`none` when a game has no such tag), with `--by-tag`.
+    #[arg(long, short = 'o', value_name = "PATTERN")]
+    pub output: String,
+    #[command(flatten)]
+    pub input: ToolInput,
+}
+
+fn parse_tag(s: &str) -> Result<pocketfen::pgn::TagCriterion, String> {
+    s.parse()
+}
+
+fn parse_ending(s: &str) -> Result<pocketfen::pgn::Ending, String> {
+    s.parse()
+}
+
+fn parse_dedupe_by(s: &str) -> Result<pocketfen::pgn::DedupeBy, String> {
+    s.parse()
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,7 @@ mod manual;
 mod movetext;
 mod output;
 mod run;
+mod tools;
 mod validate;
 
 use std::io;

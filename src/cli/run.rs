@@ -34,6 +34,9 @@ pub fn run(cli: Cli) -> Result<bool> {
         Command::Validate(args) => super::validate::validate(&args),
         Command::Replay(args) => super::validate::replay(&args),
         Command::Pgn(super::args::PgnCommand::Convert(args)) => super::validate::convert(&args),
+        Command::Pgn(super::args::PgnCommand::Select(args)) => super::tools::select(&args),
+        Command::Pgn(super::args::PgnCommand::Dedupe(args)) => super::tools::dedupe(&args),
+        Command::Pgn(super::args::PgnCommand::Split(args)) => super::tools::split(&args),
         Command::Merge(args) => super::validate::merge(&args),
         Command::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();

@@ -21,7 +21,7 @@ use pocketfen::pgn::{Format, GameProblem, Options, PlyText};
 use pocketfen::record::{RunRecord, SummaryRecord, TotalRecord};
 
 /// How every game is read and judged.
-fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
+pub(super) fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
     Options {
         variant: games.variant,
         strict,
@@ -33,7 +33,7 @@ fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
 
 /// The archives named, or stdin: a directory stands for the archives under it, in
 /// sorted order; one file with `--split`.
-fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
+pub(super) fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in &games.files {
         if path != Path::new("-") && path.is_dir() {
@@ -102,7 +102,7 @@ fn is_archive_name(name: &str) -> bool {
 }
 
 /// The sources of the paths: `-` is standard input, read so that Ctrl-C ends the read.
-fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
+pub(super) fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
     paths
         .iter()
         .map(|p| match &opts.stop {
@@ -117,7 +117,7 @@ fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
 /// The run's options: the games' options, the jobs (all cores by default), the size
 /// limit, the timings when asked for, a stop on Ctrl-C, and a progress line when one is
 /// shown.
-fn run_options(
+pub(super) fn run_options(
     games: &GameArgs,
     game: Options,
     jobs: Option<usize>,
@@ -135,13 +135,16 @@ fn run_options(
 }
 
 /// The progress line of a run over `paths`, unless `-q`.
-fn progress(games: &GameArgs, paths: &[PathBuf]) -> (Option<Shared>, Option<ProgressFn>) {
+pub(super) fn progress(
+    games: &GameArgs,
+    paths: &[PathBuf],
+) -> (Option<Shared>, Option<ProgressFn>) {
     ProgressLine::start(games.quiet, paths, games.split.map_or(1, |s| s.of as u64))
 }
 
 /// A file's name as the text output gives it: control characters escaped, so that a
 /// newline in a name cannot forge a report line (JSON escapes them itself).
-fn shown(name: &str) -> String {
+pub(super) fn shown(name: &str) -> String {
     pocketfen::record::printable(name).into_owned()
 }
 
@@ -177,14 +180,14 @@ fn problem_lines(
 }
 
 /// `n` and its noun, singular for one.
-fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+pub(super) fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     let n = n.into();
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// What the end of a file says on stderr besides its summary: that no game starts in a
 /// part, its trailing bytes, and why it could not be read whole (`false` then).
-fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -> bool {
+pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -> bool {
     if let Some(p) = &s.split
         && p.start.is_none()
         && s.opened
@@ -242,7 +245,7 @@ fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -> bool {
 }
 
 /// The time and speed of a summary, when the run gives timings.
-fn timing_text(seconds: Option<f64>, games: usize, bytes: u64) -> String {
+pub(super) fn timing_text(seconds: Option<f64>, games: usize, bytes: u64) -> String {
     let Some(seconds) = seconds else {
         return String::new();
     };
@@ -294,7 +297,7 @@ fn total_text(t: &TotalRecord) -> String {
 }
 
 /// What a file's end says when `-q` leaves out its summary: only that it was cut short.
-fn quiet_end(line: Option<&Shared>, name: &str, s: &SummaryRecord) {
+pub(super) fn quiet_end(line: Option<&Shared>, name: &str, s: &SummaryRecord) {
     if s.interrupted {
         live::note(
             line,

@@ -26,6 +26,7 @@ pub(crate) mod part;
 pub(crate) mod pipeline;
 pub(crate) mod problem;
 pub(crate) mod replay;
+mod select;
 pub(crate) mod split;
 mod step;
 pub(crate) mod token;
@@ -43,6 +44,10 @@ pub use open::{decode_with, open_with};
 pub use pack::{CompressedWriter, LevelError, ZSTD_INPUT};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
 pub use replay::{PlyText, replay_game};
+pub use select::{
+    Chosen, Compare, DedupeBy, Ending, Reaches, Selection, TagCriterion, TagTest, game_key,
+    select_game,
+};
 pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame};
 pub use validate::{validate_game, validate_str, visit_game, visit_text};
 pub use visitor::{Skip, Visitor};

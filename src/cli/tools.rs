@@ -1,0 +1,572 @@
+//! `pgn select`, `pgn dedupe` and `pgn split`: archive work that writes games exactly as
+//! they were read, in input order, streaming, on every core.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+
+use super::args::{DedupeArgs, SelectArgs, SplitArgs, ToolInput};
+use super::live::{self, Shared};
+use super::output::{Packed, open_output, persist, refuse_input};
+use super::validate::{
+    count, file_notes, files, options, progress, quiet_end, run_options, shown, sources,
+    timing_text,
+};
+use pocketfen::archive::{Run, Task};
+use pocketfen::pgn::{Compression, Reaches, Selection};
+use pocketfen::record::{RunRecord, SummaryRecord};
+
+/// Writes a game's bytes as they were, with the blank line that ends a game when its
+/// text lacks one (the last game of a file without a final line end).
+fn write_raw(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+    out.write_all(bytes)?;
+    if !bytes.ends_with(b"\n\n") && !bytes.ends_with(b"\r\n\r\n") && !bytes.is_empty() {
+        out.write_all(if bytes.ends_with(b"\n") {
+            b"\n"
+        } else {
+            b"\n\n"
+        })?;
+    }
+    Ok(())
+}
+
+/// An output file of these commands (stdout for `None`): compressed by its extension,
+/// through a temporary file renamed at the end, never one of the inputs.
+struct Dest {
+    path: Option<PathBuf>,
+    out: Packed,
+    temp: Option<tempfile::NamedTempFile>,
+}
+
+impl Dest {
+    fn open(flag: &str, path: Option<&Path>, inputs: &[PathBuf], jobs: usize) -> Result<Dest> {
+        if let Some(p) = path {
+            refuse_input(flag, p, inputs)?;
+        }
+        let compression = path.map_or(Compression::None, |p| {
+            Compression::from_extension(&p.to_string_lossy())
+        });
+        let (w, temp) = open_output(path)?;
+        let w: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, w));
+        let out = Packed::new(w, compression, None, jobs).map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(Dest {
+            path: path.map(Path::to_owned),
+            out,
+            temp,
+        })
+    }
+
+    /// Finishes the file; it replaces its destination only when `keep`.
+    fn finish(mut self, keep: bool) -> Result<()> {
+        self.out.finish().context("writing the output")?;
+        match (self.temp, &self.path) {
+            (Some(temp), Some(path)) if keep => persist(temp, path),
+            (Some(temp), _) => {
+                live::set_partial(None);
+                drop(temp);
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What the end of a file of these commands says: its notes, and (unless `-q`) `what`.
+fn file_end(line: Option<&Shared>, input: &ToolInput, s: &SummaryRecord, what: &str) -> bool {
+    let name = shown(&s.file);
+    if s.opened {
+        if input.quiet {
+            quiet_end(line, &name, s);
+        } else {
+            live::end_line(line);
+            live::note(
+                line,
+                format_args!(
+                    "{name}: {}{what}{}",
+                    if s.interrupted { "interrupted: " } else { "" },
+                    timing_text(s.seconds, s.games, s.bytes)
+                ),
+            );
+        }
+    }
+    file_notes(line, &name, s)
+}
+
+/// The selection the arguments ask for.
+fn selection(args: &SelectArgs) -> Result<Selection> {
+    let position = args
+        .position
+        .as_deref()
+        .map(|fen| Reaches::new(fen, args.board_only))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--position {e}"))?;
+    Ok(Selection {
+        tags: args.tags.clone(),
+        variant: args.variant,
+        players: args.player.clone(),
+        results: args.result.clone(),
+        min_plies: args.min_plies,
+        max_plies: args.max_plies,
+        position,
+        ends_in: args.ends_in,
+        valid: match (args.valid, args.invalid) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        },
+        capture: None,
+    })
+}
+
+pub fn select(args: &SelectArgs) -> Result<bool> {
+    let sel = selection(args)?;
+    let games = args.input.games();
+    let paths = files(&games)?;
+    let jobs = pocketfen::archive::jobs(args.input.jobs.unwrap_or(0));
+    let mut out = if args.count {
+        None
+    } else {
+        Some(Dest::open("-o", args.output.as_deref(), &paths, jobs)?)
+    };
+    let mut rest = args
+        .rest
+        .as_deref()
+        .map(|p| Dest::open("--rest", Some(p), &paths, jobs))
+        .transpose()?;
+    let (line, callback) = progress(&games, &paths);
+    let line = line.as_ref();
+    let ropts = run_options(
+        &games,
+        options(&games, args.strict, false),
+        args.input.jobs,
+        callback,
+    );
+    let run = Run::new(sources(&paths, &ropts), Task::Select(Arc::new(sel)), ropts);
+    let (mut chosen, mut all_chosen) = (0usize, 0usize);
+    let mut io_failed = false;
+    let mut interrupted = false;
+    let result = (|| -> Result<()> {
+        for record in run {
+            match record {
+                RunRecord::Selected(g) => {
+                    if g.selected {
+                        chosen += 1;
+                        if let Some(out) = &mut out {
+                            write_raw(&mut out.out, &g.raw.bytes)?;
+                        }
+                    } else if let Some(rest) = &mut rest {
+                        write_raw(&mut rest.out, &g.raw.bytes)?;
+                    }
+                }
+                RunRecord::Summary(s) => {
+                    interrupted |= s.interrupted;
+                    let what = format!(
+                        "{chosen} of {} selected",
+                        count(s.games as u64, "game", "games")
+                    );
+                    io_failed |= !file_end(line, &args.input, &s, &what);
+                    all_chosen += chosen;
+                    chosen = 0;
+                }
+                RunRecord::Total(t) if t.files > 1 && !args.input.quiet => {
+                    live::note(
+                        line,
+                        format_args!(
+                            "total: {}, {all_chosen} of {} selected",
+                            count(t.files as u64, "file", "files"),
+                            count(t.games as u64, "game", "games")
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    })();
+    live::end_line(line);
+    let keep = result.is_ok() && !io_failed && !interrupted;
+    if let Some(out) = out {
+        out.finish(keep)?;
+    }
+    if let Some(rest) = rest {
+        rest.finish(keep)?;
+    }
+    result.context("writing the output")?;
+    if args.count {
+        println!("{all_chosen}");
+    }
+    if io_failed {
+        anyhow::bail!("some input could not be read completely");
+    }
+    Ok(all_chosen > 0)
+}
+
+/// Where a kept game is: its file's index, number and line.
+#[derive(Clone, Copy)]
+struct Seen {
+    file: u32,
+    game: usize,
+    line: usize,
+}
+
+pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
+    let games = args.input.games();
+    let paths = files(&games)?;
+    let jobs = pocketfen::archive::jobs(args.input.jobs.unwrap_or(0));
+    let mut out = Dest::open("-o", args.output.as_deref(), &paths, jobs)?;
+    let mut dups = args
+        .duplicates
+        .as_deref()
+        .map(|p| Dest::open("--duplicates", Some(p), &paths, jobs))
+        .transpose()?;
+    let (line, callback) = progress(&games, &paths);
+    let line = line.as_ref();
+    let ropts = run_options(
+        &games,
+        options(&games, false, false),
+        args.input.jobs,
+        callback,
+    );
+    let run = Run::new(sources(&paths, &ropts), Task::Dedupe { by: args.by }, ropts);
+    // One entry per distinct game: its 128-bit key and where it is.
+    let mut seen: HashMap<u128, Seen> = HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let (mut found, mut all_found) = (0usize, 0usize);
+    let mut io_failed = false;
+    let mut interrupted = false;
+    let result = (|| -> Result<()> {
+        for record in run {
+            match record {
+                RunRecord::Keyed(g) => {
+                    if names.last() != Some(&g.file) {
+                        names.push(g.file.clone());
+                    }
+                    let file = (names.len() - 1) as u32;
+                    match seen.entry(g.key) {
+                        Entry::Vacant(v) => {
+                            v.insert(Seen {
+                                file,
+                                game: g.game,
+                                line: g.line,
+                            });
+                            write_raw(&mut out.out, &g.raw.bytes)?;
+                        }
+                        Entry::Occupied(first) => {
+                            found += 1;
+                            let first = *first.get();
+                            live::without_line(line, || {
+                                eprintln!(
+                                    "{}:{}: game {} duplicates game {} ({}:{})",
+                                    shown(&g.file),
+                                    g.line,
+                                    g.game,
+                                    first.game,
+                                    shown(&names[first.file as usize]),
+                                    first.line
+                                );
+                            });
+                            if let Some(d) = &mut dups {
+                                write_raw(&mut d.out, &g.raw.bytes)?;
+                            }
+                        }
+                    }
+                }
+                RunRecord::Summary(s) => {
+                    interrupted |= s.interrupted;
+                    let what = format!(
+                        "{}, {} kept",
+                        count(s.games as u64, "game", "games"),
+                        s.games - found
+                    );
+                    let what = if found > 0 {
+                        format!("{what}, {}", count(found as u64, "duplicate", "duplicates"))
+                    } else {
+                        what
+                    };
+                    io_failed |= !file_end(line, &args.input, &s, &what);
+                    all_found += found;
+                    found = 0;
+                }
+                RunRecord::Total(t) if t.files > 1 && !args.input.quiet => {
+                    live::note(
+                        line,
+                        format_args!(
+                            "total: {}, {}, {} kept, {}",
+                            count(t.files as u64, "file", "files"),
+                            count(t.games as u64, "game", "games"),
+                            t.games - all_found,
+                            count(all_found as u64, "duplicate", "duplicates")
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    })();
+    live::end_line(line);
+    let keep = result.is_ok() && !io_failed && !interrupted;
+    out.finish(keep)?;
+    if let Some(d) = dups {
+        d.finish(keep)?;
+    }
+    result.context("writing the output")?;
+    if io_failed {
+        anyhow::bail!("some input could not be read completely");
+    }
+    Ok(true)
+}
+
+/// A `pgn split` file name pattern: text around one `{n}` (`{n:W}`) or `{value}`.
+struct Pattern {
+    before: String,
+    after: String,
+    width: usize,
+}
+
+impl Pattern {
+    fn new(pattern: &str, by_tag: bool) -> Result<Pattern> {
+        let (field, what) = if by_tag {
+            (
+                "{value}",
+                "--by-tag writes a file per value: put {value} in the pattern, as in 'by-{value}.pgn'",
+            )
+        } else {
+            (
+                "{n}",
+                "--every writes numbered files: put {n} (or {n:W}, W digits) in the pattern, as in 'part-{n}.pgn'",
+            )
+        };
+        let (at, len, width) = if by_tag {
+            let at = pattern.find(field);
+            (at, field.len(), 0)
+        } else {
+            match pattern.find("{n") {
+                Some(at) => {
+                    let close = pattern[at..].find('}').map(|c| at + c);
+                    let inner = close.map(|c| &pattern[at + 2..c]);
+                    let width = match inner {
+                        Some("") => Some(6),
+                        Some(w) => w.strip_prefix(':').and_then(|w| w.parse::<usize>().ok()),
+                        None => None,
+                    };
+                    match (close, width) {
+                        (Some(c), Some(w)) if (1..=20).contains(&w) => (Some(at), c + 1 - at, w),
+                        _ => (None, 0, 0),
+                    }
+                }
+                None => (None, 0, 0),
+            }
+        };
+        let Some(at) = at else {
+            anyhow::bail!("-o '{pattern}': {what}");
+        };
+        Ok(Pattern {
+            before: pattern[..at].to_owned(),
+            after: pattern[at + len..].to_owned(),
+            width,
+        })
+    }
+
+    fn numbered(&self, n: u64) -> PathBuf {
+        PathBuf::from(format!(
+            "{}{:0w$}{}",
+            self.before,
+            n,
+            self.after,
+            w = self.width
+        ))
+    }
+
+    fn valued(&self, value: &str) -> PathBuf {
+        PathBuf::from(format!("{}{}{}", self.before, safe_name(value), self.after))
+    }
+}
+
+/// A tag's value made safe for a file name: letters, digits, `.`, `-` and `_` kept,
+/// every other character `_`, at most 100 bytes; `none` for a game without the tag.
+fn safe_name(value: &str) -> String {
+    let mut s: String = value
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.chars().all(|c| c == '.') {
+        s = format!("_{s}");
+    }
+    while s.len() > 100 {
+        s.pop();
+    }
+    s
+}
+
+/// The open files of `--by-tag`: at most `MAX_OPEN` at once, the least recently used
+/// closed (and reopened to append) when more are needed.
+struct TagFiles {
+    open: HashMap<PathBuf, (io::BufWriter<File>, u64)>,
+    made: HashMap<PathBuf, u64>,
+    clock: u64,
+}
+
+const MAX_OPEN: usize = 128;
+
+impl TagFiles {
+    fn write(&mut self, path: &Path, inputs: &[PathBuf], bytes: &[u8]) -> Result<()> {
+        self.clock += 1;
+        if !self.open.contains_key(path) {
+            if self.open.len() >= MAX_OPEN
+                && let Some(old) = self
+                    .open
+                    .iter()
+                    .min_by_key(|(_, (_, used))| *used)
+                    .map(|(p, _)| p.clone())
+                && let Some((mut w, _)) = self.open.remove(&old)
+            {
+                w.flush()
+                    .with_context(|| format!("writing {}", old.display()))?;
+            }
+            let file = if self.made.contains_key(path) {
+                std::fs::OpenOptions::new().append(true).open(path)
+            } else {
+                refuse_input("-o", path, inputs)?;
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("creating {}", dir.display()))?;
+                }
+                File::create(path)
+            }
+            .with_context(|| format!("opening {}", path.display()))?;
+            self.made.entry(path.to_owned()).or_insert(0);
+            self.open.insert(
+                path.to_owned(),
+                (io::BufWriter::with_capacity(1 << 16, file), 0),
+            );
+        }
+        let (w, used) = self.open.get_mut(path).expect("open");
+        *used = self.clock;
+        write_raw(w, bytes).with_context(|| format!("writing {}", path.display()))?;
+        *self.made.get_mut(path).expect("made") += 1;
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Vec<(PathBuf, u64)>> {
+        for (path, (mut w, _)) in self.open.drain() {
+            w.flush()
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        let mut made: Vec<_> = self.made.into_iter().collect();
+        made.sort();
+        Ok(made)
+    }
+}
+
+pub fn split(args: &SplitArgs) -> Result<bool> {
+    let pattern = Pattern::new(&args.output, args.by_tag.is_some())?;
+    let games = args.input.games();
+    let paths = files(&games)?;
+    let (line, callback) = progress(&games, &paths);
+    let line = line.as_ref();
+    let sel = Selection {
+        capture: args.by_tag.clone(),
+        ..Selection::default()
+    };
+    let ropts = run_options(
+        &games,
+        options(&games, false, false),
+        args.input.jobs,
+        callback,
+    );
+    let run = Run::new(sources(&paths, &ropts), Task::Select(Arc::new(sel)), ropts);
+    let mut io_failed = false;
+    // --every: the file being written, its number and its games.
+    let mut current: Option<(Dest, u64, u64)> = None;
+    let mut numbered: Vec<(PathBuf, u64)> = Vec::new();
+    let mut tagged = TagFiles {
+        open: HashMap::new(),
+        made: HashMap::new(),
+        clock: 0,
+    };
+    let result = (|| -> Result<()> {
+        for record in run {
+            match record {
+                RunRecord::Selected(g) => {
+                    if args.by_tag.is_some() {
+                        let path = pattern.valued(g.captured.as_deref().unwrap_or("none"));
+                        tagged.write(&path, &paths, &g.raw.bytes)?;
+                        continue;
+                    }
+                    let every = args.every.unwrap_or(u64::MAX);
+                    if current.as_ref().is_some_and(|(_, _, n)| *n >= every) {
+                        let (dest, k, n) = current.take().expect("a file");
+                        dest.finish(true)?;
+                        numbered.push((pattern.numbered(k), n));
+                    }
+                    if current.is_none() {
+                        let k = numbered.len() as u64 + 1;
+                        let path = pattern.numbered(k);
+                        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                            std::fs::create_dir_all(dir)
+                                .with_context(|| format!("creating {}", dir.display()))?;
+                        }
+                        current = Some((Dest::open("-o", Some(&path), &paths, 1)?, k, 0));
+                    }
+                    let (dest, _, n) = current.as_mut().expect("a file");
+                    write_raw(&mut dest.out, &g.raw.bytes)?;
+                    *n += 1;
+                }
+                RunRecord::Summary(s) => {
+                    io_failed |= !file_end(
+                        line,
+                        &args.input,
+                        &s,
+                        &count(s.games as u64, "game", "games"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    })();
+    live::end_line(line);
+    // Every game read is in a file whole, an interrupted run's too: its last file holds
+    // the games read before the stop.
+    if let Some((dest, k, n)) = current.take() {
+        dest.finish(result.is_ok())?;
+        if result.is_ok() {
+            numbered.push((pattern.numbered(k), n));
+        }
+    }
+    let made = tagged.finish()?;
+    result.context("writing the output")?;
+    if !args.input.quiet {
+        let files = if args.by_tag.is_some() {
+            &made
+        } else {
+            &numbered
+        };
+        let total: u64 = files.iter().map(|(_, n)| n).sum();
+        live::note(
+            None,
+            format_args!(
+                "wrote {} ({})",
+                count(files.len() as u64, "file", "files"),
+                count(total, "game", "games")
+            ),
+        );
+    }
+    if io_failed {
+        anyhow::bail!("some input could not be read completely");
+    }
+    Ok(true)
+}

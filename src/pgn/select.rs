@@ -1,0 +1,752 @@
+//! Choosing games and telling duplicates: the work of `pgn select` and `pgn dedupe`,
+//! one game at a time (the run keeps their order and the set of games seen).
+//!
+//! A [`Selection`] holds criteria that every chosen game meets. Criteria on tags and the
+//! variant are decided from the header alone, so a selection of those only stops each
+//! game's walk after its tags: it runs at parsing speed. The others replay the main
+//! line once.
+//!
+//! ```
+//! use pocketfen::pgn::{Options, RawGame, Selection, select_game};
+//! let mut sel = Selection::default();
+//! sel.tags.push("WhiteElo>=2000".parse()?);
+//! sel.tags.push("Event~^Rated".parse()?);
+//! let game = RawGame::new(b"[Event \"Rated Blitz\"]\n[WhiteElo \"2100\"]\n\n1. e4 *\n".to_vec());
+//! assert!(select_game(&game, &sel, &Options::default()).selected);
+//! # Ok::<_, String>(())
+//! ```
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
+use std::str::FromStr;
+
+use super::game::{Boards, MoveAt, Options, unescape};
+use super::problem::{GameReport, Status};
+use super::split::RawGame;
+use super::validate::visit_game;
+use super::visitor::Visitor;
+use crate::moves::Move;
+use crate::notation::fen::{self, FenDialect};
+use crate::notation::san::SanPlus;
+use crate::position::{Position, Severity};
+use crate::setup::Setup;
+use crate::variant::Variant;
+
+/// How a tag's value is compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// `<`
+    Less,
+    /// `<=`
+    LessOrEqual,
+    /// `>`
+    Greater,
+    /// `>=`
+    GreaterOrEqual,
+}
+
+/// A value a tag is compared with: a number, or a `YYYY.MM.DD` date.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Ordered {
+    Number(f64),
+    Date(u32, u32, u32),
+}
+
+impl Ordered {
+    /// A number, or a date whose parts are all known; `None` for anything else (a
+    /// date with `?` in it never takes part in a comparison).
+    fn read(text: &str) -> Option<Ordered> {
+        let t = text.trim();
+        if let Some((y, rest)) = t.split_once('.')
+            && let Some((m, d)) = rest.split_once('.')
+        {
+            let part = |p: &str| {
+                (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| p.parse().ok())
+                    .flatten()
+            };
+            return Some(Ordered::Date(part(y)?, part(m)?, part(d)?));
+        }
+        let n: f64 = t.parse().ok()?;
+        n.is_finite().then_some(Ordered::Number(n))
+    }
+
+    fn compare(self, other: Ordered) -> Option<std::cmp::Ordering> {
+        match (self, other) {
+            (Ordered::Number(a), Ordered::Number(b)) => a.partial_cmp(&b),
+            (Ordered::Date(a, b, c), Ordered::Date(x, y, z)) => Some((a, b, c).cmp(&(x, y, z))),
+            _ => None,
+        }
+    }
+}
+
+/// What a tag's value must be.
+#[derive(Debug, Clone)]
+pub enum TagTest {
+    /// Exactly this value.
+    Is(String),
+    /// A value that this regular expression finds a match in.
+    Matches(regex::Regex),
+    /// A number or a date in this relation to the given one.
+    Compare(Compare, String),
+}
+
+/// A criterion on one tag: `NAME=VALUE`, `NAME~REGEX`, `NAME>=N` (also `>`, `<`, `<=`).
+#[derive(Debug, Clone)]
+pub struct TagCriterion {
+    /// The tag's name.
+    pub name: String,
+    /// What its value must be.
+    pub test: TagTest,
+    bound: Option<Ordered>,
+}
+
+impl FromStr for TagCriterion {
+    type Err = String;
+
+    /// `NAME=VALUE`, `NAME~REGEX`, `NAME>=N`, `NAME>N`, `NAME<=N`, `NAME<N`; numbers
+    /// compare as numbers, `YYYY.MM.DD` dates as dates.
+    fn from_str(s: &str) -> Result<TagCriterion, String> {
+        let at = s.find(['=', '~', '<', '>']).ok_or_else(|| {
+            format!("`{s}`: expected NAME=VALUE, NAME~REGEX or NAME>=N (also >, <, <=)")
+        })?;
+        let name = s[..at].trim();
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(format!(
+                "`{s}`: `{name}` is no tag name (letters, digits and `_`)"
+            ));
+        }
+        let rest = &s[at..];
+        let (op, value) = if let Some(v) = rest.strip_prefix(">=") {
+            (Some(Compare::GreaterOrEqual), v)
+        } else if let Some(v) = rest.strip_prefix("<=") {
+            (Some(Compare::LessOrEqual), v)
+        } else if let Some(v) = rest.strip_prefix('>') {
+            (Some(Compare::Greater), v)
+        } else if let Some(v) = rest.strip_prefix('<') {
+            (Some(Compare::Less), v)
+        } else if let Some(v) = rest.strip_prefix('~') {
+            let re = regex::Regex::new(v)
+                .map_err(|e| format!("`{s}`: not a regular expression: {e}"))?;
+            return Ok(TagCriterion {
+                name: name.to_owned(),
+                test: TagTest::Matches(re),
+                bound: None,
+            });
+        } else {
+            let v = &rest[1..];
+            return Ok(TagCriterion {
+                name: name.to_owned(),
+                test: TagTest::Is(v.to_owned()),
+                bound: None,
+            });
+        };
+        let op = op.expect("a comparison");
+        let bound = Ordered::read(value).ok_or_else(|| {
+            format!(
+                "`{s}`: `{value}` is neither a number nor a date YYYY.MM.DD with every part known: a comparison needs one"
+            )
+        })?;
+        Ok(TagCriterion {
+            name: name.to_owned(),
+            test: TagTest::Compare(op, value.trim().to_owned()),
+            bound: Some(bound),
+        })
+    }
+}
+
+impl TagCriterion {
+    /// Whether `value` (unescaped) meets the criterion.
+    pub fn accepts(&self, value: &str) -> bool {
+        match &self.test {
+            TagTest::Is(v) => value == v,
+            TagTest::Matches(re) => re.is_match(value),
+            TagTest::Compare(op, _) => {
+                let (Some(bound), Some(v)) = (self.bound, Ordered::read(value)) else {
+                    return false;
+                };
+                let Some(o) = v.compare(bound) else {
+                    return false;
+                };
+                match op {
+                    Compare::Less => o.is_lt(),
+                    Compare::LessOrEqual => o.is_le(),
+                    Compare::Greater => o.is_gt(),
+                    Compare::GreaterOrEqual => o.is_ge(),
+                }
+            }
+        }
+    }
+}
+
+/// How a game must end (`--ends-in`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// In checkmate (on either board of a bughouse match).
+    Mate,
+    /// In stalemate.
+    Stalemate,
+    /// In checkmate by a drop.
+    DropMate,
+}
+
+impl FromStr for Ending {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Ending, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "mate" | "checkmate" => Ok(Ending::Mate),
+            "stalemate" => Ok(Ending::Stalemate),
+            "drop-mate" | "dropmate" => Ok(Ending::DropMate),
+            _ => Err(format!("`{s}`: expected mate, stalemate or drop-mate")),
+        }
+    }
+}
+
+/// A position the main line must reach (`--position`).
+#[derive(Debug, Clone)]
+pub struct Reaches {
+    setup: Setup,
+    /// Whether only the board counts (not the side to move and the pockets).
+    pub board_only: bool,
+}
+
+impl Reaches {
+    /// The position of a FEN in any dialect (one board).
+    ///
+    /// # Errors
+    ///
+    /// A FEN that does not parse, or a bughouse pair.
+    pub fn new(text: &str, board_only: bool) -> Result<Reaches, String> {
+        let pasted = fen::unwrap_pasted(text);
+        let parsed = fen::parse(&pasted.fen, None).map_err(|e| format!("`{text}`: {e}"))?;
+        match parsed.fen {
+            crate::setup::Fen::Single(setup) => Ok(Reaches { setup, board_only }),
+            crate::setup::Fen::Pair(_) => Err(format!(
+                "`{text}`: a bughouse pair; give one board, which either board of a match may reach"
+            )),
+        }
+    }
+
+    fn is(&self, pos: &Position) -> bool {
+        if *pos.board() != self.setup.board {
+            return false;
+        }
+        if self.board_only {
+            return true;
+        }
+        pos.turn() == self.setup.turn && *pos.pockets() == self.setup.pockets.unwrap_or_default()
+    }
+}
+
+/// Criteria that every chosen game meets; a criterion left empty takes every game.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Tag criteria; two on the same tag mean either.
+    pub tags: Vec<TagCriterion>,
+    /// The variant the game is read as.
+    pub variant: Option<Variant>,
+    /// Players who play in the game (any seat, all four in bughouse; case-insensitive).
+    pub players: Vec<String>,
+    /// The `Result` tag, one of these.
+    pub results: Vec<String>,
+    /// At least this many mainline plies.
+    pub min_plies: Option<usize>,
+    /// At most this many mainline plies.
+    pub max_plies: Option<usize>,
+    /// A position the main line reaches (the start counts).
+    pub position: Option<Reaches>,
+    /// How the game ends.
+    pub ends_in: Option<Ending>,
+    /// The games `validate` with the same options accepts (`true`) or rejects.
+    pub valid: Option<bool>,
+    /// A tag whose value each game's record carries (`pgn split --by-tag`).
+    pub capture: Option<String>,
+}
+
+impl Selection {
+    /// Whether the main line must be replayed (else the tags decide).
+    pub fn needs_moves(&self) -> bool {
+        self.min_plies.is_some()
+            || self.max_plies.is_some()
+            || self.position.is_some()
+            || self.ends_in.is_some()
+            || self.valid.is_some()
+    }
+
+    /// Whether nothing is asked of a game's text (every game is chosen unread).
+    fn takes_all(&self) -> bool {
+        !self.needs_moves()
+            && self.tags.is_empty()
+            && self.variant.is_none()
+            && self.players.is_empty()
+            && self.results.is_empty()
+            && self.capture.is_none()
+    }
+
+    fn wants_tag(&self, name: &str) -> bool {
+        self.tags.iter().any(|t| t.name == name)
+            || (!self.players.is_empty() && SEATS.contains(&name))
+            || (!self.results.is_empty() && name == "Result")
+            || self.capture.as_deref() == Some(name)
+    }
+}
+
+/// The tags that name a player.
+const SEATS: [&str; 6] = ["White", "Black", "WhiteA", "BlackA", "WhiteB", "BlackB"];
+
+/// A game's verdict under a selection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chosen {
+    /// Whether the game meets every criterion.
+    pub selected: bool,
+    /// Its report, as far as the walk went (the header alone for tag criteria).
+    pub report: GameReport,
+    /// The value of [`Selection::capture`], when the game has the tag.
+    pub captured: Option<String>,
+}
+
+/// Watches the walk for a selection.
+struct Chooser<'s> {
+    sel: &'s Selection,
+    tags: Vec<(String, String)>,
+    variant: Option<Variant>,
+    reached: bool,
+    last_drop: bool,
+    ended: Option<Ending>,
+}
+
+impl<'t> Visitor<'t> for Chooser<'_> {
+    fn tag(&mut self, name: &'t str, value: &'t str) -> ControlFlow<()> {
+        if self.sel.wants_tag(name) && !self.tags.iter().any(|(n, _)| n == name) {
+            self.tags
+                .push((name.to_owned(), unescape(value).into_owned()));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
+        self.variant = Some(match boards {
+            Boards::One(p) => p.variant(),
+            Boards::Two(_) => Variant::Bughouse,
+        });
+        if let Some(r) = &self.sel.position {
+            self.reached = match boards {
+                Boards::One(p) => r.is(p),
+                Boards::Two(m) => {
+                    r.is(m.board(crate::bughouse::BoardId::A))
+                        || r.is(m.board(crate::bughouse::BoardId::B))
+                }
+            };
+        }
+        if self.sel.needs_moves() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    }
+
+    fn san(&mut self, _: &Position, _: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
+        if at.is_mainline() {
+            self.last_drop = m.is_drop();
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn played(&mut self, after: &Position) -> ControlFlow<()> {
+        if let Some(r) = &self.sel.position
+            && !self.reached
+        {
+            self.reached = r.is(after);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end(&mut self, boards: Boards<'_>) {
+        let ending = |p: &Position| {
+            if p.is_checkmate() {
+                Some(Ending::Mate)
+            } else if p.is_stalemate() {
+                Some(Ending::Stalemate)
+            } else {
+                None
+            }
+        };
+        self.ended = match boards {
+            Boards::One(p) => ending(p),
+            Boards::Two(m) => ending(m.board(crate::bughouse::BoardId::A))
+                .filter(|e| *e == Ending::Mate)
+                .or_else(|| {
+                    ending(m.board(crate::bughouse::BoardId::B)).filter(|e| *e == Ending::Mate)
+                }),
+        };
+    }
+}
+
+/// Whether `game` meets every criterion of `sel`, read with `opts` (whose `strict` says
+/// what `valid` means, as for `validate`).
+pub fn select_game(game: &RawGame, sel: &Selection, opts: &Options) -> Chosen {
+    if sel.takes_all() {
+        return Chosen {
+            selected: true,
+            report: GameReport {
+                number: game.number,
+                line: game.line,
+                variant: None,
+                plies: 0,
+                status: Status::Ok,
+                result_reading: None,
+                problems: Vec::new(),
+            },
+            captured: None,
+        };
+    }
+    let mut c = Chooser {
+        sel,
+        tags: Vec::new(),
+        variant: None,
+        reached: false,
+        last_drop: false,
+        ended: None,
+    };
+    let report = visit_game(game, opts, &mut c);
+    let tag = |name: &str| {
+        c.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let mut selected = true;
+    // Criteria on one tag are alternatives; those on different tags all hold.
+    let mut names: Vec<&str> = sel.tags.iter().map(|t| t.name.as_str()).collect();
+    names.dedup();
+    for name in names {
+        let value = tag(name);
+        selected &= sel
+            .tags
+            .iter()
+            .filter(|t| t.name == name)
+            .any(|t| value.is_some_and(|v| t.accepts(v)));
+    }
+    if let Some(v) = sel.variant {
+        selected &= c.variant == Some(v);
+    }
+    for player in &sel.players {
+        selected &= SEATS
+            .iter()
+            .filter_map(|s| tag(s))
+            .any(|name| name.eq_ignore_ascii_case(player));
+    }
+    if !sel.results.is_empty() {
+        selected &= tag("Result").is_some_and(|r| sel.results.iter().any(|x| x == r));
+    }
+    if let Some(n) = sel.min_plies {
+        selected &= report.plies >= n;
+    }
+    if let Some(n) = sel.max_plies {
+        selected &= report.plies <= n;
+    }
+    if sel.position.is_some() {
+        selected &= c.reached;
+    }
+    let errors = report
+        .problems
+        .iter()
+        .any(|p| p.severity == Severity::Error);
+    if let Some(e) = sel.ends_in {
+        let ended = if errors { None } else { c.ended };
+        selected &= match e {
+            Ending::DropMate => ended == Some(Ending::Mate) && c.last_drop,
+            e => ended == Some(e),
+        };
+    }
+    if let Some(valid) = sel.valid {
+        let accepted = !errors && (!opts.strict || report.problems.is_empty());
+        selected &= accepted == valid;
+    }
+    let captured = sel.capture.as_deref().and_then(tag).map(str::to_owned);
+    Chosen {
+        selected,
+        report,
+        captured,
+    }
+}
+
+/// What `pgn dedupe` compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DedupeBy {
+    /// The start position and the main line.
+    #[default]
+    Moves,
+    /// Those, and the seven-tag roster.
+    MovesAndTags,
+}
+
+impl FromStr for DedupeBy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<DedupeBy, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "moves" => Ok(DedupeBy::Moves),
+            "moves-and-tags" => Ok(DedupeBy::MovesAndTags),
+            _ => Err(format!("`{s}`: expected moves or moves-and-tags")),
+        }
+    }
+}
+
+impl fmt::Display for DedupeBy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DedupeBy::Moves => "moves",
+            DedupeBy::MovesAndTags => "moves-and-tags",
+        })
+    }
+}
+
+/// FNV-1a over 128 bits: a game's key, one per distinct game in memory.
+struct Fnv128(u128);
+
+impl Fnv128 {
+    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+
+    fn new(domain: u8) -> Fnv128 {
+        let mut h = Fnv128(Fnv128::OFFSET);
+        h.write(&[domain]);
+        h
+    }
+}
+
+impl Hasher for Fnv128 {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u128::from(b);
+            self.0 = self.0.wrapping_mul(Fnv128::PRIME);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0 as u64
+    }
+}
+
+/// The seven-tag roster, in its order.
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Hashes a game's start and main line (and roster).
+struct Keyer {
+    hash: Fnv128,
+    by: DedupeBy,
+    roster: [Option<String>; 7],
+}
+
+impl<'t> Visitor<'t> for Keyer {
+    fn tag(&mut self, name: &'t str, value: &'t str) -> ControlFlow<()> {
+        if self.by == DedupeBy::MovesAndTags
+            && let Some(i) = ROSTER.iter().position(|r| *r == name)
+            && self.roster[i].is_none()
+        {
+            self.roster[i] = Some(unescape(value).into_owned());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
+        let fen = |p: &Position| p.to_setup().display(FenDialect::Lichess).to_string();
+        match boards {
+            Boards::One(p) => {
+                p.variant().name().hash(&mut self.hash);
+                fen(p).hash(&mut self.hash);
+            }
+            Boards::Two(m) => {
+                "bughouse".hash(&mut self.hash);
+                fen(m.board(crate::bughouse::BoardId::A)).hash(&mut self.hash);
+                fen(m.board(crate::bughouse::BoardId::B)).hash(&mut self.hash);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, _: &Position, _: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
+        if at.is_mainline() {
+            at.board.hash(&mut self.hash);
+            m.hash(&mut self.hash);
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// A game's key for `pgn dedupe`: a 128-bit hash of its variant, start position and main
+/// line (with `MovesAndTags`, of its seven-tag roster too). A game that does not replay
+/// is keyed by its bytes instead: only an identical copy duplicates it.
+pub fn game_key(game: &RawGame, by: DedupeBy, opts: &Options) -> (u128, GameReport) {
+    let mut k = Keyer {
+        hash: Fnv128::new(1),
+        by,
+        roster: Default::default(),
+    };
+    let opts = Options {
+        variations: false,
+        ..*opts
+    };
+    let report = visit_game(game, &opts, &mut k);
+    if report
+        .problems
+        .iter()
+        .any(|p| p.severity == Severity::Error)
+    {
+        let mut h = Fnv128::new(2);
+        h.write(&game.bytes);
+        return (h.0, report);
+    }
+    for value in &k.roster {
+        value.hash(&mut k.hash);
+    }
+    (k.hash.0, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag(s: &str) -> TagCriterion {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn tag_criteria_compare_numbers_dates_and_text() {
+        assert!(tag("WhiteElo>=2000").accepts("2000"));
+        assert!(!tag("WhiteElo>2000").accepts("2000"));
+        assert!(tag("WhiteElo<2000.5").accepts("2000"));
+        assert!(!tag("WhiteElo<=2000").accepts("?"));
+        assert!(tag("Date>=2020.01.01").accepts("2020.01.01"));
+        assert!(tag("Date<2020.01.02").accepts("2020.01.01"));
+        assert!(
+            !tag("Date<2030.01.01").accepts("2020.??.??"),
+            "? never compares"
+        );
+        assert!(
+            !tag("Date<2030.01.01").accepts("2020"),
+            "a number is no date"
+        );
+        assert!(tag("White=Magnus Carlsen").accepts("Magnus Carlsen"));
+        assert!(!tag("White=Magnus").accepts("Magnus Carlsen"));
+        assert!(tag("Event~^Rated .*Blitz").accepts("Rated Crazyhouse Blitz"));
+        assert!(tag("White=").accepts(""));
+        for bad in [
+            "Elo>>2",
+            "Elo",
+            "=x",
+            "Date>2020.??.01",
+            "Bad Name=1",
+            "White~(",
+        ] {
+            assert!(bad.parse::<TagCriterion>().is_err(), "{bad}");
+        }
+        assert!(
+            "Elo>>2"
+                .parse::<TagCriterion>()
+                .unwrap_err()
+                .contains("`>2` is neither a number nor a date")
+        );
+    }
+
+    fn game(text: &str) -> RawGame {
+        RawGame::new(text.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn criteria_of_every_kind() {
+        let g = game(
+            "[Event \"x\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n[Variant \"Crazyhouse\"]\n\n\
+             1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+        );
+        let opts = Options::default();
+        let chosen = |f: &dyn Fn(&mut Selection)| {
+            let mut s = Selection::default();
+            f(&mut s);
+            select_game(&g, &s, &opts).selected
+        };
+        assert!(chosen(&|_| {}));
+        assert!(chosen(&|s| s.players.push("alice".into())));
+        assert!(!chosen(&|s| s.players.push("carol".into())));
+        assert!(chosen(&|s| s.variant = Some(Variant::Crazyhouse)));
+        assert!(!chosen(&|s| s.variant = Some(Variant::Chess)));
+        assert!(chosen(&|s| s.results.push("1-0".into())));
+        assert!(chosen(&|s| s.min_plies = Some(7)));
+        assert!(!chosen(&|s| s.min_plies = Some(8)));
+        assert!(chosen(&|s| s.max_plies = Some(7)));
+        assert!(chosen(&|s| s.ends_in = Some(Ending::Mate)));
+        assert!(!chosen(&|s| s.ends_in = Some(Ending::DropMate)));
+        assert!(!chosen(&|s| s.ends_in = Some(Ending::Stalemate)));
+        assert!(chosen(&|s| s.valid = Some(true)));
+        assert!(!chosen(&|s| s.valid = Some(false)));
+        // Two values of one tag: either; two tags: both.
+        assert!(chosen(&|s| {
+            s.tags.push(tag("White=Carol"));
+            s.tags.push(tag("White=Alice"));
+        }));
+        assert!(!chosen(&|s| {
+            s.tags.push(tag("White=Alice"));
+            s.tags.push(tag("Black=Carol"));
+        }));
+        let after = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR/ w KQkq - 4 4";
+        assert!(chosen(
+            &|s| s.position = Some(Reaches::new(after, false).unwrap())
+        ));
+        let black_to_move = after.replace(" w ", " b ");
+        assert!(!chosen(
+            &|s| s.position = Some(Reaches::new(&black_to_move, false).unwrap())
+        ));
+        assert!(chosen(
+            &|s| s.position = Some(Reaches::new(&black_to_move, true).unwrap())
+        ));
+        // A game with an illegal move: invalid, and it ends in nothing.
+        let bad = game("[Result \"*\"]\n\n1. e4 e5 2. Qh6 *\n");
+        let s = Selection {
+            valid: Some(false),
+            ..Selection::default()
+        };
+        assert!(select_game(&bad, &s, &opts).selected);
+        let s = Selection {
+            max_plies: Some(2),
+            ..Selection::default()
+        };
+        assert!(select_game(&bad, &s, &opts).selected);
+    }
+
+    #[test]
+    fn tag_criteria_alone_stop_after_the_tags() {
+        let g = game("[White \"A\"]\n\n1. e4 e5 2. Ke9 *\n");
+        let mut s = Selection::default();
+        s.players.push("a".into());
+        let c = select_game(&g, &s, &Options::default());
+        assert!(c.selected);
+        assert_eq!(c.report.plies, 0, "no move was replayed");
+        assert!(c.report.problems.is_empty());
+    }
+
+    #[test]
+    fn keys_tell_games_by_start_and_main_line() {
+        let opts = Options::default();
+        let key = |t: &str, by| game_key(&game(t), by, &opts).0;
+        let a = "[Event \"a\"]\n\n1. e4 {x} e5 (1... c5) 2. Nf3 $1 *\n";
+        let b = "[Event \"b\"]\n\n1.e4 e5 2.Ngf3 1-0\n";
+        assert_eq!(key(a, DedupeBy::Moves), key(b, DedupeBy::Moves));
+        assert_ne!(
+            key(a, DedupeBy::MovesAndTags),
+            key(b, DedupeBy::MovesAndTags)
+        );
+        let c = "[Event \"a\"]\n\n1. e4 e5 *\n";
+        assert_ne!(key(a, DedupeBy::Moves), key(c, DedupeBy::Moves));
+        let zh = "[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 *\n";
+        assert_ne!(key(a, DedupeBy::Moves), key(zh, DedupeBy::Moves));
+        let fen = "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2\"]\n\n1. e4 e5 2. Nf3 *\n";
+        assert_ne!(key(a, DedupeBy::Moves), key(fen, DedupeBy::Moves));
+        let broken = "[Event \"a\"]\n\n1. e4 e5 2. Qh6 *\n";
+        assert_eq!(key(broken, DedupeBy::Moves), key(broken, DedupeBy::Moves));
+        assert_ne!(
+            key(broken, DedupeBy::Moves),
+            key("[Event \"b\"]\n\n1. e4 e5 2. Qh6 *\n", DedupeBy::Moves)
+        );
+    }
+}

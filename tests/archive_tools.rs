@@ -1,0 +1,496 @@
+//! Issue 27: `pgn select`, `pgn dedupe` and `pgn split`, driven as a user drives them,
+//! and checked against pgn-extract (Debian's package) where it can express the same.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use insta_cmd::get_cargo_bin;
+
+fn cmd(args: &[&str]) -> Command {
+    let mut c = Command::new(get_cargo_bin("pocketfen"));
+    c.args(args);
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    cmd(args).output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pocketfen-27-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const STANDARD: &str = "samples/lichess_standard_2025-05_sample438.pgn";
+const ZH: &str = "samples/lichess_zh_2022-2025_bots75.pgn.zst";
+
+/// The games of a PGN text, as the text of each (split at each `[Event`).
+fn games_of(pgn: &str) -> Vec<String> {
+    let mut games: Vec<String> = Vec::new();
+    for line in pgn.split_inclusive('\n') {
+        if line.starts_with("[Event ") || games.is_empty() {
+            games.push(String::new());
+        }
+        games.last_mut().unwrap().push_str(line);
+    }
+    games.retain(|g| g.contains("[Event "));
+    games
+}
+
+/// The `Site` tags of a PGN text, in order: which games it holds.
+fn sites(pgn: &str) -> Vec<String> {
+    pgn.lines()
+        .filter(|l| l.starts_with("[Site "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Debian's pgn-extract, when installed (CI installs it: there its absence fails).
+fn pgn_extract() -> Option<&'static str> {
+    let found = ["/usr/games/pgn-extract", "/usr/bin/pgn-extract"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "pgn-extract is not installed (.ci/run installs it)"
+        );
+        eprintln!("skipped: pgn-extract is not installed");
+    }
+    found
+}
+
+/// Each selection pgn-extract can express picks the same games, in the same order.
+#[test]
+fn issue_27_selections_agree_with_pgn_extract() {
+    let Some(pe) = pgn_extract() else { return };
+    let dir = temp_dir("pe");
+    let sample = fs::read_to_string(STANDARD).unwrap();
+    // The players of the sample's first games, for exact and either-seat matches.
+    let white = sample
+        .lines()
+        .find_map(|l| l.strip_prefix("[White \""))
+        .and_then(|l| l.strip_suffix("\"]"))
+        .unwrap()
+        .to_owned();
+    let tag_file = |name: &str, body: &str| {
+        let p = dir.join(name);
+        fs::write(&p, body).unwrap();
+        p.to_str().unwrap().to_owned()
+    };
+    let cases: Vec<(Vec<String>, Vec<String>)> = vec![
+        (
+            vec![format!("-t{}", tag_file("t1", "WhiteElo >= \"2000\"\n"))],
+            vec!["--tag".into(), "WhiteElo>=2000".into()],
+        ),
+        (
+            vec![format!(
+                "-t{}",
+                tag_file("t2", "BlackElo < \"1500\"\nResult \"0-1\"\n")
+            )],
+            vec![
+                "--tag".into(),
+                "BlackElo<1500".into(),
+                "--result".into(),
+                "0-1".into(),
+            ],
+        ),
+        (
+            vec![format!("-t{}", tag_file("t3", "Date >= \"2025.05.01\"\n"))],
+            vec!["--tag".into(), "Date>=2025.05.01".into()],
+        ),
+        (
+            vec![format!("-Tp{white}")],
+            vec!["--player".into(), white.to_uppercase()],
+        ),
+        (
+            vec![format!("-Tw{white}")],
+            vec!["--tag".into(), format!("White={white}")],
+        ),
+        (
+            vec!["-pl40".into(), "-pu80".into()],
+            vec![
+                "--min-plies".into(),
+                "40".into(),
+                "--max-plies".into(),
+                "80".into(),
+            ],
+        ),
+        (vec!["-M".into()], vec!["--ends-in".into(), "mate".into()]),
+    ];
+    for (theirs, ours) in &cases {
+        let out = dir.join("pe.pgn");
+        let status = Command::new(pe)
+            .arg("-s")
+            .args(theirs)
+            .arg(format!("-o{}", out.display()))
+            .arg(STANDARD)
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{theirs:?}");
+        let expected = sites(&fs::read_to_string(&out).unwrap());
+        for jobs in ["1", "2"] {
+            let mut args = vec!["pgn", "select", "-q", "-j", jobs];
+            args.extend(ours.iter().map(String::as_str));
+            args.push(STANDARD);
+            let got = run(&args);
+            assert_eq!(
+                sites(&text(&got.stdout)),
+                expected,
+                "{ours:?} vs pgn-extract {theirs:?}"
+            );
+        }
+        assert!(
+            !expected.is_empty() || theirs[0].starts_with("-M"),
+            "{theirs:?} picks some games"
+        );
+    }
+    // Duplicates (-D), on the sample twice over and itself (it has some of its own).
+    let twice = dir.join("twice.pgn");
+    fs::write(&twice, sample.repeat(2)).unwrap();
+    for input in [STANDARD, twice.to_str().unwrap()] {
+        let out = dir.join("pe.pgn");
+        Command::new(pe)
+            .args(["-s", "-D", &format!("-o{}", out.display()), input])
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        let got = run(&["pgn", "dedupe", "-q", input]);
+        assert_eq!(
+            sites(&text(&got.stdout)),
+            sites(&fs::read_to_string(&out).unwrap()),
+            "{input}"
+        );
+    }
+    // Splitting (-#100): the same games in the same files.
+    let theirs = dir.join("theirs");
+    let ours = dir.join("ours");
+    fs::create_dir_all(&theirs).unwrap();
+    let sample_path = fs::canonicalize(STANDARD).unwrap();
+    Command::new(pe)
+        .args(["-s", "-#100"])
+        .arg(&sample_path)
+        .current_dir(&theirs)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    let pattern = format!("{}/{{n:1}}.pgn", ours.display());
+    assert!(
+        run(&[
+            "pgn", "split", "-q", "--every", "100", "-o", &pattern, STANDARD
+        ])
+        .status
+        .success()
+    );
+    let mut names: Vec<_> = fs::read_dir(&theirs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 5);
+    for name in names {
+        let a = sites(&fs::read_to_string(theirs.join(&name)).unwrap());
+        let b = sites(&fs::read_to_string(ours.join(&name)).unwrap());
+        assert_eq!(a, b, "{name:?}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Games are written byte for byte, in input order, for any `-j`; `--rest` gets every
+/// other game, so the two outputs hold every input game once; `--count` counts.
+#[test]
+fn issue_27_select_writes_games_as_they_were() {
+    let dir = temp_dir("select");
+    // An archive with broken games among good ones, comments and CRLF line ends in one.
+    let mut pgn = String::new();
+    let good = "[Event \"g{i}\"]\n[Result \"*\"]\n\n1. e4 {a comment} e5 ; a line comment\n2. Nf3 $1 *\n\n";
+    let bad = "[Event \"b{i}\"]\n[Result \"*\"]\n\n1. e4 e5 2. Qh6 *\n\n";
+    for i in 0..500 {
+        let g = if i % 7 == 3 { bad } else { good };
+        pgn.push_str(&g.replace("{i}", &i.to_string()));
+    }
+    pgn.push_str("[Event \"crlf\"]\r\n[Result \"*\"]\r\n\r\n1. d4 *\r\n\r\n");
+    let input = dir.join("mixed.pgn");
+    fs::write(&input, &pgn).unwrap();
+    let i = input.to_str().unwrap();
+    // Everything chosen: the input itself.
+    let all = run(&["pgn", "select", "-q", i]);
+    assert_eq!(text(&all.stdout), pgn);
+    let (bad_out, good_out) = (dir.join("bad.pgn"), dir.join("good.pgn"));
+    for jobs in ["1", "2"] {
+        let out = run(&[
+            "pgn",
+            "select",
+            "-j",
+            jobs,
+            "--invalid",
+            "-o",
+            bad_out.to_str().unwrap(),
+            "--rest",
+            good_out.to_str().unwrap(),
+            i,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("71 of 501 games selected"),
+            "{}",
+            text(&out.stderr)
+        );
+        let bad_games = games_of(&fs::read_to_string(&bad_out).unwrap());
+        let good_games = games_of(&fs::read_to_string(&good_out).unwrap());
+        assert_eq!(bad_games.len(), 71);
+        assert!(bad_games.iter().all(|g| g.contains("Qh6")));
+        let mut both: Vec<String> = bad_games.into_iter().chain(good_games).collect();
+        let mut input_games = games_of(&pgn);
+        both.sort();
+        input_games.sort();
+        assert_eq!(both, input_games, "every game once");
+    }
+    let counted = run(&["pgn", "select", "-q", "--valid", "--count", i]);
+    assert_eq!(text(&counted.stdout), "430\n");
+    // None chosen: exit 1, as grep.
+    let none = run(&["pgn", "select", "-q", "--player", "nobody", i]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(none.stdout.is_empty());
+    // Compressed input, the variant as a criterion, under its aliases.
+    for alias in ["zh", "Crazyhouse"] {
+        let out = run(&["pgn", "select", "-q", "--count", "--variant", alias, ZH]);
+        assert_eq!(text(&out.stdout), "75\n", "{alias}");
+    }
+    let out = run(&["pgn", "select", "-q", "--count", "--variant", "chess", ZH]);
+    assert_eq!(text(&out.stdout), "0\n");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Criteria that need the moves: the position reached, the ending (a drop-mate), a
+/// bughouse player in any of the four seats.
+#[test]
+fn issue_27_select_by_position_ending_and_seat() {
+    let zh = "[Event \"dm\"]\n[Variant \"Crazyhouse\"]\n[Result \"1-0\"]\n\
+              [FEN \"6k1/5ppp/8/8/8/8/8/4K3/R w - - 0 1\"]\n[SetUp \"1\"]\n\n1. R@a8# 1-0\n\n\
+              [Event \"m\"]\n[Variant \"Crazyhouse\"]\n[Result \"1-0\"]\n\
+              [FEN \"6k1/5ppp/8/8/8/8/8/R3K3/N w Q - 0 1\"]\n[SetUp \"1\"]\n\n1. Ra8# 1-0\n\n";
+    let dir = temp_dir("position");
+    let p = dir.join("zh.pgn");
+    fs::write(&p, zh).unwrap();
+    let p = p.to_str().unwrap();
+    let events = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["pgn", "select", "-q"];
+        all.extend(args);
+        all.push(p);
+        text(&run(&all).stdout)
+            .lines()
+            .filter(|l| l.starts_with("[Event "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(events(&["--ends-in", "drop-mate"]), ["[Event \"dm\"]"]);
+    assert_eq!(events(&["--ends-in", "mate"]).len(), 2);
+    assert_eq!(events(&["--ends-in", "stalemate"]).len(), 0);
+    // The position after the drop, in another dialect; with a pocket it is not reached
+    // by the other game (its pocket differs), but its board is.
+    let after = "R5k1/5ppp/8/8/8/8/8/4K3[] b - - 1 1";
+    assert_eq!(events(&["--position", after]), ["[Event \"dm\"]"]);
+    assert_eq!(events(&["--position", after, "--board-only"]).len(), 2);
+    let url = "https://lichess.org/analysis/crazyhouse/R5k1/5ppp/8/8/8/8/8/4K3/_b_-_-_1_1";
+    assert_eq!(events(&["--position", url]), ["[Event \"dm\"]"]);
+    // Bughouse: the fourth seat counts.
+    let bpgn = fs::read_dir("grammar-tests/bpgn/ok")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| fs::read_to_string(p).unwrap().contains("[BlackB \""))
+        .expect("a BPGN with a BlackB tag");
+    let body = fs::read_to_string(&bpgn).unwrap();
+    let at = body.find("[BlackB \"").unwrap() + "[BlackB \"".len();
+    let black_b = &body[at..at + body[at..].find('"').unwrap()];
+    let out = run(&[
+        "pgn",
+        "select",
+        "-q",
+        "--count",
+        "--player",
+        black_b,
+        bpgn.to_str().unwrap(),
+    ]);
+    assert_ne!(text(&out.stdout), "0\n", "{black_b} in {}", bpgn.display());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Bad criteria are usage errors that name the argument, before any input is read (the
+/// run does not wait for stdin, which is never closed here).
+#[test]
+fn issue_27_bad_criteria_are_usage_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["pgn", "select", "--tag", "Elo>>2"], "--tag"),
+        (&["pgn", "select", "--tag", "Date<2020.??.01"], "--tag"),
+        (&["pgn", "select", "--tag", "White~(unclosed"], "--tag"),
+        (&["pgn", "select", "--variant", "atomic"], "--variant"),
+        (&["pgn", "select", "--position", "not a fen"], "--position"),
+        (&["pgn", "select", "--ends-in", "resign"], "--ends-in"),
+        (&["pgn", "select", "--result", "2-0"], "--result"),
+        (&["pgn", "select", "--valid", "--invalid"], "--invalid"),
+        (&["pgn", "dedupe", "--by", "tags"], "--by"),
+        (&["pgn", "split", "--every", "10", "-o", "part.pgn"], "{n}"),
+        (
+            &["pgn", "split", "--by-tag", "Event", "-o", "part-{n}.pgn"],
+            "{value}",
+        ),
+        (
+            &["pgn", "split", "--every", "0", "-o", "p-{n}.pgn"],
+            "--every",
+        ),
+        (&["pgn", "split", "-o", "p-{n}.pgn"], "--every"),
+    ];
+    for (args, names) in cases {
+        let mut child = cmd(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(names), "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// Duplicates are reported where they are and where the game they repeat is; the first
+/// is kept; `--duplicates` gets the others; the roster can count too.
+#[test]
+fn issue_27_dedupe_reports_and_keeps_the_first() {
+    let dir = temp_dir("dedupe");
+    let a = "[Event \"a\"]\n[Site \"x\"]\n[Result \"*\"]\n\n1. e4 {one} e5 2. Nf3 *\n\n";
+    let b = "[Event \"b\"]\n[Site \"y\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ngf3 (2. Nc3) *\n\n";
+    let c = "[Event \"c\"]\n[Site \"z\"]\n[Result \"*\"]\n\n1. d4 *\n\n";
+    let first = dir.join("one.pgn");
+    let second = dir.join("two.pgn.gz");
+    fs::write(&first, format!("{a}{c}")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(format!("{b}{a}").as_bytes()).unwrap();
+    fs::write(&second, gz.finish().unwrap()).unwrap();
+    let dups = dir.join("dups.pgn");
+    let (f, s) = (first.to_str().unwrap(), second.to_str().unwrap());
+    let out = run(&[
+        "pgn",
+        "dedupe",
+        "--duplicates",
+        dups.to_str().unwrap(),
+        f,
+        s,
+    ]);
+    assert_eq!(text(&out.stdout), format!("{a}{c}"));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("{s}:1: game 1 duplicates game 1 ({f}:1)")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{s}:7: game 2 duplicates game 1 ({f}:1)")),
+        "{err}"
+    );
+    assert!(
+        err.contains("total: 2 files, 4 games, 2 kept, 2 duplicates"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&dups).unwrap(), format!("{b}{a}"));
+    // With the roster, `b` differs from `a` (its Event and Site), the second `a` does not.
+    let out = run(&["pgn", "dedupe", "-q", "--by", "moves-and-tags", f, s]);
+    assert_eq!(text(&out.stdout), format!("{a}{c}{b}"));
+    // The output never replaces an input.
+    let out = run(&["pgn", "dedupe", "-o", f, f]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(fs::read_to_string(&first).unwrap(), format!("{a}{c}"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Files of N games, numbered at a fixed width; one file per tag value, named safely.
+#[test]
+fn issue_27_split_by_count_and_by_tag() {
+    let dir = temp_dir("split");
+    let pattern = format!("{}/part-{{n}}.pgn", dir.display());
+    let out = run(&["pgn", "split", "--every", "200", "-o", &pattern, STANDARD]);
+    assert!(out.status.success());
+    assert!(
+        text(&out.stderr).contains("wrote 3 files (438 games)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let mut names: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["part-000001.pgn", "part-000002.pgn", "part-000003.pgn"]
+    );
+    let counts: Vec<usize> = names
+        .iter()
+        .map(|n| games_of(&fs::read_to_string(dir.join(n)).unwrap()).len())
+        .collect();
+    assert_eq!(counts, [200, 200, 38]);
+    let joined: String = names
+        .iter()
+        .map(|n| fs::read_to_string(dir.join(n)).unwrap())
+        .collect();
+    assert_eq!(
+        sites(&joined),
+        sites(&fs::read_to_string(STANDARD).unwrap())
+    );
+
+    let by = temp_dir("by-tag");
+    let tricky = "[Event \"a/b: c?\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"..\"]\n[Result \"*\"]\n\n1. d4 *\n\n\
+                  [Result \"*\"]\n\n1. c4 *\n\n[Event \"a/b: c?\"]\n[Result \"*\"]\n\n1. Nf3 *\n\n";
+    let input = by.join("in.pgn");
+    fs::write(&input, tricky).unwrap();
+    let pattern = format!("{}/e-{{value}}.pgn", by.display());
+    let out = run(&[
+        "pgn",
+        "split",
+        "-q",
+        "--by-tag",
+        "Event",
+        "-o",
+        &pattern,
+        input.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut names: Vec<String> = fs::read_dir(&by)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("e-"))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["e-_...pgn", "e-a_b__c_.pgn", "e-none.pgn"]);
+    assert_eq!(
+        games_of(&fs::read_to_string(by.join("e-a_b__c_.pgn")).unwrap()).len(),
+        2
+    );
+    let explicit = format!("{}/w-{{n:2}}.pgn", by.display());
+    run(&[
+        "pgn",
+        "split",
+        "-q",
+        "--every",
+        "1",
+        "-o",
+        &explicit,
+        input.to_str().unwrap(),
+    ]);
+    assert!(by.join("w-04.pgn").exists() && !by.join("w-05.pgn").exists());
+    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(&by).unwrap();
+}
