@@ -698,10 +698,10 @@ impl Run {
         match self.task.clone() {
             Task::Validate { .. } => {
                 let keep = Arc::clone(&self.keep_bytes);
-                Arc::new(move |g: &RawGame| {
-                    let report = validate_game(g, &opts);
-                    let raw = (!report.problems.is_empty() && keep.load(Ordering::Relaxed))
-                        .then(|| g.clone());
+                Arc::new(move |g: RawGame| {
+                    let report = validate_game(&g, &opts);
+                    let raw =
+                        (!report.problems.is_empty() && keep.load(Ordering::Relaxed)).then_some(g);
                     Item::Validated(report, raw)
                 })
             }
@@ -709,26 +709,25 @@ impl Run {
                 target,
                 style,
                 keep_broken,
-            } => Arc::new(move |g: &RawGame| {
-                let converted = convert_game(g, target, style, &opts);
-                let raw =
-                    (keep_broken && matches!(converted, Converted::Refused(_))).then(|| g.clone());
+            } => Arc::new(move |g: RawGame| {
+                let converted = convert_game(&g, target, style, &opts);
+                let raw = (keep_broken && matches!(converted, Converted::Refused(_))).then_some(g);
                 Item::Converted(converted, raw)
             }),
-            Task::Replay { text } => Arc::new(move |g: &RawGame| {
+            Task::Replay { text } => Arc::new(move |g: RawGame| {
                 let mut plies = String::new();
-                let report = replay_game(g, &opts, text, &mut |line| {
+                let report = replay_game(&g, &opts, text, &mut |line| {
                     plies.push_str(line);
                     plies.push('\n');
                 });
                 Item::Replayed(report, plies)
             }),
             Task::Select(sel) => {
-                Arc::new(move |g: &RawGame| Item::Selected(select_game(g, &sel, &opts), g.clone()))
+                Arc::new(move |g: RawGame| Item::Selected(select_game(&g, &sel, &opts), g))
             }
-            Task::Dedupe { by } => Arc::new(move |g: &RawGame| {
-                let (key, report) = game_key(g, by, &opts);
-                Item::Keyed(key, report, g.clone())
+            Task::Dedupe { by } => Arc::new(move |g: RawGame| {
+                let (key, report) = game_key(&g, by, &opts);
+                Item::Keyed(key, report, g)
             }),
         }
     }

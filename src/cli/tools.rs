@@ -239,6 +239,14 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
     let (mut found, mut all_found) = (0usize, 0usize);
     let mut io_failed = false;
     let mut interrupted = false;
+    // The duplicates' lines, written to stderr 64 KiB at a time (an archive of copies
+    // has a line per game), and before each summary.
+    let mut said: Vec<u8> = Vec::new();
+    let tell = |said: &mut Vec<u8>| -> io::Result<()> {
+        let r = live::without_line(line, || io::stderr().write_all(said));
+        said.clear();
+        r
+    };
     let result = (|| -> Result<()> {
         for record in run {
             match record {
@@ -259,17 +267,19 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                         Entry::Occupied(first) => {
                             found += 1;
                             let first = *first.get();
-                            live::without_line(line, || {
-                                eprintln!(
-                                    "{}:{}: game {} duplicates game {} ({}:{})",
-                                    shown(&g.file),
-                                    g.line,
-                                    g.game,
-                                    first.game,
-                                    shown(&names[first.file as usize]),
-                                    first.line
-                                );
-                            });
+                            writeln!(
+                                said,
+                                "{}:{}: game {} duplicates game {} ({}:{})",
+                                shown(&g.file),
+                                g.line,
+                                g.game,
+                                first.game,
+                                shown(&names[first.file as usize]),
+                                first.line
+                            )?;
+                            if said.len() >= 1 << 16 {
+                                tell(&mut said)?;
+                            }
                             if let Some(d) = &mut dups {
                                 write_raw(&mut d.out, &g.raw.bytes)?;
                             }
@@ -277,6 +287,7 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                     }
                 }
                 RunRecord::Summary(s) => {
+                    tell(&mut said)?;
                     interrupted |= s.interrupted;
                     let what = format!(
                         "{}, {} kept",

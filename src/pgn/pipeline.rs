@@ -27,7 +27,8 @@ const BATCH_BYTES: usize = 1 << 20;
 pub(crate) const WINDOW_PER_JOB: usize = 2;
 
 /// The work done on each game.
-pub(crate) type Work<T> = Arc<dyn Fn(&RawGame) -> T + Send + Sync>;
+/// The work done on each game, which it is handed (and may keep).
+pub(crate) type Work<T> = Arc<dyn Fn(RawGame) -> T + Send + Sync>;
 
 /// A stream of games split and worked on, read in input order as an iterator.
 pub(crate) struct Ordered<T> {
@@ -162,7 +163,7 @@ impl<T: Send + 'static> Ordered<T> {
 }
 
 /// A worker: takes the next batch when there is room for it, works on it, sends it back.
-fn worker<T>(shared: &Shared, tx: &Sender<(usize, Vec<T>)>, work: &dyn Fn(&RawGame) -> T) {
+fn worker<T>(shared: &Shared, tx: &Sender<(usize, Vec<T>)>, work: &dyn Fn(RawGame) -> T) {
     loop {
         let (n, batch) = {
             let mut s = shared.lock();
@@ -190,7 +191,8 @@ fn worker<T>(shared: &Shared, tx: &Sender<(usize, Vec<T>)>, work: &dyn Fn(&RawGa
             s.taken += 1;
             (n, batch)
         };
-        let results = panic::catch_unwind(AssertUnwindSafe(|| batch.iter().map(work).collect()));
+        let results =
+            panic::catch_unwind(AssertUnwindSafe(|| batch.into_iter().map(work).collect()));
         let Ok(results) = results else {
             // A game the work could not cope with (a bug): the run ends there, with an
             // error, rather than waiting forever for this batch.
@@ -288,7 +290,7 @@ impl<T> Iterator for Ordered<T> {
                     return None;
                 }
                 match games.next_game() {
-                    Ok(Some(game)) => Some(work(&game)),
+                    Ok(Some(game)) => Some(work(game)),
                     Ok(None) => {
                         *done = true;
                         None
@@ -367,7 +369,7 @@ mod tests {
     #[test]
     fn ordered_for_any_jobs() {
         for jobs in [1, 2, 3, 7] {
-            let work: Work<usize> = Arc::new(|g: &RawGame| g.number);
+            let work: Work<usize> = Arc::new(|g: RawGame| g.number);
             let seen: Vec<usize> = Ordered::new(splitter(games(2000)), jobs, work, None).collect();
             assert_eq!(seen, (1..=2000).collect::<Vec<_>>(), "jobs {jobs}");
         }
@@ -380,7 +382,7 @@ mod tests {
         let jobs = 3;
         let started = Arc::new(AtomicUsize::new(0));
         let counter = Arc::clone(&started);
-        let work: Work<usize> = Arc::new(move |g: &RawGame| {
+        let work: Work<usize> = Arc::new(move |g: RawGame| {
             counter.fetch_add(1, Ordering::SeqCst);
             if g.number == 1 {
                 thread::sleep(Duration::from_millis(300));
@@ -405,7 +407,7 @@ mod tests {
     /// Dropping the iterator early stops and joins the workers.
     #[test]
     fn dropping_early_stops_the_workers() {
-        let work: Work<usize> = Arc::new(|g: &RawGame| g.number);
+        let work: Work<usize> = Arc::new(|g: RawGame| g.number);
         let mut run = Ordered::new(splitter(games(20_000)), 4, work, None);
         assert_eq!(run.next(), Some(1));
         drop(run);

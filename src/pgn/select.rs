@@ -27,7 +27,7 @@ use super::split::RawGame;
 use super::validate::visit_game;
 use super::visitor::Visitor;
 use crate::moves::Move;
-use crate::notation::fen::{self, FenDialect};
+use crate::notation::fen;
 use crate::notation::san::SanPlus;
 use crate::position::{Position, Severity};
 use crate::setup::Setup;
@@ -502,30 +502,62 @@ impl fmt::Display for DedupeBy {
     }
 }
 
-/// FNV-1a over 128 bits: a game's key, one per distinct game in memory.
-struct Fnv128(u128);
+/// A 128-bit key built one word at a time: each word is XORed in, the state multiplied
+/// by an odd 128-bit constant (a bijection) and its high half folded into its low half,
+/// so that every bit of every word reaches every bit of the key. Words are a packed
+/// move each (one step per move), or eight bytes of other data.
+struct Key128(u128);
 
-impl Fnv128 {
-    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+impl Key128 {
+    const MUL: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
 
-    fn new(domain: u8) -> Fnv128 {
-        let mut h = Fnv128(Fnv128::OFFSET);
-        h.write(&[domain]);
-        h
+    fn new(domain: u64) -> Key128 {
+        let mut k = Key128(0x6c62_272e_07bb_0142_62b8_2175_6295_c58d);
+        k.word(domain);
+        k
+    }
+
+    #[inline]
+    fn word(&mut self, w: u64) {
+        self.0 = (self.0 ^ u128::from(w)).wrapping_mul(Key128::MUL);
+        self.0 ^= self.0 >> 67;
     }
 }
 
-impl Hasher for Fnv128 {
+impl Hasher for Key128 {
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u128::from(b);
-            self.0 = self.0.wrapping_mul(Fnv128::PRIME);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.word(u64::from_le_bytes(c.try_into().expect("eight bytes")));
         }
+        let rest = chunks.remainder();
+        let mut last = [0u8; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        // The length tells `ab` + `c` from `a` + `bc`.
+        self.word(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 60));
     }
 
     fn finish(&self) -> u64 {
         self.0 as u64
+    }
+}
+
+/// A move as one word: its kind, squares and roles (what tells it from the other moves
+/// of its position).
+fn packed(m: Move) -> u64 {
+    let sq = |s: crate::types::Square| s.index() as u64;
+    let role = |r: crate::types::Role| r as u64 + 1;
+    match m {
+        Move::Normal {
+            role: r,
+            from,
+            to,
+            promotion,
+            ..
+        } => 1 | sq(from) << 4 | sq(to) << 10 | role(r) << 16 | promotion.map_or(0, role) << 20,
+        Move::EnPassant { from, to } => 2 | sq(from) << 4 | sq(to) << 10,
+        Move::Castle { king, rook } => 3 | sq(king) << 4 | sq(rook) << 10,
+        Move::Put { role: r, to } => 4 | sq(to) << 10 | role(r) << 16,
     }
 }
 
@@ -534,7 +566,7 @@ const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "
 
 /// Hashes a game's start and main line (and roster).
 struct Keyer {
-    hash: Fnv128,
+    hash: Key128,
     by: DedupeBy,
     roster: [Option<String>; 7],
 }
@@ -551,16 +583,20 @@ impl<'t> Visitor<'t> for Keyer {
     }
 
     fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
-        let fen = |p: &Position| p.to_setup().display(FenDialect::Lichess).to_string();
+        let mut position = |p: &Position| {
+            let s = p.to_setup();
+            (p.variant() as u8).hash(&mut self.hash);
+            s.board.hash(&mut self.hash);
+            s.pockets.hash(&mut self.hash);
+            s.turn.hash(&mut self.hash);
+            s.castling.hash(&mut self.hash);
+            s.ep_square.hash(&mut self.hash);
+        };
         match boards {
-            Boards::One(p) => {
-                p.variant().name().hash(&mut self.hash);
-                fen(p).hash(&mut self.hash);
-            }
+            Boards::One(p) => position(p),
             Boards::Two(m) => {
-                "bughouse".hash(&mut self.hash);
-                fen(m.board(crate::bughouse::BoardId::A)).hash(&mut self.hash);
-                fen(m.board(crate::bughouse::BoardId::B)).hash(&mut self.hash);
+                position(m.board(crate::bughouse::BoardId::A));
+                position(m.board(crate::bughouse::BoardId::B));
             }
         }
         ControlFlow::Continue(())
@@ -568,8 +604,11 @@ impl<'t> Visitor<'t> for Keyer {
 
     fn san(&mut self, _: &Position, _: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
         if at.is_mainline() {
-            at.board.hash(&mut self.hash);
-            m.hash(&mut self.hash);
+            let board = match at.board {
+                None => 0,
+                Some(b) => 1 + b.index() as u64,
+            };
+            self.hash.word(packed(m) | board << 30);
         }
         ControlFlow::Continue(())
     }
@@ -580,7 +619,7 @@ impl<'t> Visitor<'t> for Keyer {
 /// is keyed by its bytes instead: only an identical copy duplicates it.
 pub fn game_key(game: &RawGame, by: DedupeBy, opts: &Options) -> (u128, GameReport) {
     let mut k = Keyer {
-        hash: Fnv128::new(1),
+        hash: Key128::new(1),
         by,
         roster: Default::default(),
     };
@@ -594,7 +633,7 @@ pub fn game_key(game: &RawGame, by: DedupeBy, opts: &Options) -> (u128, GameRepo
         .iter()
         .any(|p| p.severity == Severity::Error)
     {
-        let mut h = Fnv128::new(2);
+        let mut h = Key128::new(2);
         h.write(&game.bytes);
         return (h.0, report);
     }
@@ -740,8 +779,11 @@ mod tests {
         assert_ne!(key(a, DedupeBy::Moves), key(c, DedupeBy::Moves));
         let zh = "[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 *\n";
         assert_ne!(key(a, DedupeBy::Moves), key(zh, DedupeBy::Moves));
+        // The start is the position: its clocks do not count.
         let fen = "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2\"]\n\n1. e4 e5 2. Nf3 *\n";
-        assert_ne!(key(a, DedupeBy::Moves), key(fen, DedupeBy::Moves));
+        assert_eq!(key(a, DedupeBy::Moves), key(fen, DedupeBy::Moves));
+        let later = "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]\n\n1... e5 2. Nf3 *\n";
+        assert_ne!(key(a, DedupeBy::Moves), key(later, DedupeBy::Moves));
         let broken = "[Event \"a\"]\n\n1. e4 e5 2. Qh6 *\n";
         assert_eq!(key(broken, DedupeBy::Moves), key(broken, DedupeBy::Moves));
         assert_ne!(
