@@ -452,6 +452,10 @@ pub struct RunOptions {
     /// summary and the total, marked `interrupted` and not `complete`; no further
     /// archive is opened.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Hand each game to a worker as soon as it is read, not in batches: for input that
+    /// comes slowly (a pipe, a terminal), whose records should come as its games do. It
+    /// costs throughput on input that comes fast.
+    pub eager: bool,
 }
 
 impl Default for RunOptions {
@@ -464,6 +468,7 @@ impl Default for RunOptions {
             split: None,
             timings: false,
             stop: None,
+            eager: false,
         }
     }
 }
@@ -682,7 +687,13 @@ impl Run {
         let work = self.work(game);
         self.current = Some(Current {
             name,
-            games: Ordered::new(splitter, self.jobs, work, self.opts.stop.clone()),
+            games: Ordered::new(
+                splitter,
+                self.jobs,
+                work,
+                self.opts.stop.clone(),
+                self.opts.eager,
+            ),
             totals: Totals::default(),
             start,
             compression,
@@ -803,9 +814,9 @@ impl Run {
     fn summary(&mut self) -> Option<RunRecord> {
         let mut current = self.current.take()?;
         let error = current.games.take_error();
-        // A read that fails once the run is stopped failed because of it (a stream
-        // read as it comes gives up when told to stop).
-        let interrupted = current.games.interrupted() || (error.is_some() && self.stopped());
+        // A stream that ends, or fails, once the run is stopped ended because of it (a
+        // stream read as it comes gives up when told to stop).
+        let interrupted = current.games.interrupted() || self.stopped();
         let error = error.filter(|_| !interrupted);
         let mut bytes = current.games.bytes_read();
         let split = current.part.as_ref().map(|p| {

@@ -437,7 +437,8 @@ pub struct GameArgs {
     /// start, and `pocketfen merge` joins the parts' `--json` into the whole file's.
     #[arg(long, value_name = "K/N")]
     pub split: Option<pocketfen::archive::Split>,
-    /// Print only the problems: no summary, no total, no progress line.
+    /// Print only the problems: no summary, no total, no progress line (with `--json`
+    /// the `summary` and `total` records stay: they are data, which `merge` reads).
     #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Give the seconds each file took, and the speed, in the summaries (text, JSON and
@@ -471,7 +472,8 @@ pub struct ValidateArgs {
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// Also write an HTML report: a summary per file and one card per problem, with the
-    /// position drawn (self-contained; the exit code is unchanged).
+    /// position drawn (self-contained; the exit code is unchanged). It replaces only an
+    /// earlier report or an empty file, never an archive or other file.
     #[arg(long, value_name = "REPORT.html")]
     pub html: Option<std::path::PathBuf>,
     /// The most problems the HTML report draws; the rest are counted.

@@ -32,12 +32,19 @@ pub fn catch_signals() -> Arc<AtomicBool> {
             return;
         };
         std::thread::spawn(move || {
+            let mut first: Option<Instant> = None;
             for signal in signals.forever() {
                 if SIGNAL
                     .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
                     .is_ok()
                 {
                     STOP.store(true, Ordering::SeqCst);
+                    first = Some(Instant::now());
+                    continue;
+                }
+                // One interrupt may arrive twice at once (`timeout` signals the process and
+                // then its group): a second one counts only after a moment.
+                if first.is_some_and(|t| t.elapsed() < Duration::from_millis(300)) {
                     continue;
                 }
                 if let Some(path) = PARTIAL.lock().ok().and_then(|mut p| p.take()) {
@@ -80,7 +87,7 @@ pub fn partial_lock() -> Option<std::sync::MutexGuard<'static, Option<PathBuf>>>
 }
 
 /// Standard input, read on a thread of its own, so that a stop ends a read that waits
-/// on a terminal or a pipe: the reader then fails (the run ends, `interrupted`).
+/// on a terminal or a pipe: the input then ends there (the run ends, `interrupted`).
 pub struct Stdin {
     chunks: Receiver<io::Result<Vec<u8>>>,
     chunk: Vec<u8>,
@@ -128,8 +135,9 @@ impl Read for Stdin {
             if self.ended {
                 return Ok(0);
             }
+            // A stop ends the input: the game read so far is the last one.
             if self.stop.load(Ordering::Relaxed) {
-                return Err(io::Error::other("interrupted"));
+                return Ok(0);
             }
             match self.chunks.recv_timeout(Duration::from_millis(50)) {
                 Ok(Ok(chunk)) => {
@@ -240,8 +248,19 @@ impl ProgressLine {
         self.draw();
     }
 
-    /// Draws the line's text, over the one shown.
+    /// Draws the line's text, over the one shown, cut to the terminal's width (a line
+    /// that wrapped could not be drawn over).
     fn draw(&mut self) {
+        if let Some(width) = terminal_width()
+            && self.text.chars().count() >= width
+        {
+            let cut = self
+                .text
+                .char_indices()
+                .nth(width.saturating_sub(1))
+                .map_or(self.text.len(), |(i, _)| i);
+            self.text.truncate(cut);
+        }
         let mut err = io::stderr().lock();
         let pad = self
             .shown
@@ -270,6 +289,20 @@ impl ProgressLine {
         self.clear();
         self.text.clear();
     }
+}
+
+/// The width of the terminal stderr is, in columns.
+fn terminal_width() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        // SAFETY: TIOCGWINSZ writes a `winsize` into the struct it is given, and nothing
+        // else; the descriptor is stderr's, open for the process's life.
+        let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+        let ok = unsafe { libc::ioctl(libc::STDERR_FILENO, libc::TIOCGWINSZ, &mut ws) } == 0;
+        (ok && ws.ws_col > 0).then_some(usize::from(ws.ws_col))
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// A time left, as a person reads it.
@@ -320,6 +353,26 @@ pub fn end_line(line: Option<&Shared>) {
 /// A message on stderr (`pocketfen: …`), with the progress line out of its way.
 pub fn note(line: Option<&Shared>, message: impl Display) {
     without_line(line, || eprintln!("pocketfen: {message}"));
+}
+
+/// Whether standard input may come slowly: a terminal, a pipe or a socket (not a file).
+pub fn stdin_is_slow() -> bool {
+    if io::stdin().is_terminal() {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        std::fs::File::from(fd)
+            .metadata()
+            .is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_socket())
+    }
+    #[cfg(not(unix))]
+    false
 }
 
 /// Whether output is flushed per record: when stdout is a terminal, or `--line-buffered`.

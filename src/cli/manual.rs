@@ -62,7 +62,7 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen validate --html report.html games.pgn.zst",
             ),
             (
-                "Every archive under a directory, as JSON Lines, problems only:",
+                "Every archive under a directory, as JSON Lines, without a progress line:",
                 "pocketfen validate -q --json archives/ > problems.jsonl",
             ),
             (

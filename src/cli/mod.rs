@@ -24,7 +24,10 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             // An unquoted FEN, split by the shell: one error that says to quote it.
-            let args: Vec<String> = std::env::args().skip(1).collect();
+            let args: Vec<String> = std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
             if e.use_stderr()
                 && let Some((n, fen)) = run::split_fen(&args)
             {
@@ -39,6 +42,16 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    // An unquoted FEN that the arguments took anyway (`moves --fen` takes its fields as
+    // moves): the same one error.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some((n, fen)) = run::split_fen(&args) {
+        eprintln!("pocketfen: {}", run::split_fen_error(n, &fen));
+        return ExitCode::from(2);
+    }
     let result = run::run(cli);
     // A run stopped by SIGINT or SIGTERM ends with 128 + the signal, as shells report
     // it, after printing what it found.

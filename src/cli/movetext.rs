@@ -13,6 +13,16 @@ pub struct MoveTokens<R> {
     depth: usize,
     /// The word being read.
     word: Vec<u8>,
+    /// The result marker the main line ended with (a move after it is an error).
+    result: Option<String>,
+    /// Whether an error has ended the tokens.
+    failed: bool,
+}
+
+/// A movetext that cannot be read: a comment or variation never closed, a `)` without
+/// its `(`, a move after the result (an error of kind `InvalidData`).
+fn broken(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
 }
 
 impl<R: BufRead> MoveTokens<R> {
@@ -21,6 +31,8 @@ impl<R: BufRead> MoveTokens<R> {
             reader,
             depth: 0,
             word: Vec::new(),
+            result: None,
+            failed: false,
         }
     }
 
@@ -35,8 +47,8 @@ impl<R: BufRead> MoveTokens<R> {
         }
     }
 
-    /// Consumes up to and including `end` (to the end of the input when there is none).
-    fn skip_past(&mut self, end: u8) -> io::Result<()> {
+    /// Consumes up to and including `end`; `false` when the input ends first.
+    fn skip_past(&mut self, end: u8) -> io::Result<bool> {
         loop {
             let chunk = match self.reader.fill_buf() {
                 Ok(c) => c,
@@ -44,12 +56,12 @@ impl<R: BufRead> MoveTokens<R> {
                 Err(e) => return Err(e),
             };
             if chunk.is_empty() {
-                return Ok(());
+                return Ok(false);
             }
             match memchr::memchr(end, chunk) {
                 Some(n) => {
                     self.reader.consume(n + 1);
-                    return Ok(());
+                    return Ok(true);
                 }
                 None => {
                     let n = chunk.len();
@@ -89,6 +101,11 @@ fn is_delimiter(b: u8) -> bool {
     matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
 }
 
+/// Whether a word is a result marker.
+fn is_result(word: &str) -> bool {
+    matches!(word, "*" | "1-0" | "0-1" | "1/2-1/2" | "½-½" | "0.5-0.5")
+}
+
 /// The move in a word, with a move number before it taken off (`12.e4`, `12...e5`);
 /// `None` for a word that is no move (a move number, a result, a NAG, a glyph).
 fn move_of(word: &str) -> Option<&str> {
@@ -113,32 +130,58 @@ impl<R: BufRead> Iterator for MoveTokens<R> {
     type Item = io::Result<String>;
 
     fn next(&mut self) -> Option<io::Result<String>> {
+        if self.failed {
+            return None;
+        }
+        let item = self.step();
+        self.failed = matches!(item, Some(Err(_)));
+        item
+    }
+}
+
+impl<R: BufRead> MoveTokens<R> {
+    fn step(&mut self) -> Option<io::Result<String>> {
         loop {
             let byte = match self.peek() {
                 Ok(Some(b)) => b,
+                Ok(None) if self.depth > 0 => {
+                    return Some(Err(broken(
+                        "a variation `(` is never closed by its `)`".to_owned(),
+                    )));
+                }
                 Ok(None) => return None,
                 Err(e) => return Some(Err(e)),
+            };
+            let closed = |found: io::Result<bool>, what: &str| match found {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(broken(what.to_owned())),
+                Err(e) => Err(e),
             };
             let step = match byte {
                 b if b.is_ascii_whitespace() => {
                     self.reader.consume(1);
                     Ok(())
                 }
-                b'{' => self.skip_past(b'}'),
-                b';' => self.skip_past(b'\n'),
+                b'{' => closed(
+                    self.skip_past(b'}'),
+                    "a `{` comment is never closed by its `}`",
+                ),
+                b';' => self.skip_past(b'\n').map(drop),
                 // A tag pair (`[Event "…"]`) pasted with the moves.
-                b'[' => self.skip_past(b']'),
+                b'[' => closed(self.skip_past(b']'), "a `[` tag is never closed by its `]`"),
                 b'(' => {
                     self.depth += 1;
                     self.reader.consume(1);
                     Ok(())
                 }
+                b')' if self.depth == 0 => Err(broken("a `)` with no `(` before it".to_owned())),
                 b')' => {
-                    self.depth = self.depth.saturating_sub(1);
+                    self.depth -= 1;
                     self.reader.consume(1);
                     Ok(())
                 }
-                b'}' | b']' => {
+                b'}' => Err(broken("a `}` with no `{` before it".to_owned())),
+                b']' => {
                     self.reader.consume(1);
                     Ok(())
                 }
@@ -146,10 +189,20 @@ impl<R: BufRead> Iterator for MoveTokens<R> {
                     if let Err(e) = self.read_word() {
                         return Some(Err(e));
                     }
-                    let word = String::from_utf8_lossy(&self.word);
-                    if self.depth == 0
-                        && let Some(m) = move_of(&word)
-                    {
+                    let word = String::from_utf8_lossy(&self.word).into_owned();
+                    if self.depth > 0 {
+                        continue;
+                    }
+                    if is_result(&word) {
+                        self.result.get_or_insert(word);
+                        continue;
+                    }
+                    if let Some(m) = move_of(&word) {
+                        if let Some(r) = &self.result {
+                            return Some(Err(broken(format!(
+                                "`{m}` after the result `{r}`: the game is over"
+                            ))));
+                        }
                         return Some(Ok(m.to_owned()));
                     }
                     Ok(())
@@ -182,10 +235,29 @@ mod tests {
                 "e4", "e5", "Nf3", "Nc6!?", "Bb5", "a6", "P@e5", "@d4", "0-0", "O-O-O"
             ]
         );
-        assert_eq!(moves("1-0 0-1 * 12. 12... !? $14"), Vec::<String>::new());
+        assert_eq!(moves("1-0 * 12. 12... !? $14"), Vec::<String>::new());
         assert_eq!(moves("e2e4 e7e5 -- N@f3"), ["e2e4", "e7e5", "--", "N@f3"]);
         // Nested variations, and comments inside them.
         assert_eq!(moves("1. e4 (1. d4 (1. c4 {x)}) d5) e5"), ["e4", "e5"]);
+    }
+
+    /// What cannot be read is an error, after the moves before it.
+    #[test]
+    fn broken_movetext_is_an_error_after_the_moves_before_it() {
+        for (text, says) in [
+            ("e4 e5 {unterminated", "never closed by its `}`"),
+            ("e4 (e3", "`(` is never closed"),
+            ("e4 ) e5", "a `)` with no `(`"),
+            ("e4 } e5", "a `}` with no `{`"),
+            ("e4 e5 * Nf3", "`Nf3` after the result `*`"),
+            ("e4 e5 1-0 2. Nf3", "`Nf3` after the result `1-0`"),
+        ] {
+            let mut tokens = MoveTokens::new(text.as_bytes());
+            assert_eq!(tokens.next().unwrap().unwrap(), "e4", "{text}");
+            let err = tokens.find_map(Result::err).expect(text);
+            assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+            assert!(err.to_string().contains(says), "{text}: {err}");
+        }
     }
 
     /// A token longer than any buffer, read through a reader that gives one byte at a

@@ -62,17 +62,33 @@ pub fn run(cli: Cli) -> Result<bool> {
 }
 
 /// The FEN a shell split at its spaces, when `args` look like one (a board field with
-/// its `/`s, then a side to move `w` or `b`): the arguments joined again.
+/// its `/`s, then a side to move `w` or `b`): how many arguments it spans, and the
+/// arguments joined again.
 pub fn split_fen(args: &[String]) -> Option<(usize, String)> {
     let start = args.windows(2).position(|w| {
         w[0].matches('/').count() >= 7
             && !w[0].contains(' ')
             && matches!(w[1].as_str(), "w" | "b" | "W" | "B")
     })?;
-    // The fields of a FEN: the board and up to five more (Chess.com's pocket and
-    // promoted squares are two more still).
-    let fields = &args[start..(start + 6).min(args.len())];
-    Some((args.len() - start, fields.join(" ")))
+    // The fields after the side to move: castling, en passant, the clocks, and
+    // Chess.com's pocket and promoted squares.
+    let field = |a: &str| {
+        !a.is_empty()
+            && (a == "-"
+                || a.bytes().all(|b| b.is_ascii_digit())
+                || a.bytes().all(|b| b"KQkqABCDEFGHabcdefgh".contains(&b))
+                || a.bytes().all(|b| b"PNBRQKpnbrqk".contains(&b))
+                || (a.len().is_multiple_of(2)
+                    && a.as_bytes()
+                        .chunks(2)
+                        .all(|c| (b'a'..=b'h').contains(&c[0]) && (b'1'..=b'8').contains(&c[1]))))
+    };
+    let n = 2 + args[start + 2..]
+        .iter()
+        .take(6)
+        .take_while(|a| field(a))
+        .count();
+    Some((n, args[start..start + n].join(" ")))
 }
 
 /// The error of a FEN given unquoted: one message, that says to quote it.
@@ -115,13 +131,15 @@ fn for_each_record(
 
 /// Calls `f` with each line of stdin, numbered on from `n`.
 fn stdin_records(n: &mut usize, f: &mut impl FnMut(usize, &str) -> io::Result<()>) -> Result<()> {
-    let stdin = io::stdin();
-    let mut reader = io::BufReader::with_capacity(1 << 16, stdin.lock());
+    // Read on a thread of its own: Ctrl-C ends the input there, also while a read waits
+    // on a terminal or a pipe, and every line read before is answered.
+    let stdin = super::live::Stdin::new(super::live::catch_signals());
+    let mut reader = io::BufReader::with_capacity(1 << 16, stdin);
     let mut buf = Vec::with_capacity(256);
     let first = *n;
     loop {
         buf.clear();
-        if super::live::stopped() || !read_line(&mut reader, &mut buf).context("reading stdin")? {
+        if !read_line(&mut reader, &mut buf).context("reading stdin")? {
             return Ok(());
         }
         *n += 1;
@@ -584,7 +602,11 @@ fn moves(args: &MovesArgs) -> Result<bool> {
     // stdin, the variant guessed from its start.
     let (tokens, guess_from): (Box<dyn Iterator<Item = io::Result<String>>>, Vec<String>) =
         if args.moves.is_empty() {
-            let mut stdin = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
+            // Ctrl-C ends the input, also while a read waits: the moves before it are played.
+            let mut stdin = io::BufReader::with_capacity(
+                1 << 16,
+                super::live::Stdin::new(super::live::catch_signals()),
+            );
             let head = stdin_head(&mut stdin, live).context("reading stdin")?;
             let guess = if head.contains(&b'@') {
                 vec!["@".to_owned()]
@@ -594,7 +616,8 @@ fn moves(args: &MovesArgs) -> Result<bool> {
             let reader = io::Read::chain(io::Cursor::new(head), stdin);
             (Box::new(MoveTokens::new(reader)), guess)
         } else {
-            let text = args.moves.join(" ");
+            // One argument per line: a `;` comment ends with its argument.
+            let text = args.moves.join("\n");
             let tokens: Vec<io::Result<String>> = MoveTokens::new(text.as_bytes()).collect();
             let guess = tokens
                 .iter()
@@ -618,13 +641,31 @@ fn moves(args: &MovesArgs) -> Result<bool> {
             out.write_all(b"\n")
         };
     let mut plies = 0;
-    // Ctrl-C stops at the next move, with every move before it written.
-    super::live::catch_signals();
     for (i, token) in tokens.enumerate() {
-        if super::live::stopped() {
-            break;
-        }
-        let token = &token.context("reading stdin")?;
+        let token = &match token {
+            Ok(t) => t,
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                // Movetext that cannot be read: said after the moves before it.
+                if args.json {
+                    emit(
+                        &mut out,
+                        &MoveRecord::Error {
+                            index: i + 1,
+                            token: "",
+                            kind: "syntax",
+                            message: e.to_string(),
+                            fen: fen_of(&pos),
+                        },
+                    )?;
+                } else {
+                    out.flush()?;
+                    eprintln!("pocketfen: move {}: syntax: {e}", i + 1);
+                }
+                out.flush()?;
+                return Ok(false);
+            }
+            Err(e) => return Err(e).context("reading stdin"),
+        };
         let shown = clipped(token);
         let index = i + 1;
         plies = index;

@@ -131,6 +131,11 @@ pub(super) fn run_options(
         split: games.split,
         timings: games.timings,
         stop: Some(live::catch_signals()),
+        // Games that come slowly down a pipe are worked on one by one, so that each
+        // record comes as its game does.
+        eager: live::line_buffered(games.line_buffered)
+            && (games.files.is_empty() || games.files.iter().any(|f| f == Path::new("-")))
+            && live::stdin_is_slow(),
     }
 }
 
@@ -313,6 +318,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
     let paths = files(&args.games)?;
     if let Some(html) = &args.html {
         refuse_input("--html", html, &paths)?;
+        refuse_non_report(html)?;
     }
     let opts = options(&args.games, args.strict, args.variations);
     // The HTML report's file is opened first, so a bad path fails before any work.
@@ -408,8 +414,8 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 all_ok &=
                     s.illegal_games == 0 && s.error_games == 0 && !(args.strict && s.warnings > 0);
             }
-            // Several files: their total too.
-            RunRecord::Total(t) if t.files > 1 => {
+            // Several files: their total too (also when a stop left some unread).
+            RunRecord::Total(t) if t.files > 1 || (t.interrupted && paths.len() > 1) => {
                 if args.json {
                     out.record(|w| json_line(w, &record))
                         .context("writing the report")?;
@@ -440,6 +446,34 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         anyhow::bail!("some input could not be read completely");
     }
     Ok(all_ok)
+}
+
+/// Refuses an `--html` destination that holds something other than a report: the report
+/// replaces an earlier one or an empty file, never an archive (`validate --html *.pgn`,
+/// the shell's expansion putting the first archive after `--html`).
+fn refuse_non_report(path: &Path) -> Result<()> {
+    let Ok(mut file) = File::open(path) else {
+        return Ok(());
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    let mut head = [0u8; 64];
+    let n = io::Read::read(&mut file, &mut head).unwrap_or(0);
+    let text = String::from_utf8_lossy(&head[..n]);
+    let start = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .to_ascii_lowercase();
+    if start.is_empty() || start.starts_with("<!doctype html") || start.starts_with("<html") {
+        return Ok(());
+    }
+    let first = text.lines().next().unwrap_or("");
+    anyhow::bail!(
+        "--html {}: this file holds no HTML report (it begins `{}`), and the report replaces only an earlier report or an empty file; if the shell expanded a pattern such as *.pgn after --html, give the report's name first",
+        path.display(),
+        pocketfen::record::printable(&first.chars().take(40).collect::<String>())
+    )
 }
 
 /// A summary's counts.
@@ -496,8 +530,12 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
                 }
                 out.flush().context("writing the output")?;
                 let name = shown(&s.file);
-                if !args.json {
+                let unread = s.games == 0 && s.bytes == 0 && s.stream_error.is_some();
+                if args.json || !s.opened || unread {
+                } else if args.games.quiet {
                     quiet_end(None, &name, s);
+                } else {
+                    live::note(None, format_args!("{name}: {}", summary_text(s)));
                 }
                 if !file_notes(None, &name, s) && failed.is_none() {
                     let what = if s.opened { "reading" } else { "opening" };
@@ -507,9 +545,14 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
                     ));
                 }
             }
-            RunRecord::Total(t) if t.files > 1 && args.json => {
-                out.record(|w| json_line(w, &record))
-                    .context("writing the output")?;
+            RunRecord::Total(t) if t.files > 1 || (t.interrupted && paths.len() > 1) => {
+                if args.json {
+                    out.record(|w| json_line(w, &record))
+                        .context("writing the output")?;
+                } else if !args.games.quiet {
+                    out.flush().context("writing the output")?;
+                    live::note(None, format_args!("total: {}", total_text(t)));
+                }
             }
             _ => {}
         }

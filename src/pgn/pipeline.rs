@@ -95,6 +95,9 @@ struct State {
     stop: Stop,
     /// The stream was ended by the stop flag.
     interrupted: bool,
+    /// The most games in a batch: one for a stream that comes slowly, so that each game
+    /// is worked on as soon as it is read.
+    batch_games: usize,
 }
 
 impl Shared {
@@ -112,6 +115,7 @@ impl<T: Send + 'static> Ordered<T> {
         jobs: usize,
         work: Work<T>,
         stop: Stop,
+        eager: bool,
     ) -> Ordered<T> {
         if jobs <= 1 {
             return Ordered {
@@ -135,6 +139,7 @@ impl<T: Send + 'static> Ordered<T> {
                 bytes: 0,
                 stop,
                 interrupted: false,
+                batch_games: if eager { 1 } else { BATCH_GAMES },
             }),
             room: Condvar::new(),
             window: jobs * WINDOW_PER_JOB,
@@ -214,7 +219,7 @@ impl State {
     fn split_batch(&mut self) -> Vec<RawGame> {
         let mut batch = Vec::new();
         let mut bytes = 0;
-        while batch.len() < BATCH_GAMES && bytes < BATCH_BYTES {
+        while batch.len() < self.batch_games && bytes < BATCH_BYTES {
             if stopped(&self.stop) {
                 self.done = true;
                 self.interrupted = true;
@@ -370,7 +375,8 @@ mod tests {
     fn ordered_for_any_jobs() {
         for jobs in [1, 2, 3, 7] {
             let work: Work<usize> = Arc::new(|g: RawGame| g.number);
-            let seen: Vec<usize> = Ordered::new(splitter(games(2000)), jobs, work, None).collect();
+            let seen: Vec<usize> =
+                Ordered::new(splitter(games(2000)), jobs, work, None, false).collect();
             assert_eq!(seen, (1..=2000).collect::<Vec<_>>(), "jobs {jobs}");
         }
     }
@@ -390,7 +396,7 @@ mod tests {
             g.number
         });
         // 256 games per batch: the stream holds 40 batches.
-        let mut run = Ordered::new(splitter(games(40 * 256)), jobs, work, None);
+        let mut run = Ordered::new(splitter(games(40 * 256)), jobs, work, None, false);
         thread::sleep(Duration::from_millis(150));
         let worked = started.load(Ordering::SeqCst);
         let window = jobs * WINDOW_PER_JOB;
@@ -408,7 +414,7 @@ mod tests {
     #[test]
     fn dropping_early_stops_the_workers() {
         let work: Work<usize> = Arc::new(|g: RawGame| g.number);
-        let mut run = Ordered::new(splitter(games(20_000)), 4, work, None);
+        let mut run = Ordered::new(splitter(games(20_000)), 4, work, None, false);
         assert_eq!(run.next(), Some(1));
         drop(run);
     }

@@ -2,8 +2,8 @@
 //! read as the FEN it carries; and the Lichess analysis URL of a position.
 //!
 //! ```text
-//! url     = [ "http" ["s"] "://" ] [ subdomain "." ] "lichess.org/analysis/"
-//!           [ variant "/" ] fen [ "?" query ] [ "#" fragment ]
+//! url     = [ "http" ["s"] "://" ] [ subdomain "." ] "lichess.org/" ( "analysis" / "editor" )
+//!           "/" [ variant "/" ] [ fen ] [ "?" query ] [ "#" fragment ]   ; no fen: the start
 //! variant = "standard" / "chess960" / "crazyhouse" / "horde" / "fromPosition" / …
 //! fen     = the FEN, spaces written `_` (or `%20`), other bytes percent-encoded
 //! tag     = "[" ws "FEN" ws DQUOTE *( "\" char / not DQUOTE ) DQUOTE ws "]"
@@ -62,12 +62,33 @@ const LICHESS_VARIANTS: &[&str] = &[
 /// let p = unwrap_pasted(r#"[FEN "8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1"]"#);
 /// assert_eq!(p.fen, "8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1");
 /// assert_eq!(unwrap_pasted("8/8/8/4k3/8/8/8/4K3 w - - 0 1").fen, "8/8/8/4k3/8/8/8/4K3 w - - 0 1");
+/// // No FEN: the variant's start; the board editor's URLs too.
+/// assert_eq!(
+///     unwrap_pasted("https://lichess.org/analysis/crazyhouse").fen,
+///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"
+/// );
+/// assert_eq!(unwrap_pasted("lichess.org/editor/8/8/8/4k3/8/8/8/4K3_w_-_-_0_1").fen, "8/8/8/4k3/8/8/8/4K3 w - - 0 1");
 /// ```
 pub fn unwrap_pasted(line: &str) -> Pasted<'_> {
     let text = line.trim();
-    if let Ok((_, (variant, fen))) = all_consuming(analysis_url).parse(text) {
+    if let Ok((_, (mut variant, mut fen))) = all_consuming(analysis_url).parse(text) {
+        // `/analysis/crazyhouse` (no FEN): the variant's start.
+        if variant.is_none()
+            && let Some(key) = LICHESS_VARIANTS
+                .iter()
+                .find(|v| v.eq_ignore_ascii_case(fen.trim_end_matches('/')))
+        {
+            variant = Some(key);
+            fen = "";
+        }
+        let fen = if fen.is_empty() {
+            let v = variant.and_then(lichess_variant).unwrap_or(Variant::Chess);
+            Cow::Owned(v.start().display(super::FenDialect::Lichess).to_string())
+        } else {
+            Cow::Owned(url_decode(fen))
+        };
         return Pasted {
-            fen: Cow::Owned(url_decode(fen)),
+            fen,
             variant: variant.and_then(lichess_variant),
             lichess_variant: variant,
         };
@@ -122,8 +143,8 @@ fn analysis_url(i: &str) -> IResult<&str, (Option<&str>, &str)> {
         char('/'),
     ));
     let fen = take_till(|c| c == '?' || c == '#');
-    let (rest, (_, _, _, variant, fen)) =
-        (scheme, host, tag("/analysis/"), variant, fen).parse(i)?;
+    let page = alt((tag("/analysis/"), tag("/editor/")));
+    let (rest, (_, _, _, variant, fen)) = (scheme, host, page, variant, fen).parse(i)?;
     // The query (`?color=black`) and the fragment (`#12`, a ply) say nothing of the FEN.
     let (rest, _) = opt(preceded(one_of("?#"), take_till(|_| false))).parse(rest)?;
     Ok((rest, (variant, fen)))
