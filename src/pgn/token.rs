@@ -177,7 +177,8 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// Reads the tag section (tags, and `;`/`%` comment lines between them), handing each
-    /// tag's name, raw value and offset to `tag`; stops before the first movetext token.
+    /// tag's name, raw value and offset to `tag`; stops before the first movetext token
+    /// (the `;` comments after the last tag are movetext's).
     /// Returns the name and offset of the first tag after a blank line, if one follows a
     /// blank line inside the section.
     pub fn tag_section(
@@ -187,9 +188,21 @@ impl<'a> Tokenizer<'a> {
         let mut after_blank = None;
         // Where the previous token ended (a blank line lies between it and the next).
         let mut previous_end = None;
-        while let Some(t) =
-            self.next_if(|t| matches!(t.kind, TokenKind::Tag { .. } | TokenKind::LineComment(_)))
-        {
+        // Where the `;` comments after the last tag begin: they belong to the movetext
+        // (a comment before the first move), and are read again as its first tokens.
+        let mut trailing = None;
+        loop {
+            let before = self.pos;
+            let Some(t) = self
+                .next_if(|t| matches!(t.kind, TokenKind::Tag { .. } | TokenKind::LineComment(_)))
+            else {
+                break;
+            };
+            if matches!(t.kind, TokenKind::LineComment(_)) {
+                trailing.get_or_insert(before);
+            } else {
+                trailing = None;
+            }
             if let TokenKind::Tag { name, value } = t.kind {
                 if let Some(end) = previous_end
                     && after_blank.is_none()
@@ -200,6 +213,9 @@ impl<'a> Tokenizer<'a> {
                 tag(name, value, t.offset);
             }
             previous_end = Some(t.offset + t.text.len());
+        }
+        if let Some(at) = trailing {
+            self.pos = at;
         }
         after_blank
     }

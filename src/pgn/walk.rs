@@ -133,7 +133,9 @@ pub(crate) fn walk<'t, P: Play, V: Visitor<'t>>(
                     ControlFlow::Continue(())
                 }
             }
-            TokenKind::LineComment(c) => visitor.line_comment(c),
+            // A `;` comment; a `%` line is an escape for other programs, no comment.
+            TokenKind::LineComment(c) if t.text.starts_with(';') => visitor.line_comment(c),
+            TokenKind::LineComment(_) => ControlFlow::Continue(()),
             TokenKind::Comment(c) => {
                 if depth == 0 {
                     play.comment(rep, c, t.offset, plies);
