@@ -1041,6 +1041,18 @@ fn issue_26_convert_summary_and_comments() {
         text(&out.stderr).lines().last(),
         Some("pocketfen: <stdin>: 3 games written, 1 left out (1 no-such-piece)")
     );
+    // A `;` comment before the first move is kept too; a `%` escape line is no comment.
+    let before = "[Event \"s\"]\n[Result \"*\"]\n\n; before the moves\n%escaped\n1. e4 *\n";
+    let out = run_in(
+        &["pgn", "convert", "-q", "--to", "lichess", "-"],
+        before.as_bytes(),
+    );
+    assert!(
+        text(&out.stdout).contains("\n{ before the moves } 1. e4 *\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(!text(&out.stdout).contains("escaped"));
     let q = run_in(
         &["pgn", "convert", "-q", "--to", "lichess", "-"],
         input.as_bytes(),
