@@ -33,8 +33,8 @@ use crate::pgn::pipeline::{Ordered, Work};
 use crate::pgn::split::PartEnd;
 use crate::pgn::split::{DEFAULT_MAX_GAME_BYTES, GameSplitter};
 use crate::pgn::{
-    Chosen, Converted, DedupeBy, Format, GameReport, Options, PlyText, RawGame, Selection, Target,
-    Totals, convert_game, game_key, replay_game, select_game, validate_game,
+    Chosen, Converted, DedupeBy, Format, GameReport, Layout, Options, PlyText, RawGame, Selection,
+    Target, Totals, convert_game_with, game_key, replay_game, select_game, validate_game,
 };
 use crate::position::Severity;
 use crate::record::{
@@ -379,6 +379,8 @@ pub enum Task {
         /// A game `validate` refuses is handed back unchanged (its bytes in the
         /// record's `raw`) instead of left out.
         keep_broken: bool,
+        /// What the games keep, and how their lines are laid out.
+        layout: Arc<Layout>,
     },
     /// `replay`: a [`RunRecord::Replayed`] for each game.
     Replay {
@@ -386,14 +388,27 @@ pub enum Task {
         text: PlyText,
     },
     /// `pgn select` and `pgn split`: a [`RunRecord::Selected`] for each game, its bytes
-    /// with it, and whether it meets the selection.
-    Select(Arc<Selection>),
+    /// with it, and whether it meets the selection; with a [`Rewrite`], each chosen game
+    /// rewritten too (in the record's `text`; a game that does not replay keeps only its
+    /// bytes).
+    Select(Arc<Selection>, Option<Arc<Rewrite>>),
     /// `pgn dedupe`: a [`RunRecord::Keyed`] for each game, its bytes with it, and its key
     /// ([`game_key`]).
     Dedupe {
         /// What makes two games the same.
         by: DedupeBy,
     },
+}
+
+/// How `pgn select` rewrites the games it chooses: for a site, laid out as asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewrite {
+    /// The site to write for.
+    pub target: Target,
+    /// How pawn drops are written.
+    pub style: DropStyle,
+    /// What the games keep, and how their lines are laid out.
+    pub layout: Layout,
 }
 
 /// A reader that counts the bytes read from it.
@@ -500,7 +515,7 @@ enum Item {
     Validated(GameReport, Option<RawGame>),
     Converted(Converted, Option<RawGame>),
     Replayed(GameReport, String),
-    Selected(Chosen, RawGame),
+    Selected(Chosen, RawGame, Option<String>),
     Keyed(u128, GameReport, RawGame),
 }
 
@@ -529,7 +544,7 @@ struct Current {
 /// use pocketfen::pgn::Target;
 /// use pocketfen::record::RunRecord;
 /// let pgn = "[Variant \"Crazyhouse\"]\n[FEN \"8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1\"]\n\n1. @e4 *\n";
-/// let task = Task::Convert { target: Target::Lichess, style: DropStyle::Letter, keep_broken: false };
+/// let task = Task::Convert { target: Target::Lichess, style: DropStyle::Letter, keep_broken: false, layout: Default::default() };
 /// let opts = RunOptions { jobs: 2, ..RunOptions::default() };
 /// let mut run = Run::new(vec![Source::reader("zh.pgn", pgn.as_bytes())], task, opts);
 /// let Some(RunRecord::Converted(game)) = run.next() else { panic!("a converted game first") };
@@ -720,8 +735,9 @@ impl Run {
                 target,
                 style,
                 keep_broken,
+                layout,
             } => Arc::new(move |g: RawGame| {
-                let converted = convert_game(&g, target, style, &opts);
+                let converted = convert_game_with(&g, target, style, &opts, &layout);
                 let raw = (keep_broken && matches!(converted, Converted::Refused(_))).then_some(g);
                 Item::Converted(converted, raw)
             }),
@@ -733,9 +749,19 @@ impl Run {
                 });
                 Item::Replayed(report, plies)
             }),
-            Task::Select(sel) => {
-                Arc::new(move |g: RawGame| Item::Selected(select_game(&g, &sel, &opts), g))
-            }
+            Task::Select(sel, rewrite) => Arc::new(move |g: RawGame| {
+                let chosen = select_game(&g, &sel, &opts);
+                let text = match (&rewrite, chosen.selected) {
+                    (Some(r), true) => {
+                        match convert_game_with(&g, r.target, r.style, &opts, &r.layout) {
+                            Converted::Game(text, _) => Some(text),
+                            Converted::Refused(_) => None,
+                        }
+                    }
+                    _ => None,
+                };
+                Item::Selected(chosen, g, text)
+            }),
             Task::Dedupe { by } => Arc::new(move |g: RawGame| {
                 let (key, report) = game_key(&g, by, &opts);
                 Item::Keyed(key, report, g)
@@ -786,7 +812,7 @@ impl Run {
                     problems: report.problems,
                 }))
             }
-            Item::Selected(chosen, raw) => {
+            Item::Selected(chosen, raw, text) => {
                 current.totals.add(&chosen.report);
                 Some(RunRecord::Selected(SelectedRecord {
                     file: current.name.clone(),
@@ -794,6 +820,7 @@ impl Run {
                     line: raw.line,
                     selected: chosen.selected,
                     captured: chosen.captured,
+                    text,
                     raw,
                 }))
             }

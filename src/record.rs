@@ -401,6 +401,9 @@ pub struct SelectedRecord {
     /// The value of the tag the selection captures (`--by-tag`), when the game has it.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub captured: Option<String>,
+    /// The game rewritten, when the selection rewrites its games and this one replays.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub text: Option<String>,
     /// The game exactly as it was in the input (not serialized).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub raw: RawGame,

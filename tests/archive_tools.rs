@@ -494,3 +494,106 @@ fn issue_27_split_by_count_and_by_tag() {
     fs::remove_dir_all(&dir).unwrap();
     fs::remove_dir_all(&by).unwrap();
 }
+
+/// `--strip`, `--tags`, `-w` and `--ply-limit` on `pgn convert` and `pgn select --to`:
+/// what is asked goes, the rest stays, and the games still validate.
+#[test]
+fn issue_27_strip_and_layout() {
+    let dir = temp_dir("strip");
+    let input = dir.join("in.pgn");
+    let game = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"w\"]\n[Black \"b\"]\n\
+                [Result \"1-0\"]\n[WhiteElo \"2000\"]\n[Annotator \"x\"]\n[Variant \"Crazyhouse\"]\n\n\
+                1. e4 { [%clk 0:03:00] good [%eval 0.3] } 1... e5 $1 { [%emt 0:00:02] } (1... c5 { sharp } 2. Nf3) \
+                2. Nf3 ; a line comment\n2... Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 1-0\n\n";
+    fs::write(&input, game.repeat(3)).unwrap();
+    let i = input.to_str().unwrap();
+    let convert = |extra: &[&str]| -> String {
+        let mut args = vec!["pgn", "convert", "-q", "--to", "lichess"];
+        args.extend(extra);
+        args.push(i);
+        let out = run(&args);
+        assert!(out.status.success(), "{extra:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let movetext = |pgn: &str| -> String {
+        pgn.lines()
+            .filter(|l| !l.starts_with('[') && !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let full = convert(&[]);
+    let flat = full.replace('\n', " ");
+    assert!(flat.contains("[%clk 0:03:00]") && flat.contains("$1") && flat.contains("(1... c5"));
+    let clocks = convert(&["--strip", "clocks"]).replace('\n', " ");
+    assert!(
+        !clocks.contains("%clk") && !clocks.contains("%emt"),
+        "{clocks}"
+    );
+    assert!(clocks.contains("{ good [%eval 0.3] }"), "{clocks}");
+    assert!(clocks.contains("{ sharp }") && clocks.contains("{ a line comment }"));
+    let bare = convert(&["--strip", "comments,nags,variations"]);
+    let moves = movetext(&bare);
+    assert!(
+        !moves.contains('{') && !moves.contains('$') && !moves.contains('('),
+        "{moves}"
+    );
+    assert!(moves.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5"), "{moves}");
+    let roster = convert(&["--tags", "roster"]);
+    assert!(!roster.contains("WhiteElo") && !roster.contains("Annotator"));
+    assert!(roster.contains("[Variant \"Crazyhouse\"]") && roster.contains("[Round \"1\"]"));
+    let some = convert(&["--tags", "WhiteElo"]);
+    assert!(some.contains("[WhiteElo \"2000\"]") && !some.contains("Annotator"));
+    let one_line = convert(&["-w", "0"]);
+    assert_eq!(
+        movetext(&one_line).lines().count(),
+        3,
+        "one movetext line per game"
+    );
+    let narrow = convert(&["-w", "40", "--strip", "comments"]);
+    assert!(movetext(&narrow).lines().all(|l| l.len() <= 40), "{narrow}");
+    let short = convert(&["--ply-limit", "5"]);
+    let plies = run_in_out(&["replay", "-q", "--emit", "uci", "-"], short.as_bytes());
+    assert_eq!(
+        plies.lines().filter(|l| !l.starts_with('#')).count(),
+        15,
+        "{plies}"
+    );
+    // Every output still validates.
+    for pgn in [&full, &bare, &roster, &one_line, &narrow, &short] {
+        let out = cmd(&["validate", "-q", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                c.stdin.take().unwrap().write_all(pgn.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        assert!(out.status.success(), "{}\n{pgn}", text(&out.stdout));
+    }
+    // `pgn select --to` rewrites what it chooses; the layout flags need it.
+    let out = run(&[
+        "pgn", "select", "-q", "--to", "xboard", "--strip", "comments", "--count", i,
+    ]);
+    assert_eq!(text(&out.stdout), "3\n");
+    let out = run(&[
+        "pgn", "select", "-q", "--to", "xboard", "--strip", "comments", "--tags", "roster", i,
+    ]);
+    assert!(
+        !text(&out.stdout).contains('{') && text(&out.stdout).contains("[Variant \"crazyhouse\"]")
+    );
+    let out = run(&["pgn", "select", "--strip", "comments", i]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--to"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+fn run_in_out(args: &[&str], stdin: &[u8]) -> String {
+    let mut child = cmd(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    text(&child.wait_with_output().unwrap().stdout)
+}

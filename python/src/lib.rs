@@ -548,7 +548,7 @@ fn run(
     timings: bool,
 ) -> RunIterator {
     let yields = match task {
-        Task::Validate { .. } | Task::Select(_) | Task::Dedupe { .. } => Yields::Records,
+        Task::Validate { .. } | Task::Select(..) | Task::Dedupe { .. } => Yields::Records,
         Task::Convert { .. } => Yields::Texts,
         Task::Replay { .. } => Yields::Plies,
     };
@@ -645,6 +645,7 @@ fn convert_pgn(
         target,
         style,
         keep_broken,
+        layout: Default::default(),
     };
     Ok(run(source, task, opts, jobs, split, false))
 }

@@ -621,6 +621,13 @@ pub struct SelectArgs {
     /// Print only the number of chosen games.
     #[arg(long, conflicts_with_all = ["output", "rest"])]
     pub count: bool,
+    /// Rewrite the chosen games for this site (lichess, chesscom, xboard), as `pgn
+    /// convert` does, instead of copying them; `--strip`, `--tags`, `-w` and
+    /// `--ply-limit` need it. A game that does not replay is copied as it was.
+    #[arg(long, value_parser = named::<Target>(TARGETS))]
+    pub to: Option<Target>,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     #[command(flatten)]
     pub input: ToolInput,
 }
@@ -657,6 +664,55 @@ pub struct SplitArgs {
     pub output: String,
     #[command(flatten)]
     pub input: ToolInput,
+}
+
+/// What a rewritten game keeps, and how its lines are laid out.
+#[derive(Debug, Args)]
+pub struct LayoutArgs {
+    /// Leave out of each game (separated by commas): comments, nags, variations, clocks
+    /// (the `[%clk …]` and `[%emt …]` commands of comments; the rest of a comment stays).
+    #[arg(long, value_name = "WHAT", value_delimiter = ',',
+          value_parser = clap::builder::PossibleValuesParser::new(["comments", "nags", "variations", "clocks"]))]
+    pub strip: Vec<String>,
+    /// The tags kept: all (the default), roster (the seven-tag roster, and those the
+    /// game needs: Variant, FEN, SetUp, CurrentPosition), or NAME,NAME… (the roster and
+    /// those).
+    #[arg(long = "tags", id = "keep_tags", value_name = "TAGS", value_parser = parse_kept_tags)]
+    pub keep_tags: Option<pocketfen::pgn::KeptTags>,
+    /// The movetext's line width (default 80; 0: one line per game).
+    #[arg(long = "width", short = 'w', value_name = "WIDTH")]
+    pub width: Option<usize>,
+    /// Write at most N mainline plies of each game (the rest is still validated).
+    #[arg(long, value_name = "N")]
+    pub ply_limit: Option<usize>,
+}
+
+impl LayoutArgs {
+    /// The layout these ask for.
+    pub fn layout(&self) -> pocketfen::pgn::Layout {
+        let has = |w: &str| self.strip.iter().any(|s| s == w);
+        pocketfen::pgn::Layout {
+            strip_comments: has("comments"),
+            strip_nags: has("nags"),
+            strip_variations: has("variations"),
+            strip_clocks: has("clocks"),
+            tags: self.keep_tags.clone().unwrap_or_default(),
+            width: self.width.unwrap_or(80),
+            ply_limit: self.ply_limit,
+        }
+    }
+
+    /// Whether any of them is given.
+    pub fn any(&self) -> bool {
+        !self.strip.is_empty()
+            || self.keep_tags.is_some()
+            || self.width.is_some()
+            || self.ply_limit.is_some()
+    }
+}
+
+fn parse_kept_tags(s: &str) -> Result<pocketfen::pgn::KeptTags, String> {
+    s.parse()
 }
 
 fn parse_tag(s: &str) -> Result<pocketfen::pgn::TagCriterion, String> {
@@ -697,6 +753,8 @@ pub struct PgnConvertArgs {
     /// and bzip2 1 to 9 (default 6 and 9).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub level: Option<i32>,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     #[command(flatten)]
     pub games: GameArgs,
     /// Worker threads, 1 to 256; 0 or none: every core. The output is the same for any
@@ -740,4 +798,14 @@ pub fn parse_bytes(s: &str) -> Result<usize, String> {
         .and_then(|n| usize::try_from(n).ok())
         .filter(|&n| n > 0)
         .ok_or_else(|| format!("{s:?}: expected a size from 1 byte to the address space"))
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of the definitions (unique names, valid defaults…), which a
+    /// release build never runs.
+    #[test]
+    fn the_arguments_are_consistent() {
+        <super::Cli as clap::CommandFactory>::command().debug_assert();
+    }
 }

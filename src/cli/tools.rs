@@ -17,7 +17,7 @@ use super::validate::{
     count, file_notes, files, options, progress, quiet_end, run_options, shown, sources,
     timing_text,
 };
-use pocketfen::archive::{Run, Task};
+use pocketfen::archive::{Rewrite, Run, Task};
 use pocketfen::pgn::{Compression, Reaches, Selection};
 use pocketfen::record::{RunRecord, SummaryRecord};
 
@@ -146,7 +146,22 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
         args.input.jobs,
         callback,
     );
-    let run = Run::new(sources(&paths, &ropts), Task::Select(Arc::new(sel)), ropts);
+    let rewrite = match args.to {
+        Some(target) => Some(Arc::new(Rewrite {
+            target,
+            style: target.drop_style(),
+            layout: args.layout.layout(),
+        })),
+        None if args.layout.any() => anyhow::bail!(
+            "--strip, --tags, -w and --ply-limit rewrite the games: say for which site (--to lichess, chesscom or xboard)"
+        ),
+        None => None,
+    };
+    let run = Run::new(
+        sources(&paths, &ropts),
+        Task::Select(Arc::new(sel), rewrite),
+        ropts,
+    );
     let (mut chosen, mut all_chosen) = (0usize, 0usize);
     let mut io_failed = false;
     let mut interrupted = false;
@@ -157,7 +172,10 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
                     if g.selected {
                         chosen += 1;
                         if let Some(out) = &mut out {
-                            write_raw(&mut out.out, &g.raw.bytes)?;
+                            match &g.text {
+                                Some(text) => write_raw(&mut out.out, text.as_bytes())?,
+                                None => write_raw(&mut out.out, &g.raw.bytes)?,
+                            }
                         }
                     } else if let Some(rest) = &mut rest {
                         write_raw(&mut rest.out, &g.raw.bytes)?;
@@ -498,7 +516,11 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
         args.input.jobs,
         callback,
     );
-    let run = Run::new(sources(&paths, &ropts), Task::Select(Arc::new(sel)), ropts);
+    let run = Run::new(
+        sources(&paths, &ropts),
+        Task::Select(Arc::new(sel), None),
+        ropts,
+    );
     let mut io_failed = false;
     // --every: the file being written, its number and its games.
     let mut current: Option<(Dest, u64, u64)> = None;

@@ -635,6 +635,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         target,
         style,
         keep_broken: args.keep_broken,
+        layout: std::sync::Arc::new(args.layout.layout()),
     };
     let ropts = run_options(
         &args.games,

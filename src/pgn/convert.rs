@@ -118,6 +118,8 @@ const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "
 struct Wrap {
     out: String,
     col: usize,
+    /// The line width (`usize::MAX`: one line).
+    width: usize,
     /// Opening parentheses waiting for the next word (they wrap together with it).
     open: usize,
 }
@@ -138,7 +140,7 @@ impl Wrap {
         };
         let width = open + pre.len() + chars + post.len();
         if self.col > 0 {
-            if self.col + 1 + width > 80 {
+            if self.col + 1 + width > self.width {
                 self.out.push('\n');
                 self.col = 0;
             } else {
@@ -168,7 +170,7 @@ impl Wrap {
     /// empty variation's `(` still waiting goes with it).
     fn close_paren(&mut self) {
         let open = std::mem::take(&mut self.open);
-        if self.col > 0 && self.col + open + 1 > 80 {
+        if self.col > 0 && self.col + open + 1 > self.width {
             self.out.push('\n');
             self.col = 0;
         }
@@ -194,7 +196,7 @@ impl Wrap {
         }
         write(&mut self.out);
         let width = self.out.len() - start - sep;
-        if sep == 1 && self.col + 1 + width > 80 {
+        if sep == 1 && self.col + 1 + width > self.width {
             self.out.replace_range(start..start + 1, "\n");
             self.col = width;
         } else {
@@ -209,7 +211,7 @@ impl Wrap {
         let trimmed = c.trim_ascii();
         if self.open == 0
             && !trimmed.is_empty()
-            && self.col + 1 + trimmed.len() + 4 <= 80
+            && self.col + 1 + trimmed.len() + 4 <= self.width
             && single_spaced(trimmed.as_bytes())
         {
             if self.col > 0 {
@@ -341,8 +343,110 @@ pub(crate) fn push_move_number(out: &mut String, before: &Position, board: Optio
     });
 }
 
+/// Which tags a rewritten game keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum KeptTags {
+    /// Every tag (the default).
+    #[default]
+    All,
+    /// The seven-tag roster, and the tags the game needs to be read (`Variant`, `FEN`,
+    /// `SetUp`, `CurrentPosition`).
+    Roster,
+    /// The roster, those needed to read the game, and these.
+    These(Vec<String>),
+}
+
+impl std::str::FromStr for KeptTags {
+    type Err = String;
+    fn from_str(s: &str) -> Result<KeptTags, String> {
+        match s.trim() {
+            "all" => Ok(KeptTags::All),
+            "roster" => Ok(KeptTags::Roster),
+            list => {
+                let names: Vec<String> = list.split(',').map(|n| n.trim().to_owned()).collect();
+                if names.iter().any(|n| {
+                    n.is_empty() || !n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                }) {
+                    return Err(format!(
+                        "`{s}`: expected roster, all or tag names separated by commas (WhiteElo,BlackElo)"
+                    ));
+                }
+                Ok(KeptTags::These(names))
+            }
+        }
+    }
+}
+
+/// How a rewritten game is laid out, and what it leaves out (`--strip`, `--tags`, `-w`,
+/// `--ply-limit`). The default keeps everything, lines wrapped at 80.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Leave out comments.
+    pub strip_comments: bool,
+    /// Leave out NAGs (`$1`; a move's own `!?` stays).
+    pub strip_nags: bool,
+    /// Leave out variations.
+    pub strip_variations: bool,
+    /// Leave out the `[%clk …]` and `[%emt …]` commands of comments (the rest of a
+    /// comment stays; a comment left empty goes).
+    pub strip_clocks: bool,
+    /// The tags kept.
+    pub tags: KeptTags,
+    /// The line width of the movetext (0: one line per game).
+    pub width: usize,
+    /// The most mainline plies written (the rest of the game is validated but left out,
+    /// as are the `CurrentPosition` it would give).
+    pub ply_limit: Option<usize>,
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout {
+            strip_comments: false,
+            strip_nags: false,
+            strip_variations: false,
+            strip_clocks: false,
+            tags: KeptTags::All,
+            width: 80,
+            ply_limit: None,
+        }
+    }
+}
+
+/// `text` without its `[%clk …]` and `[%emt …]` commands (`None`: nothing is left).
+fn without_clocks(text: &str) -> Option<std::borrow::Cow<'_, str>> {
+    if !text.contains("[%clk") && !text.contains("[%emt") {
+        return (!text.trim().is_empty()).then_some(std::borrow::Cow::Borrowed(text));
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("[%") {
+        let cmd = &rest[at + 2..];
+        let clock = cmd.starts_with("clk") || cmd.starts_with("emt");
+        let end = cmd.find(']').map(|e| at + 2 + e + 1);
+        out.push_str(&rest[..at]);
+        match end {
+            Some(end) if clock => rest = &rest[end..],
+            Some(end) => {
+                out.push_str(&rest[at..end]);
+                rest = &rest[end..];
+            }
+            None => {
+                out.push_str(&rest[at..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    let words: Vec<&str> = out.split_ascii_whitespace().collect();
+    (!words.is_empty()).then(|| std::borrow::Cow::Owned(words.join(" ")))
+}
+
 /// The visitor that writes a game for a target while the walk validates it.
 struct Writer<'t> {
+    layout: &'t Layout,
+    /// The main line went past the ply limit: nothing more is written.
+    cut: bool,
     target: Target,
     style: DropStyle,
     tags: Vec<(&'t str, Cow<'t, str>)>,
@@ -361,6 +465,24 @@ struct Writer<'t> {
 }
 
 impl<'t> Writer<'t> {
+    /// A comment whose text is not the game's (a `;` comment rewritten).
+    fn comment_owned(&mut self, text: &str) -> ControlFlow<()> {
+        if self.cut || self.layout.strip_comments {
+            return ControlFlow::Continue(());
+        }
+        let text = if self.layout.strip_clocks {
+            match without_clocks(text) {
+                Some(t) => t.into_owned(),
+                None => return ControlFlow::Continue(()),
+            }
+        } else {
+            text.to_owned()
+        };
+        self.w.comment(&text);
+        self.need_number = true;
+        ControlFlow::Continue(())
+    }
+
     fn tag_value(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -442,7 +564,18 @@ impl<'t> Visitor<'t> for Writer<'t> {
     }
 
     fn comment(&mut self, text: &'t str) -> ControlFlow<()> {
-        self.w.comment(text);
+        if self.cut || self.layout.strip_comments {
+            return ControlFlow::Continue(());
+        }
+        let text = if self.layout.strip_clocks {
+            match without_clocks(text) {
+                Some(t) => t,
+                None => return ControlFlow::Continue(()),
+            }
+        } else {
+            Cow::Borrowed(text)
+        };
+        self.w.comment(&text);
         self.need_number = true;
         ControlFlow::Continue(())
     }
@@ -452,21 +585,26 @@ impl<'t> Visitor<'t> for Writer<'t> {
     fn line_comment(&mut self, text: &'t str) -> ControlFlow<()> {
         let text = text.trim_end_matches('\r');
         if text.contains('}') {
-            self.w.comment(&text.replace('}', ")"));
+            let text = text.replace('}', ")");
+            self.comment_owned(&text)
         } else {
-            self.w.comment(text);
+            self.comment(text)
         }
-        self.need_number = true;
-        ControlFlow::Continue(())
     }
 
     fn nag(&mut self, nag: &'t str) -> ControlFlow<()> {
+        if self.cut || self.layout.strip_nags {
+            return ControlFlow::Continue(());
+        }
         self.w.word(nag);
         self.need_number = true;
         ControlFlow::Continue(())
     }
 
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        if self.cut || self.layout.strip_variations {
+            return ControlFlow::Continue(Skip(true));
+        }
         self.depth += 1;
         self.w.open_paren();
         self.need_number = true;
@@ -481,6 +619,15 @@ impl<'t> Visitor<'t> for Writer<'t> {
     }
 
     fn san(&mut self, before: &Position, san: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
+        if let Some(limit) = self.layout.ply_limit
+            && self.depth == 0
+            && at.ply > limit
+        {
+            self.cut = true;
+        }
+        if self.cut {
+            return ControlFlow::Continue(());
+        }
         // Black's moves on one board are numbered only after a break (a comment, a
         // variation, the start).
         if at.board.is_some() || before.turn() == Color::White || self.need_number {
@@ -523,6 +670,10 @@ impl<'t> Visitor<'t> for Writer<'t> {
     }
 
     fn end(&mut self, boards: Boards<'_>) {
+        // A game cut at the ply limit does not end where its moves do.
+        if self.cut {
+            return;
+        }
         // Chess.com's exports write the four fields for chess and Chess960
         // (`… b - -`), and the clocks and the pocket for crazyhouse (`… w q - 0 22 QNrp`).
         if let (Target::Chesscom, Boards::One(end)) = (self.target, boards) {
@@ -564,6 +715,17 @@ pub enum Converted {
 /// `validate` accepts with the same options (variations are always validated here), and
 /// under `strict` only those it accepts without a warning.
 pub fn convert_game(game: &RawGame, target: Target, style: DropStyle, opts: &Options) -> Converted {
+    convert_game_with(game, target, style, opts, &Layout::default())
+}
+
+/// [`convert_game`], laid out as `layout` says.
+pub fn convert_game_with(
+    game: &RawGame,
+    target: Target,
+    style: DropStyle,
+    opts: &Options,
+    layout: &Layout,
+) -> Converted {
     let text = decode(&game.bytes);
     if game.too_large.is_some()
         || game.bytes.starts_with(&[0xff, 0xfe])
@@ -571,7 +733,7 @@ pub fn convert_game(game: &RawGame, target: Target, style: DropStyle, opts: &Opt
     {
         return Converted::Refused(super::validate_game(game, opts));
     }
-    convert_text(game.number, game.line, &text, target, style, opts)
+    convert_text_with(game.number, game.line, &text, target, style, opts, layout)
 }
 
 /// Converts the game in `text` (game `number`, starting on line `line`) for `target`.
@@ -583,11 +745,26 @@ pub fn convert_text(
     style: DropStyle,
     opts: &Options,
 ) -> Converted {
+    convert_text_with(number, line, text, target, style, opts, &Layout::default())
+}
+
+/// [`convert_text`], laid out as `layout` says.
+pub fn convert_text_with(
+    number: usize,
+    line: usize,
+    text: &str,
+    target: Target,
+    style: DropStyle,
+    opts: &Options,
+    layout: &Layout,
+) -> Converted {
     let opts = Options {
         variations: true,
         ..*opts
     };
     let mut writer = Writer {
+        layout,
+        cut: false,
         target,
         style,
         tags: Vec::with_capacity(24),
@@ -597,6 +774,11 @@ pub fn convert_text(
             // CurrentPosition, a Result), so that `finish` seldom needs more.
             out: String::with_capacity(text.len() + 512),
             col: 0,
+            width: if layout.width == 0 {
+                usize::MAX
+            } else {
+                layout.width
+            },
             open: 0,
         },
         need_number: true,
@@ -645,6 +827,14 @@ impl Writer<'_> {
         let mut roster_seen = [false; ROSTER.len()];
         for (name, value) in &self.tags {
             if written_here.iter().any(|r| r.eq_ignore_ascii_case(name)) {
+                continue;
+            }
+            let kept = match &self.layout.tags {
+                KeptTags::All => true,
+                KeptTags::Roster => false,
+                KeptTags::These(names) => names.iter().any(|n| n == name),
+            };
+            if !kept && !ROSTER.iter().any(|r| r.eq_ignore_ascii_case(name)) {
                 continue;
             }
             if let Some(i) = ROSTER.iter().position(|r| r.eq_ignore_ascii_case(name))

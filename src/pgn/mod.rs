@@ -36,7 +36,10 @@ pub(crate) mod validate;
 pub(crate) mod visitor;
 mod walk;
 
-pub use convert::{Converted, Target, convert_game, convert_text};
+pub use convert::{
+    Converted, KeptTags, Layout, Target, convert_game, convert_game_with, convert_text,
+    convert_text_with,
+};
 pub use game::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
 pub use input::{Compression, Decoded, Trailing, TrailingNote, decode, open};
 pub use open::{decode_with, open_with};
