@@ -409,6 +409,30 @@ fn issue_27_dedupe_reports_and_keeps_the_first() {
     // With the roster, `b` differs from `a` (its Event and Site), the second `a` does not.
     let out = run(&["pgn", "dedupe", "-q", "--by", "moves-and-tags", f, s]);
     assert_eq!(text(&out.stdout), format!("{a}{c}{b}"));
+    // The same for any -j, split alike.
+    let big = dir.join("big.pgn");
+    fs::write(&big, fs::read_to_string(STANDARD).unwrap().repeat(3)).unwrap();
+    let b = big.to_str().unwrap();
+    let one = run(&["pgn", "dedupe", "-q", "-j", "1", b]);
+    let two = run(&["pgn", "dedupe", "-q", "-j", "2", b]);
+    assert!(
+        one.stdout == two.stdout && !one.stdout.is_empty(),
+        "dedupe differs by -j"
+    );
+    for jobs in ["1", "2"] {
+        let pattern = format!("{}/j{jobs}-{{n}}.pgn", dir.display());
+        run(&[
+            "pgn", "split", "-q", "-j", jobs, "--every", "500", "-o", &pattern, b,
+        ]);
+    }
+    for n in ["000001", "000002", "000003"] {
+        let a = fs::read(dir.join(format!("j1-{n}.pgn"))).unwrap();
+        assert_eq!(
+            a,
+            fs::read(dir.join(format!("j2-{n}.pgn"))).unwrap(),
+            "part {n}"
+        );
+    }
     // The output never replaces an input.
     let out = run(&["pgn", "dedupe", "-o", f, f]);
     assert_eq!(out.status.code(), Some(2));

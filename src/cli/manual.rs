@@ -29,6 +29,17 @@ const JUDGING_EXIT: &[(&str, &str)] = &[
     ),
 ];
 
+/// The exit codes of `pgn select`, as grep's.
+const SELECT_EXIT: &[(&str, &str)] = &[
+    ("0", "Some game was chosen."),
+    ("1", "No game was chosen."),
+    ("2", "A usage error or an I/O error."),
+    (
+        "130, 143",
+        "Interrupted by SIGINT or SIGTERM (the outputs are left as they were).",
+    ),
+];
+
 /// The exit codes of the commands that only print.
 const PRINTING_EXIT: &[(&str, &str)] = &[
     ("0", "Done."),
@@ -143,6 +154,34 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
             "Every legal move of a crazyhouse position, drops included:",
             "pocketfen legal --fen 'r3k2r/8/8/8/8/8/8/R3K2R[Qq] w KQkq - 0 1'",
         )],
+        "pocketfen-pgn-select" => &[
+            (
+                "Crazyhouse games of strong players that end in a drop-mate:",
+                "pocketfen pgn select --variant zh --tag 'WhiteElo>=2400' --ends-in drop-mate db.pgn.zst",
+            ),
+            (
+                "Separate what needs repair from what does not:",
+                "pocketfen pgn select --invalid -o needs-repair.pgn --rest good.pgn archive.pgn",
+            ),
+            (
+                "Count a player's games in a directory of archives:",
+                "pocketfen pgn select --count --player JannLee archives/",
+            ),
+        ],
+        "pocketfen-pgn-dedupe" => &[(
+            "Keep one copy of each game of two years, the copies apart:",
+            "pocketfen pgn dedupe -o unique.pgn --duplicates dups.pgn 2023.pgn 2024.pgn",
+        )],
+        "pocketfen-pgn-split" => &[
+            (
+                "Files of 10 000 games:",
+                "pocketfen pgn split --every 10000 -o 'part-{n}.pgn' big.pgn.zst",
+            ),
+            (
+                "A file per event:",
+                "pocketfen pgn split --by-tag Event -o 'events/{value}.pgn' big.pgn",
+            ),
+        ],
         "pocketfen-merge" => &[(
             "Join the parts of a split run into the whole file's records:",
             "pocketfen merge part1.jsonl part2.jsonl part3.jsonl > all.jsonl",
@@ -167,6 +206,7 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
 fn exit_codes(name: &str) -> &'static [(&'static str, &'static str)] {
     match name {
         "pocketfen-fen-show" | "pocketfen-perft" | "pocketfen-legal" => PRINTING_EXIT,
+        "pocketfen-pgn-select" => SELECT_EXIT,
         "pocketfen-completions" | "pocketfen-manpage" => &PRINTING_EXIT[..1],
         _ => JUDGING_EXIT,
     }
