@@ -4,29 +4,14 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use insta_cmd::get_cargo_bin;
+mod common;
 
-fn cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(get_cargo_bin("pocketfen"));
-    c.args(args);
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    cmd(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{pocketfen as cmd, run, text};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pocketfen-27-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir(27, name)
 }
 
 const STANDARD: &str = "samples/lichess_standard_2025-05_sample438.pgn";

@@ -16,15 +16,9 @@ fn bin() -> PathBuf {
     get_cargo_bin("pocketfen")
 }
 
-fn cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(bin());
-    c.args(args);
-    c
-}
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    cmd(args).output().unwrap()
-}
+use common::{pocketfen as cmd, run, text};
 
 fn run_in(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = cmd(args)
@@ -43,15 +37,8 @@ fn run_in(args: &[&str], stdin: &[u8]) -> Output {
     out
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pocketfen-26-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir(26, name)
 }
 
 const SAMPLE: &str = "samples/lichess_standard_2025-05_sample438.pgn";

@@ -61,3 +61,29 @@ pub fn expected_read_back(
     }
     expected
 }
+
+/// The binary under test, with `args`.
+pub fn pocketfen(args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(insta_cmd::get_cargo_bin("pocketfen"));
+    c.args(args);
+    c
+}
+
+/// Runs the binary with `args` and waits for it.
+pub fn run(args: &[&str]) -> std::process::Output {
+    pocketfen(args).output().unwrap()
+}
+
+/// Bytes of output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory of the system's temporary one, for the test `name` of issue
+/// `issue`.
+pub fn temp_dir(issue: u32, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pocketfen-{issue}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
