@@ -400,6 +400,11 @@ pub enum Task {
     },
 }
 
+/// A 64-bit FNV-1a fingerprint of `bytes` (the one a split's records give in hex).
+pub fn fingerprint(bytes: &[u8]) -> u64 {
+    part::fnv1a(bytes)
+}
+
 /// How `pgn select` rewrites the games it chooses: for a site, laid out as asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rewrite {

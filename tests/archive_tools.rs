@@ -483,11 +483,32 @@ fn issue_27_split_by_count_and_by_tag() {
         .filter(|n| n.starts_with("e-"))
         .collect();
     names.sort();
-    assert_eq!(names, ["e-_...pgn", "e-a_b__c_.pgn", "e-none.pgn"]);
     assert_eq!(
-        games_of(&fs::read_to_string(by.join("e-a_b__c_.pgn")).unwrap()).len(),
-        2
+        names,
+        ["e-%2E%2E.pgn", "e-%none.pgn", "e-a%2Fb%3A%20c%3F.pgn"]
     );
+    let ab = by.join("e-a%2Fb%3A%20c%3F.pgn");
+    assert_eq!(games_of(&fs::read_to_string(ab).unwrap()).len(), 2);
+    // Values that a lossy name would merge get files of their own.
+    let values = ["a b", "a_b", "", "?", "none", "%none"];
+    let mut distinct = String::new();
+    for v in values {
+        distinct.push_str(&format!("[Event \"{v}\"]\n[Result \"*\"]\n\n1. e4 *\n\n"));
+    }
+    distinct.push_str("[Result \"*\"]\n\n1. d4 *\n\n");
+    let input2 = by.join("distinct.pgn");
+    fs::write(&input2, distinct).unwrap();
+    let sub = by.join("d");
+    let pattern = format!("{}/{{value}}.pgn", sub.display());
+    let i2 = input2.to_str().unwrap();
+    assert!(
+        run(&[
+            "pgn", "split", "-q", "--by-tag", "Event", "-o", &pattern, i2
+        ])
+        .status
+        .success()
+    );
+    assert_eq!(fs::read_dir(&sub).unwrap().count(), values.len() + 1);
     let explicit = format!("{}/w-{{n:2}}.pgn", by.display());
     run(&[
         "pgn",
@@ -605,4 +626,113 @@ fn run_in_out(args: &[&str], stdin: &[u8]) -> String {
         .unwrap();
     child.stdin.take().unwrap().write_all(stdin).unwrap();
     text(&child.wait_with_output().unwrap().stdout)
+}
+
+/// Review of issue 27: a game over `--max-game-bytes` is in no output and says so (its
+/// bytes were never read); two outputs that are one file are refused; the roster of a
+/// bughouse match keeps its four players; `--strip clocks` takes only `%clk` and `%emt`;
+/// FICS dates compare; a pattern with the other command's placeholder is refused.
+#[test]
+fn issue_27_review_fixes() {
+    let dir = temp_dir("review");
+    let moves = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(200);
+    let big = format!("[Event \"big\"]\n[Result \"*\"]\n\n{moves}*\n\n");
+    let small = "[Event \"small\"]\n[Result \"*\"]\n\n1. e4 *\n\n";
+    let input = dir.join("in.pgn");
+    fs::write(&input, format!("{small}{big}{small}")).unwrap();
+    let i = input.to_str().unwrap();
+    let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
+    let (sa, sb) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let out = run(&[
+        "pgn",
+        "select",
+        "--max-game-bytes",
+        "1K",
+        "--tag",
+        "Event=small",
+        "-o",
+        sa,
+        "--rest",
+        sb,
+        i,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(":6:1: game 2: error: game-too-large") && err.contains("in no output"),
+        "{err}"
+    );
+    let out = run(&["pgn", "dedupe", "--max-game-bytes", "1K", i]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("duplicates game 2"),
+        "{}",
+        text(&out.stderr)
+    );
+    // One file named twice.
+    for args in [
+        ["pgn", "select", "-o", sa, "--rest", sa, i],
+        ["pgn", "dedupe", "-o", sb, "--duplicates", sb, i],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains("are one file"));
+    }
+    // The four seats stay with --tags roster.
+    let bpgn = "grammar-tests/bpgn/ok/bughousedb_1934301.bpgn";
+    let out = run(&[
+        "pgn", "select", "-q", "--to", "lichess", "--tags", "roster", bpgn,
+    ]);
+    let t = text(&out.stdout);
+    for seat in ["[WhiteA ", "[BlackA ", "[WhiteB ", "[BlackB "] {
+        assert!(t.contains(seat), "{seat}");
+    }
+    // Only the clock commands go.
+    let clocks = dir.join("clocks.pgn");
+    let game =
+        "[Event \"c\"]\n[Result \"*\"]\n\n1. e4 { [%clkx 1] [%clk 0:01:00] [%emtx 5] keep } *\n\n";
+    fs::write(&clocks, game).unwrap();
+    let c = clocks.to_str().unwrap();
+    let out = run(&[
+        "pgn", "convert", "-q", "--to", "lichess", "--strip", "clocks", c,
+    ]);
+    assert!(
+        text(&out.stdout).contains("{ [%clkx 1] [%emtx 5] keep }"),
+        "{}",
+        text(&out.stdout)
+    );
+    // FICS and bughouse-db write dates with hyphens.
+    let dir_ok = "grammar-tests/bpgn/ok";
+    let out = run(&[
+        "pgn",
+        "select",
+        "-q",
+        "--count",
+        "--tag",
+        "Date>=2000-01-01",
+        dir_ok,
+    ]);
+    let dated: usize = fs::read_dir(dir_ok)
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap_or_default())
+        .map(|t| t.matches("[Date \"2").count())
+        .sum();
+    assert!(dated > 1, "the BPGN samples have dates");
+    assert_eq!(text(&out.stdout).trim().parse::<usize>().unwrap(), dated);
+    // The other command's placeholder.
+    for args in [
+        ["pgn", "split", "--every", "3", "-o", "x-{value}-{n}.pgn", i],
+        [
+            "pgn",
+            "split",
+            "--by-tag",
+            "Event",
+            "-o",
+            "x-{value}-{n}.pgn",
+            i,
+        ],
+    ] {
+        assert_eq!(run(&args).status.code(), Some(2), "{args:?}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
 }

@@ -657,9 +657,11 @@ pub struct SplitArgs {
     /// One file per value of this tag.
     #[arg(long, value_name = "NAME")]
     pub by_tag: Option<String>,
-    /// The files' names: `{n}` is the file's number from 1, zero-padded to 6 digits
-    /// (`{n:W}`: to W), with `--every`; `{value}` the tag's value, made safe for a file
-    /// name (`none` when a game has no such tag), with `--by-tag`.
+    /// The files' names. With `--every`, the pattern holds the file's number, written
+    /// {N} (or in lowercase), zero-padded to 6 digits ({N:W}: to W), as part-{N}.pgn. With
+    /// `--by-tag`, it holds {value}, the tag's value made safe for a file name (other
+    /// characters written %XX, so that two values never share a file; %none for a game
+    /// without the tag).
     #[arg(long, short = 'o', value_name = "PATTERN")]
     pub output: String,
     #[command(flatten)]

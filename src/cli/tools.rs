@@ -25,14 +25,19 @@ use pocketfen::record::{RunRecord, SummaryRecord};
 /// text lacks one (the last game of a file without a final line end).
 fn write_raw(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
     out.write_all(bytes)?;
-    if !bytes.ends_with(b"\n\n") && !bytes.ends_with(b"\r\n\r\n") && !bytes.is_empty() {
-        out.write_all(if bytes.ends_with(b"\n") {
-            b"\n"
-        } else {
-            b"\n\n"
-        })?;
+    if bytes.is_empty() || bytes.ends_with(b"\n\n") || bytes.ends_with(b"\r\n\r\n") {
+        return Ok(());
     }
-    Ok(())
+    // In the game's own line ends.
+    let end: &[u8] = if memchr::memmem::find(bytes, b"\r\n").is_some() {
+        b"\r\n"
+    } else {
+        b"\n"
+    };
+    if !bytes.ends_with(b"\n") {
+        out.write_all(end)?;
+    }
+    out.write_all(end)
 }
 
 /// An output file of these commands (stdout for `None`): compressed by its extension,
@@ -97,6 +102,58 @@ fn file_end(line: Option<&Shared>, input: &ToolInput, s: &SummaryRecord, what: &
     file_notes(line, &name, s)
 }
 
+/// Says that a game over `--max-game-bytes` is in no output: its bytes were never read
+/// (the limit keeps memory bounded), so it can be neither copied nor judged.
+fn too_large(line: Option<&Shared>, file: &str, game: usize, at: usize, size: u64) {
+    live::note(
+        line,
+        format_args!(
+            "{}:{at}:1: game {game}: error: game-too-large: the game is {size} bytes, over the size limit (--max-game-bytes): it is in no output",
+            shown(file)
+        ),
+    );
+}
+
+/// Refuses two outputs that are one file (`-o x --rest x`): each would overwrite the
+/// other's games.
+fn refuse_same(a: (&str, Option<&Path>), b: (&str, Option<&Path>)) -> Result<()> {
+    let (Some(pa), Some(pb)) = (a.1, b.1) else {
+        return Ok(());
+    };
+    let key = |p: &Path| -> Option<PathBuf> {
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
+    };
+    let same = match (std::fs::metadata(pa), std::fs::metadata(pb)) {
+        (Ok(x), Ok(y)) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                x.dev() == y.dev() && x.ino() == y.ino()
+            }
+            #[cfg(not(unix))]
+            {
+                let _ = (x, y);
+                key(pa) == key(pb)
+            }
+        }
+        _ => key(pa).is_some() && key(pa) == key(pb),
+    };
+    if same {
+        anyhow::bail!(
+            "{} {} and {} {} are one file: each would overwrite the other's games",
+            a.0,
+            pa.display(),
+            b.0,
+            pb.display()
+        );
+    }
+    Ok(())
+}
+
 /// The selection the arguments ask for.
 fn selection(args: &SelectArgs) -> Result<Selection> {
     let position = args
@@ -128,6 +185,10 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     let games = args.input.games();
     let paths = files(&games)?;
     let jobs = pocketfen::archive::jobs(args.input.jobs.unwrap_or(0));
+    refuse_same(
+        ("-o", args.output.as_deref()),
+        ("--rest", args.rest.as_deref()),
+    )?;
     let mut out = if args.count {
         None
     } else {
@@ -163,11 +224,17 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
         ropts,
     );
     let (mut chosen, mut all_chosen) = (0usize, 0usize);
+    // Games over --max-game-bytes: in no output.
+    let mut unread = 0usize;
     let mut io_failed = false;
     let mut interrupted = false;
     let result = (|| -> Result<()> {
         for record in run {
             match record {
+                RunRecord::Selected(g) if g.raw.too_large.is_some() => {
+                    too_large(line, &g.file, g.game, g.line, g.raw.too_large.unwrap_or(0));
+                    unread += 1;
+                }
                 RunRecord::Selected(g) => {
                     if g.selected {
                         chosen += 1;
@@ -221,6 +288,13 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     if io_failed {
         anyhow::bail!("some input could not be read completely");
     }
+    if unread > 0 {
+        anyhow::bail!(
+            "{} over --max-game-bytes {} in no output: raise the limit to keep them",
+            count(unread as u64, "game", "games"),
+            if unread == 1 { "is" } else { "are" }
+        );
+    }
     Ok(all_chosen > 0)
 }
 
@@ -236,6 +310,10 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
     let games = args.input.games();
     let paths = files(&games)?;
     let jobs = pocketfen::archive::jobs(args.input.jobs.unwrap_or(0));
+    refuse_same(
+        ("-o", args.output.as_deref()),
+        ("--duplicates", args.duplicates.as_deref()),
+    )?;
     let mut out = Dest::open("-o", args.output.as_deref(), &paths, jobs)?;
     let mut dups = args
         .duplicates
@@ -255,6 +333,7 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
     let mut seen: HashMap<u128, Seen> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let (mut found, mut all_found) = (0usize, 0usize);
+    let (mut unread, mut file_unread) = (0usize, 0usize);
     let mut io_failed = false;
     let mut interrupted = false;
     // The duplicates' lines, written to stderr 64 KiB at a time (an archive of copies
@@ -268,6 +347,11 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
     let result = (|| -> Result<()> {
         for record in run {
             match record {
+                RunRecord::Keyed(g) if g.raw.too_large.is_some() => {
+                    too_large(line, &g.file, g.game, g.line, g.raw.too_large.unwrap_or(0));
+                    unread += 1;
+                    file_unread += 1;
+                }
                 RunRecord::Keyed(g) => {
                     if names.last() != Some(&g.file) {
                         names.push(g.file.clone());
@@ -310,8 +394,9 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                     let what = format!(
                         "{}, {} kept",
                         count(s.games as u64, "game", "games"),
-                        s.games - found
+                        s.games - found - file_unread
                     );
+                    file_unread = 0;
                     let what = if found > 0 {
                         format!("{what}, {}", count(found as u64, "duplicate", "duplicates"))
                     } else {
@@ -328,7 +413,7 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                             "total: {}, {}, {} kept, {}",
                             count(t.files as u64, "file", "files"),
                             count(t.games as u64, "game", "games"),
-                            t.games - all_found,
+                            t.games - all_found - unread,
                             count(all_found as u64, "duplicate", "duplicates")
                         ),
                     );
@@ -348,6 +433,13 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
     if io_failed {
         anyhow::bail!("some input could not be read completely");
     }
+    if unread > 0 {
+        anyhow::bail!(
+            "{} over --max-game-bytes {} in no output: raise the limit to keep them",
+            count(unread as u64, "game", "games"),
+            if unread == 1 { "is" } else { "are" }
+        );
+    }
     Ok(true)
 }
 
@@ -360,20 +452,27 @@ struct Pattern {
 
 impl Pattern {
     fn new(pattern: &str, by_tag: bool) -> Result<Pattern> {
-        let (field, what) = if by_tag {
-            (
-                "{value}",
-                "--by-tag writes a file per value: put {value} in the pattern, as in 'by-{value}.pgn'",
-            )
+        // `{N}` is `{n}` too (clap's help shows `{n}` as a line break).
+        let pattern = pattern.replace("{N", "{n");
+        let has_n = pattern.contains("{n");
+        let has_value = pattern.contains("{value}");
+        if by_tag && has_n {
+            anyhow::bail!(
+                "-o '{pattern}': --by-tag names its files by {{value}}, not by a number: drop the {{n}}"
+            );
+        }
+        if !by_tag && has_value {
+            anyhow::bail!(
+                "-o '{pattern}': --every names its files by {{n}}, not by a tag's value: drop the {{value}}"
+            );
+        }
+        let what = if by_tag {
+            "--by-tag writes a file per value: put {value} in the pattern, as in 'by-{value}.pgn'"
         } else {
-            (
-                "{n}",
-                "--every writes numbered files: put {n} (or {n:W}, W digits) in the pattern, as in 'part-{n}.pgn'",
-            )
+            "--every writes numbered files: put {n} (or {n:W}, W digits) in the pattern, as in 'part-{n}.pgn'"
         };
         let (at, len, width) = if by_tag {
-            let at = pattern.find(field);
-            (at, field.len(), 0)
+            (pattern.find("{value}"), "{value}".len(), 0)
         } else {
             match pattern.find("{n") {
                 Some(at) => {
@@ -395,6 +494,9 @@ impl Pattern {
         let Some(at) = at else {
             anyhow::bail!("-o '{pattern}': {what}");
         };
+        if pattern[at + len..].contains("{n") || pattern[at + len..].contains("{value}") {
+            anyhow::bail!("-o '{pattern}': one placeholder only: {what}");
+        }
         Ok(Pattern {
             before: pattern[..at].to_owned(),
             after: pattern[at + len..].to_owned(),
@@ -412,30 +514,42 @@ impl Pattern {
         ))
     }
 
-    fn valued(&self, value: &str) -> PathBuf {
+    fn valued(&self, value: Option<&str>) -> PathBuf {
         PathBuf::from(format!("{}{}{}", self.before, safe_name(value), self.after))
     }
 }
 
-/// A tag's value made safe for a file name: letters, digits, `.`, `-` and `_` kept,
-/// every other character `_`, at most 100 bytes; `none` for a game without the tag.
-fn safe_name(value: &str) -> String {
-    let mut s: String = value
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.is_empty() || s.chars().all(|c| c == '.') {
-        s = format!("_{s}");
+/// A tag's value made safe for a file name, one name per value: letters, digits, `.`, `-`
+/// and `_` are kept, every other character is written `%XX` (its UTF-8 bytes in hex), so
+/// that no two values share a file; a value of dots only has them escaped too (no `.` or
+/// `..`), the empty value is `%`, a game without the tag `%none`, and a value whose name
+/// would pass 100 bytes is cut and given a fingerprint of the whole.
+fn safe_name(value: Option<&str>) -> String {
+    let Some(value) = value else {
+        return "%none".to_owned();
+    };
+    if value.is_empty() {
+        return "%".to_owned();
     }
-    while s.len() > 100 {
-        s.pop();
+    let dots = value.bytes().all(|b| b == b'.');
+    let mut s = String::with_capacity(value.len());
+    for c in value.chars() {
+        if (c.is_alphanumeric() || matches!(c, '-' | '_' | '.')) && !(dots && c == '.') {
+            s.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                s.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    if s.len() > 100 {
+        let mut cut = 80;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let print = pocketfen::archive::fingerprint(value.as_bytes());
+        s = format!("{}%{print:016x}", &s[..cut]);
     }
     s
 }
@@ -522,6 +636,7 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
         ropts,
     );
     let mut io_failed = false;
+    let mut unread = 0usize;
     // --every: the file being written, its number and its games.
     let mut current: Option<(Dest, u64, u64)> = None;
     let mut numbered: Vec<(PathBuf, u64)> = Vec::new();
@@ -533,9 +648,13 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
     let result = (|| -> Result<()> {
         for record in run {
             match record {
+                RunRecord::Selected(g) if g.raw.too_large.is_some() => {
+                    too_large(line, &g.file, g.game, g.line, g.raw.too_large.unwrap_or(0));
+                    unread += 1;
+                }
                 RunRecord::Selected(g) => {
                     if args.by_tag.is_some() {
-                        let path = pattern.valued(g.captured.as_deref().unwrap_or("none"));
+                        let path = pattern.valued(g.captured.as_deref());
                         tagged.write(&path, &paths, &g.raw.bytes)?;
                         continue;
                     }
@@ -600,6 +719,13 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
     }
     if io_failed {
         anyhow::bail!("some input could not be read completely");
+    }
+    if unread > 0 {
+        anyhow::bail!(
+            "{} over --max-game-bytes {} in no file: raise the limit to keep them",
+            count(unread as u64, "game", "games"),
+            if unread == 1 { "is" } else { "are" }
+        );
     }
     Ok(true)
 }

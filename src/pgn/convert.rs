@@ -422,7 +422,11 @@ fn without_clocks(text: &str) -> Option<std::borrow::Cow<'_, str>> {
     let mut rest = text;
     while let Some(at) = rest.find("[%") {
         let cmd = &rest[at + 2..];
-        let clock = cmd.starts_with("clk") || cmd.starts_with("emt");
+        // `[%clk …]` and `[%emt …]`, not `[%clkx …]`.
+        let clock = ["clk", "emt"].iter().any(|c| {
+            cmd.strip_prefix(c)
+                .is_some_and(|r| r.starts_with(|ch: char| ch.is_ascii_whitespace() || ch == ']'))
+        });
         let end = cmd.find(']').map(|e| at + 2 + e + 1);
         out.push_str(&rest[..at]);
         match end {
@@ -834,7 +838,11 @@ impl Writer<'_> {
                 KeptTags::Roster => false,
                 KeptTags::These(names) => names.iter().any(|n| n == name),
             };
-            if !kept && !ROSTER.iter().any(|r| r.eq_ignore_ascii_case(name)) {
+            // A bughouse match's four players are its roster.
+            let seat = ["WhiteA", "BlackA", "WhiteB", "BlackB"]
+                .iter()
+                .any(|r| r.eq_ignore_ascii_case(name));
+            if !kept && !seat && !ROSTER.iter().any(|r| r.eq_ignore_ascii_case(name)) {
                 continue;
             }
             if let Some(i) = ROSTER.iter().position(|r| r.eq_ignore_ascii_case(name))

@@ -58,8 +58,14 @@ impl Ordered {
     /// date with `?` in it never takes part in a comparison).
     fn read(text: &str) -> Option<Ordered> {
         let t = text.trim();
-        if let Some((y, rest)) = t.split_once('.')
-            && let Some((m, d)) = rest.split_once('.')
+        // `YYYY.MM.DD` as PGN writes dates, `YYYY-MM-DD` as FICS and bughouse-db do.
+        let sep = if t.contains('-') && !t.starts_with('-') {
+            '-'
+        } else {
+            '.'
+        };
+        if let Some((y, rest)) = t.split_once(sep)
+            && let Some((m, d)) = rest.split_once(sep)
         {
             let part = |p: &str| {
                 (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
@@ -72,11 +78,14 @@ impl Ordered {
         n.is_finite().then_some(Ordered::Number(n))
     }
 
+    /// How a tag's value stands to a bound (a date's year against a number).
     fn compare(self, other: Ordered) -> Option<std::cmp::Ordering> {
         match (self, other) {
             (Ordered::Number(a), Ordered::Number(b)) => a.partial_cmp(&b),
             (Ordered::Date(a, b, c), Ordered::Date(x, y, z)) => Some((a, b, c).cmp(&(x, y, z))),
-            _ => None,
+            // A year against a date: its year (`Date>2019`, as pgn-extract reads it).
+            (Ordered::Date(y, ..), Ordered::Number(n)) => f64::from(y).partial_cmp(&n),
+            (Ordered::Number(n), Ordered::Date(y, ..)) => n.partial_cmp(&f64::from(y)),
         }
     }
 }
@@ -432,10 +441,11 @@ pub fn select_game(game: &RawGame, sel: &Selection, opts: &Options) -> Chosen {
         selected &= c.variant == Some(v);
     }
     for player in &sel.players {
+        let player = &player.to_lowercase();
         selected &= SEATS
             .iter()
             .filter_map(|s| tag(s))
-            .any(|name| name.eq_ignore_ascii_case(player));
+            .any(|name| name.to_lowercase() == *player);
     }
     if !sel.results.is_empty() {
         selected &= tag("Result").is_some_and(|r| sel.results.iter().any(|x| x == r));
@@ -664,9 +674,20 @@ mod tests {
             "? never compares"
         );
         assert!(
-            !tag("Date<2030.01.01").accepts("2020"),
-            "a number is no date"
+            tag("Date<2030.01.01").accepts("2020"),
+            "a year is its date's year"
         );
+        assert!(
+            tag("Date<2030.01.01").accepts("2020-05-01"),
+            "FICS writes dates with -"
+        );
+        assert!(tag("Date>=2014-07-18").accepts("2014.07.18"));
+        assert!(
+            tag("Date>2019").accepts("2020.01.01"),
+            "a year against a date's year"
+        );
+        assert!(!tag("Date>2019").accepts("2019.12.31"));
+        assert!(!tag("Date>2019").accepts("????.??.??"));
         assert!(tag("White=Magnus Carlsen").accepts("Magnus Carlsen"));
         assert!(!tag("White=Magnus").accepts("Magnus Carlsen"));
         assert!(tag("Event~^Rated .*Blitz").accepts("Rated Crazyhouse Blitz"));
@@ -707,6 +728,7 @@ mod tests {
         };
         assert!(chosen(&|_| {}));
         assert!(chosen(&|s| s.players.push("alice".into())));
+        assert!(chosen(&|s| s.players.push("ALICE".into())));
         assert!(!chosen(&|s| s.players.push("carol".into())));
         assert!(chosen(&|s| s.variant = Some(Variant::Crazyhouse)));
         assert!(!chosen(&|s| s.variant = Some(Variant::Chess)));
