@@ -114,6 +114,22 @@ fn too_large(line: Option<&Shared>, file: &str, game: usize, at: usize, size: u6
     );
 }
 
+/// The end of a run: an error when an input broke off, or when games over
+/// `--max-game-bytes` (`unread`) are in no output (`what`: output or file).
+fn run_end(io_failed: bool, unread: usize, what: &str) -> Result<()> {
+    if io_failed {
+        anyhow::bail!("some input could not be read completely");
+    }
+    if unread > 0 {
+        anyhow::bail!(
+            "{} over --max-game-bytes {} in no {what}: raise the limit to keep them",
+            count(unread as u64, "game", "games"),
+            if unread == 1 { "is" } else { "are" }
+        );
+    }
+    Ok(())
+}
+
 /// Refuses two outputs that are one file (`-o x --rest x`): each would overwrite the
 /// other's games.
 fn refuse_same(a: (&str, Option<&Path>), b: (&str, Option<&Path>)) -> Result<()> {
@@ -285,16 +301,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     if args.count {
         println!("{all_chosen}");
     }
-    if io_failed {
-        anyhow::bail!("some input could not be read completely");
-    }
-    if unread > 0 {
-        anyhow::bail!(
-            "{} over --max-game-bytes {} in no output: raise the limit to keep them",
-            count(unread as u64, "game", "games"),
-            if unread == 1 { "is" } else { "are" }
-        );
-    }
+    run_end(io_failed, unread, "output")?;
     Ok(all_chosen > 0)
 }
 
@@ -430,16 +437,7 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
         d.finish(keep)?;
     }
     result.context("writing the output")?;
-    if io_failed {
-        anyhow::bail!("some input could not be read completely");
-    }
-    if unread > 0 {
-        anyhow::bail!(
-            "{} over --max-game-bytes {} in no output: raise the limit to keep them",
-            count(unread as u64, "game", "games"),
-            if unread == 1 { "is" } else { "are" }
-        );
-    }
+    run_end(io_failed, unread, "output")?;
     Ok(true)
 }
 
@@ -717,15 +715,6 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
             ),
         );
     }
-    if io_failed {
-        anyhow::bail!("some input could not be read completely");
-    }
-    if unread > 0 {
-        anyhow::bail!(
-            "{} over --max-game-bytes {} in no file: raise the limit to keep them",
-            count(unread as u64, "game", "games"),
-            if unread == 1 { "is" } else { "are" }
-        );
-    }
+    run_end(io_failed, unread, "file")?;
     Ok(true)
 }
