@@ -67,8 +67,10 @@ impl Ordered {
         if let Some((y, rest)) = t.split_once(sep)
             && let Some((m, d)) = rest.split_once(sep)
         {
+            // Digits only (`u32`'s parser would take a `+`; it refuses an empty part).
             let part = |p: &str| {
-                (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+                p.bytes()
+                    .all(|b| b.is_ascii_digit())
                     .then(|| p.parse().ok())
                     .flatten()
             };
@@ -688,6 +690,11 @@ mod tests {
         );
         assert!(!tag("Date>2019").accepts("2019.12.31"));
         assert!(!tag("Date>2019").accepts("????.??.??"));
+        assert!(
+            !tag("Date>2019").accepts("2020.+1.01"),
+            "a date's parts are digits only"
+        );
+        assert!(!tag("Date>2019").accepts("2020..01"));
         assert!(tag("White=Magnus Carlsen").accepts("Magnus Carlsen"));
         assert!(!tag("White=Magnus").accepts("Magnus Carlsen"));
         assert!(tag("Event~^Rated .*Blitz").accepts("Rated Crazyhouse Blitz"));
