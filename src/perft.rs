@@ -5,6 +5,8 @@
 //! assert_eq!(perft::perft(&Position::start(Variant::Crazyhouse), 3), 8902);
 //! ```
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -23,6 +25,33 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             })
             .sum(),
     }
+}
+
+/// [`perft`] that gives up, with `None`, soon after `stop` is set (by a signal handler,
+/// another thread…): a long count can be interrupted.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use pocketfen::{perft, Position, Variant};
+/// let pos = Position::start(Variant::Chess);
+/// assert_eq!(perft::perft_until(&pos, 3, &AtomicBool::new(false)), Some(8902));
+/// assert_eq!(perft::perft_until(&pos, 3, &AtomicBool::new(true)), None);
+/// ```
+pub fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth < 2 {
+        return Some(perft(pos, depth));
+    }
+    let mut sum = 0;
+    for m in pos.legal_moves() {
+        // One load per interior node: nothing beside generating its moves.
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        sum += perft_until(&child, depth - 1, stop)?;
+    }
+    Some(sum)
 }
 
 /// perft split by root move, in generation order.

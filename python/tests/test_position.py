@@ -11,7 +11,7 @@ import pocketfen
 
 def test_start_positions_and_variants():
     p = pocketfen.Position()
-    assert p.variant == "chess" and p.turn == "white"
+    assert p.variant == "chess" and p.turn is True and p.turn_name == "white"
     assert p.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     assert len(p.legal_moves()) == 20
     zh = pocketfen.Position(variant="crazyhouse")
@@ -54,7 +54,7 @@ def test_illegal_moves_raise_with_kind_and_reason_and_change_nothing():
     mate = pocketfen.Position()
     for m in ["f3", "e5", "g4", "Qh4#"]:
         mate.play(m)
-    assert mate.outcome() == "0-1"
+    assert mate.outcome().result() == mate.result() == "0-1"
     with pytest.raises(pocketfen.IllegalMoveError) as info:
         mate.play("a3")
     assert info.value.kind == "game-over"
@@ -73,12 +73,15 @@ def test_drop_mate_can_be_forbidden():
 
 def test_outcomes():
     stalemate = pocketfen.Position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
-    assert stalemate.outcome() == "1/2-1/2"
-    assert pocketfen.Position().outcome() is None
+    assert stalemate.outcome().result() == "1/2-1/2"
+    assert stalemate.outcome().termination == pocketfen.Termination.STALEMATE
+    assert stalemate.outcome().winner is None
+    assert pocketfen.Position().outcome() is None and pocketfen.Position().result() == "*"
     # Crazyhouse: lack of material never ends the game.
     bare = pocketfen.Position("8/8/8/4k3/8/8/8/4K3/ w - - 0 1", variant="crazyhouse")
     assert bare.outcome() is None
-    assert pocketfen.Position("8/8/8/4k3/8/8/8/4K3 w - - 0 1").outcome() == "1/2-1/2"
+    dead = pocketfen.Position("8/8/8/4k3/8/8/8/4K3 w - - 0 1").outcome()
+    assert (dead.termination, dead.winner) == (pocketfen.Termination.INSUFFICIENT_MATERIAL, None)
 
 
 def test_fen_errors():
@@ -129,7 +132,7 @@ def test_copy_is_independent_and_repr_draws_the_pockets():
     for c in (p.copy(), copy.copy(p), copy.deepcopy(p)):
         c.play("e4")
         assert c != p
-        assert p.turn == "white"
+        assert p.turn is True
     text = repr(p)
     assert text.startswith('Position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Nq w KQkq - 0 1"')
     assert "white pocket: ♘" in text and "black pocket: ♛" in text

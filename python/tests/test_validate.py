@@ -124,28 +124,38 @@ class Breaks(io.RawIOBase):
 
     def read(self, n=-1):
         if self.first is None:
-            raise OSError("the disk went away")
+            self.raised = OSError("the disk went away")
+            raise self.raised
         chunk, self.first = self.first, None
         return chunk
 
 
-def test_a_broken_stream_ends_with_an_incomplete_summary():
+def test_a_broken_stream_gives_its_games_then_raises_the_streams_own_exception():
     game = ILLEGAL_DROP.read_bytes() + b"\n\n"
-    records = list(pocketfen.validate(Breaks(game * 3)))
-    summary = records[-1]
-    assert summary["type"] == "summary"
-    assert summary["complete"] is False
-    assert "the disk went away" in summary["stream_error"]
-    # The games known complete before the break: the last one may have been cut.
-    assert summary["games"] == 2
+    stream = Breaks(game * 3)
+    records = []
+    with pytest.raises(OSError, match="the disk went away") as info:
+        for r in pocketfen.validate(stream):
+            records.append(r)
+    # The exception is the stream's own object, not a copy or a wrapper.
+    assert info.value is stream.raised
+    # Every game read before the break was validated: the third ended with its result.
+    assert [r["game"] for r in records] == [1, 2, 3]
+    assert all(r["type"] == "game" for r in records)
     # Text mode is refused at once, with a clear reason.
-    with pytest.raises(OSError, match="binary mode"):
+    with pytest.raises(TypeError, match="binary mode"):
         pocketfen.validate(io.StringIO("1. e4 *"))
-    # convert_pgn and replay raise OSError after the games before the break.
-    games = pocketfen.replay(Breaks(game * 3), emit="san")
-    assert [n for n, _ in [next(games), next(games)]] == [1, 2]
-    with pytest.raises(OSError, match="the disk went away"):
-        next(games)
+    # convert_pgn and replay too give the games before the break, then its exception.
+    legal = b'[Event "x"]\n\n1. e4 e5 1-0\n\n'
+    for run in (lambda s: pocketfen.replay(s, emit="san"), lambda s: pocketfen.convert_pgn(s, "lichess")):
+        stream = Breaks(legal * 3)
+        games = run(stream)
+        assert len([next(games), next(games), next(games)]) == 3
+        with pytest.raises(OSError) as info:
+            next(games)
+        assert info.value is stream.raised
+        # And then nothing more.
+        assert list(games) == []
 
 
 def test_convert_pgn_writes_what_validate_accepts():

@@ -88,6 +88,9 @@ pub struct GameSplitter<R> {
     game_offset: u64,
     /// A part's end: no game starting at or after it is handed out.
     end: Option<Arc<PartEnd>>,
+    /// A read error met after a game that had ended (its result read): the game is handed
+    /// out first, then the error.
+    pending: Option<io::Error>,
 }
 
 /// Where a part of an archive ends (`--split`), set by its reader once found, and where
@@ -166,6 +169,7 @@ impl<R: BufRead> GameSplitter<R> {
             progress: None,
             game_offset: 0,
             end: None,
+            pending: None,
         }
     }
 
@@ -210,10 +214,21 @@ impl<R: BufRead> GameSplitter<R> {
             self.scan -= self.game_start;
             self.game_start = 0;
         }
+        let ended = self.game_has_ended();
         let chunk = loop {
             match self.reader.fill_buf() {
                 Ok(c) => break c,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if ended => {
+                    // What was read is a whole game: it is handed out as at the end of
+                    // the stream (the start of a line after it is dropped), then the
+                    // error.
+                    let scan = self.scan;
+                    self.buf.truncate(scan);
+                    self.pending = Some(e);
+                    self.eof = true;
+                    return Ok(false);
+                }
                 Err(e) => return Err(e),
             }
         };
@@ -235,13 +250,36 @@ impl<R: BufRead> GameSplitter<R> {
         Ok(true)
     }
 
+    /// Whether the lines read of the current game end with its result (`1-0`, `0-1`,
+    /// `1/2-1/2`, `*`) outside a comment: a game complete whatever comes after.
+    fn game_has_ended(&self) -> bool {
+        let text = &self.buf[self.game_start..self.scan];
+        let text = match text.iter().rposition(|b| !b.is_ascii_whitespace()) {
+            Some(last) => &text[..=last],
+            None => return false,
+        };
+        let ended = [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"].iter().any(|r| {
+            text.ends_with(r)
+                && text[..text.len() - r.len()]
+                    .last()
+                    .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b'.' | b'}' | b')'))
+        });
+        self.start_line != 0 && self.has_movetext && !self.in_comment && ended
+    }
+
     /// The next game, or `None` at the end of the stream.
     ///
     /// # Errors
     ///
-    /// The stream's I/O error (a truncated or corrupt compressed stream).
+    /// The stream's I/O error (a truncated or corrupt compressed stream). A game whose
+    /// result was read before the error is handed out first.
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
         let game = self.next_any_game()?;
+        if game.is_none()
+            && let Some(e) = self.pending.take()
+        {
+            return Err(e);
+        }
         if let (Some(end), None) = (&self.end, &game) {
             end.lines.store(self.line - 1, Ordering::Release);
         }
@@ -634,6 +672,78 @@ mod tests {
                 (g.number, g.line, String::from_utf8(g.bytes).unwrap())
             })
             .collect()
+    }
+
+    /// A reader that gives `text` in blocks of `block` bytes, then fails.
+    struct FailsAfter {
+        text: Vec<u8>,
+        at: usize,
+        block: usize,
+    }
+
+    impl io::Read for FailsAfter {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.at == self.text.len() {
+                return Err(io::Error::other("the reader failed"));
+            }
+            let n = self.block.min(buf.len()).min(self.text.len() - self.at);
+            buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    /// The games handed out before the error, and whether the error came.
+    fn split_failing(text: &str, block: usize) -> (Vec<String>, bool) {
+        let reader = io::BufReader::with_capacity(
+            block,
+            FailsAfter {
+                text: text.as_bytes().to_vec(),
+                at: 0,
+                block,
+            },
+        );
+        let mut games = GameSplitter::new(reader);
+        let mut out = Vec::new();
+        loop {
+            match games.next_game() {
+                Ok(Some(g)) => out.push(String::from_utf8(g.bytes).unwrap()),
+                Ok(None) => return (out, false),
+                Err(e) => {
+                    assert_eq!(e.to_string(), "the reader failed");
+                    return (out, true);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_whose_result_was_read_comes_before_the_error() {
+        for block in [1, 7, 1 << 16] {
+            let (games, failed) = split_failing("[A \"1\"]\n\n1. e4 e5 1-0\n\n", block);
+            assert_eq!(games, ["[A \"1\"]\n\n1. e4 e5 1-0\n\n"], "block {block}");
+            assert!(failed);
+            // The start of the next game's line is dropped with the error.
+            let (games, failed) = split_failing("[A \"1\"]\n1. e4 1/2-1/2\n[B \"", block);
+            assert_eq!(games, ["[A \"1\"]\n1. e4 1/2-1/2\n"], "block {block}");
+            assert!(failed);
+            // Two games, the first handed out at the second's tags.
+            let (games, _) = split_failing("[A \"1\"]\n1. d4 *\n[B \"2\"]\n1. e4 0-1\n", block);
+            assert_eq!(games.len(), 2, "block {block}");
+        }
+    }
+
+    #[test]
+    fn a_game_cut_before_its_result_is_lost_to_the_error() {
+        for text in [
+            "[A \"1\"]\n\n1. e4 e5",
+            "[A \"1\"]\n\n1. e4 e5 {1-0\n",
+            "[A \"1\"]\n\n1. e4 e5 21-0\n",
+            "[A \"1\"]\n",
+        ] {
+            let (games, failed) = split_failing(text, 5);
+            assert!(games.is_empty() && failed, "{text:?}: {games:?}");
+        }
     }
 
     #[test]

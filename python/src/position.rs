@@ -1,0 +1,837 @@
+//! `Position`, one board of the rules engine, with the habits of a python-chess board:
+//! moves as `Move` objects (or SAN/UCI text, or python-chess's own `chess.Move`), a move
+//! stack with `push` and `pop`, squares and piece types numbered as python-chess numbers
+//! them, `turn` a bool, and `outcome()` an object.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use pocketfen::notation::diagram::diagram;
+use pocketfen::notation::fen::FenDialect;
+use pocketfen::notation::mixed::{MoveTokenError, resolve_move};
+use pocketfen::notation::san::{DropStyle, SanPlus};
+use pocketfen::notation::uci::UciMove;
+use pocketfen::{Color, EndReason, Move, Outcome, Role, Rules, Square, Variant};
+
+use crate::{IllegalMoveError, dialect, fen_position_error, variant};
+
+/// python-chess's number for a role: PAWN = 1 … KING = 6.
+pub(crate) fn piece_type(role: Role) -> u8 {
+    role as u8 + 1
+}
+
+/// The role of a python-chess piece type.
+pub(crate) fn role(piece_type: u8) -> PyResult<Role> {
+    match piece_type {
+        1..=6 => Ok(Role::ALL[usize::from(piece_type - 1)]),
+        _ => Err(PyValueError::new_err(format!(
+            "piece type {piece_type}: expected 1 (pawn) to 6 (king)"
+        ))),
+    }
+}
+
+/// A square numbered as python-chess numbers it: a1 = 0, b1 = 1, … h8 = 63.
+pub(crate) fn square(index: i64) -> PyResult<Square> {
+    u8::try_from(index)
+        .ok()
+        .filter(|&i| i < 64)
+        .map(Square::new)
+        .ok_or_else(|| PyIndexError::new_err(format!("square {index}: expected 0 (a1) to 63 (h8)")))
+}
+
+/// How a game ended, named as python-chess names it (`chess.Termination`).
+#[pyclass(module = "pocketfen", eq, eq_int, frozen, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+pub(crate) enum Termination {
+    /// The side to move is in check and has no legal move.
+    CHECKMATE,
+    /// The side to move is not in check and has no legal move.
+    STALEMATE,
+    /// Chess: neither side can ever checkmate.
+    INSUFFICIENT_MATERIAL,
+    /// A variant's own win for the side to move.
+    VARIANT_WIN,
+    /// A variant's own loss for the side to move: Horde's White without pieces.
+    VARIANT_LOSS,
+    /// A variant's own draw.
+    VARIANT_DRAW,
+}
+
+/// The end of a game: `termination` (a `Termination`) and `winner` (True for White,
+/// False for Black, None for a draw), as python-chess's `chess.Outcome`.
+#[pyclass(name = "Outcome", module = "pocketfen", frozen, eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PyOutcome {
+    /// Why the game ended.
+    #[pyo3(get)]
+    termination: Termination,
+    /// True when White won, False when Black did, None for a draw.
+    #[pyo3(get)]
+    winner: Option<bool>,
+}
+
+#[pymethods]
+impl PyOutcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    fn result(&self) -> &'static str {
+        match self.winner {
+            Some(true) => "1-0",
+            Some(false) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let termination = match self.termination {
+            Termination::CHECKMATE => "CHECKMATE",
+            Termination::STALEMATE => "STALEMATE",
+            Termination::INSUFFICIENT_MATERIAL => "INSUFFICIENT_MATERIAL",
+            Termination::VARIANT_WIN => "VARIANT_WIN",
+            Termination::VARIANT_LOSS => "VARIANT_LOSS",
+            Termination::VARIANT_DRAW => "VARIANT_DRAW",
+        };
+        let winner = match self.winner {
+            Some(true) => "True",
+            Some(false) => "False",
+            None => "None",
+        };
+        format!("Outcome(termination=Termination.{termination}, winner={winner})")
+    }
+}
+
+fn outcome_of(o: Outcome) -> PyOutcome {
+    let winner = match o {
+        Outcome::Decisive { winner, .. } => Some(winner == Color::White),
+        Outcome::Draw { .. } => None,
+    };
+    let termination = match o.reason() {
+        EndReason::Checkmate => Termination::CHECKMATE,
+        EndReason::Stalemate => Termination::STALEMATE,
+        EndReason::InsufficientMaterial => Termination::INSUFFICIENT_MATERIAL,
+        EndReason::Extinction => Termination::VARIANT_LOSS,
+    };
+    PyOutcome {
+        termination,
+        winner,
+    }
+}
+
+/// A piece: `piece_type` (1 pawn … 6 king) and `color` (True for White), as
+/// python-chess's `chess.Piece`, to which it compares equal.
+#[pyclass(name = "Piece", module = "pocketfen", frozen)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PyPiece {
+    /// 1 (pawn) to 6 (king).
+    #[pyo3(get)]
+    piece_type: u8,
+    /// True for White.
+    #[pyo3(get)]
+    color: bool,
+}
+
+#[pymethods]
+impl PyPiece {
+    #[new]
+    fn new(piece_type: u8, color: bool) -> PyResult<Self> {
+        role(piece_type)?;
+        Ok(PyPiece { piece_type, color })
+    }
+
+    /// The piece of a letter (`Q` a white queen, `n` a black knight).
+    #[staticmethod]
+    fn from_symbol(symbol: &str) -> PyResult<Self> {
+        let mut chars = symbol.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(PyValueError::new_err(format!(
+                "piece symbol {symbol:?}: expected one of PNBRQK pnbrqk"
+            )));
+        };
+        let role = Role::ALL
+            .into_iter()
+            .find(|r| r.char() == c.to_ascii_lowercase())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "piece symbol {symbol:?}: expected one of PNBRQK pnbrqk"
+                ))
+            })?;
+        Ok(PyPiece {
+            piece_type: piece_type(role),
+            color: c.is_ascii_uppercase(),
+        })
+    }
+
+    /// The letter: uppercase for White (`Q`), lowercase for Black (`n`).
+    fn symbol(&self) -> String {
+        let c = Role::ALL[usize::from(self.piece_type - 1)].char();
+        if self.color {
+            c.to_ascii_uppercase().to_string()
+        } else {
+            c.to_string()
+        }
+    }
+
+    fn __str__(&self) -> String {
+        self.symbol()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Piece.from_symbol({:?})", self.symbol())
+    }
+
+    /// Equal to a Piece, or to anything with the same `piece_type` and `color` (a
+    /// `chess.Piece`).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        let Ok(pt) = other.getattr("piece_type").and_then(|p| p.extract::<u8>()) else {
+            return false;
+        };
+        let Ok(color) = other.getattr("color").and_then(|c| c.extract::<bool>()) else {
+            return false;
+        };
+        (pt, color) == (self.piece_type, self.color)
+    }
+
+    /// The hash of `(piece_type, color)`, as `chess.Piece`'s.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        (self.piece_type, self.color).into_pyobject(py)?.hash()
+    }
+}
+
+/// A move: `from_square` and `to_square` (0 = a1 … 63 = h8), `promotion` and `drop`
+/// (piece types, or None), as python-chess's `chess.Move`, to which it compares equal. A
+/// drop goes from its square to its square; castling is the king's move (to the rook's
+/// square in Chess960).
+#[pyclass(name = "Move", module = "pocketfen", frozen)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PyMove {
+    /// Where the piece stands (the square dropped on, for a drop).
+    #[pyo3(get)]
+    from_square: u8,
+    /// Where it goes.
+    #[pyo3(get)]
+    to_square: u8,
+    /// The piece type a pawn promotes to.
+    #[pyo3(get)]
+    promotion: Option<u8>,
+    /// The piece type dropped.
+    #[pyo3(get)]
+    drop: Option<u8>,
+}
+
+impl PyMove {
+    fn from_uci(uci: UciMove) -> PyResult<PyMove> {
+        match uci {
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => Ok(PyMove {
+                from_square: from.index() as u8,
+                to_square: to.index() as u8,
+                promotion: promotion.map(piece_type),
+                drop: None,
+            }),
+            UciMove::Put { role, to } => Ok(PyMove {
+                from_square: to.index() as u8,
+                to_square: to.index() as u8,
+                promotion: None,
+                drop: Some(piece_type(role)),
+            }),
+            UciMove::Null => Err(PyValueError::new_err(
+                "the null move 0000 is no move of a position",
+            )),
+        }
+    }
+
+    fn of(pos: &pocketfen::Position, m: Move) -> PyMove {
+        PyMove::from_uci(m.to_uci(pos.is_chess960())).expect("a legal move is not null")
+    }
+
+    fn to_uci(self) -> PyResult<UciMove> {
+        let to = square(self.to_square.into())?;
+        Ok(match self.drop {
+            Some(pt) => UciMove::Put {
+                role: role(pt)?,
+                to,
+            },
+            None => UciMove::Normal {
+                from: square(self.from_square.into())?,
+                to,
+                promotion: self.promotion.map(role).transpose()?,
+            },
+        })
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    #[new]
+    #[pyo3(signature = (from_square, to_square, promotion = None, drop = None))]
+    fn new(
+        from_square: i64,
+        to_square: i64,
+        promotion: Option<u8>,
+        drop: Option<u8>,
+    ) -> PyResult<Self> {
+        let m = PyMove {
+            from_square: square(from_square)?.index() as u8,
+            to_square: square(to_square)?.index() as u8,
+            promotion,
+            drop,
+        };
+        m.to_uci()?;
+        Ok(m)
+    }
+
+    /// The move of a UCI text (`e2e4`, `e7e8q`, `N@d5`).
+    #[staticmethod]
+    #[pyo3(name = "from_uci")]
+    fn parse(uci: &str) -> PyResult<Self> {
+        let parsed: UciMove =
+            uci.parse()
+                .map_err(|e: pocketfen::notation::uci::ParseUciError| {
+                    PyValueError::new_err(format!("{uci:?}: {e}"))
+                })?;
+        PyMove::from_uci(parsed)
+    }
+
+    /// The UCI text: `e2e4`, `e7e8q`, `N@d5`.
+    fn uci(&self) -> PyResult<String> {
+        Ok(self.to_uci()?.to_string())
+    }
+
+    fn __str__(&self) -> PyResult<String> {
+        self.uci()
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        Ok(format!("Move.from_uci({:?})", self.uci()?))
+    }
+
+    /// Equal to a Move, or to anything with the same four fields (a `chess.Move`).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        fields(other).is_ok_and(|m| m == *self)
+    }
+
+    /// The hash of `(from_square, to_square, promotion, drop)`, as `chess.Move`'s.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        (self.from_square, self.to_square, self.promotion, self.drop)
+            .into_pyobject(py)?
+            .hash()
+    }
+}
+
+/// The four fields of a move object (a Move, a `chess.Move`).
+fn fields(obj: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+    if let Ok(m) = obj.cast::<PyMove>() {
+        return Ok(*m.get());
+    }
+    let square_of = |name: &str| -> PyResult<u8> {
+        let i: i64 = obj.getattr(name)?.extract()?;
+        Ok(square(i)?.index() as u8)
+    };
+    Ok(PyMove {
+        from_square: square_of("from_square")?,
+        to_square: square_of("to_square")?,
+        promotion: obj.getattr("promotion")?.extract()?,
+        drop: obj.getattr("drop").map_or(Ok(None), |d| d.extract())?,
+    })
+}
+
+/// A pocket: how many pieces of each type it holds (`count(chess.KNIGHT)`), as
+/// python-chess's `CrazyhousePocket`.
+#[pyclass(name = "Pocket", module = "pocketfen", frozen, eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PyPocket {
+    counts: [u8; 5],
+}
+
+#[pymethods]
+impl PyPocket {
+    /// How many pieces of `piece_type` (1 pawn … 5 queen; 6, the king, is never held).
+    fn count(&self, piece_type: u8) -> PyResult<u32> {
+        Ok(match role(piece_type)? {
+            Role::King => 0,
+            r => u32::from(self.counts[r as usize]),
+        })
+    }
+
+    /// The pieces held, of every type.
+    fn __len__(&self) -> usize {
+        self.counts.iter().map(|&c| usize::from(c)).sum()
+    }
+
+    /// The letters of the pieces, queens first (`qnpp`), as python-chess writes a pocket.
+    fn __str__(&self) -> String {
+        let mut s = String::new();
+        for r in Role::POCKET.iter().rev() {
+            for _ in 0..self.counts[*r as usize] {
+                s.push(r.char());
+            }
+        }
+        s
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Pocket({:?})", self.__str__())
+    }
+}
+
+fn pocket_of(p: &pocketfen::Pocket) -> PyPocket {
+    PyPocket {
+        counts: Role::POCKET.map(|r| p.get(r)),
+    }
+}
+
+/// A move argument of a position's method: SAN or UCI text, a Move, or a `chess.Move`.
+/// The error is the kind and reason of an IllegalMoveError.
+fn read_move(
+    obj: &Bound<'_, PyAny>,
+    pos: &pocketfen::Position,
+) -> PyResult<Result<Move, (String, String, String)>> {
+    if let Ok(text) = obj.cast::<PyString>() {
+        let text = text.to_cow()?;
+        return Ok(resolve_move(&text, pos, false)
+            .map(|(m, _)| m)
+            .map_err(|e| (text.into_owned(), e.kind().to_owned(), e.message())));
+    }
+    let m = fields(obj).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "a move is SAN or UCI text, a pocketfen.Move or a chess.Move, not {}",
+            obj.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    let uci = m.to_uci()?;
+    let shown = uci.to_string();
+    if let Some(outcome) = pos.outcome() {
+        let e = MoveTokenError::GameOver(outcome);
+        return Ok(Err((shown, e.kind().to_owned(), e.message())));
+    }
+    Ok(uci.to_move(pos).map_err(|e| {
+        let e = MoveTokenError::Illegal(e);
+        (shown, e.kind().to_owned(), e.message())
+    }))
+}
+
+/// The IllegalMoveError of a move that cannot be played.
+fn illegal(py: Python<'_>, (shown, kind, reason): (String, String, String)) -> PyErr {
+    let err = IllegalMoveError::new_err(format!("{shown}: {kind}: {reason}"));
+    let value = err.value(py);
+    let _ = value.setattr("kind", kind);
+    let _ = value.setattr("reason", reason);
+    err
+}
+
+/// Position(fen=None, variant="auto", drop_mate=True)
+/// --
+///
+/// A legal position of one board: the variant's start when `fen` is None, else the FEN in
+/// any dialect (a python-chess FEN too). `variant` is `auto` (read off the FEN, as
+/// `check_fen` does: pockets make it Crazyhouse, 36 white pawns Horde), `chess`,
+/// `crazyhouse`, `loop`, `chessgi`, `horde` or `bughouse` (one board). `drop_mate=False`
+/// forbids drops that checkmate. Raises FenError for a FEN that does not parse or is not
+/// legal.
+///
+/// Moves are SAN or UCI text, `Move` objects or python-chess's `chess.Move`; squares and
+/// piece types are numbered as in python-chess (a1 = 0, PAWN = 1).
+#[pyclass(name = "Position", module = "pocketfen")]
+#[derive(Clone)]
+pub(crate) struct PyPosition {
+    pub(crate) pos: pocketfen::Position,
+    /// The positions before each move played, and the move.
+    stack: Vec<(pocketfen::Position, Move)>,
+}
+
+impl PyPosition {
+    pub(crate) fn of(pos: pocketfen::Position) -> PyPosition {
+        PyPosition {
+            pos,
+            stack: Vec::new(),
+        }
+    }
+
+    fn legal(&self, py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Move> {
+        read_move(obj, &self.pos)?.map_err(|e| illegal(py, e))
+    }
+
+    fn push_move(&mut self, m: Move) {
+        self.stack.push((self.pos.clone(), m));
+        self.pos.play_unchecked(m);
+    }
+
+    fn san_of(&self, m: Move) -> String {
+        SanPlus::from_move(&self.pos, m).to_string_with(DropStyle::Letter)
+    }
+}
+
+#[pymethods]
+impl PyPosition {
+    #[new]
+    #[pyo3(signature = (fen = None, variant = "auto", drop_mate = true))]
+    fn new(py: Python<'_>, fen: Option<&str>, variant: &str, drop_mate: bool) -> PyResult<Self> {
+        let chosen = self::variant(variant)?;
+        let mut pos = match fen {
+            Some(text) => pocketfen::Position::from_fen(text, chosen.map(Rules::new))
+                .map_err(|e| fen_position_error(py, &e))?,
+            None => pocketfen::Position::start(chosen.unwrap_or(Variant::Chess)),
+        };
+        pos.set_drop_mate(drop_mate);
+        Ok(PyPosition::of(pos))
+    }
+
+    /// from_board(board)
+    /// --
+    ///
+    /// The position of a python-chess board: a `chess.Board` (Chess960 too), a
+    /// `chess.variant.CrazyhouseBoard` or `HordeBoard`, with its pockets, promoted pieces,
+    /// castling rights, en passant square and clocks (not its move stack). Raises
+    /// ValueError for another variant, FenError for a position that is not legal.
+    #[staticmethod]
+    fn from_board(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyPosition::of(crate::interop::from_board(py, board)?))
+    }
+
+    /// The python-chess board of the position: `chess.Board` (with `chess960` set when
+    /// castling is written Chess960-style), `chess.variant.CrazyhouseBoard` or
+    /// `HordeBoard`, with no move stack. Raises ValueError for Loop, Chessgi and
+    /// Bughouse, which python-chess does not have, and ImportError without python-chess.
+    fn to_board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::interop::to_board(py, &self.pos)
+    }
+
+    /// legal_moves(fmt="san")
+    /// --
+    ///
+    /// The legal moves as text, in SAN (`fmt="san"`, drops as `P@e4`) or UCI
+    /// (`fmt="uci"`). `generate_legal_moves()` gives them as Move objects.
+    #[pyo3(signature = (fmt = "san"))]
+    fn legal_moves(&self, fmt: &str) -> PyResult<Vec<String>> {
+        let pos = &self.pos;
+        let moves = pos.legal_moves();
+        match fmt {
+            "san" => Ok(moves.iter().map(|&m| self.san_of(m)).collect()),
+            "uci" => Ok(moves
+                .iter()
+                .map(|m| m.to_uci(pos.is_chess960()).to_string())
+                .collect()),
+            _ => Err(PyValueError::new_err(format!(
+                "unknown move format {fmt:?}: expected san or uci"
+            ))),
+        }
+    }
+
+    /// The legal moves as Move objects, in generation order.
+    fn generate_legal_moves(&self) -> Vec<PyMove> {
+        self.pos
+            .legal_moves()
+            .iter()
+            .map(|&m| PyMove::of(&self.pos, m))
+            .collect()
+    }
+
+    /// is_legal(move)
+    /// --
+    ///
+    /// Whether a move (SAN or UCI text, a Move, a `chess.Move`) is legal here; False for
+    /// text that does not read, and once the game has ended.
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(read_move(r#move, &self.pos)?.is_ok())
+    }
+
+    /// play(move)
+    /// --
+    ///
+    /// Plays a move (SAN or UCI text, a Move, a `chess.Move`) and returns its canonical
+    /// SAN; `pop()` takes it back. Raises IllegalMoveError (`.kind`, `.reason`) when it
+    /// does not read, is not legal, or the game has ended; the position is then
+    /// unchanged.
+    fn play(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = self.legal(py, r#move)?;
+        let san = self.san_of(m);
+        self.push_move(m);
+        Ok(san)
+    }
+
+    /// push(move)
+    /// --
+    ///
+    /// Plays a move, as `play()` does, returning None (python-chess's `push`).
+    fn push(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let m = self.legal(py, r#move)?;
+        self.push_move(m);
+        Ok(())
+    }
+
+    /// Takes back the last move played and returns it; IndexError when there is none.
+    fn pop(&mut self) -> PyResult<PyMove> {
+        let (before, m) = self
+            .stack
+            .pop()
+            .ok_or_else(|| PyIndexError::new_err("pop from an empty move stack"))?;
+        self.pos = before;
+        Ok(PyMove::of(&self.pos, m))
+    }
+
+    /// The last move played; IndexError when there is none.
+    fn peek(&self) -> PyResult<PyMove> {
+        let (before, m) = self
+            .stack
+            .last()
+            .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))?;
+        Ok(PyMove::of(before, *m))
+    }
+
+    /// The moves played since the position was made, first to last.
+    #[getter]
+    fn move_stack(&self) -> Vec<PyMove> {
+        self.stack.iter().map(|(p, m)| PyMove::of(p, *m)).collect()
+    }
+
+    /// san(move)
+    /// --
+    ///
+    /// The SAN of a legal move (text, a Move, a `chess.Move`), without playing it.
+    /// Raises IllegalMoveError.
+    fn san(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = self.legal(py, r#move)?;
+        Ok(self.san_of(m))
+    }
+
+    /// uci(move)
+    /// --
+    ///
+    /// The UCI of a legal move (text, a Move, a `chess.Move`). Raises IllegalMoveError.
+    fn uci(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = self.legal(py, r#move)?;
+        Ok(m.to_uci(self.pos.is_chess960()).to_string())
+    }
+
+    /// parse_san(text)
+    /// --
+    ///
+    /// The Move a SAN (or UCI) text names here. Raises IllegalMoveError.
+    fn parse_san(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<PyMove> {
+        let m = self.legal(py, text.as_any())?;
+        Ok(PyMove::of(&self.pos, m))
+    }
+
+    /// parse_uci(text)
+    /// --
+    ///
+    /// The Move a UCI text names here. Raises IllegalMoveError.
+    fn parse_uci(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<PyMove> {
+        self.parse_san(py, text)
+    }
+
+    /// fen(dialect="lichess")
+    /// --
+    ///
+    /// The FEN in a dialect: `lichess`, `xboard`, `chesscom` or `bracket`.
+    #[pyo3(signature = (dialect = "lichess"))]
+    fn fen(&self, dialect: &str) -> PyResult<String> {
+        Ok(self
+            .pos
+            .to_setup()
+            .display(self::dialect(dialect)?)
+            .to_string())
+    }
+
+    /// Whether the side to move is in check.
+    fn is_check(&self) -> bool {
+        self.pos.is_check()
+    }
+
+    /// Whether the side to move is checkmated.
+    fn is_checkmate(&self) -> bool {
+        self.pos.is_checkmate()
+    }
+
+    /// Whether the side to move is stalemated.
+    fn is_stalemate(&self) -> bool {
+        self.pos.is_stalemate()
+    }
+
+    /// Chess: whether neither side can ever checkmate (never in pocket variants).
+    fn is_insufficient_material(&self) -> bool {
+        self.pos.is_insufficient_material()
+    }
+
+    /// Whether the game has ended on the board (`outcome()` is not None).
+    fn is_game_over(&self) -> bool {
+        self.pos.outcome().is_some()
+    }
+
+    /// How the game has ended on the board (checkmate, stalemate, Horde's White without
+    /// pieces, insufficient material in chess) as an Outcome, else None. Threefold
+    /// repetition and the 50-move rule are claims, never automatic.
+    fn outcome(&self) -> Option<PyOutcome> {
+        self.pos.outcome().map(outcome_of)
+    }
+
+    /// The result: `1-0`, `0-1` or `1/2-1/2` when the game has ended on the board, else
+    /// `*`.
+    fn result(&self) -> &'static str {
+        self.pos.outcome().map_or("*", |o| o.result())
+    }
+
+    /// perft(depth)
+    /// --
+    ///
+    /// The number of move sequences of `depth` plies, counted without the GIL (and
+    /// without holding the position: other threads may play on it). Ctrl-C stops it.
+    fn perft(slf: PyRef<'_, Self>, depth: u32) -> PyResult<u64> {
+        let pos = slf.pos.clone();
+        let py = slf.py();
+        drop(slf);
+        if depth <= 3 {
+            return Ok(py.detach(|| pocketfen::perft::perft(&pos, depth)));
+        }
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let (tx, rx) = channel();
+            let (pos, stop) = (&pos, &stop);
+            s.spawn(move || {
+                let _ = tx.send(pocketfen::perft::perft_until(pos, depth, stop));
+            });
+            let rx = Mutex::new(rx);
+            loop {
+                let got = py.detach(|| {
+                    rx.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .recv_timeout(crate::run::SLICE)
+                });
+                match got {
+                    Ok(Some(n)) => return Ok(n),
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(e) = py.check_signals() {
+                            stop.store(true, Ordering::Relaxed);
+                            return Err(e);
+                        }
+                    }
+                    Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                        return Err(PyRuntimeError::new_err("perft was stopped"));
+                    }
+                }
+            }
+        })
+    }
+
+    /// copy(stack=True)
+    /// --
+    ///
+    /// A copy that plays on independently, with the move stack (`stack=False`: without).
+    #[pyo3(signature = (stack = true))]
+    fn copy(&self, stack: bool) -> Self {
+        if stack {
+            self.clone()
+        } else {
+            PyPosition::of(self.pos.clone())
+        }
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// The variant's name.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.pos.variant().name()
+    }
+
+    /// The side to move: True for White, False for Black (`chess.WHITE`, `chess.BLACK`).
+    #[getter]
+    fn turn(&self) -> bool {
+        self.pos.turn() == Color::White
+    }
+
+    /// The side to move as a word: `white` or `black` (what `turn` was before 0.2).
+    #[getter]
+    fn turn_name(&self) -> &'static str {
+        self.pos.turn().name()
+    }
+
+    /// The pockets, indexed by colour as in python-chess (`pockets[chess.WHITE]`), or None
+    /// in a variant without drops.
+    #[getter]
+    fn pockets<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        if !self.pos.variant().has_drops() {
+            return Ok(None);
+        }
+        let p = self.pos.pockets();
+        let pair = [pocket_of(&p.black), pocket_of(&p.white)];
+        Ok(Some(PyTuple::new(py, pair)?))
+    }
+
+    /// piece_at(square)
+    /// --
+    ///
+    /// The Piece on a square (0 = a1 … 63 = h8), or None.
+    fn piece_at(&self, square: i64) -> PyResult<Option<PyPiece>> {
+        let sq = self::square(square)?;
+        Ok(self.pos.board().piece_at(sq).map(|p| PyPiece {
+            piece_type: piece_type(p.role),
+            color: p.color == Color::White,
+        }))
+    }
+
+    /// The squares of promoted pieces, as a bitmask (python-chess's `board.promoted`).
+    #[getter]
+    fn promoted(&self) -> u64 {
+        self.pos.promoted().0
+    }
+
+    /// The rook squares that keep a castling right, as a bitmask (python-chess's
+    /// `board.castling_rights`).
+    #[getter]
+    fn castling_rights(&self) -> u64 {
+        self.pos.castling_rights().0
+    }
+
+    /// The en passant square when a pawn could capture there, else None.
+    #[getter]
+    fn ep_square(&self) -> Option<usize> {
+        self.pos.ep_square().map(|s| s.index())
+    }
+
+    /// Half-moves since the last capture or pawn move.
+    #[getter]
+    fn halfmove_clock(&self) -> u32 {
+        self.pos.halfmoves()
+    }
+
+    /// The full-move number, from 1.
+    #[getter]
+    fn fullmove_number(&self) -> u32 {
+        self.pos.fullmoves()
+    }
+
+    fn __str__(&self) -> String {
+        self.pos.to_setup().display(FenDialect::Lichess).to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Position({:?}, variant={:?})\n{}",
+            self.pos.to_setup().display(FenDialect::Lichess).to_string(),
+            self.pos.variant().name(),
+            diagram(&self.pos.to_setup(), false).trim_end()
+        )
+    }
+
+    /// Positions are equal when their FENs are (the move stacks are not compared).
+    fn __eq__(&self, other: &Self) -> bool {
+        self.pos.to_setup() == other.pos.to_setup()
+    }
+}

@@ -1,0 +1,333 @@
+//! The library's run over an archive, as a Python iterator that behaves as Python code
+//! does: Ctrl-C interrupts it at once, an exception of the caller's file object comes
+//! out unchanged, and the interpreter exits cleanly with an iterator still open.
+//!
+//! The run works on a thread of its own (and its workers) and hands its records over a
+//! bounded channel; `__next__` waits for them in short slices without the GIL, checking
+//! for signals between. No native thread runs Python code once the run is closed: when
+//! the iterator is dropped, or at exit, where every open run is closed and joined.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyOSError, PyStopIteration, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use pythonize::pythonize;
+
+use pocketfen::archive::{Run, RunOptions, Source, Split, Task};
+use pocketfen::pgn::Options;
+use pocketfen::record::RunRecord;
+
+/// How long a wait lasts between two checks for signals.
+pub(crate) const SLICE: Duration = Duration::from_millis(20);
+
+/// Records on their way to the iterator.
+const CHANNEL: usize = 256;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What the iterator, the run's thread and the file object's reader share.
+#[derive(Default)]
+pub(crate) struct Feed {
+    /// The run's stop flag: no further game is read.
+    pub(crate) stop: Arc<AtomicBool>,
+    /// No native thread calls into Python any more.
+    pub(crate) closed: AtomicBool,
+    /// The first exception the file object raised.
+    error: Mutex<Option<PyErr>>,
+}
+
+impl Feed {
+    pub(crate) fn new() -> Arc<Feed> {
+        Arc::new(Feed::default())
+    }
+
+    pub(crate) fn keep_error(&self, e: PyErr) {
+        lock(&self.error).get_or_insert(e);
+    }
+
+    pub(crate) fn take_error(&self) -> Option<PyErr> {
+        lock(&self.error).take()
+    }
+
+    fn close(&self) {
+        self.stop.store(true, Ordering::Release);
+        self.closed.store(true, Ordering::Release);
+    }
+}
+
+/// A run's thread, for closing and joining at exit.
+struct Live {
+    feed: Arc<Feed>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// Every run whose thread may still be working.
+static LIVE: Mutex<Vec<Arc<Live>>> = Mutex::new(Vec::new());
+
+/// Closes every open run and waits for its threads: called by `atexit`, before the
+/// interpreter finalises, so that no native thread touches it after.
+#[pyfunction]
+pub(crate) fn _close_runs(py: Python<'_>) {
+    let live = std::mem::take(&mut *lock(&LIVE));
+    for l in &live {
+        l.feed.close();
+    }
+    py.detach(|| {
+        for l in &live {
+            if let Some(t) = lock(&l.thread).take() {
+                let _ = t.join();
+            }
+        }
+    });
+}
+
+/// What an archive iterator yields.
+#[derive(Clone, Copy)]
+pub(crate) enum Yields {
+    /// `validate`: the records as dicts (games, then the summary).
+    Records,
+    /// `convert_pgn`: each game's text.
+    Texts,
+    /// `replay`: `(game number, plies)`.
+    Plies,
+}
+
+/// The items of a run over an archive: the records of `validate` as dicts, the games of
+/// `convert_pgn` as strings, or those of `replay` as `(game, plies)` tuples, in input
+/// order. Ctrl-C interrupts it at once (the items already read still come, then a
+/// summary marked interrupted); `close()`, or leaving a `with` block, stops the run.
+#[pyclass(module = "pocketfen")]
+pub(crate) struct RunIterator {
+    records: Mutex<Receiver<RunRecord>>,
+    /// A record received as a signal came: given by the next call.
+    pending: Mutex<Option<RunRecord>>,
+    live: Arc<Live>,
+    yields: Yields,
+    done: AtomicBool,
+}
+
+/// Sends a record unless the run is closed; `false` when it is, or the iterator gone.
+fn send(tx: &SyncSender<RunRecord>, feed: &Feed, mut record: RunRecord) -> bool {
+    loop {
+        if feed.closed.load(Ordering::Acquire) {
+            return false;
+        }
+        match tx.try_send(record) {
+            Ok(()) => return true,
+            Err(TrySendError::Disconnected(_)) => return false,
+            Err(TrySendError::Full(r)) => {
+                record = r;
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+}
+
+impl RunIterator {
+    /// Starts `run` on a thread of its own.
+    fn start(run: Run, feed: Arc<Feed>, yields: Yields) -> RunIterator {
+        let (tx, rx) = sync_channel(CHANNEL);
+        let thread_feed = Arc::clone(&feed);
+        let thread = std::thread::spawn(move || {
+            for record in run {
+                if !send(&tx, &thread_feed, record) {
+                    break;
+                }
+            }
+            // Dropping the run joins its workers.
+        });
+        let live = Arc::new(Live {
+            feed,
+            thread: Mutex::new(Some(thread)),
+        });
+        {
+            let mut all = lock(&LIVE);
+            all.retain(|l| lock(&l.thread).as_ref().is_some_and(|t| !t.is_finished()));
+            all.push(Arc::clone(&live));
+        }
+        RunIterator {
+            records: Mutex::new(rx),
+            pending: Mutex::new(None),
+            live,
+            yields,
+            done: AtomicBool::new(false),
+        }
+    }
+
+    /// The iterator has ended: StopIteration, or the file object's exception.
+    fn end(&self, py: Python<'_>) -> PyErr {
+        self.done.store(true, Ordering::Release);
+        if let Some(t) = lock(&self.live.thread).take() {
+            py.detach(|| {
+                let _ = t.join();
+            });
+        }
+        self.live
+            .feed
+            .take_error()
+            .unwrap_or_else(|| PyStopIteration::new_err(()))
+    }
+
+    /// The next record of the run, waiting in slices and checking for signals between: a
+    /// KeyboardInterrupt (or any exception a signal handler raises) stops the run, which
+    /// then gives what it has, marked interrupted, to the iterations that follow.
+    fn next_record(&self, py: Python<'_>) -> PyResult<Option<RunRecord>> {
+        if let Some(record) = lock(&self.pending).take() {
+            return Ok(Some(record));
+        }
+        loop {
+            let got = py.detach(|| lock(&self.records).recv_timeout(SLICE));
+            match got {
+                Ok(record) => {
+                    // A signal that came during the wait is handled here, not in the
+                    // caller's loop: the run stops, and the record waits for the next
+                    // call.
+                    if let Err(e) = py.check_signals() {
+                        self.live.feed.stop.store(true, Ordering::Release);
+                        *lock(&self.pending) = Some(record);
+                        return Err(e);
+                    }
+                    return Ok(Some(record));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        self.live.feed.stop.store(true, Ordering::Release);
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+            }
+        }
+    }
+}
+
+impl Drop for RunIterator {
+    fn drop(&mut self) {
+        // The thread ends on its own, without calling into Python again.
+        self.live.feed.close();
+    }
+}
+
+#[pymethods]
+impl RunIterator {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// Stops the run: no further game is read or worked on, and the iteration ends (as
+    /// a generator's `close()`). Leaving a `with` block closes it too.
+    fn close(&self) {
+        self.live.feed.close();
+        self.done.store(true, Ordering::Release);
+        lock(&self.pending).take();
+    }
+
+    /// `RunIterator[T]` in annotations.
+    #[classmethod]
+    fn __class_getitem__<'py>(
+        cls: &Bound<'py, pyo3::types::PyType>,
+        _item: &Bound<'py, PyAny>,
+    ) -> Bound<'py, pyo3::types::PyType> {
+        cls.clone()
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        _kind: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+        _traceback: &Bound<'_, PyAny>,
+    ) -> bool {
+        self.close();
+        false
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if self.done.load(Ordering::Acquire) {
+            return Err(PyStopIteration::new_err(()));
+        }
+        loop {
+            let Some(record) = self.next_record(py)? else {
+                return Err(self.end(py));
+            };
+            match (self.yields, record) {
+                (_, RunRecord::Total(_)) => {}
+                (_, RunRecord::Summary(s)) if s.stream_error.is_some() => {
+                    // The file object's own exception, unchanged, in place of the summary
+                    // of a stream it cut short; the games read before it came first.
+                    if let Some(e) = self.live.feed.take_error() {
+                        self.done.store(true, Ordering::Release);
+                        self.live.feed.close();
+                        return Err(e);
+                    }
+                    if let Yields::Records = self.yields {
+                        return to_python(py, &RunRecord::Summary(s));
+                    }
+                    let e = s.stream_error.unwrap_or_default();
+                    return Err(PyOSError::new_err(format!(
+                        "the stream ends in an error after {} bytes: {e}",
+                        s.bytes
+                    )));
+                }
+                (Yields::Records, record) => return to_python(py, &record),
+                (Yields::Texts, RunRecord::Converted(c)) => match (c.refused, &c.raw) {
+                    (false, _) => return Ok(PyString::new(py, &c.text).into_any()),
+                    (true, Some(raw)) => {
+                        let text = String::from_utf8_lossy(&raw.bytes);
+                        return Ok(PyString::new(py, &text).into_any());
+                    }
+                    (true, None) => {}
+                },
+                (Yields::Plies, RunRecord::Replayed(r)) => {
+                    let plies = PyList::new(py, r.plies().collect::<Vec<_>>())?;
+                    return Ok(PyTuple::new(
+                        py,
+                        [r.game.into_pyobject(py)?.into_any(), plies.into_any()],
+                    )?
+                    .into_any());
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn to_python<'py>(py: Python<'py>, record: &RunRecord) -> PyResult<Bound<'py, PyAny>> {
+    pythonize(py, record).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A run of `task` over one source, started.
+pub(crate) fn start(
+    source: Source,
+    feed: Arc<Feed>,
+    task: Task,
+    game: Options,
+    jobs: usize,
+    split: Option<Split>,
+    timings: bool,
+) -> RunIterator {
+    let yields = match task {
+        Task::Validate { .. } | Task::Select(..) | Task::Dedupe { .. } => Yields::Records,
+        Task::Convert { .. } => Yields::Texts,
+        Task::Replay { .. } => Yields::Plies,
+    };
+    let opts = RunOptions {
+        game,
+        jobs,
+        split,
+        timings,
+        stop: Some(Arc::clone(&feed.stop)),
+        ..RunOptions::default()
+    };
+    RunIterator::start(Run::new(vec![source], task, opts), feed, yields)
+}

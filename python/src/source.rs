@@ -1,0 +1,297 @@
+//! Where an archive comes from: a path, bytes, or a Python binary file object, and the
+//! errors of opening one as Python's own `open` raises them.
+
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyString};
+
+use pocketfen::archive::Source;
+
+use crate::run::Feed;
+
+/// The OSError Python raises for `e` on `filename`: `FileNotFoundError(2, 'No such file
+/// or directory', 'missing.pgn')` and its kin, with `errno`, `strerror` and `filename`.
+pub(crate) fn os_error(py: Python<'_>, e: &io::Error, filename: &Path) -> PyErr {
+    let name = filename.to_string_lossy().into_owned();
+    match e.raw_os_error() {
+        Some(errno) => {
+            let strerror = py
+                .import("os")
+                .and_then(|os| os.call_method1("strerror", (errno,)))
+                .and_then(|s| s.extract::<String>())
+                .unwrap_or_else(|_| e.to_string());
+            // OSError(errno, …) is made the subclass the errno names.
+            PyOSError::new_err((errno, strerror, name))
+        }
+        None => PyOSError::new_err((e.to_string(), name)),
+    }
+}
+
+/// An I/O error of the library as Python raises it: a file that cannot be split is a
+/// ValueError, the rest OSErrors.
+pub(crate) fn io_error(e: io::Error) -> PyErr {
+    if e.kind() == io::ErrorKind::InvalidInput {
+        PyValueError::new_err(e.to_string())
+    } else {
+        e.into()
+    }
+}
+
+/// Reads a Python binary file object, taking the GIL for each read. An exception its
+/// `read()` raises is kept in the feed, to be raised again, unchanged, once the games
+/// read before it have been given; the run sees an I/O error.
+pub(crate) struct PyReader {
+    file: Py<PyAny>,
+    feed: Arc<Feed>,
+    /// Bytes a `read(n)` gave beyond the `n` asked for, handed out first.
+    surplus: Vec<u8>,
+    at: usize,
+}
+
+impl PyReader {
+    pub(crate) fn new(file: Py<PyAny>, feed: Arc<Feed>) -> PyReader {
+        PyReader {
+            file,
+            feed,
+            surplus: Vec::new(),
+            at: 0,
+        }
+    }
+
+    fn read_python(&mut self, py: Python<'_>, buf: &mut [u8]) -> io::Result<usize> {
+        let failed = |feed: &Feed, e: PyErr| {
+            let text = format!("the file object's read() raised {e}");
+            feed.keep_error(e);
+            io::Error::other(text)
+        };
+        let chunk = self
+            .file
+            .bind(py)
+            .call_method1("read", (buf.len(),))
+            .map_err(|e| failed(&self.feed, e))?;
+        let data: &[u8] = if let Ok(b) = chunk.cast::<PyBytes>() {
+            b.as_bytes()
+        } else if let Ok(b) = chunk.cast::<PyByteArray>() {
+            // SAFETY: the bytes are copied out before any Python code runs again.
+            self.surplus = unsafe { b.as_bytes() }.to_vec();
+            self.at = 0;
+            &[]
+        } else if chunk.is_none() {
+            let e = PyTypeError::new_err(
+                "the file object's read() returned None: it is non-blocking and had nothing to read; pass a blocking file",
+            );
+            return Err(failed(&self.feed, e));
+        } else {
+            let e = PyTypeError::new_err(format!(
+                "the file object's read() returned {}, not bytes: open the file in binary mode (\"rb\")",
+                chunk
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
+            ));
+            return Err(failed(&self.feed, e));
+        };
+        if !data.is_empty() {
+            self.surplus.clear();
+            self.surplus.extend_from_slice(data);
+            self.at = 0;
+        }
+        Ok(self.take_surplus(buf))
+    }
+
+    /// Copies what is left of the last read into `buf`.
+    fn take_surplus(&mut self, buf: &mut [u8]) -> usize {
+        let n = (self.surplus.len() - self.at).min(buf.len());
+        buf[..n].copy_from_slice(&self.surplus[self.at..self.at + n]);
+        self.at += n;
+        if self.at == self.surplus.len() {
+            self.surplus.clear();
+            self.at = 0;
+        }
+        n
+    }
+}
+
+impl Read for PyReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at < self.surplus.len() {
+            return Ok(self.take_surplus(buf));
+        }
+        if self.feed.closed.load(Ordering::Acquire) {
+            // The iterator is gone or the interpreter is exiting: no Python code runs.
+            return Err(io::Error::other("the run was closed"));
+        }
+        Python::attach(|py| self.read_python(py, buf))
+    }
+}
+
+/// Reads and seeks a Python binary file object (for a part of it).
+pub(crate) struct PySeekReader(PyReader);
+
+impl Read for PySeekReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl Seek for PySeekReader {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        let (offset, whence) = match pos {
+            SeekFrom::Start(n) => (n as i64, 0),
+            SeekFrom::Current(n) => (n, 1),
+            SeekFrom::End(n) => (n, 2),
+        };
+        // What a read gave beyond what was asked is dropped: the file is elsewhere now.
+        self.0.surplus.clear();
+        self.0.at = 0;
+        if self.0.feed.closed.load(Ordering::Acquire) {
+            return Err(io::Error::other("the run was closed"));
+        }
+        Python::attach(|py| {
+            self.0
+                .file
+                .bind(py)
+                .call_method1("seek", (offset, whence))
+                .and_then(|p| p.extract::<u64>())
+                .map_err(|e| {
+                    let text = format!("the file object's seek() raised {e}");
+                    self.0.feed.keep_error(e);
+                    io::Error::other(text)
+                })
+        })
+    }
+}
+
+/// What a source argument is.
+enum Given {
+    Bytes(Vec<u8>),
+    Path(PathBuf),
+    File(Py<PyAny>, String),
+}
+
+const SOURCE_TYPES: &str = "source is a path (str or os.PathLike), bytes, or a binary file object (open(path, \"rb\"), io.BytesIO, sys.stdin.buffer)";
+
+/// Reads a source argument. A `str` is a path, as for `open()`; one that holds PGN text
+/// (a line break, or a tag or move number at its start, and no such file) is a
+/// TypeError that says to pass bytes.
+fn given(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Given> {
+    if let Ok(bytes) = source.cast::<PyBytes>() {
+        return Ok(Given::Bytes(bytes.as_bytes().to_vec()));
+    }
+    if let Ok(bytes) = source.cast::<PyByteArray>() {
+        return Ok(Given::Bytes(bytes.to_vec()));
+    }
+    if let Ok(text) = source.cast::<PyString>() {
+        let text = text.to_cow()?;
+        let start = text.trim_start();
+        let looks_like_pgn = text.contains(['\n', '\r'])
+            || start.starts_with('[')
+            || start.starts_with("1.")
+            || text.is_empty();
+        if looks_like_pgn && !Path::new(text.as_ref()).exists() {
+            let shown: String = text.chars().take(30).collect();
+            return Err(PyTypeError::new_err(format!(
+                "source is a str that holds PGN text, not a path ({shown:?}…): pass the text as bytes (text.encode()), or the path of a file"
+            )));
+        }
+        return Ok(Given::Path(PathBuf::from(text.as_ref())));
+    }
+    if source.hasattr("__fspath__")? {
+        let os = py.import("os")?;
+        let path: PathBuf = os.call_method1("fspath", (source,))?.extract()?;
+        return Ok(Given::Path(path));
+    }
+    if source.hasattr("read")? {
+        let name = ["name", "path"]
+            .iter()
+            .find_map(|attr| source.getattr(*attr).ok()?.extract::<String>().ok())
+            .unwrap_or_else(|| "<stream>".to_owned());
+        return Ok(Given::File(source.clone().unbind(), name));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{SOURCE_TYPES}, not {}",
+        source.get_type().name()?
+    )))
+}
+
+/// Opens a path now, so that a missing file raises at once, as `open()` would.
+fn open_file(py: Python<'_>, path: &Path) -> PyResult<std::fs::File> {
+    let file = std::fs::File::open(path).map_err(|e| os_error(py, &e, path))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        // A directory opens, but cannot be read: open() refuses it at once.
+        let errno: i32 = py.import("errno")?.getattr("EISDIR")?.extract()?;
+        return Err(os_error(
+            py,
+            &std::io::Error::from_raw_os_error(errno),
+            path,
+        ));
+    }
+    Ok(file)
+}
+
+/// The archive a source names, read from its start. `-` is the file of that name (stdin
+/// is `sys.stdin.buffer`).
+pub(crate) fn open_source(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    feed: &Arc<Feed>,
+) -> PyResult<Source> {
+    match given(py, source)? {
+        Given::Bytes(data) => Ok(Source::reader("<bytes>", io::Cursor::new(data))),
+        Given::Path(path) => {
+            let file = open_file(py, &path)?;
+            Ok(Source::reader(path.to_string_lossy(), file))
+        }
+        Given::File(file, name) => {
+            let mut reader = PyReader::new(file, Arc::clone(feed));
+            // The first bytes are read now, as opening a file is: a file object that
+            // cannot be read (opened in text mode) raises at once.
+            let mut first = vec![0; 1 << 16];
+            let n = match reader.read(&mut first) {
+                Ok(n) => n,
+                Err(e) => return Err(feed.take_error().unwrap_or_else(|| e.into())),
+            };
+            first.truncate(n);
+            Ok(Source::reader(name, io::Cursor::new(first).chain(reader)))
+        }
+    }
+}
+
+/// The archive a source names, for reading a part of it: a path, bytes, or a binary file
+/// object that can seek (a local file, an fsspec file of object storage).
+pub(crate) fn open_split_source(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    feed: &Arc<Feed>,
+) -> PyResult<Source> {
+    match given(py, source)? {
+        Given::Bytes(data) => Ok(Source::seekable("<bytes>", io::Cursor::new(data))),
+        Given::Path(path) => {
+            let file = open_file(py, &path)?;
+            if path == Path::new("-") {
+                // The library reads a path `-` as stdin; here it is the file.
+                return Ok(Source::seekable("-", file));
+            }
+            Ok(Source::path(path))
+        }
+        Given::File(file, name) => {
+            let f = file.bind(py);
+            let seekable = f.hasattr("seek")?
+                && f.call_method0("seekable")
+                    .and_then(|s| s.extract::<bool>())
+                    .unwrap_or(true);
+            if !seekable {
+                return Err(PyTypeError::new_err(
+                    "a part is read from a path (str or os.PathLike), bytes, or a binary file object that can seek; a stream can only be read from its start",
+                ));
+            }
+            let reader = PyReader::new(file, Arc::clone(feed));
+            Ok(Source::seekable(name, PySeekReader(reader)))
+        }
+    }
+}

@@ -1,0 +1,311 @@
+"""The package behaves as Python code does: Ctrl-C, the caller's exceptions, file objects
+that misbehave, interpreter exit, OSErrors, threads, and what the module shows."""
+
+import io
+import itertools
+import os
+import pathlib
+import resource
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+import pocketfen
+from conftest import GRAMMAR, SAMPLES
+
+ILLEGAL_DROP = GRAMMAR / "pgn" / "err" / "illegal-drop.pgn"
+STANDARD = SAMPLES / "lichess_standard_2025-05_sample438.pgn"
+GAME = b'[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n'
+
+
+def cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def interrupt_after(seconds):
+    """Sends this process SIGINT after `seconds`, as Ctrl-C in a terminal does; returns
+    the time it was sent at (a list filled in by the timer)."""
+    sent = []
+
+    def fire():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(seconds, fire)
+    timer.start()
+    return timer, sent
+
+
+class Endless(io.RawIOBase):
+    """A stream of legal games that never ends, a little at a time (a slow pipe)."""
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        time.sleep(0.002)
+        n = min(len(b), len(GAME))
+        b[:n] = GAME[:n]
+        return n
+
+
+# 1. Ctrl-C works everywhere.
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_interrupts_iteration_at_once_and_the_rest_comes_after(jobs):
+    records = pocketfen.validate(Endless(), all=True, jobs=jobs)
+    first = next(records)
+    assert first["type"] == "game"
+    timer, sent = interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        for _ in records:
+            pass
+    raised = time.monotonic()
+    timer.join()
+    assert raised - sent[0] < 0.25, f"KeyboardInterrupt came {raised - sent[0]:.2f} s after the signal"
+    # The run was stopped: going on gives the games already read, then a summary that
+    # says it was interrupted, and the end. (A signal is handled in the iterator's own
+    # waits, nearly always; one that lands in the caller's loop leaves the run running,
+    # as it would a generator: the bound keeps this test from waiting on it forever.)
+    rest = list(itertools.islice(records, 5000))
+    assert rest[-1]["type"] == "summary"
+    assert rest[-1]["interrupted"] is True and rest[-1]["complete"] is False
+    assert all(r["type"] == "game" for r in rest[:-1])
+
+
+def test_ctrl_c_interrupts_validation_of_bytes_in_the_native_code():
+    # Enough work for many seconds at one job; the interrupt must not wait for it.
+    data = STANDARD.read_bytes() * 200
+    records = pocketfen.validate(data, jobs=1, all=True)
+    timer, sent = interrupt_after(0.3)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in records:
+            pass
+    raised = time.monotonic()
+    timer.join()
+    assert raised - sent[0] < 0.25
+    assert raised - start < 2.0
+
+
+def test_ctrl_c_stops_perft_and_its_native_thread():
+    timer, sent = interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        pocketfen.Position().perft(9)
+    raised = time.monotonic()
+    timer.join()
+    assert raised - sent[0] < 0.25
+    # The count stopped with the exception: no CPU is spent on it afterwards.
+    before = cpu_seconds()
+    time.sleep(0.5)
+    assert cpu_seconds() - before < 0.1
+    assert pocketfen.Position().perft(4) == 197281
+
+
+# 2. Exceptions from the caller's file object come out unchanged, after the games read.
+
+
+class RaisesAfter(io.RawIOBase):
+    def __init__(self, data, exc):
+        self.data, self.exc = data, exc
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        if not self.data:
+            raise self.exc
+        chunk, self.data = self.data[: max(n, 1)], self.data[max(n, 1) :]
+        return chunk
+
+
+class Custom(Exception):
+    pass
+
+
+@pytest.mark.parametrize("exc", [Custom("from read()"), KeyboardInterrupt(), OSError(5, "Input/output error")])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_file_objects_exception_propagates_unchanged_after_the_games_read(exc, jobs):
+    stream = RaisesAfter(GAME * 3 + ILLEGAL_DROP.read_bytes() + b"\n\n", exc)
+    seen = []
+    with pytest.raises(type(exc)) as info:
+        for r in pocketfen.validate(stream, all=True, jobs=jobs):
+            seen.append(r)
+    assert info.value is exc
+    # All four games were read before the exception, the last one illegal: all validated.
+    assert [r["game"] for r in seen] == [1, 2, 3, 4]
+    assert seen[-1]["status"] == "illegal"
+    # replay and convert_pgn too.
+    for run in (pocketfen.replay, lambda s: pocketfen.convert_pgn(s, "xboard")):
+        stream = RaisesAfter(GAME * 2, exc)
+        got = []
+        with pytest.raises(type(exc)) as info:
+            for g in run(stream):
+                got.append(g)
+        assert info.value is exc and len(got) == 2
+
+
+def test_close_and_with_stop_the_run():
+    records = pocketfen.validate(Endless(), all=True)
+    next(records)
+    records.close()
+    assert list(records) == []
+    with pocketfen.replay(Endless(), jobs=2) as games:
+        assert next(games)[0] == 1
+    assert list(games) == []
+
+
+def test_an_exception_on_the_first_read_is_raised_by_the_call():
+    with pytest.raises(Custom):
+        pocketfen.validate(RaisesAfter(b"", Custom()))
+
+
+# 3. A read(n) that gives more than n bytes.
+
+
+class Generous(io.RawIOBase):
+    """Returns a megabyte whatever it is asked for."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        chunk, self.data = self.data[: 1 << 20], self.data[1 << 20 :]
+        return chunk
+
+
+def test_every_byte_a_generous_read_returns_is_used():
+    data = GAME * 20000
+    summary = list(pocketfen.validate(Generous(data)))[-1]
+    assert (summary["games"], summary["bytes"], summary["complete"]) == (20000, len(data), True)
+    plies = [n for n, _ in pocketfen.replay(Generous(data), emit="uci")]
+    assert len(plies) == 20000
+
+
+# 4. Interpreter exit with a live iterator.
+
+EXIT_SCRIPT = textwrap.dedent(
+    """
+    import io, sys, time, pocketfen
+    class Slow(io.RawIOBase):
+        def readable(self): return True
+        def readinto(self, b):
+            time.sleep(0.001)
+            data = b'[Event "x"]\\n\\n1. e4 e5 1-0\\n\\n'
+            b[:len(data)] = data
+            return len(data)
+    kind = sys.argv[1]
+    if kind == "file":
+        it = pocketfen.validate(open(sys.argv[2], "rb"), all=True, jobs=2)
+    elif kind == "slow":
+        it = pocketfen.validate(Slow(), all=True, jobs=int(sys.argv[2]))
+    else:
+        it = pocketfen.replay(Slow(), jobs=2)
+    next(it)
+    if sys.argv[-1] == "exit":
+        sys.exit(0)
+    """
+)
+
+
+def test_the_interpreter_exits_cleanly_with_a_live_iterator(tmp_path):
+    big = tmp_path / "big.pgn"
+    big.write_bytes(STANDARD.read_bytes() * 20)
+    cases = [["file", str(big)], ["slow", "1"], ["slow", "2"], ["replay"], ["slow", "2", "exit"]]
+    for case in cases:
+        for _ in range(4):
+            out = subprocess.run([sys.executable, "-c", EXIT_SCRIPT, *case], capture_output=True, timeout=60)
+            assert (out.returncode, out.stderr.decode()) == (0, ""), case
+
+
+# 5. OSErrors as Python makes them; str sources; "-".
+
+
+def test_a_missing_file_is_file_not_found_error_as_open_raises_it(tmp_path):
+    missing = tmp_path / "missing.pgn"
+    for call in (pocketfen.validate, pocketfen.replay, lambda s: pocketfen.convert_pgn(s, "lichess"),
+                 lambda s: pocketfen.splits(s, 2), lambda s: pocketfen.validate(s, split="1/2")):
+        for given in (str(missing), missing):
+            with pytest.raises(FileNotFoundError) as info:
+                call(given)
+            e = info.value
+            with pytest.raises(FileNotFoundError) as python:
+                open(missing, "rb")
+            assert (e.errno, e.strerror, e.filename) == (2, "No such file or directory", str(missing))
+            assert str(e) == str(python.value)
+    with pytest.raises(IsADirectoryError) as info:
+        pocketfen.validate(str(tmp_path))
+    assert info.value.errno == 21 and info.value.filename == str(tmp_path)
+
+
+def test_pgn_text_given_as_a_str_is_a_type_error_that_says_to_pass_bytes():
+    text = GAME.decode()
+    for given in (text, text.strip(), "1. e4 e5 *"):
+        with pytest.raises(TypeError, match=r"pass the text as bytes \(text.encode\(\)\)"):
+            pocketfen.validate(given)
+    assert list(pocketfen.validate(text.encode()))[-1]["games"] == 1
+    with pytest.raises(TypeError, match="source is a path"):
+        pocketfen.validate(42)
+
+
+def test_dash_is_the_file_named_dash(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_bytes(ILLEGAL_DROP.read_bytes())
+    for kwargs in ({}, {"split": "1/1"}):
+        records = list(pocketfen.validate("-", **kwargs))
+        assert records[0]["file"] == "-" and records[0]["status"] == "illegal", kwargs
+    assert len(pocketfen.splits("-", 1)) == 1
+
+
+# 6. Threads.
+
+
+def test_play_from_another_thread_while_perft_runs():
+    pos = pocketfen.Position()
+    result = []
+    worker = threading.Thread(target=lambda: result.append(pos.perft(6)))
+    worker.start()
+    played = 0
+    while worker.is_alive() or played == 0:
+        pos.play("e4")
+        pos.pop()
+        played += 1
+    worker.join()
+    assert result == [119060324] and played > 1
+
+
+# 7. What the module shows.
+
+
+def test_the_module_has_a_docstring_and_no_internal_module():
+    assert pocketfen.__doc__ and pocketfen.__doc__.startswith("pocketfen: FEN dialects")
+    assert not any(isinstance(v, type(pocketfen)) for v in vars(pocketfen).values())
+    public = [n for n in dir(pocketfen) if not n.startswith("_")]
+    assert sorted(public) == sorted(n for n in pocketfen.__all__ if not n.startswith("_"))
+    for name in public:
+        obj = getattr(pocketfen, name)
+        assert obj.__doc__, name
+        if isinstance(obj, type):
+            assert obj.__module__ == "pocketfen", name
+
+
+def test_the_stub_matches_the_module():
+    stub = pathlib.Path(pocketfen.__file__).with_name("__init__.pyi")
+    assert stub.exists() and (stub.parent / "py.typed").exists()
+    text = stub.read_text()
+    for name in pocketfen.__all__:
+        if name != "__version__":
+            assert f"def {name}(" in text or f"class {name}" in text, name
+    for name in dir(pocketfen.Position):
+        if not name.startswith("_"):
+            assert f"def {name}(" in text, name
