@@ -11,8 +11,15 @@
   repeated to 20,000: `CrazyhouseBoard(fen).fen()` against
   `pocketfen.convert_fen(fen, "lichess")`.
 
-Each figure is the best of 3 runs; the ratio is python-chess's time over pocketfen's.
-The targets (issue 16): at least 50× for validating and replaying, 100× for FENs.
+- from_board / to_board: the same crazyhouse positions traded with python-chess,
+  against the FEN round trip each replaces: `Position(board.fen())` for
+  `Position.from_board(board)`, `CrazyhouseBoard(pos.fen("bracket"))` for
+  `pos.to_board()`.
+
+Each figure is the best of 3 runs; the ratio is the peer's time over pocketfen's. The
+targets: at least 50× for validating and replaying, 100× for FENs (issue 16), and the
+interop calls no dearer than one FEN round trip, a ratio of 1× or more (issue 28). A
+target missed is marked, and the exit status is 1.
 """
 
 import io
@@ -94,12 +101,12 @@ def main():
     (pc_games, pc_plies, _), t_pc = best_of(3, lambda: python_chess_validate(text))
     (pf_games, pf_plies), t_pf = best_of(3, lambda: pocketfen_validate(data))
     assert pc_games == pf_games, (pc_games, pf_games)
-    rows.append(("validate", f"{pf_games} games, {pf_plies} plies", t_pc, t_pf))
+    rows.append(("validate", f"{pf_games} games, {pf_plies} plies", t_pc, t_pf, 50))
 
     pc_moves, t_pc = best_of(3, lambda: python_chess_replay(text))
     pf_moves, t_pf = best_of(3, lambda: pocketfen_replay(data))
     same = sum(a == b for a, b in zip(pc_moves, pf_moves))
-    rows.append(("replay (UCI per ply)", f"{same} of {len(pc_moves)} games identical", t_pc, t_pf))
+    rows.append(("replay (UCI per ply)", f"{same} of {len(pc_moves)} games identical", t_pc, t_pf, 50))
 
     lines = [l for l in (SAMPLES / "crazyhouse-fens.txt").read_text().splitlines() if l.strip()]
     bracket = []
@@ -126,14 +133,37 @@ def main():
 
     _, t_pc = best_of(3, pc_fens)
     _, t_pf = best_of(3, pf_fens)
-    rows.append(("convert_fen", f"{len(fens)} FENs ({len(bracket)} distinct)", t_pc, t_pf))
+    rows.append(("convert_fen", f"{len(fens)} FENs ({len(bracket)} distinct)", t_pc, t_pf, 100))
+
+    def legal(fen):
+        try:
+            return pocketfen.Position(fen, variant="crazyhouse") is not None
+        except pocketfen.FenError:
+            return False
+
+    boards = [chess.variant.CrazyhouseBoard(f) for f in fens if legal(f)]
+    positions = [pocketfen.Position.from_board(b) for b in boards]
+    assert all(p.to_board() == b for p, b in zip(positions, boards))
+    Position, Crazyhouse = pocketfen.Position, chess.variant.CrazyhouseBoard
+    _, t_fen = best_of(3, lambda: [Position(b.fen()) for b in boards])
+    _, t_pf = best_of(3, lambda: [Position.from_board(b) for b in boards])
+    what = f"{len(boards)} boards"
+    rows.append(("from_board (vs the FEN round trip)", what, t_fen, t_pf, 1))
+    _, t_fen = best_of(3, lambda: [Crazyhouse(p.fen("bracket")) for p in positions])
+    _, t_pf = best_of(3, lambda: [p.to_board() for p in positions])
+    rows.append(("to_board (vs the FEN round trip)", what, t_fen, t_pf, 1))
 
     print(f"python {sys.version.split()[0]}, python-chess {chess.__version__}, pocketfen {pocketfen.__version__}")
     print()
-    print("| task | input | python-chess | pocketfen | ratio |")
-    print("| --- | --- | --- | --- | --- |")
-    for task, what, a, b in rows:
-        print(f"| {task} | {what} | {a:.3f} s | {b:.4f} s | {a / b:.0f}× |")
+    print("| task | input | python-chess | pocketfen | ratio | target |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    missed = 0
+    for task, what, a, b, target in rows:
+        met = a / b >= target
+        missed += not met
+        ratio = f"{a / b:.0f}×" if a / b >= 10 else f"{a / b:.1f}×"
+        print(f"| {task} | {what} | {a:.3f} s | {b:.4f} s | {ratio} | ≥ {target}×{'' if met else ' MISSED'} |")
+    sys.exit(1 if missed else 0)
 
 
 if __name__ == "__main__":

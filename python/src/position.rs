@@ -63,10 +63,26 @@ pub(crate) enum Termination {
     VARIANT_DRAW,
 }
 
+#[pymethods]
+impl Termination {
+    /// The name, as `chess.Termination`'s (`CHECKMATE`).
+    #[getter]
+    fn name(&self) -> &'static str {
+        match self {
+            Termination::CHECKMATE => "CHECKMATE",
+            Termination::STALEMATE => "STALEMATE",
+            Termination::INSUFFICIENT_MATERIAL => "INSUFFICIENT_MATERIAL",
+            Termination::VARIANT_WIN => "VARIANT_WIN",
+            Termination::VARIANT_LOSS => "VARIANT_LOSS",
+            Termination::VARIANT_DRAW => "VARIANT_DRAW",
+        }
+    }
+}
+
 /// The end of a game: `termination` (a `Termination`) and `winner` (True for White,
 /// False for Black, None for a draw), as python-chess's `chess.Outcome`.
-#[pyclass(name = "Outcome", module = "pocketfen", frozen, eq)]
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[pyclass(name = "Outcome", module = "pocketfen", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct PyOutcome {
     /// Why the game ended.
     #[pyo3(get)]
@@ -88,14 +104,7 @@ impl PyOutcome {
     }
 
     fn __repr__(&self) -> String {
-        let termination = match self.termination {
-            Termination::CHECKMATE => "CHECKMATE",
-            Termination::STALEMATE => "STALEMATE",
-            Termination::INSUFFICIENT_MATERIAL => "INSUFFICIENT_MATERIAL",
-            Termination::VARIANT_WIN => "VARIANT_WIN",
-            Termination::VARIANT_LOSS => "VARIANT_LOSS",
-            Termination::VARIANT_DRAW => "VARIANT_DRAW",
-        };
+        let termination = self.termination.name();
         let winner = match self.winner {
             Some(true) => "True",
             Some(false) => "False",
@@ -345,8 +354,8 @@ fn fields(obj: &Bound<'_, PyAny>) -> PyResult<PyMove> {
 
 /// A pocket: how many pieces of each type it holds (`count(chess.KNIGHT)`), as
 /// python-chess's `CrazyhousePocket`.
-#[pyclass(name = "Pocket", module = "pocketfen", frozen, eq)]
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[pyclass(name = "Pocket", module = "pocketfen", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct PyPocket {
     counts: [u8; 5],
 }

@@ -309,3 +309,11 @@ def test_the_stub_matches_the_module():
     for name in dir(pocketfen.Position):
         if not name.startswith("_"):
             assert f"def {name}(" in text, name
+    # Where the stub has a docstring (the reference shows it), it is the module's.
+    import ast
+
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.ClassDef) and hasattr(pocketfen, node.name):
+            doc = ast.get_docstring(node)
+            if doc is not None:
+                assert doc.split() == getattr(pocketfen, node.name).__doc__.split(), node.name

@@ -1,5 +1,4 @@
-"""pocketfen: FEN dialects, a rules engine and an archive validator for pocket chess
-variants (Crazyhouse, Loop, Chessgi, Horde, Bughouse), at native speed."""
+# The types of the package; the documentation is the native module's docstrings.
 
 import os
 from types import TracebackType
@@ -112,8 +111,9 @@ class Part(TypedDict):
 Split = Union[str, tuple[int, int], Part]
 
 class FenError(ValueError):
-    """A FEN that does not parse (`column`, `field`, `expected`, `found` say where and
-    why) or is not a legal position (those are None; `problems` says why)."""
+    """A FEN that does not parse (`.column`, `.field`, `.expected`, `.found` say
+    where and why) or is not a legal position (those are None; `.problems` lists
+    why)."""
 
     column: Optional[int]
     field: Optional[str]
@@ -122,8 +122,8 @@ class FenError(ValueError):
     problems: list[str]
 
 class IllegalMoveError(ValueError):
-    """A move that does not read or is not legal: `kind` (`syntax`, `no-such-piece`, …,
-    `game-over`) and `reason`."""
+    """A move that does not read or is not legal: `.kind` (`syntax`,
+    `no-such-piece`, …, `game-over`) and `.reason`."""
 
     kind: str
     reason: str
@@ -133,14 +133,9 @@ def convert_fen(
     to: Dialect,
     from_: Optional[Union[Dialect, Literal["auto"]]] = None,
     variant: str = "auto",
-) -> str:
-    """The FEN (or bughouse pair `A | B`) in the dialect `to`. `from_` names the dialect to
-    read (None or "auto": any). Raises FenError when it does not parse."""
+) -> str: ...
 
-def check_fen(fen: str, variant: str = "auto") -> list[FenProblem]:
-    """The problems of a position (or pair): `board` (`A`, `B` or None), `severity`,
-    `kind` and `message`; empty for a legal position. Raises FenError when it does not
-    parse."""
+def check_fen(fen: str, variant: str = "auto") -> list[FenProblem]: ...
 
 class _MoveLike(Protocol):
     """A move object: a `Move`, or python-chess's `chess.Move`."""
@@ -157,48 +152,35 @@ class _MoveLike(Protocol):
 MoveArg = Union[str, "Move", _MoveLike]
 
 class Termination:
-    """How a game ended, named as python-chess's `chess.Termination`."""
-
     CHECKMATE: "Termination"
     STALEMATE: "Termination"
     INSUFFICIENT_MATERIAL: "Termination"
     VARIANT_WIN: "Termination"
     VARIANT_LOSS: "Termination"
     VARIANT_DRAW: "Termination"
+    @property
+    def name(self) -> str: ...
 
 class Outcome:
-    """The end of a game, as python-chess's `chess.Outcome`."""
-
     @property
-    def termination(self) -> Termination:
-        """Why the game ended."""
+    def termination(self) -> Termination: ...
     @property
-    def winner(self) -> Optional[Color]:
-        """True when White won, False when Black did, None for a draw."""
-    def result(self) -> Literal["1-0", "0-1", "1/2-1/2"]:
-        """The result."""
+    def winner(self) -> Optional[Color]: ...
+    def result(self) -> Literal["1-0", "0-1", "1/2-1/2"]: ...
+    def __hash__(self) -> int: ...
 
 class Piece:
-    """A piece, as python-chess's `chess.Piece` (and equal to one)."""
-
     def __init__(self, piece_type: PieceType, color: Color) -> None: ...
     @staticmethod
-    def from_symbol(symbol: str) -> "Piece":
-        """The piece of a letter (`Q` a white queen, `n` a black knight)."""
+    def from_symbol(symbol: str) -> "Piece": ...
     @property
-    def piece_type(self) -> PieceType:
-        """1 (pawn) to 6 (king)."""
+    def piece_type(self) -> PieceType: ...
     @property
-    def color(self) -> Color:
-        """True for White."""
-    def symbol(self) -> str:
-        """The letter: uppercase for White."""
+    def color(self) -> Color: ...
+    def symbol(self) -> str: ...
     def __hash__(self) -> int: ...
 
 class Move:
-    """A move, as python-chess's `chess.Move` (and equal to one, with the same hash): a
-    drop goes from its square to its square; castling is the king's move."""
-
     def __init__(
         self,
         from_square: Square,
@@ -207,121 +189,70 @@ class Move:
         drop: Optional[PieceType] = None,
     ) -> None: ...
     @staticmethod
-    def from_uci(uci: str) -> "Move":
-        """The move of a UCI text (`e2e4`, `e7e8q`, `N@d5`)."""
+    def from_uci(uci: str) -> "Move": ...
     @property
-    def from_square(self) -> Square:
-        """Where the piece stands (the square dropped on, for a drop)."""
+    def from_square(self) -> Square: ...
     @property
-    def to_square(self) -> Square:
-        """Where it goes."""
+    def to_square(self) -> Square: ...
     @property
-    def promotion(self) -> Optional[PieceType]:
-        """The piece type a pawn promotes to."""
+    def promotion(self) -> Optional[PieceType]: ...
     @property
-    def drop(self) -> Optional[PieceType]:
-        """The piece type dropped."""
-    def uci(self) -> str:
-        """The UCI text."""
+    def drop(self) -> Optional[PieceType]: ...
+    def uci(self) -> str: ...
     def __hash__(self) -> int: ...
 
 class Pocket:
-    """A pocket, as python-chess's `CrazyhousePocket`."""
-
-    def count(self, piece_type: PieceType) -> int:
-        """How many pieces of a type it holds."""
+    def count(self, piece_type: PieceType) -> int: ...
     def __len__(self) -> int: ...
+    def __hash__(self) -> int: ...
 
 class Position:
-    """A legal position of one board: the variant's start when `fen` is None, else the FEN
-    in any dialect. `variant` is auto (read off the FEN), chess, crazyhouse, loop,
-    chessgi, horde or bughouse (one board). `drop_mate=False` forbids drops that
-    checkmate. Raises FenError for a FEN that does not parse or is not legal. Moves are
-    SAN or UCI text, Move objects or python-chess's chess.Move."""
-
     def __init__(self, fen: Optional[str] = None, variant: str = "auto", drop_mate: bool = True) -> None: ...
     @staticmethod
-    def from_board(board: object) -> "Position":
-        """The position of a python-chess board (chess.Board, Chess960, CrazyhouseBoard,
-        HordeBoard)."""
-    def to_board(self) -> object:
-        """The python-chess board of the position (needs python-chess)."""
+    def from_board(board: object) -> "Position": ...
+    def to_board(self) -> object: ...
     @property
-    def variant(self) -> str:
-        """The variant's name."""
+    def variant(self) -> str: ...
     @property
-    def turn(self) -> Color:
-        """The side to move: True for White."""
+    def turn(self) -> Color: ...
     @property
-    def turn_name(self) -> Literal["white", "black"]:
-        """The side to move as a word."""
+    def turn_name(self) -> Literal["white", "black"]: ...
     @property
-    def pockets(self) -> Optional[tuple[Pocket, Pocket]]:
-        """The pockets, indexed by colour (`pockets[True]` is White's); None without drops."""
+    def pockets(self) -> Optional[tuple[Pocket, Pocket]]: ...
     @property
-    def promoted(self) -> int:
-        """The squares of promoted pieces, a bitmask."""
+    def promoted(self) -> int: ...
     @property
-    def castling_rights(self) -> int:
-        """The rook squares that keep a castling right, a bitmask."""
+    def castling_rights(self) -> int: ...
     @property
-    def ep_square(self) -> Optional[Square]:
-        """The en passant square when a pawn could capture there."""
+    def ep_square(self) -> Optional[Square]: ...
     @property
-    def halfmove_clock(self) -> int:
-        """Half-moves since the last capture or pawn move."""
+    def halfmove_clock(self) -> int: ...
     @property
-    def fullmove_number(self) -> int:
-        """The full-move number."""
+    def fullmove_number(self) -> int: ...
     @property
-    def move_stack(self) -> list[Move]:
-        """The moves played, first to last."""
-    def piece_at(self, square: Square) -> Optional[Piece]:
-        """The piece on a square, or None."""
-    def legal_moves(self, fmt: Literal["san", "uci"] = "san") -> list[str]:
-        """The legal moves as text, in SAN (drops as `P@e4`) or UCI."""
-    def generate_legal_moves(self) -> list[Move]:
-        """The legal moves as Move objects."""
-    def is_legal(self, move: MoveArg) -> bool:
-        """Whether a move is legal here."""
-    def play(self, move: MoveArg) -> str:
-        """Plays a move; returns its canonical SAN. Raises IllegalMoveError (the position
-        is then unchanged)."""
-    def push(self, move: MoveArg) -> None:
-        """Plays a move (python-chess's push)."""
-    def pop(self) -> Move:
-        """Takes back the last move; IndexError when there is none."""
-    def peek(self) -> Move:
-        """The last move played; IndexError when there is none."""
-    def san(self, move: MoveArg) -> str:
-        """The SAN of a legal move, without playing it."""
-    def uci(self, move: MoveArg) -> str:
-        """The UCI of a legal move."""
-    def parse_san(self, text: str) -> Move:
-        """The Move a SAN (or UCI) text names here."""
-    def parse_uci(self, text: str) -> Move:
-        """The Move a UCI text names here."""
-    def fen(self, dialect: Dialect = "lichess") -> str:
-        """The FEN in a dialect."""
-    def is_check(self) -> bool:
-        """Whether the side to move is in check."""
-    def is_checkmate(self) -> bool:
-        """Whether the side to move is checkmated."""
-    def is_stalemate(self) -> bool:
-        """Whether the side to move is stalemated."""
-    def is_insufficient_material(self) -> bool:
-        """Chess: whether neither side can ever checkmate."""
-    def is_game_over(self) -> bool:
-        """Whether the game has ended on the board."""
-    def outcome(self) -> Optional[Outcome]:
-        """How the game has ended on the board, else None."""
-    def result(self) -> Literal["1-0", "0-1", "1/2-1/2", "*"]:
-        """The result, `*` while the game goes on."""
-    def perft(self, depth: int) -> int:
-        """The number of move sequences of `depth` plies (without the GIL; Ctrl-C stops
-        it)."""
-    def copy(self, stack: bool = True) -> "Position":
-        """A copy that plays on independently."""
+    def move_stack(self) -> list[Move]: ...
+    def piece_at(self, square: Square) -> Optional[Piece]: ...
+    def legal_moves(self, fmt: Literal["san", "uci"] = "san") -> list[str]: ...
+    def generate_legal_moves(self) -> list[Move]: ...
+    def is_legal(self, move: MoveArg) -> bool: ...
+    def play(self, move: MoveArg) -> str: ...
+    def push(self, move: MoveArg) -> None: ...
+    def pop(self) -> Move: ...
+    def peek(self) -> Move: ...
+    def san(self, move: MoveArg) -> str: ...
+    def uci(self, move: MoveArg) -> str: ...
+    def parse_san(self, text: str) -> Move: ...
+    def parse_uci(self, text: str) -> Move: ...
+    def fen(self, dialect: Dialect = "lichess") -> str: ...
+    def is_check(self) -> bool: ...
+    def is_checkmate(self) -> bool: ...
+    def is_stalemate(self) -> bool: ...
+    def is_insufficient_material(self) -> bool: ...
+    def is_game_over(self) -> bool: ...
+    def outcome(self) -> Optional[Outcome]: ...
+    def result(self) -> Literal["1-0", "0-1", "1/2-1/2", "*"]: ...
+    def perft(self, depth: int) -> int: ...
+    def copy(self, stack: bool = True) -> "Position": ...
     def __copy__(self) -> "Position": ...
     def __deepcopy__(self, memo: object) -> "Position": ...
     def __eq__(self, other: object) -> bool: ...
@@ -329,13 +260,9 @@ class Position:
 _T = TypeVar("_T")
 
 class RunIterator(Iterator[_T], Generic[_T]):
-    """The items of a run over an archive. Ctrl-C interrupts it; `close()` (or leaving a
-    `with` block) stops it."""
-
     def __iter__(self) -> Self: ...
     def __next__(self) -> _T: ...
-    def close(self) -> None:
-        """Stops the run: the iteration ends."""
+    def close(self) -> None: ...
     def __enter__(self) -> Self: ...
     def __exit__(
         self,
@@ -355,9 +282,7 @@ def validate(
     all: bool = False,
     split: Optional[Split] = None,
     timings: bool = False,
-) -> RunIterator[Record]:
-    """Replays every game of a PGN or BPGN archive; yields the records of
-    `pocketfen validate --json` (schema version 2) as dicts."""
+) -> RunIterator[Record]: ...
 
 def convert_pgn(
     source: Source,
@@ -367,8 +292,7 @@ def convert_pgn(
     keep_broken: bool = False,
     jobs: int = 0,
     split: Optional[Split] = None,
-) -> RunIterator[str]:
-    """Re-exports an archive for a site, one game per item, in input order."""
+) -> RunIterator[str]: ...
 
 def replay(
     source: Source,
@@ -376,11 +300,8 @@ def replay(
     *,
     jobs: int = 0,
     split: Optional[Split] = None,
-) -> RunIterator[tuple[int, list[str]]]:
-    """Replays every game; yields (game number, per-ply FEN, SAN or UCI)."""
+) -> RunIterator[tuple[int, list[str]]]: ...
 
-def splits(source: Source, n: int) -> list[Part]:
-    """The n parts of an archive, for validate/convert_pgn/replay(split=...)."""
+def splits(source: Source, n: int) -> list[Part]: ...
 
-def merge(parts: Iterable[Iterable[Record]]) -> list[Record]:
-    """Joins the records of parts 1 to N of a split validate run."""
+def merge(parts: Iterable[Iterable[Record]]) -> list[Record]: ...
