@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyOSError, PyStopIteration, PyValueError};
 use pyo3::prelude::*;
@@ -80,8 +80,17 @@ pub(crate) fn _close_runs(py: Python<'_>) {
         l.feed.close();
     }
     py.detach(|| {
+        // A thread blocked in a read that never returns (a terminal's stdin) is not
+        // waited for beyond a deadline: exiting must not hang on it.
+        let deadline = Instant::now() + Duration::from_secs(2);
         for l in &live {
-            if let Some(t) = lock(&l.thread).take() {
+            let mut thread = lock(&l.thread);
+            while thread.as_ref().is_some_and(|t| !t.is_finished()) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            if thread.as_ref().is_some_and(|t| t.is_finished())
+                && let Some(t) = thread.take()
+            {
                 let _ = t.join();
             }
         }

@@ -47,6 +47,9 @@ pub(crate) fn io_error(e: io::Error) -> PyErr {
 /// read before it have been given; the run sees an I/O error.
 pub(crate) struct PyReader {
     file: Py<PyAny>,
+    /// `read1` when the file has it (a buffered file: it gives what is there, so games
+    /// from a slow pipe come as they arrive), else `read`.
+    method: &'static str,
     feed: Arc<Feed>,
     /// Bytes a `read(n)` gave beyond the `n` asked for, handed out first.
     surplus: Vec<u8>,
@@ -54,9 +57,15 @@ pub(crate) struct PyReader {
 }
 
 impl PyReader {
-    pub(crate) fn new(file: Py<PyAny>, feed: Arc<Feed>) -> PyReader {
+    pub(crate) fn new(py: Python<'_>, file: Py<PyAny>, feed: Arc<Feed>) -> PyReader {
+        let method = if file.bind(py).hasattr("read1").unwrap_or(false) {
+            "read1"
+        } else {
+            "read"
+        };
         PyReader {
             file,
+            method,
             feed,
             surplus: Vec::new(),
             at: 0,
@@ -72,7 +81,7 @@ impl PyReader {
         let chunk = self
             .file
             .bind(py)
-            .call_method1("read", (buf.len(),))
+            .call_method1(self.method, (buf.len(),))
             .map_err(|e| failed(&self.feed, e))?;
         let data: &[u8] = if let Ok(b) = chunk.cast::<PyBytes>() {
             b.as_bytes()
@@ -206,6 +215,12 @@ fn given(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Given> {
         let path: PathBuf = os.call_method1("fspath", (source,))?.extract()?;
         return Ok(Given::Path(path));
     }
+    let io = py.import("io")?;
+    if source.is_instance(&io.getattr("TextIOBase")?)? {
+        return Err(PyTypeError::new_err(
+            "source is a file opened in text mode: open it in binary mode (\"rb\"), or pass sys.stdin.buffer for stdin",
+        ));
+    }
     if source.hasattr("read")? {
         let name = ["name", "path"]
             .iter()
@@ -248,16 +263,11 @@ pub(crate) fn open_source(
             Ok(Source::reader(path.to_string_lossy(), file))
         }
         Given::File(file, name) => {
-            let mut reader = PyReader::new(file, Arc::clone(feed));
-            // The first bytes are read now, as opening a file is: a file object that
-            // cannot be read (opened in text mode) raises at once.
-            let mut first = vec![0; 1 << 16];
-            let n = match reader.read(&mut first) {
-                Ok(n) => n,
-                Err(e) => return Err(feed.take_error().unwrap_or_else(|| e.into())),
-            };
-            first.truncate(n);
-            Ok(Source::reader(name, io::Cursor::new(first).chain(reader)))
+            // Nothing is read before the iteration: a pipe may have nothing yet.
+            Ok(Source::reader(
+                name,
+                PyReader::new(py, file, Arc::clone(feed)),
+            ))
         }
     }
 }
@@ -290,7 +300,7 @@ pub(crate) fn open_split_source(
                     "a part is read from a path (str or os.PathLike), bytes, or a binary file object that can seek; a stream can only be read from its start",
                 ));
             }
-            let reader = PyReader::new(file, Arc::clone(feed));
+            let reader = PyReader::new(py, file, Arc::clone(feed));
             Ok(Source::seekable(name, PySeekReader(reader)))
         }
     }

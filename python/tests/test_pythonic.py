@@ -162,9 +162,51 @@ def test_close_and_with_stop_the_run():
     assert list(games) == []
 
 
-def test_an_exception_on_the_first_read_is_raised_by_the_call():
+def test_an_exception_on_the_first_read_comes_with_the_first_item():
+    records = pocketfen.validate(RaisesAfter(b"", Custom()))
     with pytest.raises(Custom):
-        pocketfen.validate(RaisesAfter(b"", Custom()))
+        next(records)
+    assert list(records) == []
+
+
+LIVE_SCRIPT = textwrap.dedent(
+    """
+    import sys, pocketfen
+    for r in pocketfen.validate(sys.stdin.buffer, all=True, jobs=1):
+        print(r["type"], r.get("game"), flush=True)
+    """
+)
+
+
+def test_games_from_a_slow_pipe_come_as_they_arrive():
+    proc = subprocess.Popen([sys.executable, "-c", LIVE_SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        # One game, and the first line of the next: the first is complete, and its
+        # record comes while the pipe stays open.
+        proc.stdin.write(GAME + b'[Event "y"]\n')
+        proc.stdin.flush()
+        assert proc.stdout.readline() == b"game 1\n"
+        proc.stdin.write(b"\n1. d4 *\n")
+        proc.stdin.close()
+        assert proc.stdout.read().splitlines() == [b"game 2", b"summary None"]
+        assert proc.wait(timeout=10) == 0
+    finally:
+        proc.kill()
+
+
+def test_ctrl_c_and_exit_with_a_read_that_never_returns():
+    # stdin is a pipe nobody writes to: the read blocks. SIGINT ends the program, which
+    # exits without hanging on that read.
+    proc = subprocess.Popen([sys.executable, "-c", LIVE_SCRIPT], stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        _, err = proc.communicate(timeout=20)
+        assert time.monotonic() - start < 5
+        assert b"KeyboardInterrupt" in err and b"panicked" not in err and b"Fatal" not in err, err
+    finally:
+        proc.kill()
 
 
 # 3. A read(n) that gives more than n bytes.

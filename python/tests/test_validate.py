@@ -145,6 +145,9 @@ def test_a_broken_stream_gives_its_games_then_raises_the_streams_own_exception()
     # Text mode is refused at once, with a clear reason.
     with pytest.raises(TypeError, match="binary mode"):
         pocketfen.validate(io.StringIO("1. e4 *"))
+    with open(ILLEGAL_DROP) as text:
+        with pytest.raises(TypeError, match="binary mode"):
+            pocketfen.validate(text)
     # convert_pgn and replay too give the games before the break, then its exception.
     legal = b'[Event "x"]\n\n1. e4 e5 1-0\n\n'
     for run in (lambda s: pocketfen.replay(s, emit="san"), lambda s: pocketfen.convert_pgn(s, "lichess")):
