@@ -205,6 +205,11 @@ impl PyPiece {
         (pt, color) == (self.piece_type, self.color)
     }
 
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u8, bool))> {
+        let p = slf.get();
+        Ok((slf.get_type().into_any(), (p.piece_type, p.color)))
+    }
+
     /// The hash of `(piece_type, color)`, as `chess.Piece`'s.
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
         (self.piece_type, self.color).into_pyobject(py)?.hash()
@@ -325,6 +330,17 @@ impl PyMove {
     /// Equal to a Move, or to anything with the same four fields (a `chess.Move`).
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         fields(other).is_ok_and(|m| m == *self)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (u8, u8, Option<u8>, Option<u8>))> {
+        let m = slf.get();
+        Ok((
+            slf.get_type().into_any(),
+            (m.from_square, m.to_square, m.promotion, m.drop),
+        ))
     }
 
     /// The hash of `(from_square, to_square, promotion, drop)`, as `chess.Move`'s.
@@ -837,6 +853,49 @@ impl PyPosition {
             self.pos.variant().name(),
             diagram(&self.pos.to_setup(), false).trim_end()
         )
+    }
+
+    /// A position pickles as its first FEN, variant, drop-mate rule and the moves played
+    /// since (so a copy in another process can `pop()` them too).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, &'static str, bool, Vec<String>))> {
+        let me = slf.borrow();
+        let root = me.stack.first().map_or(&me.pos, |(p, _)| p);
+        let fen = root.to_setup().display(FenDialect::Lichess).to_string();
+        let moves = me
+            .stack
+            .iter()
+            .map(|(p, m)| m.to_uci(p.is_chess960()).to_string())
+            .collect();
+        let restore = slf.get_type().getattr("_restore")?;
+        Ok((
+            restore,
+            (
+                fen,
+                me.pos.variant().name(),
+                me.pos.rules().drop_mate,
+                moves,
+            ),
+        ))
+    }
+
+    /// The position `__reduce__` describes.
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        fen: &str,
+        variant: &str,
+        drop_mate: bool,
+        moves: Vec<String>,
+    ) -> PyResult<Self> {
+        let mut me = PyPosition::new(py, Some(fen), variant, drop_mate)?;
+        for uci in moves {
+            let m = me.legal(py, PyString::new(py, &uci).as_any())?;
+            me.push_move(m);
+        }
+        Ok(me)
     }
 
     /// Positions are equal when their FENs are (the move stacks are not compared).

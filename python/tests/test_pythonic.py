@@ -326,6 +326,25 @@ def test_play_from_another_thread_while_perft_runs():
     assert result == [119060324] and played > 1
 
 
+def test_positions_moves_and_pieces_pickle_as_python_chess_boards_do():
+    import copy
+    import pickle
+
+    pos = pocketfen.Position(variant="crazyhouse", drop_mate=False)
+    for m in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "P@e4"]:
+        pos.play(m)
+    back = pickle.loads(pickle.dumps(pos))
+    assert back == pos and back.move_stack == pos.move_stack and back.variant == "crazyhouse"
+    back.pop()
+    assert back.fen() == "rnb1kbnr/ppp1pppp/8/q7/8/2N5/PPPP1PPP/R1BQKBNR/Pp w KQkq - 2 4"
+    # drop_mate=False came along: a drop that mates stays illegal.
+    mate_in_drop = pocketfen.Position("k7/8/1K6/8/8/8/8/8/Q w - - 0 1", variant="crazyhouse", drop_mate=False)
+    assert not pickle.loads(pickle.dumps(mate_in_drop)).is_legal("Q@a7")
+    assert mate_in_drop.copy().is_legal("Q@d5") and not copy.deepcopy(mate_in_drop).is_legal("Q@a7")
+    for obj in (pocketfen.Move.from_uci("N@d5"), pocketfen.Move.from_uci("e7e8q"), pocketfen.Piece.from_symbol("q")):
+        assert pickle.loads(pickle.dumps(obj)) == obj
+
+
 # 7. What the module shows.
 
 
