@@ -314,7 +314,7 @@ fn splits<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let feed = Feed::new();
     let src = open_split_source(py, source, &feed)?;
-    let parts = py.detach(|| pocketfen::archive::parts(src, n));
+    let parts = run::detached(py, || pocketfen::archive::parts(src, n));
     let parts = match parts {
         Ok(parts) => parts,
         Err(e) => return Err(feed.take_error().unwrap_or_else(|| io_error(e))),
@@ -408,6 +408,7 @@ fn pocketfen_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(splits, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_class::<position::PyPosition>()?;
+    m.add_class::<position::LegalMoves>()?;
     m.add_class::<position::PyMove>()?;
     m.add_class::<position::PyPiece>()?;
     m.add_class::<position::PyPocket>()?;

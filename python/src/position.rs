@@ -9,7 +9,7 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use pocketfen::notation::diagram::diagram;
 use pocketfen::notation::fen::FenDialect;
@@ -45,26 +45,56 @@ pub(crate) fn square(index: i64) -> PyResult<Square> {
 }
 
 /// How a game ended, named as python-chess names it (`chess.Termination`).
-#[pyclass(module = "pocketfen", eq, eq_int, frozen, hash)]
+///
+/// A member equals the `chess.Termination` of its name, hashes as it does, and has its
+/// `value`.
+#[pyclass(module = "pocketfen", frozen)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
 pub(crate) enum Termination {
     /// The side to move is in check and has no legal move.
-    CHECKMATE,
+    CHECKMATE = 1,
     /// The side to move is not in check and has no legal move.
-    STALEMATE,
+    STALEMATE = 2,
     /// Chess: neither side can ever checkmate.
-    INSUFFICIENT_MATERIAL,
+    INSUFFICIENT_MATERIAL = 3,
     /// A variant's own win for the side to move.
-    VARIANT_WIN,
+    VARIANT_WIN = 8,
     /// A variant's own loss for the side to move: Horde's White without pieces.
-    VARIANT_LOSS,
+    VARIANT_LOSS = 9,
     /// A variant's own draw.
-    VARIANT_DRAW,
+    VARIANT_DRAW = 10,
 }
 
 #[pymethods]
 impl Termination {
+    /// python-chess's number for it (`chess.Termination.CHECKMATE.value` is 1).
+    #[getter]
+    fn value(&self) -> u8 {
+        *self as u8
+    }
+
+    /// Equal to the member of the same name, here or in `chess.Termination`.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        if let Ok(t) = other.cast::<Termination>() {
+            return *t.get() == *self;
+        }
+        let is_termination = other
+            .get_type()
+            .name()
+            .is_ok_and(|n| n.to_cow().is_ok_and(|n| n == "Termination"));
+        is_termination
+            && other
+                .getattr("name")
+                .and_then(|n| n.extract::<String>())
+                .is_ok_and(|n| n == self.name())
+    }
+
+    /// The hash of its name, as an `enum.Enum` member's.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, self.name()).hash()
+    }
+
     /// The name, as `chess.Termination`'s (`CHECKMATE`).
     #[getter]
     fn name(&self) -> &'static str {
@@ -81,7 +111,7 @@ impl Termination {
 
 /// The end of a game: `termination` (a `Termination`) and `winner` (True for White,
 /// False for Black, None for a draw), as python-chess's `chess.Outcome`.
-#[pyclass(name = "Outcome", module = "pocketfen", frozen, eq, hash)]
+#[pyclass(name = "Outcome", module = "pocketfen", frozen)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct PyOutcome {
     /// Why the game ended.
@@ -111,6 +141,28 @@ impl PyOutcome {
             None => "None",
         };
         format!("Outcome(termination=Termination.{termination}, winner={winner})")
+    }
+
+    /// Equal to an Outcome, or a `chess.Outcome`, with the same termination and winner.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        if let Ok(o) = other.cast::<PyOutcome>() {
+            return *o.get() == *self;
+        }
+        let winner = other
+            .getattr("winner")
+            .and_then(|w| w.extract::<Option<bool>>());
+        let termination = other.getattr("termination");
+        match (winner, termination) {
+            (Ok(w), Ok(t)) => w == self.winner && self.termination.__eq__(&t),
+            _ => false,
+        }
+    }
+
+    /// The hash of `(termination, winner)`.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        (self.termination.__hash__(py)?, self.winner)
+            .into_pyobject(py)?
+            .hash()
     }
 }
 
@@ -210,9 +262,9 @@ impl PyPiece {
         Ok((slf.get_type().into_any(), (p.piece_type, p.color)))
     }
 
-    /// The hash of `(piece_type, color)`, as `chess.Piece`'s.
-    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-        (self.piece_type, self.color).into_pyobject(py)?.hash()
+    /// The hash of the same `chess.Piece`.
+    fn __hash__(&self) -> isize {
+        isize::from(self.piece_type) + if self.color { -1 } else { 5 }
     }
 }
 
@@ -256,9 +308,12 @@ impl PyMove {
                 promotion: None,
                 drop: Some(piece_type(role)),
             }),
-            UciMove::Null => Err(PyValueError::new_err(
-                "the null move 0000 is no move of a position",
-            )),
+            UciMove::Null => Ok(PyMove {
+                from_square: 0,
+                to_square: 0,
+                promotion: None,
+                drop: None,
+            }),
         }
     }
 
@@ -266,7 +321,18 @@ impl PyMove {
         PyMove::from_uci(m.to_uci(pos.is_chess960())).expect("a legal move is not null")
     }
 
+    /// python-chess's null move, `Move(0, 0)` (`0000`).
+    fn is_null(self) -> bool {
+        self.from_square == 0
+            && self.to_square == 0
+            && self.drop.is_none()
+            && self.promotion.is_none()
+    }
+
     fn to_uci(self) -> PyResult<UciMove> {
+        if self.is_null() {
+            return Ok(UciMove::Null);
+        }
         let to = square(self.to_square.into())?;
         Ok(match self.drop {
             Some(pt) => UciMove::Put {
@@ -314,7 +380,12 @@ impl PyMove {
         PyMove::from_uci(parsed)
     }
 
-    /// The UCI text: `e2e4`, `e7e8q`, `N@d5`.
+    /// False for the null move (`0000`), as python-chess's.
+    fn __bool__(&self) -> bool {
+        !self.is_null()
+    }
+
+    /// The UCI text: `e2e4`, `e7e8q`, `N@d5`, `0000` for the null move.
     fn uci(&self) -> PyResult<String> {
         Ok(self.to_uci()?.to_string())
     }
@@ -531,24 +602,14 @@ impl PyPosition {
         crate::interop::to_board(py, &self.pos)
     }
 
-    /// legal_moves(fmt="san")
-    /// --
-    ///
-    /// The legal moves as text, in SAN (`fmt="san"`, drops as `P@e4`) or UCI
-    /// (`fmt="uci"`). `generate_legal_moves()` gives them as Move objects.
-    #[pyo3(signature = (fmt = "san"))]
-    fn legal_moves(&self, fmt: &str) -> PyResult<Vec<String>> {
-        let pos = &self.pos;
-        let moves = pos.legal_moves();
-        match fmt {
-            "san" => Ok(moves.iter().map(|&m| self.san_of(m)).collect()),
-            "uci" => Ok(moves
-                .iter()
-                .map(|m| m.to_uci(pos.is_chess960()).to_string())
-                .collect()),
-            _ => Err(PyValueError::new_err(format!(
-                "unknown move format {fmt:?}: expected san or uci"
-            ))),
+    /// The legal moves, as python-chess's `board.legal_moves`: iterated, they are Move
+    /// objects (`for m in pos.legal_moves`, `len()`, `count()`, `move in`); called, the
+    /// list of their texts, in SAN (`pos.legal_moves()`, drops as `P@e4`) or UCI
+    /// (`pos.legal_moves("uci")`), as in earlier versions.
+    #[getter]
+    fn legal_moves(&self) -> LegalMoves {
+        LegalMoves {
+            pos: self.pos.clone(),
         }
     }
 
@@ -716,7 +777,9 @@ impl PyPosition {
         let py = slf.py();
         drop(slf);
         if depth <= 3 {
-            return Ok(py.detach(|| pocketfen::perft::perft(&pos, depth)));
+            return Ok(crate::run::detached(py, || {
+                pocketfen::perft::perft(&pos, depth)
+            }));
         }
         let stop = AtomicBool::new(false);
         std::thread::scope(|s| {
@@ -727,7 +790,7 @@ impl PyPosition {
             });
             let rx = Mutex::new(rx);
             loop {
-                let got = py.detach(|| {
+                let got = crate::run::detached(py, || {
                     rx.lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .recv_timeout(crate::run::SLICE)
@@ -781,7 +844,7 @@ impl PyPosition {
         self.pos.turn() == Color::White
     }
 
-    /// The side to move as a word: `white` or `black` (what `turn` was before 0.2).
+    /// The side to move as a word: `white` or `black` (what `turn` was in earlier versions).
     #[getter]
     fn turn_name(&self) -> &'static str {
         self.pos.turn().name()
@@ -900,6 +963,79 @@ impl PyPosition {
 
     /// Positions are equal when their FENs are (the move stacks are not compared).
     fn __eq__(&self, other: &Self) -> bool {
-        self.pos.to_setup() == other.pos.to_setup()
+        self.pos.to_setup() == other.pos.to_setup() && self.pos.rules() == other.pos.rules()
+    }
+}
+
+/// The legal moves of a position when it was asked for them (`Position.legal_moves`).
+#[pyclass(module = "pocketfen", frozen)]
+pub(crate) struct LegalMoves {
+    pos: pocketfen::Position,
+}
+
+impl LegalMoves {
+    fn moves(&self) -> Vec<PyMove> {
+        self.pos
+            .legal_moves()
+            .iter()
+            .map(|&m| PyMove::of(&self.pos, m))
+            .collect()
+    }
+}
+
+#[pymethods]
+impl LegalMoves {
+    /// __call__(fmt="san")
+    /// --
+    ///
+    /// The moves as text: SAN (drops as `P@e4`) or UCI (`fmt="uci"`).
+    #[pyo3(signature = (fmt = "san"))]
+    fn __call__(&self, fmt: &str) -> PyResult<Vec<String>> {
+        let pos = &self.pos;
+        let moves = pos.legal_moves();
+        match fmt {
+            "san" => Ok(moves
+                .iter()
+                .map(|&m| SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter))
+                .collect()),
+            "uci" => Ok(moves
+                .iter()
+                .map(|m| m.to_uci(pos.is_chess960()).to_string())
+                .collect()),
+            _ => Err(PyValueError::new_err(format!(
+                "unknown move format {fmt:?}: expected san or uci"
+            ))),
+        }
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        PyList::new(py, self.moves())?.try_iter()
+    }
+
+    fn __len__(&self) -> usize {
+        self.pos.count_legal() as usize
+    }
+
+    fn __bool__(&self) -> bool {
+        self.pos.count_legal() > 0
+    }
+
+    /// How many there are.
+    fn count(&self) -> usize {
+        self.__len__()
+    }
+
+    fn __contains__(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(read_move(r#move, &self.pos)?.is_ok())
+    }
+
+    fn __repr__(&self) -> String {
+        let sans: Vec<String> = self
+            .pos
+            .legal_moves()
+            .iter()
+            .map(|&m| SanPlus::from_move(&self.pos, m).to_string_with(DropStyle::Letter))
+            .collect();
+        format!("<LegalMoves ({})>", sans.join(", "))
     }
 }

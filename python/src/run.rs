@@ -7,13 +7,13 @@
 //! for signals between. No native thread runs Python code once the run is closed: when
 //! the iterator is dropped, or at exit, where every open run is closed and joined.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use pyo3::exceptions::{PyOSError, PyStopIteration, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyStopIteration, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use pythonize::pythonize;
@@ -71,30 +71,73 @@ struct Live {
 /// Every run whose thread may still be working.
 static LIVE: Mutex<Vec<Arc<Live>>> = Mutex::new(Vec::new());
 
+/// Set at exit, before the interpreter finalises: from then on no thread that waits
+/// without the GIL in this module takes it again.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// Threads in [`detached`] (until they hold the GIL again), and those of them parked
+/// for good at exit.
+static IN_WAIT: AtomicUsize = AtomicUsize::new(0);
+static PARKED: AtomicUsize = AtomicUsize::new(0);
+
+/// `f` without the GIL, as `py.detach`, except at exit: a thread that comes back from
+/// `f` once the interpreter is exiting (a daemon thread of the caller's) never takes the
+/// GIL again, and waits for the process to end. (CPython ends a thread that takes the
+/// GIL during finalisation by unwinding its stack, which aborts the process when the
+/// stack holds native frames.)
+pub(crate) fn detached<T, F>(py: Python<'_>, f: F) -> T
+where
+    F: Send + FnOnce() -> T,
+    T: Send,
+{
+    IN_WAIT.fetch_add(1, Ordering::AcqRel);
+    let out = py.detach(|| {
+        let out = f();
+        if EXITING.load(Ordering::Acquire) {
+            PARKED.fetch_add(1, Ordering::AcqRel);
+            loop {
+                std::thread::park();
+            }
+        }
+        out
+    });
+    IN_WAIT.fetch_sub(1, Ordering::AcqRel);
+    out
+}
+
 /// Closes every open run and waits for its threads: called by `atexit`, before the
-/// interpreter finalises, so that no native thread touches it after.
+/// interpreter finalises, so that no native thread touches it after. A run whose read
+/// of a file object has not returned is waited for, as Python waits for its own
+/// threads at exit; Ctrl-C stops the wait.
 #[pyfunction]
 pub(crate) fn _close_runs(py: Python<'_>) {
+    EXITING.store(true, Ordering::Release);
     let live = std::mem::take(&mut *lock(&LIVE));
     for l in &live {
         l.feed.close();
     }
-    py.detach(|| {
-        // A thread blocked in a read that never returns (a terminal's stdin) is not
-        // waited for beyond a deadline: exiting must not hang on it.
-        let deadline = Instant::now() + Duration::from_secs(2);
-        for l in &live {
-            let mut thread = lock(&l.thread);
-            while thread.as_ref().is_some_and(|t| !t.is_finished()) && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            if thread.as_ref().is_some_and(|t| t.is_finished())
-                && let Some(t) = thread.take()
-            {
-                let _ = t.join();
-            }
+    // Done once every run's thread has ended and every thread of the caller's that
+    // waited in this module is parked; meanwhile without the GIL, so that those blocked
+    // on it come back from their waits (and park).
+    let done = || {
+        live.iter()
+            .all(|l| lock(&l.thread).as_ref().is_none_or(|t| t.is_finished()))
+            && IN_WAIT.load(Ordering::Acquire) == PARKED.load(Ordering::Acquire)
+    };
+    while !done() {
+        py.detach(|| std::thread::sleep(Duration::from_millis(1)));
+        if py.check_signals().is_err() {
+            break;
         }
-    });
+    }
+    for l in &live {
+        let mut thread = lock(&l.thread);
+        if thread.as_ref().is_some_and(|t| t.is_finished())
+            && let Some(t) = thread.take()
+        {
+            let _ = t.join();
+        }
+    }
 }
 
 /// What an archive iterator yields.
@@ -173,15 +216,17 @@ impl RunIterator {
     /// The iterator has ended: StopIteration, or the file object's exception.
     fn end(&self, py: Python<'_>) -> PyErr {
         self.done.store(true, Ordering::Release);
-        if let Some(t) = lock(&self.live.thread).take() {
-            py.detach(|| {
+        // The guard is dropped before the wait: a thread that holds the GIL may want it.
+        let thread = lock(&self.live.thread).take();
+        if let Some(t) = thread {
+            detached(py, || {
                 let _ = t.join();
             });
         }
-        self.live
-            .feed
-            .take_error()
-            .unwrap_or_else(|| PyStopIteration::new_err(()))
+        match self.live.feed.take_error() {
+            Some(e) => as_raised(py, e),
+            None => PyStopIteration::new_err(()),
+        }
     }
 
     /// The next record of the run, waiting in slices and checking for signals between: a
@@ -192,7 +237,7 @@ impl RunIterator {
             return Ok(Some(record));
         }
         loop {
-            let got = py.detach(|| lock(&self.records).recv_timeout(SLICE));
+            let got = detached(py, || lock(&self.records).recv_timeout(SLICE));
             match got {
                 Ok(record) => {
                     // A signal that came during the wait is handled here, not in the
@@ -277,7 +322,7 @@ impl RunIterator {
                     if let Some(e) = self.live.feed.take_error() {
                         self.done.store(true, Ordering::Release);
                         self.live.feed.close();
-                        return Err(e);
+                        return Err(as_raised(py, e));
                     }
                     if let Yields::Records = self.yields {
                         return to_python(py, &RunRecord::Summary(s));
@@ -309,6 +354,18 @@ impl RunIterator {
             }
         }
     }
+}
+
+/// The file object's exception as the iteration raises it: unchanged, except a
+/// StopIteration, which would end the iteration as if the archive had ended there: a
+/// RuntimeError caused by it, as a generator's (PEP 479).
+fn as_raised(py: Python<'_>, e: PyErr) -> PyErr {
+    if e.is_instance_of::<PyStopIteration>(py) {
+        let err = PyRuntimeError::new_err("the file object's read() raised StopIteration");
+        err.set_cause(py, Some(e));
+        return err;
+    }
+    e
 }
 
 fn to_python<'py>(py: Python<'py>, record: &RunRecord) -> PyResult<Bound<'py, PyAny>> {

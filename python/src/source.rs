@@ -90,6 +90,15 @@ impl PyReader {
             self.surplus = unsafe { b.as_bytes() }.to_vec();
             self.at = 0;
             &[]
+        } else if chunk.is_instance_of::<pyo3::types::PyMemoryView>() {
+            let b = chunk
+                .call_method0("tobytes")
+                .map_err(|e| failed(&self.feed, e))?;
+            self.surplus = b
+                .cast::<PyBytes>()
+                .map_or_else(|_| Vec::new(), |b| b.as_bytes().to_vec());
+            self.at = 0;
+            &[]
         } else if chunk.is_none() {
             let e = PyTypeError::new_err(
                 "the file object's read() returned None: it is non-blocking and had nothing to read; pass a blocking file",
@@ -198,10 +207,11 @@ fn given(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Given> {
     if let Ok(text) = source.cast::<PyString>() {
         let text = text.to_cow()?;
         let start = text.trim_start();
-        let looks_like_pgn = text.contains(['\n', '\r'])
-            || start.starts_with('[')
-            || start.starts_with("1.")
-            || text.is_empty();
+        if text.contains('\0') {
+            return Err(PyValueError::new_err("embedded null byte"));
+        }
+        let looks_like_pgn =
+            text.contains(['\n', '\r']) || start.starts_with('[') || start.starts_with("1.");
         if looks_like_pgn && !Path::new(text.as_ref()).exists() {
             let shown: String = text.chars().take(30).collect();
             return Err(PyTypeError::new_err(format!(

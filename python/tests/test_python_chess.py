@@ -133,6 +133,36 @@ def test_chess_moves_are_taken_everywhere_and_equal_to_ours():
         pos.push(42)
 
 
+def test_python_chess_habits_compare_equal_and_hash_alike():
+    pos = pocketfen.Position()
+    for m in ["f3", "e5", "g4", "Qh4#"]:
+        pos.push(m)
+    ours, theirs = pos.outcome(), pos.to_board().outcome()
+    assert ours == theirs and ours.termination == chess.Termination.CHECKMATE
+    assert hash(ours.termination) == hash(chess.Termination.CHECKMATE)
+    assert ours.termination.value == chess.Termination.CHECKMATE.value
+    assert ours.termination != chess.Termination.STALEMATE and ours.termination != 1
+    for symbol in "PNBRQKpnbrqk":
+        mine, other = pocketfen.Piece.from_symbol(symbol), chess.Piece.from_symbol(symbol)
+        assert mine == other and other == mine and hash(mine) == hash(other) and mine in {other}
+    # The null move, as python-chess writes it; no position plays it.
+    null = pocketfen.Move.from_uci("0000")
+    assert null == chess.Move.null() and not null and null.uci() == "0000" and pocketfen.Move(0, 0) == null
+    with pytest.raises(pocketfen.IllegalMoveError) as info:
+        pocketfen.Position().push(chess.Move.null())
+    assert info.value.kind == "null-move"
+    # legal_moves as python-chess's, and as called before.
+    start = pocketfen.Position()
+    assert len(start.legal_moves) == start.legal_moves.count() == 20 and start.legal_moves
+    assert set(start.legal_moves) == set(chess.Board().legal_moves)
+    assert chess.Move.from_uci("e2e4") in start.legal_moves and "Nf3" in start.legal_moves
+    assert start.legal_moves()[:2] == ["Na3", "Nc3"] and start.legal_moves("uci")[0] == "b1a3"
+    assert not pos.legal_moves and list(pos.legal_moves) == []
+    # Positions of two variants are two positions, as python-chess's boards.
+    assert pocketfen.Position(variant="crazyhouse") != pocketfen.Position(variant="loop")
+    assert pocketfen.Position(variant="crazyhouse") != pocketfen.Position(variant="crazyhouse", drop_mate=False)
+
+
 def test_a_python_chess_fen_reads_with_its_variant():
     assert pocketfen.Position(chess.variant.CrazyhouseBoard().fen()).variant == "crazyhouse"
     assert pocketfen.Position(chess.variant.HordeBoard().fen()).variant == "horde"

@@ -209,6 +209,33 @@ def test_ctrl_c_and_exit_with_a_read_that_never_returns():
         proc.kill()
 
 
+def test_a_stop_iteration_from_read_is_a_runtime_error_not_an_end():
+    # As a generator's (PEP 479): the run must not look finished when it was cut short.
+    stop = StopIteration()
+    records = pocketfen.validate(RaisesAfter(GAME * 3, stop), all=True)
+    seen = []
+    with pytest.raises(RuntimeError, match="raised StopIteration") as info:
+        for r in records:
+            seen.append(r)
+    assert info.value.__cause__ is stop and len(seen) == 3
+
+
+def test_a_read_may_return_a_memoryview_or_bytearray():
+    for kind in (memoryview, bytearray):
+        class Views(io.RawIOBase):
+            def __init__(self):
+                self.data = GAME * 50
+
+            def readable(self):
+                return True
+
+            def read(self, n=-1):
+                chunk, self.data = self.data[:100], self.data[100:]
+                return kind(chunk)
+
+        assert list(pocketfen.validate(Views()))[-1]["games"] == 50, kind
+
+
 # 3. A read(n) that gives more than n bytes.
 
 
@@ -260,6 +287,55 @@ EXIT_SCRIPT = textwrap.dedent(
 )
 
 
+DAEMON_SCRIPT = textwrap.dedent(
+    """
+    import io, sys, threading, time, pocketfen
+    class Slow(io.RawIOBase):
+        def readable(self): return True
+        def readinto(self, b):
+            data = b'[Event "x"]\\n\\n1. e4 e5 1-0\\n\\n'
+            b[:len(data)] = data
+            return len(data)
+    def validating():
+        while True:
+            for _ in pocketfen.validate(sys.argv[2]): pass
+    def slow():
+        while True:
+            for _ in pocketfen.validate(Slow(), jobs=2): pass
+    def perft():
+        while True:
+            pocketfen.Position().perft(4)
+    target = {"validate": validating, "slow": slow, "perft": perft}[sys.argv[1]]
+    for _ in range(2):
+        threading.Thread(target=target, daemon=True).start()
+    time.sleep(0.05)
+    """
+)
+
+
+def test_exit_is_clean_while_daemon_threads_work_in_pocketfen():
+    # A daemon thread is in the middle of pocketfen's work when the interpreter exits.
+    for kind in ("validate", "slow", "perft"):
+        for _ in range(8):
+            out = subprocess.run(
+                [sys.executable, "-c", DAEMON_SCRIPT, kind, str(STANDARD)], capture_output=True, timeout=60
+            )
+            assert (out.returncode, out.stderr.decode()[-300:]) == (0, ""), kind
+
+
+def test_exit_waits_for_a_read_in_progress_then_is_clean():
+    # The run's read of stdin has not returned at exit: the exit waits for it (as for a
+    # thread of Python's own), and ends cleanly when it returns.
+    script = "import sys, time, pocketfen; it = pocketfen.validate(sys.stdin.buffer); time.sleep(0.1)"
+    proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    assert proc.poll() is None, "exited with the read still pending"
+    proc.stdin.write(GAME)
+    proc.stdin.close()
+    assert proc.wait(timeout=20) == 0
+    assert proc.stderr.read() == b""
+
+
 def test_the_interpreter_exits_cleanly_with_a_live_iterator(tmp_path):
     big = tmp_path / "big.pgn"
     big.write_bytes(STANDARD.read_bytes() * 20)
@@ -288,6 +364,11 @@ def test_a_missing_file_is_file_not_found_error_as_open_raises_it(tmp_path):
     with pytest.raises(IsADirectoryError) as info:
         pocketfen.validate(str(tmp_path))
     assert info.value.errno == 21 and info.value.filename == str(tmp_path)
+    # As open(): an empty name is not found, a NUL byte is a ValueError.
+    with pytest.raises(FileNotFoundError):
+        pocketfen.validate("")
+    with pytest.raises(ValueError, match="embedded null byte"):
+        pocketfen.validate("a\0b.pgn")
 
 
 def test_pgn_text_given_as_a_str_is_a_type_error_that_says_to_pass_bytes():
@@ -353,8 +434,15 @@ def test_the_module_has_a_docstring_and_no_internal_module():
     assert not any(isinstance(v, type(pocketfen)) for v in vars(pocketfen).values())
     public = [n for n in dir(pocketfen) if not n.startswith("_")]
     assert sorted(public) == sorted(n for n in pocketfen.__all__ if not n.startswith("_"))
+    # The record types exist at run time too, for annotations and isinstance-free use.
+    from pocketfen import GameRecord, Record, SummaryRecord  # noqa: F401
+
+    assert "result_reading" not in GameRecord.__required_keys__
+    assert {"games", "complete"} <= SummaryRecord.__required_keys__
     for name in public:
         obj = getattr(pocketfen, name)
+        if not (callable(obj) or isinstance(obj, type)) or name in ("Dialect", "Record", "Source", "Split"):
+            continue  # an alias of typing's, documented where it is defined
         assert obj.__doc__, name
         if isinstance(obj, type):
             assert obj.__module__ == "pocketfen", name
@@ -366,7 +454,7 @@ def test_the_stub_matches_the_module():
     text = stub.read_text()
     for name in pocketfen.__all__:
         if name != "__version__":
-            assert f"def {name}(" in text or f"class {name}" in text, name
+            assert f"def {name}(" in text or f"class {name}" in text or f"\n{name} = " in text, name
     for name in dir(pocketfen.Position):
         if not name.startswith("_"):
             assert f"def {name}(" in text, name

@@ -35,6 +35,21 @@ GOOD = textwrap.dedent(
         print(number + 1, plies[0].upper())
     problems = pocketfen.check_fen("8/8/8/8/8/8/8/8 w - - 0 1")
     print(problems[0]["message"], knights, winner, white_to_move)
+
+    import chess
+    from pocketfen import GameRecord, Record
+
+    board: chess.Board = pos.to_board()
+    back = pocketfen.Position.from_board(board)
+    assert back.move_stack == [] and pos.move_stack[-1] == chess.Move.from_uci("e2e4")
+    for m in pos.legal_moves:
+        assert pos.is_legal(m)
+
+    def first_kind(record: GameRecord) -> str:
+        return record["problems"][0]["kind"]
+
+    def is_game(record: Record) -> bool:
+        return record["type"] == "game"
     """
 )
 

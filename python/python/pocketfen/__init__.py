@@ -17,9 +17,26 @@ variants (Crazyhouse, Loop, Chessgi, Horde, Bughouse), at native speed.
     ['summary']
 """
 
+from typing import IO as _IO
+from typing import Literal as _Literal
+from typing import Optional as _Optional
+from typing import Tuple as _Tuple
+from typing import TypedDict as _TypedDict
+from typing import Union as _Union
+
+try:
+    from typing import NotRequired as _NotRequired
+except ImportError:  # Python before 3.11: the keys are all required at run time (the
+    # stub, which type checkers read, still marks them).
+
+    class _NotRequired:
+        def __class_getitem__(cls, item):
+            return item
+
 from ._pocketfen import (
     FenError,
     IllegalMoveError,
+    LegalMoves,
     Move,
     Outcome,
     Piece,
@@ -37,16 +54,154 @@ from ._pocketfen import (
     validate,
 )
 
+# The records and arguments, named for annotations (`from pocketfen import GameRecord`);
+# the stub gives type checkers the same, with the keys that may be absent marked so.
+
+Dialect = _Literal["lichess", "xboard", "chesscom", "bracket"]
+"""A FEN dialect's name."""
+Source = _Union[str, "os.PathLike[str]", bytes, bytearray, _IO[bytes]]
+"""What an archive is read from: a path, bytes, or a binary file object."""
+
+
+class Problem(_TypedDict):
+    """One problem of a game: its `severity` (`error` or `warning`), `kind` (a stable
+    name: `not-in-pocket`, `no-such-piece`, …), where it is (`line`, `column`, and for a
+    move its `ply` and `token`), why (`reason`), and the position before it
+    (`fen_before`, Lichess's dialect)."""
+
+    severity: _Literal["error", "warning"]
+    kind: str
+    ply: _Optional[int]
+    token: _Optional[str]
+    line: int
+    column: int
+    reason: str
+    fen_before: _Optional[str]
+
+
+class GameRecord(_TypedDict):
+    """A `game` record of `validate`: a game with problems (every game with
+    `all=True`), numbered from 1, at its first `line`, with its `plies` read and its
+    `status`; `result_reading` for a bughouse game (`board`, `team` or `both`)."""
+
+    type: _Literal["game"]
+    file: str
+    game: int
+    line: int
+    variant: _Optional[str]
+    plies: int
+    status: _Literal["ok", "illegal", "error"]
+    result_reading: _NotRequired[_Literal["board", "team", "both"]]
+    problems: "list[Problem]"
+
+
+class TrailingBytes(_TypedDict):
+    """Bytes read past after a compressed file's last complete frame."""
+
+    offset: int
+    length: int
+    zero_padding: bool
+
+
+class SplitPoint(_TypedDict):
+    """Where a part of a split run starts or ends."""
+
+    offset: int
+    skip: int
+    print: str
+
+
+class SplitInfo(_TypedDict):
+    """Where a part (`split=`) lies in its file, for `merge`."""
+
+    part: int
+    of: int
+    size: int
+    modified: _Optional[int]
+    head: str
+    compression: _Literal["none", "zstd", "gzip", "bzip2"]
+    start: _Optional[SplitPoint]
+    end: _Optional[SplitPoint]
+    aligned: bool
+    lines: int
+    options: str
+
+
+class SummaryRecord(_TypedDict):
+    """The `summary` record that ends a run over a source: its counts, whether it was
+    read `complete`ly; `seconds` with `timings=True`, `interrupted` after Ctrl-C,
+    `stream_error` when the stream ended in an error, `trailing_bytes`, and `split` for
+    a part."""
+
+    type: _Literal["summary"]
+    version: int
+    file: str
+    games: int
+    plies: int
+    illegal_games: int
+    error_games: int
+    warnings: int
+    bytes: int
+    seconds: _NotRequired[float]
+    complete: bool
+    interrupted: _NotRequired[bool]
+    stream_error: _NotRequired[str]
+    trailing_bytes: _NotRequired[TrailingBytes]
+    split: _NotRequired[SplitInfo]
+
+
+Record = _Union[GameRecord, SummaryRecord]
+"""A record of `validate`: tell them apart by `record["type"]`."""
+
+
+class FenProblem(_TypedDict):
+    """A problem of a position, from `check_fen`: the `board` of a pair (`A`, `B`, or
+    None), `severity`, `kind` and `message`."""
+
+    board: _Optional[_Literal["A", "B"]]
+    severity: _Literal["error", "warning"]
+    kind: str
+    message: str
+
+
+class Part(_TypedDict):
+    """One part of an archive, from `splits`: `split` (`"K/N"`), `part`, `of`, and the
+    byte range `start`..`end` its text is read from."""
+
+    split: str
+    part: int
+    of: int
+    start: int
+    end: int
+
+
+Split = _Union[str, _Tuple[int, int], Part]
+"""A part to read: `"K/N"`, `(K, N)` or an item of `splits()`."""
+
+
 __all__ = [
+    "Dialect",
     "FenError",
+    "FenProblem",
+    "GameRecord",
     "IllegalMoveError",
+    "LegalMoves",
     "Move",
     "Outcome",
+    "Part",
     "Piece",
     "Pocket",
     "Position",
+    "Problem",
+    "Record",
     "RunIterator",
+    "Source",
+    "Split",
+    "SplitInfo",
+    "SplitPoint",
+    "SummaryRecord",
     "Termination",
+    "TrailingBytes",
     "__version__",
     "check_fen",
     "convert_fen",

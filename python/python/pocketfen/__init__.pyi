@@ -4,6 +4,7 @@ import os
 from types import TracebackType
 from typing import IO, Generic, Iterable, Iterator, Literal, Optional, Protocol, TypeVar, Union
 
+import chess
 from typing_extensions import NotRequired, Self, TypedDict
 
 __version__: str
@@ -19,8 +20,6 @@ PieceType = int
 # Records, as `pocketfen validate --json` writes them (schema version 2).
 
 class Problem(TypedDict):
-    """One problem of a game: where (line, column, ply, token) and why."""
-
     severity: Severity
     kind: str
     ply: Optional[int]
@@ -31,8 +30,6 @@ class Problem(TypedDict):
     fen_before: Optional[str]
 
 class GameRecord(TypedDict):
-    """A game with problems (every game with `all=True`)."""
-
     type: Literal["game"]
     file: str
     game: int
@@ -44,8 +41,6 @@ class GameRecord(TypedDict):
     problems: list[Problem]
 
 class TrailingBytes(TypedDict):
-    """Bytes read past after the last complete compressed frame."""
-
     offset: int
     length: int
     zero_padding: bool
@@ -56,8 +51,6 @@ class SplitPoint(TypedDict):
     print: str
 
 class SplitInfo(TypedDict):
-    """Where a part (`split=`) lies in its file, for `merge`."""
-
     part: int
     of: int
     size: int
@@ -71,8 +64,6 @@ class SplitInfo(TypedDict):
     options: str
 
 class SummaryRecord(TypedDict):
-    """The last record of a run over one source."""
-
     type: Literal["summary"]
     version: int
     file: str
@@ -92,16 +83,12 @@ class SummaryRecord(TypedDict):
 Record = Union[GameRecord, SummaryRecord]
 
 class FenProblem(TypedDict):
-    """A problem of a position, from `check_fen`."""
-
     board: Optional[Literal["A", "B"]]
     severity: Severity
     kind: str
     message: str
 
 class Part(TypedDict):
-    """One part of an archive, from `splits`."""
-
     split: str
     part: int
     of: int
@@ -138,8 +125,6 @@ def convert_fen(
 def check_fen(fen: str, variant: str = "auto") -> list[FenProblem]: ...
 
 class _MoveLike(Protocol):
-    """A move object: a `Move`, or python-chess's `chess.Move`."""
-
     @property
     def from_square(self) -> int: ...
     @property
@@ -160,6 +145,10 @@ class Termination:
     VARIANT_DRAW: "Termination"
     @property
     def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
 class Outcome:
     @property
@@ -167,6 +156,7 @@ class Outcome:
     @property
     def winner(self) -> Optional[Color]: ...
     def result(self) -> Literal["1-0", "0-1", "1/2-1/2"]: ...
+    def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 class Piece:
@@ -178,6 +168,7 @@ class Piece:
     @property
     def color(self) -> Color: ...
     def symbol(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 class Move:
@@ -199,18 +190,29 @@ class Move:
     @property
     def drop(self) -> Optional[PieceType]: ...
     def uci(self) -> str: ...
+    def __bool__(self) -> bool: ...
+    def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 class Pocket:
     def count(self, piece_type: PieceType) -> int: ...
     def __len__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+
+class LegalMoves:
+    def __call__(self, fmt: Literal["san", "uci"] = "san") -> list[str]: ...
+    def __iter__(self) -> Iterator[Move]: ...
+    def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
+    def count(self) -> int: ...
+    def __contains__(self, move: object) -> bool: ...
 
 class Position:
     def __init__(self, fen: Optional[str] = None, variant: str = "auto", drop_mate: bool = True) -> None: ...
     @staticmethod
-    def from_board(board: object) -> "Position": ...
-    def to_board(self) -> object: ...
+    def from_board(board: chess.Board) -> "Position": ...
+    def to_board(self) -> chess.Board: ...
     @property
     def variant(self) -> str: ...
     @property
@@ -232,7 +234,8 @@ class Position:
     @property
     def move_stack(self) -> list[Move]: ...
     def piece_at(self, square: Square) -> Optional[Piece]: ...
-    def legal_moves(self, fmt: Literal["san", "uci"] = "san") -> list[str]: ...
+    @property
+    def legal_moves(self) -> "LegalMoves": ...
     def generate_legal_moves(self) -> list[Move]: ...
     def is_legal(self, move: MoveArg) -> bool: ...
     def play(self, move: MoveArg) -> str: ...
