@@ -68,3 +68,29 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    #[test]
+    fn until_counts_as_perft_and_gives_up_once_stopped() {
+        let go = AtomicBool::new(false);
+        for variant in [Variant::Chess, Variant::Crazyhouse, Variant::Horde] {
+            let pos = Position::start(variant);
+            for depth in 0..=4 {
+                assert_eq!(
+                    perft_until(&pos, depth, &go),
+                    Some(perft(&pos, depth)),
+                    "{variant:?} {depth}"
+                );
+            }
+        }
+        let stop = AtomicBool::new(true);
+        let pos = Position::start(Variant::Chess);
+        assert_eq!(perft_until(&pos, 1, &stop), Some(20), "a leaf count is not stopped");
+        assert_eq!(perft_until(&pos, 2, &stop), None);
+        assert_eq!(perft_until(&pos, 5, &stop), None);
+    }
+}
