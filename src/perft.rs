@@ -89,7 +89,11 @@ mod tests {
         }
         let stop = AtomicBool::new(true);
         let pos = Position::start(Variant::Chess);
-        assert_eq!(perft_until(&pos, 1, &stop), Some(20), "a leaf count is not stopped");
+        assert_eq!(
+            perft_until(&pos, 1, &stop),
+            Some(20),
+            "a leaf count is not stopped"
+        );
         assert_eq!(perft_until(&pos, 2, &stop), None);
         assert_eq!(perft_until(&pos, 5, &stop), None);
     }
