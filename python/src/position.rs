@@ -20,6 +20,9 @@ use pocketfen::{Color, EndReason, Move, Outcome, Role, Rules, Square, Variant};
 
 use crate::{IllegalMoveError, dialect, fen_position_error, variant};
 
+/// What `__reduce__` gives: the callable that rebuilds an object, and its arguments.
+type Reduced<'py, A> = PyResult<(Bound<'py, PyAny>, A)>;
+
 /// python-chess's number for a role: PAWN = 1 … KING = 6.
 pub(crate) fn piece_type(role: Role) -> u8 {
     role as u8 + 1
@@ -95,6 +98,15 @@ impl Termination {
         PyString::new(py, self.name()).hash()
     }
 
+    /// A member pickles as its name.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (Bound<'py, PyAny>, &'static str)> {
+        let getattr = slf.py().import("builtins")?.getattr("getattr")?;
+        Ok((
+            getattr,
+            (slf.as_any().get_type().into_any(), slf.get().name()),
+        ))
+    }
+
     /// The name, as `chess.Termination`'s (`CHECKMATE`).
     #[getter]
     fn name(&self) -> &'static str {
@@ -124,6 +136,19 @@ pub(crate) struct PyOutcome {
 
 #[pymethods]
 impl PyOutcome {
+    #[new]
+    fn new(termination: Termination, winner: Option<bool>) -> Self {
+        PyOutcome {
+            termination,
+            winner,
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (Termination, Option<bool>)> {
+        let o = slf.get();
+        Ok((slf.get_type().into_any(), (o.termination, o.winner)))
+    }
+
     /// `1-0`, `0-1` or `1/2-1/2`.
     fn result(&self) -> &'static str {
         match self.winner {
@@ -257,7 +282,7 @@ impl PyPiece {
         (pt, color) == (self.piece_type, self.color)
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u8, bool))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (u8, bool)> {
         let p = slf.get();
         Ok((slf.get_type().into_any(), (p.piece_type, p.color)))
     }
@@ -377,6 +402,13 @@ impl PyMove {
                 .map_err(|e: pocketfen::notation::uci::ParseUciError| {
                     PyValueError::new_err(format!("{uci:?}: {e}"))
                 })?;
+        if let UciMove::Normal { from, to, .. } = parsed
+            && from == to
+        {
+            return Err(PyValueError::new_err(format!(
+                "{uci:?}: a move from a square to the same square (the null move is 0000)"
+            )));
+        }
         PyMove::from_uci(parsed)
     }
 
@@ -403,10 +435,7 @@ impl PyMove {
         fields(other).is_ok_and(|m| m == *self)
     }
 
-    #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (u8, u8, Option<u8>, Option<u8>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (u8, u8, Option<u8>, Option<u8>)> {
         let m = slf.get();
         Ok((
             slf.get_type().into_any(),
@@ -920,10 +949,9 @@ impl PyPosition {
 
     /// A position pickles as its first FEN, variant, drop-mate rule and the moves played
     /// since (so a copy in another process can `pop()` them too).
-    #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, &'static str, bool, Vec<String>))> {
+    ) -> Reduced<'py, (String, &'static str, bool, Vec<String>)> {
         let me = slf.borrow();
         let root = me.stack.first().map_or(&me.pos, |(p, _)| p);
         let fen = root.to_setup().display(FenDialect::Lichess).to_string();
@@ -963,7 +991,12 @@ impl PyPosition {
 
     /// Positions are equal when their FENs are (the move stacks are not compared).
     fn __eq__(&self, other: &Self) -> bool {
-        self.pos.to_setup() == other.pos.to_setup() && self.pos.rules() == other.pos.rules()
+        let (a, b) = (self.pos.rules(), other.pos.rules());
+        self.pos.to_setup() == other.pos.to_setup()
+            && a.variant == b.variant
+            && a.captures == b.captures
+            // The drop-mate rule matters only where there are drops.
+            && (a.drop_mate == b.drop_mate || !a.variant.has_drops())
     }
 }
 

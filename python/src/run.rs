@@ -39,6 +39,9 @@ pub(crate) struct Feed {
     pub(crate) stop: Arc<AtomicBool>,
     /// No native thread calls into Python any more.
     pub(crate) closed: AtomicBool,
+    /// A native thread is calling into Python (a file object's `read()`): set before it
+    /// looks at `closed`, so that once `closed` is set and this is clear, none will.
+    pub(crate) in_python: AtomicBool,
     /// The first exception the file object raised.
     error: Mutex<Option<PyErr>>,
 }
@@ -58,7 +61,15 @@ impl Feed {
 
     fn close(&self) {
         self.stop.store(true, Ordering::Release);
-        self.closed.store(true, Ordering::Release);
+        self.closed.store(true, Ordering::SeqCst);
+    }
+
+    /// Runs `f` (a call into Python) unless the run is closed.
+    pub(crate) fn in_python<T>(&self, f: impl FnOnce() -> T) -> Option<T> {
+        self.in_python.store(true, Ordering::SeqCst);
+        let out = (!self.closed.load(Ordering::SeqCst)).then(f);
+        self.in_python.store(false, Ordering::SeqCst);
+        out
     }
 }
 
@@ -116,13 +127,15 @@ pub(crate) fn _close_runs(py: Python<'_>) {
     for l in &live {
         l.feed.close();
     }
-    // Done once every run's thread has ended and every thread of the caller's that
-    // waited in this module is parked; meanwhile without the GIL, so that those blocked
-    // on it come back from their waits (and park).
+    // Done once no run's thread is in a call into Python (one waiting for a pipe's data
+    // does so outside Python, and never enters it again) and every thread of the
+    // caller's that waited in this module is parked; meanwhile without the GIL, so that
+    // those blocked on it come back from their waits (and park).
     let done = || {
-        live.iter()
-            .all(|l| lock(&l.thread).as_ref().is_none_or(|t| t.is_finished()))
-            && IN_WAIT.load(Ordering::Acquire) == PARKED.load(Ordering::Acquire)
+        live.iter().all(|l| {
+            lock(&l.thread).as_ref().is_none_or(|t| t.is_finished())
+                || !l.feed.in_python.load(Ordering::SeqCst)
+        }) && IN_WAIT.load(Ordering::Acquire) == PARKED.load(Ordering::Acquire)
     };
     while !done() {
         py.detach(|| std::thread::sleep(Duration::from_millis(1)));

@@ -50,6 +50,10 @@ pub(crate) struct PyReader {
     /// `read1` when the file has it (a buffered file: it gives what is there, so games
     /// from a slow pipe come as they arrive), else `read`.
     method: &'static str,
+    /// The descriptor of a pipe, terminal or socket under a plain file object: waited on
+    /// here, outside Python, so that a read that would block never holds a thread inside
+    /// Python (where the interpreter's exit could not leave it).
+    wait_fd: Option<i32>,
     feed: Arc<Feed>,
     /// Bytes a `read(n)` gave beyond the `n` asked for, handed out first.
     surplus: Vec<u8>,
@@ -64,6 +68,7 @@ impl PyReader {
             "read"
         };
         PyReader {
+            wait_fd: wait_fd(py, file.bind(py)),
             file,
             method,
             feed,
@@ -135,16 +140,61 @@ impl PyReader {
     }
 }
 
+/// The descriptor to wait on for a file object: that of an `io.FileIO`, or of the
+/// `io.BufferedReader` over one, when it is a pipe, a terminal or a socket (a regular
+/// file never blocks).
+fn wait_fd(py: Python<'_>, file: &Bound<'_, PyAny>) -> Option<i32> {
+    let io = py.import("io").ok()?;
+    let plain = ["FileIO", "BufferedReader", "BufferedRandom"]
+        .iter()
+        .any(|t| io.getattr(*t).is_ok_and(|t| file.get_type().is(&t)));
+    if !plain {
+        return None;
+    }
+    let fd: i32 = file.call_method0("fileno").ok()?.extract().ok()?;
+    // SAFETY: fstat only writes the struct it is given.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    let regular =
+        unsafe { libc::fstat(fd, &mut st) } == 0 && st.st_mode & libc::S_IFMT == libc::S_IFREG;
+    (!regular).then_some(fd)
+}
+
+/// Waits until `fd` has data (or its end), checking `closed` every slice: `false` once
+/// the run is closed.
+fn wait_readable(fd: i32, feed: &Feed) -> bool {
+    loop {
+        if feed.closed.load(Ordering::SeqCst) {
+            return false;
+        }
+        let mut p = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one pollfd, owned here.
+        let n = unsafe { libc::poll(&mut p, 1, crate::run::SLICE.as_millis() as i32) };
+        if n != 0 {
+            // Readable, at its end, failed or interrupted: the read says which.
+            return true;
+        }
+    }
+}
+
 impl Read for PyReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.at < self.surplus.len() {
             return Ok(self.take_surplus(buf));
         }
-        if self.feed.closed.load(Ordering::Acquire) {
-            // The iterator is gone or the interpreter is exiting: no Python code runs.
-            return Err(io::Error::other("the run was closed"));
+        let closed = || io::Error::other("the run was closed");
+        if let Some(fd) = self.wait_fd
+            && !wait_readable(fd, &self.feed)
+        {
+            return Err(closed());
         }
-        Python::attach(|py| self.read_python(py, buf))
+        // The iterator is gone or the interpreter is exiting: no Python code runs.
+        let feed = Arc::clone(&self.feed);
+        feed.in_python(|| Python::attach(|py| self.read_python(py, buf)))
+            .unwrap_or_else(|| Err(closed()))
     }
 }
 
@@ -167,21 +217,21 @@ impl Seek for PySeekReader {
         // What a read gave beyond what was asked is dropped: the file is elsewhere now.
         self.0.surplus.clear();
         self.0.at = 0;
-        if self.0.feed.closed.load(Ordering::Acquire) {
-            return Err(io::Error::other("the run was closed"));
-        }
-        Python::attach(|py| {
-            self.0
-                .file
-                .bind(py)
-                .call_method1("seek", (offset, whence))
-                .and_then(|p| p.extract::<u64>())
-                .map_err(|e| {
-                    let text = format!("the file object's seek() raised {e}");
-                    self.0.feed.keep_error(e);
-                    io::Error::other(text)
-                })
+        let feed = Arc::clone(&self.0.feed);
+        let file = &self.0.file;
+        feed.in_python(|| {
+            Python::attach(|py| {
+                file.bind(py)
+                    .call_method1("seek", (offset, whence))
+                    .and_then(|p| p.extract::<u64>())
+                    .map_err(|e| {
+                        let text = format!("the file object's seek() raised {e}");
+                        feed.keep_error(e);
+                        io::Error::other(text)
+                    })
+            })
         })
+        .unwrap_or_else(|| Err(io::Error::other("the run was closed")))
     }
 }
 
@@ -222,8 +272,12 @@ fn given(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Given> {
     }
     if source.hasattr("__fspath__")? {
         let os = py.import("os")?;
-        let path: PathBuf = os.call_method1("fspath", (source,))?.extract()?;
-        return Ok(Given::Path(path));
+        let path = os.call_method1("fsdecode", (os.call_method1("fspath", (source,))?,))?;
+        let path: String = path.extract()?;
+        if path.contains('\0') {
+            return Err(PyValueError::new_err("embedded null byte"));
+        }
+        return Ok(Given::Path(PathBuf::from(path)));
     }
     let io = py.import("io")?;
     if source.is_instance(&io.getattr("TextIOBase")?)? {

@@ -161,6 +161,9 @@ def test_python_chess_habits_compare_equal_and_hash_alike():
     # Positions of two variants are two positions, as python-chess's boards.
     assert pocketfen.Position(variant="crazyhouse") != pocketfen.Position(variant="loop")
     assert pocketfen.Position(variant="crazyhouse") != pocketfen.Position(variant="crazyhouse", drop_mate=False)
+    assert pocketfen.Position(variant="chess") == pocketfen.Position(variant="chess", drop_mate=False)
+    with pytest.raises(ValueError, match="same square"):
+        pocketfen.Move.from_uci("a1a1")
 
 
 def test_a_python_chess_fen_reads_with_its_variant():

@@ -323,17 +323,58 @@ def test_exit_is_clean_while_daemon_threads_work_in_pocketfen():
             assert (out.returncode, out.stderr.decode()[-300:]) == (0, ""), kind
 
 
-def test_exit_waits_for_a_read_in_progress_then_is_clean():
-    # The run's read of stdin has not returned at exit: the exit waits for it (as for a
-    # thread of Python's own), and ends cleanly when it returns.
-    script = "import sys, time, pocketfen; it = pocketfen.validate(sys.stdin.buffer); time.sleep(0.1)"
-    proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(1.0)
-    assert proc.poll() is None, "exited with the read still pending"
-    proc.stdin.write(GAME)
-    proc.stdin.close()
-    assert proc.wait(timeout=20) == 0
-    assert proc.stderr.read() == b""
+IDLE_SCRIPT = textwrap.dedent(
+    """
+    import os, sys, threading, time, pocketfen
+    kind = sys.argv[1]
+    if kind == "stdin":
+        it = pocketfen.validate(sys.stdin.buffer)
+    elif kind == "pipe-daemon":
+        r, w = os.pipe()
+        f = os.fdopen(r, "rb")
+        threading.Thread(target=lambda: list(pocketfen.validate(f)), daemon=True).start()
+    elif kind == "closed":
+        it = pocketfen.validate(sys.stdin.buffer, jobs=2)
+        it.close()
+    time.sleep(0.2)
+    """
+)
+
+
+def test_exit_is_prompt_and_clean_with_a_pipe_that_never_gives_data():
+    # The run waits for the pipe outside Python: exit neither waits for it nor crashes.
+    for kind in ("stdin", "pipe-daemon", "closed"):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", IDLE_SCRIPT, kind], stdin=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        start = time.monotonic()
+        try:
+            assert proc.wait(timeout=20) == 0, kind
+            assert time.monotonic() - start < 3, kind
+            assert proc.stderr.read() == b"", kind
+        finally:
+            proc.kill()
+
+
+def test_exit_waits_for_a_read_in_progress_in_python_then_is_clean():
+    # A file object's own read() is Python code: exit waits for it to return (as for a
+    # thread of Python's), then ends cleanly.
+    script = textwrap.dedent(
+        """
+        import io, time, pocketfen
+        class Slow(io.RawIOBase):
+            def readable(self): return True
+            def read(self, n=-1):
+                time.sleep(1.0)
+                return b""
+        it = pocketfen.validate(Slow())
+        time.sleep(0.1)
+        """
+    )
+    start = time.monotonic()
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=30)
+    assert (out.returncode, out.stderr) == (0, b"")
+    assert time.monotonic() - start >= 1.0
 
 
 def test_the_interpreter_exits_cleanly_with_a_live_iterator(tmp_path):
@@ -367,8 +408,17 @@ def test_a_missing_file_is_file_not_found_error_as_open_raises_it(tmp_path):
     # As open(): an empty name is not found, a NUL byte is a ValueError.
     with pytest.raises(FileNotFoundError):
         pocketfen.validate("")
-    with pytest.raises(ValueError, match="embedded null byte"):
-        pocketfen.validate("a\0b.pgn")
+    for nul in ("a\0b.pgn", pathlib.Path("a\0b.pgn")):
+        with pytest.raises(ValueError, match="embedded null byte"):
+            pocketfen.validate(nul)
+
+    class BytesPath:
+        def __fspath__(self):
+            return os.fsencode(str(missing))
+
+    with pytest.raises(FileNotFoundError) as info:
+        pocketfen.validate(BytesPath())
+    assert info.value.filename == str(missing)
 
 
 def test_pgn_text_given_as_a_str_is_a_type_error_that_says_to_pass_bytes():
@@ -422,7 +472,9 @@ def test_positions_moves_and_pieces_pickle_as_python_chess_boards_do():
     mate_in_drop = pocketfen.Position("k7/8/1K6/8/8/8/8/8/Q w - - 0 1", variant="crazyhouse", drop_mate=False)
     assert not pickle.loads(pickle.dumps(mate_in_drop)).is_legal("Q@a7")
     assert mate_in_drop.copy().is_legal("Q@d5") and not copy.deepcopy(mate_in_drop).is_legal("Q@a7")
-    for obj in (pocketfen.Move.from_uci("N@d5"), pocketfen.Move.from_uci("e7e8q"), pocketfen.Piece.from_symbol("q")):
+    checkmate = pocketfen.Termination.CHECKMATE
+    for obj in (pocketfen.Move.from_uci("N@d5"), pocketfen.Move.from_uci("e7e8q"), pocketfen.Piece.from_symbol("q"),
+                checkmate, pocketfen.Outcome(checkmate, False), pocketfen.Outcome(pocketfen.Termination.STALEMATE, None)):
         assert pickle.loads(pickle.dumps(obj)) == obj
 
 
