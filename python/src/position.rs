@@ -785,7 +785,8 @@ impl PyPosition {
 
     /// How the game has ended on the board (checkmate, stalemate, Horde's White without
     /// pieces, insufficient material in chess) as an Outcome, else None. Threefold
-    /// repetition and the 50-move rule are claims, never automatic.
+    /// repetition and the 50-move rule are claims, never automatic; unlike python-chess's
+    /// `outcome()`, neither the 75-move rule nor fivefold repetition ends a game.
     fn outcome(&self) -> Option<PyOutcome> {
         self.pos.outcome().map(outcome_of)
     }
