@@ -513,6 +513,19 @@ fn pocket_of(p: &pocketfen::Pocket) -> PyPocket {
     }
 }
 
+/// The SAN of a legal move, drops as `P@e4`.
+fn san_text(pos: &pocketfen::Position, m: Move) -> String {
+    SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter)
+}
+
+/// The legal moves as Move objects, in generation order.
+fn moves_of(pos: &pocketfen::Position) -> Vec<PyMove> {
+    pos.legal_moves()
+        .iter()
+        .map(|&m| PyMove::of(pos, m))
+        .collect()
+}
+
 /// A move argument of a position's method: SAN or UCI text, a Move, or a `chess.Move`.
 /// The error is the kind and reason of an IllegalMoveError.
 fn read_move(
@@ -592,7 +605,7 @@ impl PyPosition {
     }
 
     fn san_of(&self, m: Move) -> String {
-        SanPlus::from_move(&self.pos, m).to_string_with(DropStyle::Letter)
+        san_text(&self.pos, m)
     }
 }
 
@@ -644,11 +657,7 @@ impl PyPosition {
 
     /// The legal moves as Move objects, in generation order.
     fn generate_legal_moves(&self) -> Vec<PyMove> {
-        self.pos
-            .legal_moves()
-            .iter()
-            .map(|&m| PyMove::of(&self.pos, m))
-            .collect()
+        moves_of(&self.pos)
     }
 
     /// is_legal(move)
@@ -740,8 +749,15 @@ impl PyPosition {
     /// parse_uci(text)
     /// --
     ///
-    /// The Move a UCI text names here. Raises IllegalMoveError.
+    /// The Move a UCI text names here (SAN is a syntax error). Raises IllegalMoveError.
     fn parse_uci(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<PyMove> {
+        let uci = text.to_cow()?;
+        if let Err(e) = uci.parse::<UciMove>() {
+            return Err(illegal(
+                py,
+                (uci.into_owned(), "syntax".to_owned(), e.to_string()),
+            ));
+        }
         self.parse_san(py, text)
     }
 
@@ -1007,16 +1023,6 @@ pub(crate) struct LegalMoves {
     pos: pocketfen::Position,
 }
 
-impl LegalMoves {
-    fn moves(&self) -> Vec<PyMove> {
-        self.pos
-            .legal_moves()
-            .iter()
-            .map(|&m| PyMove::of(&self.pos, m))
-            .collect()
-    }
-}
-
 #[pymethods]
 impl LegalMoves {
     /// __call__(fmt="san")
@@ -1028,10 +1034,7 @@ impl LegalMoves {
         let pos = &self.pos;
         let moves = pos.legal_moves();
         match fmt {
-            "san" => Ok(moves
-                .iter()
-                .map(|&m| SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter))
-                .collect()),
+            "san" => Ok(moves.iter().map(|&m| san_text(pos, m)).collect()),
             "uci" => Ok(moves
                 .iter()
                 .map(|m| m.to_uci(pos.is_chess960()).to_string())
@@ -1043,7 +1046,7 @@ impl LegalMoves {
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
-        PyList::new(py, self.moves())?.try_iter()
+        PyList::new(py, moves_of(&self.pos))?.try_iter()
     }
 
     fn __len__(&self) -> usize {
@@ -1068,7 +1071,7 @@ impl LegalMoves {
             .pos
             .legal_moves()
             .iter()
-            .map(|&m| SanPlus::from_move(&self.pos, m).to_string_with(DropStyle::Letter))
+            .map(|&m| san_text(&self.pos, m))
             .collect();
         format!("<LegalMoves ({})>", sans.join(", "))
     }

@@ -88,22 +88,20 @@ impl PyReader {
             .bind(py)
             .call_method1(self.method, (buf.len(),))
             .map_err(|e| failed(&self.feed, e))?;
-        let data: &[u8] = if let Ok(b) = chunk.cast::<PyBytes>() {
-            b.as_bytes()
-        } else if let Ok(b) = chunk.cast::<PyByteArray>() {
-            // SAFETY: the bytes are copied out before any Python code runs again.
-            self.surplus = unsafe { b.as_bytes() }.to_vec();
-            self.at = 0;
-            &[]
-        } else if chunk.is_instance_of::<pyo3::types::PyMemoryView>() {
-            let b = chunk
-                .call_method0("tobytes")
+        // bytes as they are; a bytearray or memoryview through bytes().
+        let copied;
+        let bytes = if let Ok(b) = chunk.cast::<PyBytes>() {
+            b
+        } else if chunk.is_instance_of::<PyByteArray>()
+            || chunk.is_instance_of::<pyo3::types::PyMemoryView>()
+        {
+            copied = py
+                .get_type::<PyBytes>()
+                .call1((&chunk,))
                 .map_err(|e| failed(&self.feed, e))?;
-            self.surplus = b
+            copied
                 .cast::<PyBytes>()
-                .map_or_else(|_| Vec::new(), |b| b.as_bytes().to_vec());
-            self.at = 0;
-            &[]
+                .map_err(|e| failed(&self.feed, e.into()))?
         } else if chunk.is_none() {
             let e = PyTypeError::new_err(
                 "the file object's read() returned None: it is non-blocking and had nothing to read; pass a blocking file",
@@ -119,12 +117,14 @@ impl PyReader {
             ));
             return Err(failed(&self.feed, e));
         };
-        if !data.is_empty() {
-            self.surplus.clear();
-            self.surplus.extend_from_slice(data);
-            self.at = 0;
-        }
-        Ok(self.take_surplus(buf))
+        // What fits goes to `buf`; the rest, if the read gave more, waits.
+        let data = bytes.as_bytes();
+        let n = data.len().min(buf.len());
+        buf[..n].copy_from_slice(&data[..n]);
+        self.surplus.clear();
+        self.surplus.extend_from_slice(&data[n..]);
+        self.at = 0;
+        Ok(n)
     }
 
     /// Copies what is left of the last read into `buf`.

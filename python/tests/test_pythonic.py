@@ -510,9 +510,19 @@ def test_the_stub_matches_the_module():
     for name in dir(pocketfen.Position):
         if not name.startswith("_"):
             assert f"def {name}(" in text, name
-    # Where the stub has a docstring (the reference shows it), it is the module's.
     import ast
 
+    # The records are written twice, for run time and in the stub (which shadows the
+    # package for type checkers): their keys, and which are required, are the same.
+    tree = ast.parse(text)
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(getattr(b, "id", "") == "TypedDict" for b in node.bases):
+            runtime = getattr(pocketfen, node.name)
+            fields = {f.target.id: ast.unparse(f.annotation) for f in node.body if isinstance(f, ast.AnnAssign)}
+            assert set(fields) == set(runtime.__annotations__), node.name
+            optional = {k for k, a in fields.items() if a.startswith("NotRequired[")}
+            assert optional == set(runtime.__optional_keys__), node.name
+    # Where the stub has a docstring (the reference shows it), it is the module's.
     for node in ast.parse(text).body:
         if isinstance(node, ast.ClassDef) and hasattr(pocketfen, node.name):
             doc = ast.get_docstring(node)
