@@ -4,18 +4,11 @@
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::{Position, Variant};
 
-pub struct Rng(pub u64);
+#[path = "../../tests/common/rng.rs"]
+mod rng;
+pub use rng::Rng;
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
     pub fn name(&mut self) -> String {
         const SYLLABLES: [&str; 16] = [
             "ka", "ro", "mi", "zen", "tal", "bo", "vi", "lu", "nor", "ex", "qua", "dri", "fe",

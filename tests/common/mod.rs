@@ -10,27 +10,9 @@ pub fn snapshot_settings() -> insta::Settings {
     s
 }
 
-/// A xorshift generator: deterministic playouts from a printed seed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True once in `n` times.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-}
+mod rng;
+#[allow(unused_imports)] // some test crates draw no random games
+pub use rng::Rng;
 
 /// What a print of `setup` in `dialect` must parse back as, stated here rather than taken
 /// from the library (`fen::read_back`), so that a wrong library rule fails the tests: the
