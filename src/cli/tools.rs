@@ -718,3 +718,19 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
     run_end(io_failed, unread, "file")?;
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::safe_name;
+
+    #[test]
+    fn long_values_differing_after_the_cut_get_files_of_their_own() {
+        let a = "x".repeat(120) + "a";
+        let b = "x".repeat(120) + "b";
+        let (na, nb) = (safe_name(Some(&a)), safe_name(Some(&b)));
+        assert_ne!(na, nb);
+        assert!(na.len() <= 100 && na.starts_with(&"x".repeat(80)), "{na}");
+        // The same value always gets the same name.
+        assert_eq!(safe_name(Some(&a)), na);
+    }
+}
