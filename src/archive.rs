@@ -935,3 +935,35 @@ impl Iterator for Run {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `raw` bytes of each game record of a `validate --all` run over two games, the
+    /// first legal and the second not.
+    fn raws(keep: bool) -> Vec<Option<usize>> {
+        let pgn = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Ke3 *\n";
+        let opts = RunOptions {
+            jobs: 1,
+            ..RunOptions::default()
+        };
+        let run = Run::new(
+            vec![Source::reader("t.pgn", pgn.as_bytes())],
+            Task::Validate { all: true },
+            opts,
+        );
+        let run = if keep { run.keep_bytes() } else { run };
+        run.filter_map(|r| match r {
+            RunRecord::Game(g) => Some(g.raw.map(|raw| raw.number)),
+            _ => None,
+        })
+        .collect()
+    }
+
+    #[test]
+    fn only_games_with_problems_keep_their_bytes_and_only_when_asked() {
+        assert_eq!(raws(true), [None, Some(2)]);
+        assert_eq!(raws(false), [None, None]);
+    }
+}
