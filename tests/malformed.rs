@@ -303,3 +303,180 @@ fn huge_generated_inputs_are_located_or_accepted() {
     }
     settings().bind(|| insta::assert_snapshot!("malformed_generated", snap));
 }
+
+/// The CPU seconds (user and system) that `pocketfen args` takes, best of three; the run
+/// is killed and the test fails past `limit` seconds.
+#[cfg(unix)]
+fn cpu_seconds(args: &[&str], limit: u64) -> f64 {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let mut best = f64::MAX;
+    for _ in 0..3 {
+        let child = common::pocketfen(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id() as libc::pid_t;
+        let done = Arc::new(AtomicBool::new(false));
+        let watch = {
+            let done = Arc::clone(&done);
+            std::thread::spawn(move || {
+                let start = std::time::Instant::now();
+                while !done.load(Ordering::SeqCst) {
+                    if start.elapsed().as_secs() >= limit {
+                        // SAFETY: signals the child, which is not yet reaped.
+                        unsafe { libc::kill(pid, libc::SIGKILL) };
+                        return true;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                false
+            })
+        };
+        let mut status = 0;
+        // SAFETY: a zeroed rusage is valid; wait4 reaps the child and fills it.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        done.store(true, Ordering::SeqCst);
+        assert_eq!(reaped, pid);
+        assert!(!watch.join().unwrap(), "{args:?} took over {limit} s");
+        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        best = best.min(secs(usage.ru_utime) + secs(usage.ru_stime));
+    }
+    best
+}
+
+/// Shapes of input that once took quadratic time (issue 33.1–2): the time of an input
+/// twice as large is about twice as much (linear), never four times (quadratic). Time is
+/// counted as the child's CPU time, so that other tests running beside it change little.
+#[cfg(unix)]
+#[test]
+fn hostile_shapes_take_linear_time() {
+    let dir = common::temp_dir(33, "linear");
+    // Each shape gives an input of about `n` bytes.
+    let shapes: [(&str, fn(usize) -> Vec<u8>, usize); 4] = [
+        (
+            "tag lines, each after a blank line, and no movetext",
+            |n| {
+                let mut s = String::new();
+                while s.len() < n {
+                    write!(s, "[T{} \"v\"]\n\n", s.len()).unwrap();
+                }
+                s.into_bytes()
+            },
+            4 << 20,
+        ),
+        (
+            "one line of spaces, over the size limit",
+            |n| vec![b' '; n],
+            64 << 20,
+        ),
+        (
+            "blank lines after a game",
+            |n| {
+                let mut s = b"[Event \"e\"]\n\n1. e4 *\n".to_vec();
+                s.resize(n, b'\n');
+                s
+            },
+            8 << 20,
+        ),
+        (
+            "a line of spaces after a game's movetext",
+            |n| {
+                let mut s = b"[Event \"e\"]\n\n1. e4 *\n\n[Event \"f\"]\n\n1. d4".to_vec();
+                s.resize(n, b' ');
+                s
+            },
+            64 << 20,
+        ),
+    ];
+    for (name, make, n) in shapes {
+        let mut times = Vec::new();
+        for size in [n, 2 * n] {
+            let path = dir.join("shape.pgn");
+            fs::write(&path, make(size)).unwrap();
+            let path = path.to_str().unwrap();
+            times.push(cpu_seconds(&["validate", "-q", "-j", "1", path], 120));
+        }
+        let ratio = times[1] / times[0].max(0.005);
+        eprintln!("{name}: {:.3} s, {:.3} s", times[0], times[1]);
+        assert!(
+            ratio < 3.0,
+            "{name}: {:.3} s for {n} bytes, {:.3} s for twice as many ({ratio:.2} ×)",
+            times[0],
+            times[1]
+        );
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A stop (SIGINT, SIGTERM) is honoured inside a game too (issue 33.1–2): a FIFO that
+/// never ends one hostile game is read until the signal, then the run ends within a
+/// second, its summary `interrupted`.
+#[cfg(unix)]
+#[test]
+fn a_stop_is_honoured_inside_an_endless_game() {
+    let dir = common::temp_dir(33, "stop-inside");
+    for (name, piece) in [
+        ("spaces", &b"        "[..]),
+        (
+            "tag lines after blank lines",
+            &b"[Name \"v\"]\n\n[Other \"w\"]\n\n"[..],
+        ),
+    ] {
+        let fifo = dir.join("endless.pgn");
+        let _ = fs::remove_file(&fifo);
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let writer = {
+            let fifo = fifo.clone();
+            let piece = piece.repeat(8192);
+            std::thread::spawn(move || {
+                let mut f = fs::OpenOptions::new().write(true).open(fifo).unwrap();
+                // Until the reader goes (EPIPE).
+                while f.write_all(&piece).is_ok() {}
+            })
+        };
+        let mut child = common::pocketfen(&[
+            "validate",
+            "-j",
+            "1",
+            "--max-game-bytes",
+            "1000000000000",
+            fifo.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let signalled = std::time::Instant::now();
+        let mut ended = None;
+        while signalled.elapsed().as_secs() < 10 {
+            if let Some(status) = child.try_wait().unwrap() {
+                ended = Some((status, signalled.elapsed()));
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let Some((status, took)) = ended else {
+            let _ = child.kill();
+            let _ = child.wait();
+            writer.join().unwrap();
+            panic!("{name}: the run went on 10 s after SIGINT");
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+        writer.join().unwrap();
+        assert!(took.as_secs_f64() < 1.0, "{name}: {took:?} after SIGINT");
+        assert_eq!(status.code(), Some(130), "{name}: {stderr}");
+        assert!(stderr.contains("interrupted"), "{name}: {stderr}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

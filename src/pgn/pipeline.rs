@@ -117,6 +117,12 @@ impl<T: Send + 'static> Ordered<T> {
         stop: Stop,
         eager: bool,
     ) -> Ordered<T> {
+        let mut games = games;
+        if let Some(stop) = &stop {
+            // The splitter looks at the flag inside a game too: one huge or hostile game
+            // does not hold up the stop.
+            games.stop_on(Arc::clone(stop));
+        }
         if jobs <= 1 {
             return Ordered {
                 inner: Inner::Here {
@@ -233,6 +239,7 @@ impl State {
                 }
                 Ok(None) => {
                     self.done = true;
+                    self.interrupted = self.games.stopped();
                     break;
                 }
                 Err(e) => {
@@ -298,6 +305,7 @@ impl<T> Iterator for Ordered<T> {
                     Ok(Some(game)) => Some(work(game)),
                     Ok(None) => {
                         *done = true;
+                        *interrupted = games.stopped();
                         None
                     }
                     Err(e) => {

@@ -11,8 +11,9 @@
 //! (python-chess reads them so), unless they repeat a tag name the game already has: then
 //! the game had no movetext and they start the next one.
 
+use std::collections::HashSet;
 use std::io::{self, BufRead};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::token::trim_blank_start;
@@ -91,6 +92,23 @@ pub struct GameSplitter<R> {
     /// A read error met after a game that had ended (its result read): the game is handed
     /// out first, then the error.
     pending: Option<io::Error>,
+    /// The names (in lower case) of the current game's tags read so far, for
+    /// [`GameSplitter::repeats_a_tag`]: each line of a tag section is read once.
+    tag_names: HashSet<String>,
+    /// Where the tag section stops being read for names: the buffer's bytes before it
+    /// are in `tag_names`.
+    tags_read_to: usize,
+    /// Whether the tag section was seen to end (a token other than a tag or a comment
+    /// line): no names after it count.
+    tags_closed: bool,
+    /// How far the line at `scan` is known to be blank, as `(scan, end)`: a long line of
+    /// white space is looked at once, not again after each refill.
+    blank_to: Option<(usize, usize)>,
+    /// Once set, the splitter stops where it is, inside a game too, and hands out no
+    /// further game.
+    stop: Option<Arc<AtomicBool>>,
+    /// Whether the stop flag ended the stream.
+    stopped: bool,
 }
 
 /// Where a part of an archive ends (`--split`), set by its reader once found, and where
@@ -170,7 +188,25 @@ impl<R: BufRead> GameSplitter<R> {
             game_offset: 0,
             end: None,
             pending: None,
+            tag_names: HashSet::new(),
+            tags_read_to: 0,
+            tags_closed: false,
+            blank_to: None,
+            stop: None,
+            stopped: false,
         }
+    }
+
+    /// Stops as soon as `stop` is set, within the current game too: the game being read
+    /// is dropped and [`GameSplitter::next_game`] gives `None` from then on
+    /// ([`GameSplitter::stopped`] tells why).
+    pub fn stop_on(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
+    /// Whether the stop flag ([`GameSplitter::stop_on`]) ended the stream.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Hands out no game that starts at or after `end` (once it is known): the games of
@@ -210,33 +246,41 @@ impl<R: BufRead> GameSplitter<R> {
         }
         // Drop what earlier games used, then append a block.
         if self.game_start > 0 {
-            self.buf.drain(..self.game_start);
-            self.scan -= self.game_start;
+            let drained = self.game_start;
+            self.buf.drain(..drained);
+            self.scan -= drained;
             self.game_start = 0;
+            self.tags_read_to = self.tags_read_to.saturating_sub(drained);
+            self.blank_to = match self.blank_to {
+                Some((at, end)) if at >= drained => Some((at - drained, end - drained)),
+                _ => None,
+            };
         }
-        let ended = self.game_has_ended();
-        let chunk = loop {
-            match self.reader.fill_buf() {
-                Ok(c) => break c,
+        let n = loop {
+            let e = match self.reader.fill_buf() {
+                Ok(c) => break c.len(),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) if ended => {
-                    // What was read is a whole game: it is handed out as at the end of
-                    // the stream (the start of a line after it is dropped), then the
-                    // error.
-                    let scan = self.scan;
-                    self.buf.truncate(scan);
-                    self.pending = Some(e);
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Err(e) => return Err(e),
+                Err(e) => e,
+            };
+            // Whether the game has ended is asked only here: asked at every refill, it
+            // would look again at every blank line that trails a game.
+            if !self.game_has_ended() {
+                return Err(e);
             }
+            // What was read is a whole game: it is handed out as at the end of the stream
+            // (the start of a line after it is dropped), then the error.
+            let scan = self.scan;
+            self.buf.truncate(scan);
+            self.pending = Some(e);
+            self.eof = true;
+            return Ok(false);
         };
-        if chunk.is_empty() {
+        if n == 0 {
             self.eof = true;
             return Ok(false);
         }
-        let n = chunk.len();
+        // `fill_buf` gives the same bytes again until they are consumed.
+        let chunk = self.reader.fill_buf()?;
         self.cr = self.cr || memchr::memchr(b'\r', chunk).is_some();
         self.buf.extend_from_slice(chunk);
         self.reader.consume(n);
@@ -306,6 +350,17 @@ impl<R: BufRead> GameSplitter<R> {
     /// The next game, ignoring a part's end.
     fn next_any_game(&mut self) -> io::Result<Option<RawGame>> {
         loop {
+            // Looked at for each line and each refill: a stop is honoured inside a game of
+            // any size too.
+            if self.stopped
+                || self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                self.stopped = true;
+                return Ok(None);
+            }
             // The next complete line, or the rest at the end of the stream. A long line is
             // searched once: after a refill the search goes on where it stopped.
             let from = self.scan.max(self.searched);
@@ -318,7 +373,12 @@ impl<R: BufRead> GameSplitter<R> {
                     // Over the limit? A line that may start the next game (a tag line, or
                     // one blank so far) counts alone, so that whether a game is too large
                     // does not depend on where the blocks of the stream fall.
-                    let lead = known_lead(&self.buf[self.scan..]);
+                    // (A line set aside already cannot start a game: its lead is not
+                    // needed.)
+                    let lead = match self.partial {
+                        None => self.lead_so_far(),
+                        Some(_) => None,
+                    };
                     let may_start_a_game =
                         self.partial.is_none() && matches!(lead, None | Some(b'['));
                     let over = if may_start_a_game {
@@ -432,21 +492,42 @@ impl<R: BufRead> GameSplitter<R> {
         }
     }
 
+    /// The first byte of the line at `scan` read so far that is not white space, once it
+    /// is known ([`known_lead`]). The white space already looked at is not looked at
+    /// again: a line of white space alone takes linear time however it is refilled.
+    fn lead_so_far(&mut self) -> Option<u8> {
+        let from = match self.blank_to {
+            Some((at, end)) if at == self.scan && end <= self.buf.len() => end,
+            _ => self.scan,
+        };
+        let rest = trim_blank_start(&self.buf[from..]);
+        self.blank_to = Some((self.scan, self.buf.len() - rest.len()));
+        known_lead(rest)
+    }
+
     /// Whether the tag line `start..end` names a tag that the current game's tag section
     /// (before `start`) already has: after a blank line and no movetext, that line starts
     /// the next game, and a line of new tags continues this one.
-    fn repeats_a_tag(&self, start: usize, end: usize) -> bool {
-        let names = |bytes: &[u8]| {
-            let text = String::from_utf8_lossy(bytes);
-            let mut names = Vec::new();
-            super::token::Tokenizer::new(&text)
-                .tag_section(|name, _, _| names.push(name.to_ascii_lowercase()));
-            names
-        };
-        let before = names(&self.buf[self.game_start..start]);
-        names(&self.buf[start..end])
-            .iter()
-            .any(|n| before.contains(n))
+    ///
+    /// The section's names are gathered as it grows, each line read once: a section of
+    /// many tag lines, each after a blank line, takes linear time.
+    fn repeats_a_tag(&mut self, start: usize, end: usize) -> bool {
+        let from = self.tags_read_to.max(self.game_start);
+        if !self.tags_closed && from < start {
+            let text = String::from_utf8_lossy(&self.buf[from..start]);
+            let names = &mut self.tag_names;
+            let open = super::token::tag_lines(&text, |name| {
+                names.insert(name.to_ascii_lowercase());
+            });
+            self.tags_closed = !open;
+        }
+        self.tags_read_to = start;
+        let text = String::from_utf8_lossy(&self.buf[start..end]);
+        let mut repeats = false;
+        super::token::tag_lines(&text, |name| {
+            repeats |= self.tag_names.contains(&name.to_ascii_lowercase());
+        });
+        repeats
     }
 
     /// Drops the bytes of a game over the limit in the middle of a line, keeping what the
@@ -486,6 +567,8 @@ impl<R: BufRead> GameSplitter<R> {
         self.buf.drain(self.game_start..self.game_start + dropped);
         self.scan = self.game_start;
         self.searched = self.game_start;
+        self.tags_read_to = self.game_start;
+        self.blank_to = None;
     }
 
     /// Starts the next game at the tag line `start..end`.
@@ -530,6 +613,10 @@ impl<R: BufRead> GameSplitter<R> {
         self.start_line = 0;
         self.has_movetext = false;
         self.tags_ended = false;
+        self.tag_names.clear();
+        self.tags_read_to = self.game_start;
+        self.tags_closed = false;
+        self.blank_to = None;
         if line == 0 || (size.is_none() && trim_blank_start(&bytes).is_empty()) {
             return (None, moved);
         }
@@ -803,6 +890,71 @@ mod tests {
         // Several blank lines and a comment line between the tags change nothing.
         let games = split("[Event \"e\"]\n\n\n; note\n[Site \"s\"]\n1. e4 *\n");
         assert_eq!(games.len(), 1);
+    }
+
+    /// The tag section's names are gathered line by line as it grows (each line read
+    /// once), and give what reading the whole section at once gives: a name repeated
+    /// after a blank line starts the next game, names after the section's end (a token
+    /// that is no tag) do not count, and the read sizes change nothing.
+    #[test]
+    fn tag_names_gathered_in_pieces_decide_as_the_whole_section() {
+        let cases: &[(&str, usize)] = &[
+            ("[A \"1\"]\n\n[B \"2\"]\n\n[A \"3\"]\n\n1. e4 *\n", 2),
+            ("[A \"1\"]\n\n[B \"2\"]\n\n[C \"3\"]\n\n1. e4 *\n", 1),
+            // The section ends at the comment: `B` after it is no name of the section, so
+            // the second `B` repeats nothing.
+            ("[A \"1\"] {c}\n\n[B \"2\"]\n\n[B \"3\"]\n1. e4 *\n", 1),
+            ("[A \"1\"] {c}\n\n[B \"2\"]\n\n[A \"3\"]\n1. e4 *\n", 2),
+            // Comment lines go on with the section; names compare in any case.
+            (
+                "[A \"1\"]\n; x\n\n[B \"2\"]\n% y\n\n[b \"3\"]\n1. e4 *\n",
+                2,
+            ),
+            // Two tags on one line, the second repeated later.
+            (
+                "[A \"1\"] [B \"2\"]\n\n[C \"3\"]\n\n[B \"4\"]\n1. e4 *\n",
+                2,
+            ),
+        ];
+        for &(text, want) in cases {
+            for capacity in [1, 3, 7, 64, 4096] {
+                let reader = io::BufReader::with_capacity(capacity, text.as_bytes());
+                let games: Vec<RawGame> = GameSplitter::new(reader).map(Result::unwrap).collect();
+                assert_eq!(games.len(), want, "{text:?}, reads of {capacity}");
+                let joined: Vec<u8> = games.iter().flat_map(|g| g.bytes.clone()).collect();
+                assert_eq!(joined, text.as_bytes(), "{text:?}: no byte lost");
+            }
+        }
+        // Thousands of tags, each after a blank line, are one game; one repeat at the end
+        // starts the next.
+        let many: String = (0..5000).map(|i| format!("[T{i} \"v\"]\n\n")).collect();
+        assert_eq!(split(&format!("{many}1. e4 *\n")).len(), 1);
+        assert_eq!(split(&format!("{many}[T17 \"w\"]\n1. e4 *\n")).len(), 2);
+    }
+
+    /// A stop flag ends the splitting inside a game (here, a line of white space with no
+    /// end): the game being read is dropped and no game follows.
+    #[test]
+    fn a_stop_ends_the_splitting_inside_a_game() {
+        struct Spaces(Arc<AtomicBool>, usize);
+        impl io::Read for Spaces {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.1 += buf.len();
+                if self.1 > 5 << 20 {
+                    self.0.store(true, Ordering::Relaxed);
+                }
+                assert!(self.1 < 100 << 20, "the stop was not honoured");
+                buf.fill(b' ');
+                Ok(buf.len())
+            }
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let reader = io::BufReader::new(Spaces(Arc::clone(&stop), 0));
+        let mut games = GameSplitter::new(reader);
+        games.stop_on(stop);
+        assert!(games.next_game().unwrap().is_none());
+        assert!(games.stopped());
+        assert!(games.next_game().unwrap().is_none());
     }
 
     /// Issue 23.4: a lone CR ends a line like LF and CRLF (old Mac files): games split and

@@ -112,6 +112,16 @@ pub(super) fn trim_blank_start(mut bytes: &[u8]) -> &[u8] {
     }
 }
 
+/// Reads whole lines of a tag section, handing each tag's name to `name`; returns whether
+/// the section may go on after them (they hold nothing but tags, comment lines and
+/// blanks). Lines read this way, a few at a time, give the names that the whole section
+/// read at once gives.
+pub(super) fn tag_lines(text: &str, mut name: impl FnMut(&str)) -> bool {
+    let mut tokens = Tokenizer::new(text);
+    tokens.tag_section(|n, _, _| name(n));
+    tokens.all(|t| matches!(t.kind, TokenKind::LineComment(_)))
+}
+
 /// Whether `line` begins, after blanks, with a whole tag pair.
 pub(super) fn starts_with_tag(line: &[u8]) -> bool {
     tag_pair(trim_blank_start(line), true).is_some()
