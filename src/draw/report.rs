@@ -28,7 +28,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write as _;
 use std::io;
 use std::ops::ControlFlow;
@@ -324,20 +324,28 @@ fn filters(out: &mut String, files: &[FileSection]) {
     out.push_str("</select> <span id=\"shown\"></span></form>");
 }
 
-/// The moves of a game and the positions at its problems, from a second replay.
+/// The positions at a game's problems and the moves just before them, from a second
+/// replay. It holds what its cards show, not the game: a card's cost does not grow with
+/// the length of its game.
 struct Replay {
     tags: Tags,
-    /// The mainline's moves, in the order of their plies.
-    moves: Vec<Played>,
     /// The boards before each carded problem's ply, by ply, and at the end of the replay.
     snapshots: BTreeMap<usize, Snapshot>,
     end: Snapshot,
 }
 
-/// The boards at a point of the replay, and the last move played on each.
+/// The boards at a point of the replay, the last move played on each, and the moves
+/// before it that a card lists.
 struct Snapshot {
     boards: Vec<Position>,
     last: [Option<Move>; 2],
+    /// The last [`CARD_MOVES`] moves of the mainline before this point…
+    recent: Vec<Played>,
+    /// …and how many moves came before them.
+    earlier: usize,
+    /// The board of the move played at this point (`Some(None)`: the one board; `None`:
+    /// no move was played here).
+    moving: Option<Option<BoardId>>,
 }
 
 /// The most moves a card lists: those just before its problem (the earlier ones are
@@ -352,6 +360,7 @@ struct Tags {
     site: Option<String>,
 }
 
+#[derive(Clone)]
 struct Played {
     ply: usize,
     board: Option<BoardId>,
@@ -382,17 +391,23 @@ struct Recorder {
     live: Live,
     /// The plies of the carded problems.
     wanted: BTreeSet<usize>,
-    moves: Vec<Played>,
+    /// The last [`CARD_MOVES`] moves of the mainline…
+    recent: VecDeque<Played>,
+    /// …and how many moves were played before them.
+    earlier: usize,
     snapshots: BTreeMap<usize, Snapshot>,
     /// The last move played on each board (A, or the one board; B).
     last: [Option<Move>; 2],
 }
 
 impl Recorder {
-    fn snapshot(&self) -> Snapshot {
+    fn snapshot(&self, moving: Option<Option<BoardId>>) -> Snapshot {
         Snapshot {
             boards: self.live.boards(),
             last: self.last,
+            recent: self.recent.iter().cloned().collect(),
+            earlier: self.earlier,
+            moving,
         }
     }
 }
@@ -425,12 +440,16 @@ impl Visitor<'_> for Recorder {
             return ControlFlow::Continue(());
         }
         if self.wanted.contains(&at.ply) {
-            let snapshot = self.snapshot();
+            let snapshot = self.snapshot(Some(at.board));
             self.snapshots.insert(at.ply, snapshot);
         }
         let mut number = String::new();
         push_move_number(&mut number, before, at.board);
-        self.moves.push(Played {
+        if self.recent.len() == CARD_MOVES {
+            self.recent.pop_front();
+            self.earlier += 1;
+        }
+        self.recent.push_back(Played {
             ply: at.ply,
             board: at.board,
             number,
@@ -459,7 +478,8 @@ impl Replay {
             tags: Tags::default(),
             live: Live::None,
             wanted: problems.iter().filter_map(|p| p.ply).collect(),
-            moves: Vec::new(),
+            recent: VecDeque::with_capacity(CARD_MOVES),
+            earlier: 0,
             snapshots: BTreeMap::new(),
             last: [None; 2],
         };
@@ -471,10 +491,9 @@ impl Replay {
         visit_game(game, &opts, &mut rec);
         // Problems at a ply the replay never reached (an illegal move) and those without a
         // ply see the boards as the replay left them.
-        let end = rec.snapshot();
+        let end = rec.snapshot(None);
         Replay {
             tags: rec.tags,
-            moves: rec.moves,
             snapshots: rec.snapshots,
             end,
         }
@@ -486,12 +505,14 @@ impl Replay {
             .unwrap_or(&self.end)
     }
 
-    /// The moves before `ply` (all of them without one).
-    fn moves_before(&self, ply: Option<usize>) -> &[Played] {
-        let n = ply.map_or(self.moves.len(), |ply| {
-            self.moves.partition_point(|m| m.ply < ply)
+    /// The last moves before `ply` (before the replay's end without one, or when the
+    /// replay never reached it), at most [`CARD_MOVES`], and how many came before them.
+    fn moves_before(&self, ply: Option<usize>) -> (&[Played], usize) {
+        let at = self.at(ply);
+        let n = ply.map_or(at.recent.len(), |ply| {
+            at.recent.partition_point(|m| m.ply < ply)
         });
-        &self.moves[..n]
+        (&at.recent[..n], at.earlier)
     }
 }
 
@@ -501,11 +522,10 @@ fn moving_board(replay: &Replay, boards: &[Position], p: &GameProblem) -> Option
     if boards.len() == 1 {
         return p.ply.map(|_| 0);
     }
-    let ply = p.ply?;
-    let at = replay.moves.partition_point(|m| m.ply < ply);
-    if let Some(m) = replay.moves.get(at).filter(|m| m.ply == ply) {
-        return m.board.map(BoardId::index);
+    if let Some(board) = p.ply.and_then(|ply| replay.snapshots.get(&ply)?.moving) {
+        return board.map(BoardId::index);
     }
+    p.ply?;
     let before = p.fen_before.as_deref()?;
     boards
         .iter()
@@ -641,14 +661,12 @@ fn card(
         out.push_str("</section>");
         return;
     };
-    let before = replay.moves_before(p.ply);
-    let shown = &before[before.len().saturating_sub(CARD_MOVES)..];
+    let (shown, earlier) = replay.moves_before(p.ply);
     out.push_str("<p class=\"moves\"><b>moves:</b> ");
-    if before.is_empty() {
+    if shown.is_empty() && earlier == 0 {
         out.push_str("(none)");
     }
-    if shown.len() < before.len() {
-        let earlier = before.len() - shown.len();
+    if earlier > 0 {
         let _ = write!(
             out,
             "<span class=\"elided\">({earlier} earlier {})</span> … ",
