@@ -79,6 +79,8 @@ pub struct Merge {
     /// Games and lines before each part.
     offsets: Vec<(u64, u64)>,
     used: usize,
+    /// The place among those given (from 0) of each part that counts, in part order.
+    order: Vec<usize>,
     summary: SummaryRecord,
 }
 
@@ -108,14 +110,17 @@ impl Part<'_> {
 }
 
 impl Merge {
-    /// Checks the summaries of parts 1 to N (in that order) of one split run.
+    /// Checks the summaries of parts 1 to N of one split run, given in any order: each
+    /// part's summary says its number, and the parts are put in order by it
+    /// ([`Merge::order`]). A shell's `part-*.jsonl` puts `part-10` before `part-2`.
     ///
     /// # Errors
     ///
-    /// The first part that does not fit: not a part's summary, a part given out of
-    /// order or missing, a part of another file, of a file that changed between parts
-    /// (size, modification time, first bytes, or the bytes where two parts meet), read
-    /// with other options, or that does not end where the next begins.
+    /// The first part that does not fit (by its place among those given): not a part's
+    /// summary, a part given twice or missing, a part of another file, of a file that
+    /// changed between parts (size, modification time, first bytes, or the bytes where
+    /// two parts meet), read with other options, or that does not end where the next
+    /// begins.
     pub fn new(summaries: &[Value]) -> Result<Merge, MergeError> {
         let err = |part: usize, message: String| MergeError { part, message };
         if summaries.is_empty() {
@@ -140,14 +145,53 @@ impl Merge {
             };
             parts.push(Part { value, split });
         }
+        // Parts in order of their numbers; `given(k)` is where part k was given.
+        let mut order: Vec<usize> = (0..parts.len()).collect();
+        order.sort_by_key(|&i| parts[i].split_u64("part").unwrap_or(0));
+        for pair in order.windows(2) {
+            let number = parts[pair[1]].split_u64("part").unwrap_or(0);
+            if parts[pair[0]].split_u64("part").unwrap_or(0) == number {
+                let (a, b) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
+                return Err(err(
+                    b + 1,
+                    format!(
+                        "it is part {number}, as part {} given is: each part once",
+                        a + 1
+                    ),
+                ));
+            }
+        }
+        let parts: Vec<Part<'_>> = order
+            .iter()
+            .map(|&i| Part {
+                value: parts[i].value,
+                split: parts[i].split,
+            })
+            .collect();
+        let given = |k: usize| order[k - 1] + 1;
+        let err = |k: usize, message: String| err(given(k), message);
         let first = &parts[0];
         let n = parts.len() as u64;
         let of = first.split_u64("of").unwrap_or(0);
         if of != n {
+            let mut missing: Vec<String> = (1..=of)
+                .filter(|k| !parts.iter().any(|p| p.split_u64("part") == Some(*k)))
+                .map(|k| k.to_string())
+                .collect();
+            if missing.len() > 10 {
+                let more = missing.len() - 10;
+                missing.truncate(10);
+                missing.push(format!("and {more} more"));
+            }
+            let missing = if missing.is_empty() {
+                String::new()
+            } else {
+                format!(" (missing: {})", missing.join(", "))
+            };
             return Err(err(
                 1,
                 format!(
-                    "the file was split into {of} parts, and {n} are given: merge needs all of them, 1 to {of}, in order"
+                    "the file was split into {of} parts, and {n} are given{missing}: merge needs all of them, 1 to {of}"
                 ),
             ));
         }
@@ -169,7 +213,7 @@ impl Merge {
                 return Err(err(
                     k,
                     format!(
-                        "it is part {part} of {of}, given in place of part {k}: give the parts in order, 1 to {of}"
+                        "it is part {part} of {of}, and part {k} is missing: merge needs all of them, 1 to {of}"
                     ),
                 ));
             }
@@ -305,20 +349,29 @@ impl Merge {
             compression,
             split: None,
         };
+        order.truncate(used);
         Ok(Merge {
             offsets,
             used,
+            order,
             summary,
         })
     }
 
-    /// How many of the parts count, from the first: all of them, unless one broke off
-    /// (a stream error or trailing bytes), which is then the last.
+    /// How many of the parts count, from part 1: all of them, unless one broke off (a
+    /// stream error or trailing bytes), which is then the last.
     pub fn parts_used(&self) -> usize {
         self.used
     }
 
-    /// Makes a record of part `index` (from 0) that of the whole run: its game number
+    /// Where each part that counts was given (its place among the summaries given to
+    /// [`Merge::new`], from 0), in part order: part 1's place first. Their records are
+    /// renumbered with their place in this list ([`Merge::renumber`]).
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// Makes a record of part `index` (from 0: part 1 is 0) that of the whole run: its game number
     /// and its lines (the game's and its problems') count from the file's start.
     /// Records other than games (`game`, `converted`, `replayed`) are left as they are.
     pub fn renumber(&self, index: usize, record: &mut Value) {

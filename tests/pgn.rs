@@ -1888,3 +1888,71 @@ fn issue_25_split_convert_and_replay() {
         String::from_utf8_lossy(&replay_text)
     );
 }
+
+/// `merge` reads each part once and puts the parts in order itself (issue 33.4 and
+/// 33.17): twelve parts named as a shell sorts them (`part-10` before `part-2`), and the
+/// same parts through pipes (`<(…)`, which could not be read twice: every game record was
+/// dropped), merge to one run's records.
+#[test]
+fn merge_takes_parts_in_any_order_and_from_pipes() {
+    let dir = temp_dir("merge-order");
+    let plain = dir.join("games.pgn");
+    fs::write(&plain, games_text(4)).unwrap();
+    let p = plain.to_str().unwrap();
+    let (whole, _, code) = run_out(&["validate", "-q", "--json", "--all", "-j", "1", p]);
+    let mut parts = Vec::new();
+    for k in 1..=12 {
+        let split = format!("{k}/12");
+        let (out, err, _) = run_out(&[
+            "validate", "-q", "--json", "--all", "-j", "1", "--split", &split, p,
+        ]);
+        assert!(!out.is_empty(), "part {k}: {err}");
+        let part = dir.join(format!("part-{k}.jsonl"));
+        fs::write(&part, &out).unwrap();
+        parts.push(part.to_str().unwrap().to_owned());
+    }
+    // As `part-*.jsonl` expands.
+    let mut sorted = parts.clone();
+    sorted.sort();
+    assert_ne!(sorted, parts);
+    let mut args = vec!["merge"];
+    args.extend(sorted.iter().map(String::as_str));
+    let (merged, err, merged_code) = run_out(&args);
+    assert_eq!(merged_code, code, "{err}");
+    assert!(untimed(&merged) == untimed(&whole), "merged records differ");
+    // Through pipes.
+    let script = format!(
+        "exec \"$0\" merge {}",
+        sorted
+            .iter()
+            .map(|p| format!("<(cat '{p}')"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let out = Command::new("bash")
+        .args(["-c", &script, get_cargo_bin("pocketfen").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), code, "{err}");
+    assert!(
+        untimed(&out.stdout) == untimed(&whole),
+        "merged from pipes: {} records against {}",
+        untimed(&out.stdout).len(),
+        untimed(&whole).len()
+    );
+    // A part given twice, and one missing, are named.
+    let mut twice = vec!["merge"];
+    twice.extend(parts.iter().map(String::as_str));
+    twice[3] = parts[1].as_str();
+    let (out, err, code) = run_out(&twice);
+    assert_eq!((out.is_empty(), code), (true, Some(2)), "{err}");
+    assert!(
+        err.contains("part-2.jsonl: it is part 2, as part 2 given is: each part once"),
+        "{err}"
+    );
+    twice.remove(3);
+    let (_, err, _) = run_out(&twice);
+    assert!(err.contains("(missing: 3)"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}

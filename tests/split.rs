@@ -288,14 +288,20 @@ fn parts_that_do_not_fit_are_refused() {
     let err = |parts: &[Value]| Merge::new(parts).unwrap_err().to_string();
     let (p1, p2, p3) = (part(&a, 1, 3), part(&a, 2, 3), part(&a, 3, 3));
     assert!(Merge::new(&[p1.clone(), p2.clone(), p3.clone()]).is_ok());
-    // Out of order, missing, from another split.
-    let e = err(&[p1.clone(), p3.clone(), p2.clone()]);
+    // Given in any order, parts are taken in theirs (a shell puts `part-10` before
+    // `part-2`); given twice, missing, from another split.
+    let shuffled = Merge::new(&[p3.clone(), p1.clone(), p2.clone()]).unwrap();
+    assert_eq!(shuffled.order(), [1, 2, 0]);
+    let e = err(&[p2.clone(), p1.clone(), p2.clone()]);
     assert!(
-        e.contains("part 2 given: it is part 3 of 3, given in place of part 2"),
+        e.contains("part 3 given: it is part 2, as part 1 given is: each part once"),
         "{e}"
     );
-    let e = err(&[p1.clone(), p2.clone()]);
-    assert!(e.contains("split into 3 parts, and 2 are given"), "{e}");
+    let e = err(&[p1.clone(), p3.clone()]);
+    assert!(
+        e.contains("split into 3 parts, and 2 are given (missing: 2)"),
+        "{e}"
+    );
     let e = err(&[p1.clone(), part(&a, 2, 4), p3.clone()]);
     assert!(e.contains("part 2 of 4, not of 3"), "{e}");
     // Another file.

@@ -336,11 +336,12 @@ fn splits<'py>(
 /// --
 ///
 /// Joins the records of the parts of a split run (`parts`: one list of records per part,
-/// parts 1 to N in order, as `validate(..., split=...)` yields them, or the JSON Lines
-/// of `--split` runs read back) into the records of one run over the whole file: games
-/// renumbered from the file's start, the summaries summed. Raises ValueError naming the
-/// part that does not fit: another file, a file changed between parts, other options,
-/// parts out of order or missing.
+/// parts 1 to N in any order, as `validate(..., split=...)` yields them, or the JSON
+/// Lines of `--split` runs read back) into the records of one run over the whole file:
+/// parts put in order by the number their summaries give, games renumbered from the
+/// file's start, the summaries summed. Raises ValueError naming the part that does not
+/// fit: another file, a file changed between parts, other options, parts missing or
+/// given twice.
 #[pyfunction]
 fn merge<'py>(py: Python<'py>, parts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let mut values: Vec<Vec<serde_json::Value>> = Vec::new();
@@ -374,8 +375,9 @@ fn merge<'py>(py: Python<'py>, parts: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
     let merge = pocketfen::merge::Merge::new(&summaries)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let out = PyList::empty(py);
-    for (index, records) in values.into_iter().enumerate().take(merge.parts_used()) {
-        for mut record in records {
+    let mut values: Vec<Option<Vec<serde_json::Value>>> = values.into_iter().map(Some).collect();
+    for (index, &given) in merge.order().iter().enumerate() {
+        for mut record in values[given].take().unwrap_or_default() {
             if matches!(
                 record.get("type").and_then(serde_json::Value::as_str),
                 Some("summary" | "total")

@@ -76,9 +76,11 @@ def test_parts_of_file_objects_and_bytes(archive):
 
 def test_parts_that_do_not_fit_are_refused(archive, tmp_path):
     parts = parts_of(archive, 3)
-    with pytest.raises(ValueError, match="part 2 given: it is part 3 of 3, given in place of part 2"):
-        pocketfen.merge([parts[0], parts[2], parts[1]])
-    with pytest.raises(ValueError, match="split into 3 parts, and 2 are given"):
+    # Parts given in any order are merged in theirs; twice or missing, refused.
+    assert pocketfen.merge([parts[2], parts[0], parts[1]]) == pocketfen.merge(parts)
+    with pytest.raises(ValueError, match="part 3 given: it is part 2, as part 2 given is: each part once"):
+        pocketfen.merge([parts[0], parts[1], parts[1]])
+    with pytest.raises(ValueError, match=r"split into 3 parts, and 2 are given \(missing: 3\)"):
         pocketfen.merge(parts[:2])
     with pytest.raises(ValueError, match="other options"):
         strict = list(pocketfen.validate(archive, split="2/3", strict=True))

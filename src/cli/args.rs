@@ -44,7 +44,8 @@ pub enum Command {
     #[command(subcommand)]
     Pgn(PgnCommand),
     /// Join the `--json` outputs of the parts of a split run (`--split K/N`), given in
-    /// order 1 to N, into what one run over the whole file writes: records renumbered,
+    /// any order (each says its number), into what one run over the whole file writes:
+    /// records renumbered,
     /// summaries summed; the parts are checked to be of one unchanged file, read with
     /// the same options, each ending where the next begins.
     Merge(MergeArgs),
@@ -67,7 +68,7 @@ pub struct ManpageArgs {
 /// Arguments of `merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The parts' JSON Lines files, parts 1 to N in order.
+    /// The parts' JSON Lines files, parts 1 to N in any order (a pipe is read once).
     #[arg(required = true, value_name = "PART")]
     pub parts: Vec<std::path::PathBuf>,
     /// Write the text the command prints without `--json` instead of JSON Lines.

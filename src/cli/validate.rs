@@ -760,10 +760,14 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     Ok(ok)
 }
 
-/// A part's JSON Lines, read: its records, one per line, with where each is.
-fn part_records(path: &Path) -> Result<impl Iterator<Item = Result<(usize, serde_json::Value)>>> {
+/// A part's JSON Lines, read from `source` (the part's `path`, or its copy): its records,
+/// one per line, with where each is.
+fn part_records(
+    source: &Path,
+    path: &Path,
+) -> Result<impl Iterator<Item = Result<(usize, serde_json::Value)>>> {
     let name = path.display().to_string();
-    let file = File::open(path).with_context(|| format!("opening {name}"))?;
+    let file = File::open(source).with_context(|| format!("opening {name}"))?;
     let reader = io::BufReader::with_capacity(1 << 16, file);
     Ok(io::BufRead::lines(reader)
         .enumerate()
@@ -781,13 +785,45 @@ fn part_records(path: &Path) -> Result<impl Iterator<Item = Result<(usize, serde
         }))
 }
 
+/// A part that is not a plain file (a pipe, `<(…)`, `/dev/stdin`) copied into a
+/// temporary file as it is read, so that it is read once and its records can be read
+/// again after the summaries are checked.
+fn spooled(path: &Path) -> Result<Option<tempfile::NamedTempFile>> {
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).with_context(|| format!("opening {name}"))?;
+    if meta.is_file() {
+        return Ok(None);
+    }
+    if meta.is_dir() {
+        anyhow::bail!("{name}: is a directory, not a part's JSON Lines");
+    }
+    let mut from = File::open(path).with_context(|| format!("opening {name}"))?;
+    let mut spool = tempfile::Builder::new()
+        .prefix(".pocketfen-merge-")
+        .tempfile()
+        .context("creating a temporary file for a part read from a pipe")?;
+    io::copy(&mut from, spool.as_file_mut()).with_context(|| format!("reading {name}"))?;
+    Ok(Some(spool))
+}
+
 /// `merge`: the parts' records, renumbered, then the whole file's summary.
 pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
+    // Parts that cannot be read twice are read once, into temporary files.
+    let mut spools = Vec::with_capacity(args.parts.len());
+    for path in &args.parts {
+        spools.push(spooled(path)?);
+    }
+    let sources: Vec<&Path> = args
+        .parts
+        .iter()
+        .zip(&spools)
+        .map(|(path, spool)| spool.as_ref().map_or(path.as_path(), |s| s.path()))
+        .collect();
     // First the summaries, so that nothing is written for parts that do not fit.
     let mut summaries = Vec::with_capacity(args.parts.len());
-    for path in &args.parts {
+    for (path, source) in args.parts.iter().zip(&sources) {
         let mut summary = None;
-        for record in part_records(path)? {
+        for record in part_records(source, path)? {
             let (line, value) = record?;
             if value.get("type").and_then(serde_json::Value::as_str) == Some("summary") {
                 if summary.is_some() {
@@ -816,8 +852,8 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
     })?;
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut ok = true;
-    for (index, path) in args.parts.iter().enumerate().take(merge.parts_used()) {
-        for record in part_records(path)? {
+    for (index, &given) in merge.order().iter().enumerate() {
+        for record in part_records(sources[given], &args.parts[given])? {
             let (_, mut value) = record?;
             let kind = value
                 .get("type")
