@@ -308,6 +308,7 @@ fn huge_generated_inputs_are_located_or_accepted() {
 /// memory in KB, the least of three runs each; a run is killed and the test fails past
 /// `limit` seconds.
 #[cfg(unix)]
+#[allow(clippy::zombie_processes, reason = "wait4 reaps the child")]
 fn cpu_and_memory(args: &[&str], limit: u64) -> (f64, i64) {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -357,7 +358,8 @@ fn cpu_and_memory(args: &[&str], limit: u64) -> (f64, i64) {
 fn hostile_shapes_take_linear_time() {
     let dir = common::temp_dir(33, "linear");
     // Each shape gives an input of about `n` bytes.
-    let shapes: [(&str, fn(usize) -> Vec<u8>, usize); 4] = [
+    type Shape = (&'static str, fn(usize) -> Vec<u8>, usize);
+    let shapes: [Shape; 4] = [
         (
             "tag lines, each after a blank line, and no movetext",
             |n| {
@@ -495,7 +497,7 @@ fn a_report_card_costs_the_same_however_long_its_game() {
     for i in 0..cycles {
         write!(game, "{}. Nf3 Nf6 {}. Ng1 Ng8 ", 2 * i + 1, 2 * i + 2).unwrap();
     }
-    write!(game, "{}. Qh5 *\n", 2 * cycles + 1).unwrap();
+    writeln!(game, "{}. Qh5 *", 2 * cycles + 1).unwrap();
     let path = dir.join("long.pgn");
     fs::write(&path, &game).unwrap();
     let html = dir.join("report.html");
