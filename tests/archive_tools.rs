@@ -736,3 +736,102 @@ fn issue_27_review_fixes() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `pgn split --by-tag` compresses each file by its extension, as `--every` does, through
+/// temporary files (issue 33.5), and values that differ in letter case or Unicode form
+/// only never share a file (issue 33.6): no two names are alike once case is folded, and
+/// every name is ASCII (macOS normalises Unicode names). Over 128 values, files are
+/// closed and reopened: their compressed streams concatenate.
+#[test]
+fn split_by_tag_compresses_by_extension_and_never_shares_a_file() {
+    let dir = temp_dir("by-tag-packed");
+    let values = ["crazyhouse", "Crazyhouse", "\u{c5}", "\u{212b}", "CON"];
+    let mut pgn = String::new();
+    // Three rounds of each value, between 200 others: every file is closed and reopened.
+    for round in 0..3 {
+        for v in values {
+            pgn.push_str(&format!(
+                "[Event \"{v}\"]\n[Round \"{round}\"]\n[Result \"*\"]\n\n1. e4 *\n\n"
+            ));
+        }
+        for i in 0..200 {
+            pgn.push_str(&format!(
+                "[Event \"other {i}\"]\n[Result \"*\"]\n\n1. d4 *\n\n"
+            ));
+        }
+    }
+    let input = dir.join("in.pgn");
+    fs::write(&input, &pgn).unwrap();
+    for ext in ["pgn.gz", "pgn.zst", "pgn.bz2", "pgn"] {
+        let out_dir = dir.join(ext.replace('.', "-"));
+        let pattern = format!("{}/by-{{value}}.{ext}", out_dir.display());
+        let out = run(&[
+            "pgn",
+            "split",
+            "--by-tag",
+            "Event",
+            "-o",
+            &pattern,
+            input.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{ext}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("wrote 205 files (615 games)"),
+            "{ext}: {}",
+            text(&out.stderr)
+        );
+        let names: Vec<String> = fs::read_dir(&out_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 205, "{ext}: no temporary file is left");
+        let mut folded: Vec<String> = names.iter().map(|n| n.to_ascii_lowercase()).collect();
+        folded.sort();
+        folded.dedup();
+        assert_eq!(folded.len(), names.len(), "{ext}: names alike but for case");
+        assert!(names.iter().all(|n| n.is_ascii()), "{ext}: {names:?}");
+        // Each value's file holds its three games, in order, read back through the
+        // decoder its extension names (and pocketfen's own reader agrees).
+        for (v, name) in values.iter().zip([
+            "crazyhouse",
+            "Crazyhouse%~2",
+            "%C3%85",
+            "%E2%84%AB",
+            "%43ON",
+        ]) {
+            let path = out_dir.join(format!("by-{name}.{ext}"));
+            let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let (tool, flags) = match ext {
+                "pgn.gz" => ("gzip", "-dc"),
+                "pgn.zst" => ("zstd", "-dcq"),
+                "pgn.bz2" => ("bzip2", "-dc"),
+                _ => {
+                    assert_eq!(games_of(&text(&bytes)).len(), 3);
+                    continue;
+                }
+            };
+            let plain = Command::new(tool)
+                .arg(flags)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .and_then(|mut c| {
+                    c.stdin.take().unwrap().write_all(&bytes)?;
+                    c.wait_with_output()
+                })
+                .unwrap();
+            assert!(plain.status.success(), "{ext}: {v}: not {ext}");
+            let games = games_of(&text(&plain.stdout));
+            assert_eq!(games.len(), 3, "{ext}: {v}");
+            for (round, g) in games.iter().enumerate() {
+                assert!(
+                    g.contains(&format!("[Event \"{v}\"]\n[Round \"{round}\"]")),
+                    "{ext}: {v}: {g}"
+                );
+            }
+            let ours = run(&["validate", "--json", "-q", path.to_str().unwrap()]);
+            assert!(text(&ours.stdout).contains("\"games\":3"), "{ext}: {v}");
+        }
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -19,6 +19,8 @@ static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::n
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// The temporary output file to remove when a second signal quits at once.
 static PARTIAL: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// More of them (`pgn split --by-tag` writes many files at once).
+static PARTIALS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Catches SIGINT and SIGTERM from now on: the first sets the returned flag (the run
 /// stops reading and ends with what it found), a second quits at once with 128 + the
@@ -50,6 +52,11 @@ pub fn catch_signals() -> Arc<AtomicBool> {
                 if let Some(path) = PARTIAL.lock().ok().and_then(|mut p| p.take()) {
                     let _ = std::fs::remove_file(path);
                 }
+                if let Ok(mut paths) = PARTIALS.lock() {
+                    for path in paths.drain(..) {
+                        let _ = std::fs::remove_file(path);
+                    }
+                }
                 eprintln!("\npocketfen: interrupted again; quitting at once");
                 std::process::exit(128 + signal);
             }
@@ -78,6 +85,13 @@ pub fn set_partial(temp: Option<&Path>) {
     if let Ok(mut partial) = PARTIAL.lock() {
         *partial = temp.map(Path::to_owned);
     }
+}
+
+/// The lock on the set of temporary files a second signal removes, beside
+/// [`set_partial`]'s one: held while a file is created and added, and to take one out
+/// once it is renamed or gone.
+pub fn partials_lock() -> Option<std::sync::MutexGuard<'static, Vec<PathBuf>>> {
+    PARTIALS.lock().ok()
 }
 
 /// The lock on the temporary file's name, held while the file is created, so that a

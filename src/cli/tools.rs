@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -512,16 +511,19 @@ impl Pattern {
         ))
     }
 
-    fn valued(&self, value: Option<&str>) -> PathBuf {
-        PathBuf::from(format!("{}{}{}", self.before, safe_name(value), self.after))
+    fn valued(&self, name: &str) -> PathBuf {
+        PathBuf::from(format!("{}{name}{}", self.before, self.after))
     }
 }
 
-/// A tag's value made safe for a file name, one name per value: letters, digits, `.`, `-`
-/// and `_` are kept, every other character is written `%XX` (its UTF-8 bytes in hex), so
-/// that no two values share a file; a value of dots only has them escaped too (no `.` or
-/// `..`), the empty value is `%`, a game without the tag `%none`, and a value whose name
-/// would pass 100 bytes is cut and given a fingerprint of the whole.
+/// A tag's value made safe for a file name, one name per value: ASCII letters, digits,
+/// `.`, `-` and `_` are kept, every other character is written `%XX` (its UTF-8 bytes in
+/// hex), so that no two values share a file, also where the file system normalises
+/// Unicode (macOS: `Å` U+00C5 and U+212B are one name there); a value of dots only has
+/// them escaped too (no `.` or `..`), as has the first letter of a name Windows keeps for
+/// a device (`CON`, `NUL`, `COM1`…); the empty value is `%`, a game without the tag
+/// `%none`, and a value whose name would pass 100 bytes is cut and given a fingerprint of
+/// the whole. Letter case is kept: [`TagNames`] tells apart values that differ only in it.
 fn safe_name(value: Option<&str>) -> String {
     let Some(value) = value else {
         return "%none".to_owned();
@@ -530,15 +532,16 @@ fn safe_name(value: Option<&str>) -> String {
         return "%".to_owned();
     }
     let dots = value.bytes().all(|b| b == b'.');
+    let device = is_device_name(value);
     let mut s = String::with_capacity(value.len());
-    for c in value.chars() {
-        if (c.is_alphanumeric() || matches!(c, '-' | '_' | '.')) && !(dots && c == '.') {
-            s.push(c);
+    for (i, b) in value.bytes().enumerate() {
+        let keep = (b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+            && !(dots && b == b'.')
+            && !(device && i == 0);
+        if keep {
+            s.push(char::from(b));
         } else {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                s.push_str(&format!("%{b:02X}"));
-            }
+            s.push_str(&format!("%{b:02X}"));
         }
     }
     if s.len() > 100 {
@@ -552,11 +555,60 @@ fn safe_name(value: Option<&str>) -> String {
     s
 }
 
+/// Whether Windows keeps `value` (in any case, with or without an extension) for a
+/// device: `CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`.
+fn is_device_name(value: &str) -> bool {
+    let stem = value.split('.').next().unwrap_or("").to_ascii_uppercase();
+    matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+        || (stem.len() == 4
+            && (stem.starts_with("COM") || stem.starts_with("LPT"))
+            && matches!(stem.as_bytes()[3], b'1'..=b'9'))
+}
+
+/// The file name of each value of `--by-tag`, one per value on every common file system:
+/// a value whose name differs from an earlier value's in letter case only (`Alice`,
+/// `alice`: one file on macOS and Windows) gets `%~2`, `%~3`… after it, in the order the
+/// values come (`%~` is in no other name).
+#[derive(Default)]
+struct TagNames {
+    /// The name of each value met.
+    names: HashMap<Option<String>, String>,
+    /// How many values share each name in lower case.
+    folded: HashMap<String, u64>,
+}
+
+impl TagNames {
+    fn name(&mut self, value: Option<&str>) -> &str {
+        let key = value.map(str::to_owned);
+        if !self.names.contains_key(&key) {
+            let name = safe_name(value);
+            let seen = self.folded.entry(name.to_ascii_lowercase()).or_insert(0);
+            *seen += 1;
+            let name = match *seen {
+                1 => name,
+                k => format!("{name}%~{k}"),
+            };
+            self.names.insert(key.clone(), name);
+        }
+        &self.names[&key]
+    }
+}
+
+/// A file of `--by-tag` being written: a temporary file beside its destination, renamed
+/// over it at the end, and its games.
+struct TagFile {
+    temp: tempfile::TempPath,
+    games: u64,
+}
+
 /// The open files of `--by-tag`: at most `MAX_OPEN` at once, the least recently used
-/// closed (and reopened to append) when more are needed.
+/// closed (its compressed stream ended) and reopened to append (a new stream, frame or
+/// member: concatenated, they read as one) when more are needed. Each is compressed by
+/// its extension, as `--every`'s are.
+#[derive(Default)]
 struct TagFiles {
-    open: HashMap<PathBuf, (io::BufWriter<File>, u64)>,
-    made: HashMap<PathBuf, u64>,
+    open: HashMap<PathBuf, (Packed, u64)>,
+    made: HashMap<PathBuf, TagFile>,
     clock: u64,
 }
 
@@ -574,42 +626,103 @@ impl TagFiles {
                     .map(|(p, _)| p.clone())
                 && let Some((mut w, _)) = self.open.remove(&old)
             {
-                w.flush()
+                w.finish()
                     .with_context(|| format!("writing {}", old.display()))?;
             }
-            let file = if self.made.contains_key(path) {
-                std::fs::OpenOptions::new().append(true).open(path)
-            } else {
-                refuse_input("-o", path, inputs)?;
-                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir)
-                        .with_context(|| format!("creating {}", dir.display()))?;
+            let file = match self.made.get(path) {
+                Some(f) => std::fs::OpenOptions::new().append(true).open(&f.temp),
+                None => {
+                    refuse_input("-o", path, inputs)?;
+                    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                        std::fs::create_dir_all(dir)
+                            .with_context(|| format!("creating {}", dir.display()))?;
+                    }
+                    let temp = temp_beside(path)?;
+                    let file = temp.reopen();
+                    self.made.insert(
+                        path.to_owned(),
+                        TagFile {
+                            temp: temp.into_temp_path(),
+                            games: 0,
+                        },
+                    );
+                    file
                 }
-                File::create(path)
             }
             .with_context(|| format!("opening {}", path.display()))?;
-            self.made.entry(path.to_owned()).or_insert(0);
-            self.open.insert(
-                path.to_owned(),
-                (io::BufWriter::with_capacity(1 << 16, file), 0),
-            );
+            let w: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, file));
+            let compression = Compression::from_extension(&path.to_string_lossy());
+            let packed =
+                Packed::new(w, compression, None, 1).map_err(|e| anyhow::anyhow!("{e}"))?;
+            self.open.insert(path.to_owned(), (packed, 0));
         }
         let (w, used) = self.open.get_mut(path).expect("open");
         *used = self.clock;
         write_raw(w, bytes).with_context(|| format!("writing {}", path.display()))?;
-        *self.made.get_mut(path).expect("made") += 1;
+        self.made.get_mut(path).expect("made").games += 1;
         Ok(())
     }
 
-    fn finish(mut self) -> Result<Vec<(PathBuf, u64)>> {
+    /// Ends every file; when `keep`, renames each over its destination, else removes it.
+    /// The files written and their games, by name.
+    fn finish(mut self, keep: bool) -> Result<Vec<(PathBuf, u64)>> {
+        let mut result = Ok(());
         for (path, (mut w, _)) in self.open.drain() {
-            w.flush()
-                .with_context(|| format!("writing {}", path.display()))?;
+            if result.is_ok() {
+                result = w
+                    .finish()
+                    .with_context(|| format!("writing {}", path.display()));
+            }
         }
-        let mut made: Vec<_> = self.made.into_iter().collect();
+        let keep = keep && result.is_ok();
+        let mut made: Vec<(PathBuf, u64)> = Vec::with_capacity(self.made.len());
+        for (path, file) in self.made {
+            let temp = file.temp.to_path_buf();
+            if keep && result.is_ok() {
+                if let Ok(meta) = std::fs::metadata(&path) {
+                    let _ = std::fs::set_permissions(&file.temp, meta.permissions());
+                }
+                result = file
+                    .temp
+                    .persist(&path)
+                    .map_err(|e| e.error)
+                    .with_context(|| format!("writing {}", path.display()));
+            }
+            if let Some(mut partials) = live::partials_lock() {
+                partials.retain(|p| *p != temp);
+            }
+            made.push((path, file.games));
+        }
+        result?;
         made.sort();
         Ok(made)
     }
+}
+
+/// A new temporary file beside `path`, as [`open_output`] makes one, known to the signal
+/// handler (a second interrupt removes it).
+fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy());
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".pocketfen.tmp");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    live::catch_signals();
+    let mut partials = live::partials_lock();
+    let temp = builder
+        .tempfile_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    if let Some(partials) = partials.as_deref_mut() {
+        partials.push(temp.path().to_owned());
+    }
+    Ok(temp)
 }
 
 pub fn split(args: &SplitArgs) -> Result<bool> {
@@ -638,11 +751,8 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
     // --every: the file being written, its number and its games.
     let mut current: Option<(Dest, u64, u64)> = None;
     let mut numbered: Vec<(PathBuf, u64)> = Vec::new();
-    let mut tagged = TagFiles {
-        open: HashMap::new(),
-        made: HashMap::new(),
-        clock: 0,
-    };
+    let mut tagged = TagFiles::default();
+    let mut names = TagNames::default();
     let result = (|| -> Result<()> {
         for record in run {
             match record {
@@ -652,7 +762,7 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
                 }
                 RunRecord::Selected(g) => {
                     if args.by_tag.is_some() {
-                        let path = pattern.valued(g.captured.as_deref());
+                        let path = pattern.valued(names.name(g.captured.as_deref()));
                         tagged.write(&path, &paths, &g.raw.bytes)?;
                         continue;
                     }
@@ -697,7 +807,9 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
             numbered.push((pattern.numbered(k), n));
         }
     }
-    let made = tagged.finish()?;
+    // An interrupted run's files are kept, as `--every`'s: they hold the games read
+    // before the stop.
+    let made = tagged.finish(result.is_ok())?;
     result.context("writing the output")?;
     if !args.input.quiet {
         let files = if args.by_tag.is_some() {
@@ -721,7 +833,51 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::safe_name;
+    use super::{TagNames, safe_name};
+
+    /// No two values share a name, also where names compare ignoring letter case and
+    /// Unicode normalisation (issue 33.6): non-ASCII is escaped, values differing in case
+    /// only are numbered in the order they come, and device names are escaped.
+    #[test]
+    fn two_values_never_share_a_file_on_any_common_file_system() {
+        let mut names = TagNames::default();
+        let values = [
+            "Crazyhouse",
+            "crazyhouse",
+            "CRAZYHOUSE",
+            "Crazyhouse",
+            "\u{c5}",
+            "\u{212b}",
+            "A\u{30a}",
+            "con",
+            "Lpt1.x",
+            "com0",
+        ];
+        let got: Vec<String> = values
+            .iter()
+            .map(|v| names.name(Some(v)).to_owned())
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "Crazyhouse",
+                "crazyhouse%~2",
+                "CRAZYHOUSE%~3",
+                "Crazyhouse",
+                "%C3%85",
+                "%E2%84%AB",
+                "A%CC%8A",
+                "%63on",
+                "%4Cpt1.x",
+                "com0"
+            ]
+        );
+        let mut folded: Vec<String> = got.iter().map(|n| n.to_ascii_lowercase()).collect();
+        folded.sort();
+        folded.dedup();
+        assert_eq!(folded.len(), got.len() - 1, "one value came twice");
+        assert!(got.iter().all(|n| n.is_ascii()));
+    }
 
     #[test]
     fn long_values_differing_after_the_cut_get_files_of_their_own() {
