@@ -743,7 +743,12 @@ impl Run {
                 layout,
             } => Arc::new(move |g: RawGame| {
                 let converted = convert_game_with(&g, target, style, &opts, &layout);
-                let raw = (keep_broken && matches!(converted, Converted::Refused(_))).then_some(g);
+                // A game over the size limit has no bytes to copy: it is refused whatever
+                // `keep_broken` says, and its record says so (no `raw`).
+                let raw = (keep_broken
+                    && g.too_large.is_none()
+                    && matches!(converted, Converted::Refused(_)))
+                .then_some(g);
                 Item::Converted(converted, raw)
             }),
             Task::Replay { text } => Arc::new(move |g: RawGame| {

@@ -776,3 +776,43 @@ fn issue_23_real_files_round_trip() {
     }
     assert_eq!(files, 19);
 }
+
+/// `pgn convert --keep-broken` cannot copy a game over `--max-game-bytes` (its bytes were
+/// never kept): it says so, counts it as left out (not "copied unchanged") and exits 2,
+/// while the other games, a broken one among them, are written (issue 33.7).
+#[test]
+fn keep_broken_says_a_game_over_the_size_limit_is_in_no_output() {
+    let dir = common::temp_dir(33, "keep-broken");
+    let big = format!(
+        "[Event \"big\"]\n[Result \"*\"]\n\n1. e4 {{{}}} *\n\n",
+        "x".repeat(3000)
+    );
+    let pgn = format!(
+        "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n{big}[Event \"c\"]\n[Result \"*\"]\n\n1. Qh5 *\n\n"
+    );
+    let path = dir.join("in.pgn");
+    fs::write(&path, &pgn).unwrap();
+    let out = common::run(&[
+        "pgn",
+        "convert",
+        "--to",
+        "lichess",
+        "--keep-broken",
+        "--max-game-bytes",
+        "1000",
+        path.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = (common::text(&out.stdout), common::text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("1 game written, 1 over --max-game-bytes left out, 1 copied unchanged"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 game over --max-game-bytes is in no output"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("[Event \"a\"]") && stdout.contains("1. Qh5 *"));
+    assert!(!stdout.contains("[Event \"big\"]"));
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -575,12 +575,17 @@ fn replay_header(out: &mut dyn Write, name: &str, game: u64, line: u64) -> io::R
 struct Written {
     games: usize,
     refused: BTreeMap<&'static str, usize>,
+    /// Games over `--max-game-bytes`: never read, so in no output, `--keep-broken` or not.
+    unread: usize,
 }
 
 impl Written {
     fn text(&self, keep_broken: bool) -> String {
         let refused: usize = self.refused.values().sum();
         let mut text = count(self.games as u64, "game written", "games written");
+        if keep_broken && self.unread > 0 {
+            text.push_str(&format!(", {} over --max-game-bytes left out", self.unread));
+        }
         if refused > 0 {
             let kinds: Vec<String> = self
                 .refused
@@ -654,7 +659,10 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
             match record {
                 RunRecord::Converted(c) => {
                     ok &= !c.refused;
-                    if c.refused {
+                    if c.refused && args.keep_broken && c.raw.is_none() {
+                        // Over the size limit: no bytes to copy.
+                        written.unread += 1;
+                    } else if c.refused {
                         let kind = c
                             .problems
                             .iter()
@@ -693,6 +701,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                     if s.opened {
                         files += 1;
                         all_written.games += written.games;
+                        all_written.unread += written.unread;
                         for (k, n) in &written.refused {
                             *all_written.refused.entry(k).or_default() += n;
                         }
@@ -756,6 +765,14 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     result.context("writing the output")?;
     if io_failed {
         anyhow::bail!("some input could not be read completely");
+    }
+    if all_written.unread + written.unread > 0 {
+        let n = all_written.unread + written.unread;
+        anyhow::bail!(
+            "{} over --max-game-bytes {} in no output, --keep-broken or not: raise the limit to keep them",
+            count(n as u64, "game", "games"),
+            if n == 1 { "is" } else { "are" }
+        );
     }
     Ok(ok)
 }
