@@ -697,6 +697,38 @@ fn issue_26_directories_and_files_that_are_not_pgn() {
     let out = run(&["validate", empty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("a directory with no archive in it"));
+    // Among other inputs, an empty directory is named and the others are still read, the
+    // exit 2 at the end, as for a missing file (issue 33.9).
+    let e = empty.to_str().unwrap();
+    for args in [
+        &["validate", "--json", "-q", ILLEGAL, e][..],
+        &["validate", "--json", "-q", e, ILLEGAL][..],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let records: Vec<serde_json::Value> = text(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let summary = |file: &str| {
+            records
+                .iter()
+                .find(|r| r["type"] == "summary" && r["file"] == file)
+                .unwrap_or_else(|| panic!("no summary of {file}: {records:?}"))
+                .clone()
+        };
+        assert_eq!(summary(e)["complete"], false);
+        assert!(
+            summary(e)["stream_error"]
+                .as_str()
+                .unwrap()
+                .contains("a directory with no archive in it")
+        );
+        assert_eq!(summary(ILLEGAL)["complete"], true);
+        assert!(summary(ILLEGAL)["games"].as_u64().unwrap() > 0);
+        assert!(records.iter().any(|r| r["type"] == "game"), "{args:?}");
+        assert_eq!(records.last().unwrap()["complete"], false);
+    }
 
     let cases: [(&str, &[u8], &str); 5] = [
         (

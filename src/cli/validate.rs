@@ -32,18 +32,18 @@ pub(super) fn options(games: &GameArgs, strict: bool, variations: bool) -> Optio
 }
 
 /// The archives named, or stdin: a directory stands for the archives under it, in
-/// sorted order; one file with `--split`.
+/// sorted order; one file with `--split`. A directory with no archive in it, or one that
+/// cannot be read, stays in the list: its source fails to open with the reason
+/// ([`sources`]), as a missing file does, and every other input is still read.
 pub(super) fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in &games.files {
         if path != Path::new("-") && path.is_dir() {
             let before = files.len();
-            walk(path, &mut files).with_context(|| format!("reading {}", path.display()))?;
-            if files.len() == before {
-                anyhow::bail!(
-                    "{}: a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)",
-                    path.display()
-                );
+            let walked = walk(path, &mut files);
+            if walked.is_err() || files.len() == before {
+                files.truncate(before);
+                files.push(path.clone());
             }
         } else {
             files.push(path.clone());
@@ -101,7 +101,8 @@ fn is_archive_name(name: &str) -> bool {
     base.ends_with(".pgn") || base.ends_with(".bpgn")
 }
 
-/// The sources of the paths: `-` is standard input, read so that Ctrl-C ends the read.
+/// The sources of the paths: `-` is standard input, read so that Ctrl-C ends the read;
+/// a directory (one [`files`] found no archive in) fails to open, saying why.
 pub(super) fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
     paths
         .iter()
@@ -109,9 +110,26 @@ pub(super) fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
             Some(stop) if p == Path::new("-") => {
                 Source::reader("<stdin>", live::Stdin::new(std::sync::Arc::clone(stop)))
             }
+            _ if p != Path::new("-") && p.is_dir() => {
+                let why = match walk(p, &mut Vec::new()) {
+                    Err(e) => format!("a directory that cannot be read: {e}"),
+                    Ok(()) => "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)".to_owned(),
+                };
+                Source::reader(p.to_string_lossy(), Unopenable(why))
+            }
             _ => Source::path(p),
         })
         .collect()
+}
+
+/// A source that fails at its first read, with the reason: its summary says it was not
+/// opened, as a missing file's does.
+struct Unopenable(String);
+
+impl io::Read for Unopenable {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::other(self.0.clone()))
+    }
 }
 
 /// The run's options: the games' options, the jobs (all cores by default), the size
