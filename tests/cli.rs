@@ -717,3 +717,62 @@ fn issue_23_fen_lines_end_at_a_lone_cr() {
         format!("{lichess_a}\n{lichess_b}\n\n{lichess_a}\n{lichess_b}\n")
     );
 }
+
+/// `legal` and `perft` read the position from a FEN argument and from stdin (one per
+/// line), as every command reads its input (issue 33.14); they answered for the start
+/// position before. Several positions: `legal` separates their lists by an empty line,
+/// `perft` writes a count a line (an empty line for a position refused).
+#[test]
+fn legal_and_perft_read_fens_from_arguments_and_stdin() {
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let checked = "7k/8/8/8/8/8/8/K6q w - - 0 1";
+    let piped = |args: &[&str], input: &str| {
+        let mut child = cmd(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+            out.status.code(),
+        )
+    };
+    let start = String::from_utf8(cmd(&["legal"]).output().unwrap().stdout).unwrap();
+    let (by_arg, _, code) = piped(&["legal", after_e4], "");
+    assert_eq!(code, Some(0));
+    assert!(
+        by_arg.contains("Nc6") && !by_arg.contains("Nc3"),
+        "{by_arg}"
+    );
+    assert_ne!(by_arg, start);
+    let (by_stdin, _, _) = piped(&["legal"], &format!("{after_e4}\n"));
+    assert_eq!(by_stdin, by_arg);
+    let (by_flag, _, _) = piped(&["legal", "--fen", after_e4], "");
+    assert_eq!(by_flag, by_arg);
+    let (several, err, code) = piped(&["legal"], &format!("{after_e4}\nxx\n\n{checked}\n"));
+    assert_eq!(code, Some(1));
+    assert_eq!(several, format!("{by_arg}\n\nKa2\nKb2\n"));
+    assert!(err.contains("pocketfen: line 2: column 1:"), "{err}");
+    // perft: one count per position and line.
+    let flag = |fen: &str| piped(&["perft", "2", "--fen", fen], "").0;
+    let (counts, err, code) = piped(&["perft", "2"], &format!("{after_e4}\nxx\n{checked}\n"));
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(counts, format!("{}\n{}", flag(after_e4), flag(checked)));
+    assert_ne!(flag(after_e4), piped(&["perft", "2"], "").0);
+    let (count, _, code) = piped(&["perft", "1", checked], "");
+    assert_eq!((count.as_str(), code), ("2\n", Some(0)));
+    // Unquoted, the FEN is refused with the quoting it needs.
+    let split: Vec<&str> = ["legal"].into_iter().chain(after_e4.split(' ')).collect();
+    let (_, err, code) = piped(&split, "");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("quote it"), "{err}");
+}

@@ -319,12 +319,19 @@ pub struct ShowArgs {
 pub struct PerftArgs {
     /// How many plies deep to count.
     pub depth: u32,
+    /// Positions to count from, each quoted, in any dialect (a Lichess URL or a `[FEN]`
+    /// tag line too); `-` reads one per line from stdin, as does giving none when stdin
+    /// is not a terminal. With none at all, the variant's start position. One count per
+    /// position, a line each (an empty line for a position refused, with the reason on
+    /// stderr).
+    #[arg(value_name = "FEN", conflicts_with = "fen")]
+    pub fens: Vec<String>,
     /// The variant; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
     /// piece crazyhouse, a black king facing no white one horde, anything else chess;
-    /// without `--fen`, chess.
+    /// without a FEN, chess.
     #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
     pub variant: Auto<Variant>,
-    /// The start position, in any dialect (default: the variant's start position).
+    /// The start position, in any dialect (as a FEN argument).
     #[arg(long)]
     pub fen: Option<String>,
     /// Print the count below each root move (`uci: count`, sorted), then the total.
@@ -393,12 +400,19 @@ pub struct MovesArgs {
 
 #[derive(Debug, Args)]
 pub struct LegalArgs {
+    /// Positions, each quoted, in any dialect (a Lichess URL or a `[FEN]` tag line too);
+    /// `-` reads one per line from stdin, as does giving none when stdin is not a
+    /// terminal. With none at all, the variant's start position. Each position's moves
+    /// are listed one per line; several positions' lists are separated by an empty line
+    /// (a position refused has an empty list, the reason on stderr).
+    #[arg(value_name = "FEN", conflicts_with = "fen")]
+    pub fens: Vec<String>,
     /// The variant; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
     /// piece crazyhouse, a black king facing no white one horde, anything else chess;
-    /// without `--fen`, chess.
+    /// without a FEN, chess.
     #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
     pub variant: Auto<Variant>,
-    /// The position, in any dialect (default: the variant's start position).
+    /// The position, in any dialect (as a FEN argument).
     #[arg(long)]
     pub fen: Option<String>,
     /// Forbid drops that checkmate (bughouse house rule): they are not listed.

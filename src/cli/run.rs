@@ -477,34 +477,107 @@ fn last_move_marks(moves: &[String], boards: usize) -> Option<Vec<Marks>> {
     Some(marks)
 }
 
-fn perft(args: &PerftArgs) -> Result<bool> {
-    let variant = args.variant;
-    let pos = match &args.fen {
+/// Calls `f` with each position `legal` and `perft` work on, counted from 1, with its
+/// record's number (a line of stdin, or an argument) and text (`None`: the variant's
+/// start position): `--fen`, the FEN arguments (`-`: stdin's lines), or, with neither,
+/// stdin's lines when stdin is not a terminal; the start position when there is none of
+/// these. Blank lines are skipped.
+fn for_each_position(
+    fen: Option<&String>,
+    fens: &[String],
+    mut f: impl FnMut(usize, usize, Option<&str>) -> io::Result<()>,
+) -> Result<()> {
+    use std::io::IsTerminal;
+    let mut count = 0;
+    let mut each = |record: usize, text: &str| -> io::Result<()> {
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        count += 1;
+        f(count, record, Some(text))
+    };
+    if let Some(fen) = fen {
+        each(1, fen)?;
+    } else if !fens.is_empty() || !io::stdin().is_terminal() {
+        let input = FenInput {
+            fens: fens.to_vec(),
+            json: false,
+            line_buffered: false,
+        };
+        for_each_record(&input, &mut each)?;
+    }
+    if count == 0 && fens.is_empty() {
+        f(1, 1, None)?;
+    }
+    Ok(())
+}
+
+/// The position `text` stands for under `variant`, the start position for `None`;
+/// `None` after saying on stderr why it is refused (`line`: its number among several).
+fn position_of(
+    text: Option<&str>,
+    variant: Option<Variant>,
+    drop_mate: bool,
+    line: Option<usize>,
+    pair: &str,
+) -> Option<Position> {
+    let mut pos = match text {
+        None => Position::start(variant.unwrap_or(Variant::Chess)),
         Some(text) => match pasted_position(text, variant) {
             Ok(pos) => pos,
             Err(e) => {
-                fen_error(e, "perft counts one board");
-                return Ok(false);
+                fen_error(e, pair, line);
+                return None;
             }
         },
-        None => Position::start(variant.unwrap_or(Variant::Chess)),
     };
-    let mut out = stdout();
-    if args.divide && args.depth > 0 {
-        let mut rows: Vec<(String, u64)> = pocketfen::perft::divide(&pos, args.depth)
-            .into_iter()
-            .map(|(m, n)| (m.to_uci(pos.is_chess960()).to_string(), n))
-            .collect();
-        rows.sort();
-        for (uci, n) in &rows {
-            writeln!(out, "{uci}: {n}")?;
-        }
-        writeln!(out, "{}", rows.iter().map(|r| r.1).sum::<u64>())?;
-    } else {
-        writeln!(out, "{}", pocketfen::perft::perft(&pos, args.depth))?;
+    pos.set_drop_mate(drop_mate);
+    Some(pos)
+}
+
+fn perft(args: &PerftArgs) -> Result<bool> {
+    if let Some((n, fen)) = split_fen(&args.fens) {
+        return Err(split_fen_error(n, &fen));
     }
+    let variant = args.variant;
+    let mut out = stdout();
+    let mut ok = true;
+    let several =
+        args.fen.is_none() && (args.fens.len() != 1 || args.fens.iter().any(|f| f == "-"));
+    let live = interactive(false);
+    for_each_position(args.fen.as_ref(), &args.fens, |n, record, text| {
+        let line = args.fen.is_none().then_some(record);
+        if args.divide && n > 1 {
+            writeln!(out)?;
+        }
+        let Some(pos) = position_of(text, variant, true, line, "perft counts one board") else {
+            ok = false;
+            // One line per position read: output lines stay those of the input.
+            if !args.divide && several {
+                writeln!(out)?;
+            }
+            return Ok(());
+        };
+        if args.divide && args.depth > 0 {
+            let mut rows: Vec<(String, u64)> = pocketfen::perft::divide(&pos, args.depth)
+                .into_iter()
+                .map(|(m, n)| (m.to_uci(pos.is_chess960()).to_string(), n))
+                .collect();
+            rows.sort();
+            for (uci, n) in &rows {
+                writeln!(out, "{uci}: {n}")?;
+            }
+            writeln!(out, "{}", rows.iter().map(|r| r.1).sum::<u64>())?;
+        } else {
+            writeln!(out, "{}", pocketfen::perft::perft(&pos, args.depth))?;
+        }
+        if live {
+            out.flush()?;
+        }
+        Ok(())
+    })?;
     out.flush().context("writing stdout")?;
-    Ok(true)
+    Ok(ok)
 }
 
 /// The position of a `--fen` as pasted (a FEN, a Lichess URL, a `[FEN]` tag), under the
@@ -514,17 +587,21 @@ fn pasted_position(text: &str, variant: Option<Variant>) -> Result<Position, Fen
     Position::from_fen(&pasted.fen, variant.or(pasted.variant).map(Rules::new))
 }
 
-/// Prints why `--fen` gives no position; `pair` says what the command does with one
-/// board.
-fn fen_error(e: FenPositionError, pair: &str) {
+/// Prints why a FEN gives no position; `pair` says what the command does with one
+/// board; `line` is its number among several.
+fn fen_error(e: FenPositionError, pair: &str, line: Option<usize>) {
+    let at = match line {
+        Some(n) => format!("line {n}"),
+        None => "--fen".to_owned(),
+    };
     match e {
-        FenPositionError::Parse(e) => eprintln!("pocketfen: --fen: {e}"),
+        FenPositionError::Parse(e) => eprintln!("pocketfen: {at}: {e}"),
         FenPositionError::Pair => {
-            eprintln!("pocketfen: --fen: {pair}; give board A or B of the pair")
+            eprintln!("pocketfen: {at}: {pair}; give board A or B of the pair")
         }
         FenPositionError::Illegal(e) => {
             for p in e.errors() {
-                eprintln!("pocketfen: --fen: {p}");
+                eprintln!("pocketfen: {at}: {p}");
             }
         }
     }
@@ -537,7 +614,7 @@ fn start_position(args: &super::args::PositionArgs, tokens: &[String]) -> Result
     match &args.fen {
         Some(text) => {
             let mut pos = pasted_position(text, args.variant)
-                .map_err(|e| fen_error(e, "one board is played here"))?;
+                .map_err(|e| fen_error(e, "one board is played here", None))?;
             pos.set_drop_mate(drop_mate);
             Ok(pos)
         }
@@ -744,25 +821,42 @@ fn moves(args: &MovesArgs) -> Result<bool> {
 }
 
 fn legal(args: &LegalArgs) -> Result<bool> {
-    let position = super::args::PositionArgs {
-        variant: args.variant,
-        fen: args.fen.clone(),
-        no_drop_mate: args.no_drop_mate,
-    };
-    let Ok(pos) = start_position(&position, &[]) else {
-        return Ok(false);
-    };
-    let style = args.output.drop_style;
-    let mut list: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| move_text(&pos, m, args.output.to, style))
-        .collect();
-    list.sort();
-    let mut out = stdout();
-    for m in list {
-        writeln!(out, "{m}")?;
+    if let Some((n, fen)) = split_fen(&args.fens) {
+        return Err(split_fen_error(n, &fen));
     }
+    let style = args.output.drop_style;
+    let mut out = stdout();
+    let mut ok = true;
+    let live = interactive(false);
+    for_each_position(args.fen.as_ref(), &args.fens, |n, record, text| {
+        let line = args.fen.is_none().then_some(record);
+        if n > 1 {
+            writeln!(out)?;
+        }
+        let Some(pos) = position_of(
+            text,
+            args.variant,
+            !args.no_drop_mate,
+            line,
+            "one board is played here",
+        ) else {
+            ok = false;
+            return Ok(());
+        };
+        let mut list: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| move_text(&pos, m, args.output.to, style))
+            .collect();
+        list.sort();
+        for m in list {
+            writeln!(out, "{m}")?;
+        }
+        if live {
+            out.flush()?;
+        }
+        Ok(())
+    })?;
     out.flush().context("writing stdout")?;
-    Ok(true)
+    Ok(ok)
 }
