@@ -368,9 +368,19 @@ fn issue_27_dedupe_reports_and_keeps_the_first() {
     fs::write(&second, gz.finish().unwrap()).unwrap();
     let dups = dir.join("dups.pgn");
     let (f, s) = (first.to_str().unwrap(), second.to_str().unwrap());
+    // Quiet by default (issue 33.16): the summary counts the duplicates, `-v` names each.
+    let quiet = run(&["pgn", "dedupe", f, s]);
+    assert_eq!(text(&quiet.stdout), format!("{a}{c}"));
+    let err = text(&quiet.stderr);
+    assert!(!err.contains("duplicates game"), "{err}");
+    assert!(
+        err.contains("total: 2 files, 4 games, 2 kept, 2 duplicates"),
+        "{err}"
+    );
     let out = run(&[
         "pgn",
         "dedupe",
+        "-v",
         "--duplicates",
         dups.to_str().unwrap(),
         f,
@@ -662,7 +672,7 @@ fn issue_27_review_fixes() {
         err.contains(":6:1: game 2: error: game-too-large") && err.contains("in no output"),
         "{err}"
     );
-    let out = run(&["pgn", "dedupe", "--max-game-bytes", "1K", i]);
+    let out = run(&["pgn", "dedupe", "-v", "--max-game-bytes", "1K", i]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         !text(&out.stderr).contains("duplicates game 2"),

@@ -659,6 +659,10 @@ pub struct DedupeArgs {
     /// Write the duplicates to this file.
     #[arg(long, value_name = "FILE")]
     pub duplicates: Option<std::path::PathBuf>,
+    /// Name each duplicate on stderr (`FILE:LINE: game N duplicates game M
+    /// (FILE:LINE)`); without it, the summary counts them.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     #[command(flatten)]
     pub input: ToolInput,
 }

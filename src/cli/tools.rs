@@ -374,6 +374,12 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                         }
                         Entry::Occupied(first) => {
                             found += 1;
+                            if let Some(d) = &mut dups {
+                                write_raw(&mut d.out, &g.raw.bytes)?;
+                            }
+                            if !args.verbose {
+                                continue;
+                            }
                             let first = *first.get();
                             writeln!(
                                 said,
@@ -387,9 +393,6 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                             )?;
                             if said.len() >= 1 << 16 {
                                 tell(&mut said)?;
-                            }
-                            if let Some(d) = &mut dups {
-                                write_raw(&mut d.out, &g.raw.bytes)?;
                             }
                         }
                     }
