@@ -7,10 +7,11 @@
 //! ```
 //! # #[cfg(feature = "serde")] {
 //! use pocketfen::notation::fen;
-//! use pocketfen::record::ConvertRecord;
+//! use pocketfen::record::{ConvertRecord, LineDialect};
 //! let mut out = String::new();
 //! let line = "8/8/8/8/8/8/8/K6k[Q] w - - 0 1";
 //! let dialect = fen::convert_line(line, &fen::Conversion::to(fen::FenDialect::Lichess), &mut out)?;
+//! let dialect = LineDialect::of(dialect, None);
 //! let record = ConvertRecord::Converted { line: 1, input: line, dialect, output: &out, board_dialects: None };
 //! assert_eq!(
 //!     serde_json::to_string(&record)?,
@@ -75,9 +76,44 @@ serialize_as_name!(
 );
 
 /// A FEN line's dialect as `fen convert --json` names it: `plain` when it has no pocket.
+/// The dialect a FEN line's pockets were written in, as a `converted` record names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineDialect {
+    /// No board has a pocket (`plain`).
+    Plain,
+    /// Every pocket in this dialect.
+    One(FenDialect),
+    /// A bughouse pair whose boards are written in two dialects (`mixed`; one may have
+    /// no pocket): the record's `board_dialects` names each.
+    Mixed,
+}
+
+impl LineDialect {
+    /// The dialect of a line [`crate::notation::fen::convert_line`] read as `dialect`,
+    /// with a pair's `boards` (`[A, B]`), which may differ.
+    pub fn of(dialect: Option<FenDialect>, boards: Option<[Option<FenDialect>; 2]>) -> LineDialect {
+        match (dialect, boards) {
+            (_, Some([a, b])) if a != b => LineDialect::Mixed,
+            (Some(d), _) => LineDialect::One(d),
+            (None, _) => LineDialect::Plain,
+        }
+    }
+
+    /// Its name: `plain`, a dialect's name, or `mixed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LineDialect::Plain => "plain",
+            LineDialect::One(d) => d.name(),
+            LineDialect::Mixed => "mixed",
+        }
+    }
+}
+
 #[cfg(feature = "serde")]
-fn dialect_or_plain<S: Serializer>(d: &Option<FenDialect>, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(d.map_or("plain", FenDialect::name))
+impl Serialize for LineDialect {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 #[cfg(feature = "serde")]
@@ -131,9 +167,9 @@ pub enum ConvertRecord<'a> {
         line: usize,
         /// The line as read.
         input: &'a str,
-        /// The dialect its pocket was written in (`plain`: none).
-        #[cfg_attr(feature = "serde", serde(serialize_with = "dialect_or_plain"))]
-        dialect: Option<FenDialect>,
+        /// The dialect its pocket was written in (`plain`: none; `mixed`: a pair's boards
+        /// in two, named in `board_dialects`).
+        dialect: LineDialect,
         /// The line in the target dialect.
         output: &'a str,
         /// Of a bughouse pair, each board's dialect (`[A, B]`, `plain` for a board without

@@ -776,3 +776,39 @@ fn legal_and_perft_read_fens_from_arguments_and_stdin() {
     assert_eq!(code, Some(2));
     assert!(err.contains("quote it"), "{err}");
 }
+
+/// A bughouse pair is bughouse for `fen convert --variant auto` too (issue 33.13): both
+/// boards are written with their (empty) pockets, as `--variant bughouse` writes them;
+/// a pair whose boards were written in two dialects is `mixed` in `--json`.
+#[test]
+fn fen_convert_writes_a_pair_as_bughouse() {
+    let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let plain = format!("{board} w KQkq - 0 1");
+    let bracket = format!("{board}[-] w KQkq - 0 1");
+    let convert = |args: &[&str]| String::from_utf8(cmd(args).output().unwrap().stdout).unwrap();
+    let pair = format!("{plain} | {plain}");
+    for to in ["lichess", "xboard"] {
+        let auto = convert(&["fen", "convert", "--to", to, &pair]);
+        let bughouse = convert(&["fen", "convert", "--to", to, "--variant", "bughouse", &pair]);
+        assert_eq!(auto, bughouse, "{to}");
+        assert_eq!(
+            auto.matches(if to == "lichess" { "/ w" } else { "[-] w" })
+                .count(),
+            2
+        );
+    }
+    let json = |input: &str| -> serde_json::Value {
+        serde_json::from_str(&convert(&[
+            "fen", "convert", "--to", "lichess", "--json", input,
+        ]))
+        .unwrap()
+    };
+    let mixed = json(&format!("{plain} | {bracket}"));
+    assert_eq!(mixed["dialect"], "mixed");
+    assert_eq!(
+        mixed["board_dialects"],
+        serde_json::json!(["plain", "xboard"])
+    );
+    let one = json(&format!("{bracket} | {bracket}"));
+    assert_eq!(one["dialect"], "xboard");
+}

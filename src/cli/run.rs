@@ -17,7 +17,7 @@ use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::notation::uci::UciMove;
 use pocketfen::record::{
-    BoardProblem, CheckRecord, ConvertRecord, FenErrorRecord, MoveRecord, UrlRecord,
+    BoardProblem, CheckRecord, ConvertRecord, FenErrorRecord, LineDialect, MoveRecord, UrlRecord,
 };
 use pocketfen::{Fen, Position, Rules, Severity, Variant, guess_variant};
 
@@ -248,7 +248,7 @@ fn convert(args: &ConvertArgs) -> Result<bool> {
                 let record = ConvertRecord::Converted {
                     line: n,
                     input: line,
-                    dialect: *dialect,
+                    dialect: LineDialect::of(*dialect, board_dialects),
                     output: &text,
                     board_dialects,
                 };

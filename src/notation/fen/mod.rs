@@ -501,10 +501,14 @@ pub fn convert_line(
 ) -> Result<Option<FenDialect>, ParseFenError> {
     let (mut parsed, pockets_at) = parse_located(line, conv.from)?;
     let base = line.trim_end_matches(['\r', '\n']);
-    if let Some(variant) = conv.variant {
+    // A pair is bughouse, as `fen check` says: both boards get their pockets.
+    let variant = conv
+        .variant
+        .or_else(|| matches!(parsed.fen, Fen::Pair(_)).then_some(Variant::Bughouse));
+    if let Some(variant) = variant {
         set_variant(&mut parsed.fen, variant, base, &pockets_at)?;
     }
-    let variant = conv.variant.unwrap_or_else(|| guess_variant(&parsed.fen));
+    let variant = variant.unwrap_or_else(|| guess_variant(&parsed.fen));
     for setup in parsed.fen.boards_mut() {
         setup.ep_square = Position::fen_ep_square(setup, Rules::new(variant));
     }
