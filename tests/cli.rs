@@ -812,3 +812,45 @@ fn fen_convert_writes_a_pair_as_bughouse() {
     let one = json(&format!("{bracket} | {bracket}"));
     assert_eq!(one["dialect"], "xboard");
 }
+
+/// `fen url` writes the en passant square only when a capture there is legal, as `fen
+/// convert` does, and one output line per input line: an empty one for a blank or
+/// refused input (issue 33.19).
+#[test]
+fn fen_url_keeps_lines_and_writes_en_passant_as_convert_does() {
+    let no_capture = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let capture = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let input = format!("{no_capture}\n{start} | {start}\n\n{capture}\n");
+    let mut child = cmd(&["fen", "url"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    let converted = |fen: &str| {
+        let out = cmd(&["fen", "convert", "--to", "lichess", fen])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .trim()
+            .replace(' ', "_")
+    };
+    assert!(lines[0].ends_with(&converted(no_capture)), "{}", lines[0]);
+    assert!(lines[0].contains("_b_KQkq_-_0_1"), "{}", lines[0]);
+    assert_eq!((lines[1], lines[2]), ("", ""));
+    assert!(lines[3].ends_with(&converted(capture)) && lines[3].contains("_e3_"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: Lichess has no bughouse board"));
+}

@@ -277,7 +277,11 @@ fn url(args: &UrlArgs) -> Result<bool> {
     let mut ok = true;
     for_each_record(&args.input, |n, line| {
         if line.trim().is_empty() {
-            return Ok(());
+            // Blank lines keep their place in text output, as `fen convert`'s do.
+            if !args.input.json {
+                out.write_all(b"\n")?;
+            }
+            return if live { out.flush() } else { Ok(()) };
         }
         let pasted = fen::unwrap_pasted(line);
         let url = fen::parse(&pasted.fen, None)
@@ -310,6 +314,8 @@ fn url(args: &UrlArgs) -> Result<bool> {
                     serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
                     out.write_all(b"\n")?;
                 } else {
+                    // An empty line keeps output line N aligned with input line N.
+                    out.write_all(b"\n")?;
                     out.flush()?;
                     eprintln!("pocketfen: line {n}: {e}");
                 }

@@ -246,6 +246,9 @@ impl std::error::Error for UrlError {}
 /// # Errors
 ///
 /// A bughouse pair, or a variant Lichess has no board for (Loop, Chessgi).
+///
+/// The en passant square is written only when an en passant capture is legal there, as
+/// [`convert_line`](super::convert_line) writes it.
 pub fn lichess_url(fen: &Fen, variant: Option<Variant>) -> Result<String, UrlError> {
     let Fen::Single(setup) = fen else {
         return Err(UrlError::Pair);
@@ -269,6 +272,8 @@ pub fn lichess_url(fen: &Fen, variant: Option<Variant>) -> Result<String, UrlErr
     } else {
         setup.pockets = None;
     }
+    // The en passant square only when a capture there is legal, as every FEN written.
+    setup.ep_square = Position::fen_ep_square(&setup, Rules::new(variant));
     let text = setup
         .display(super::FenDialect::Lichess)
         .to_string()
