@@ -208,17 +208,31 @@ impl Castling {
         }
     }
 
-    /// Appends a flag. Returns `false` if it is already present or four are held.
+    /// Adds a flag, in its place: the rights are kept in the order FENs write them,
+    /// whatever order they were read in (`qK` is `Kq`): White's, then Black's, each from
+    /// the king's side to the queen's (`K`, then file letters from h to a, then `Q`:
+    /// `KQkq`, `HAha`). Returns `false` if it is already present or four are held.
     pub fn push(&mut self, flag: CastlingFlag) -> bool {
         if self.len == 4 || self.iter().any(|f| f == flag) {
             return false;
         }
-        self.flags[self.len as usize] = flag;
+        let key = |f: &CastlingFlag| {
+            let wing = match f.spec {
+                CastlingSpec::KingSide => 0,
+                CastlingSpec::File(file) => 8 - file as u8,
+                CastlingSpec::QueenSide => 9,
+            };
+            (f.color != Color::White, wing)
+        };
+        let len = self.len as usize;
+        let at = self.flags[..len].partition_point(|f| key(f) <= key(&flag));
+        self.flags.copy_within(at..len, at + 1);
+        self.flags[at] = flag;
         self.len += 1;
         true
     }
 
-    /// The rights, in the order they were written.
+    /// The rights, in the order FENs write them.
     pub fn iter(&self) -> impl Iterator<Item = CastlingFlag> + '_ {
         self.flags[..self.len as usize].iter().copied()
     }
@@ -412,8 +426,8 @@ mod tests {
         }
     }
 
-    /// Castling rights hold at most four flags, each once, in the order written; `retain`
-    /// keeps that order.
+    /// Castling rights hold at most four flags, each once, in the order FENs write them;
+    /// `retain` keeps that order.
     #[test]
     fn castling_rights_are_a_small_ordered_set() {
         let flag = |color, spec| CastlingFlag { color, spec };
@@ -431,9 +445,12 @@ mod tests {
             "a fifth"
         );
         assert_eq!(c.len(), 4);
+        // Kept in the order FENs write them, whatever the order they came in.
+        let all: Vec<char> = c.iter().map(|f| f.char()).collect();
+        assert_eq!(all, ['K', 'B', 'k', 'q']);
         c.retain(|f| f.spec != CastlingSpec::KingSide);
         let left: Vec<char> = c.iter().map(|f| f.char()).collect();
-        assert_eq!(left, ['q', 'B']);
+        assert_eq!(left, ['B', 'q']);
         assert_eq!(c.len(), 2);
     }
 
