@@ -444,7 +444,7 @@ fn chess960_survives_every_target_under_every_alias() {
         "960",
         "FRC",
     ] {
-        for (fen, castling) in [
+        for (fen, read) in [
             (
                 "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1",
                 "KQkq",
@@ -455,10 +455,12 @@ fn chess960_survives_every_target_under_every_alias() {
             ),
         ] {
             let pgn = format!("[Variant \"{alias}\"]\n[FEN \"{fen}\"]\n\n{movetext}\n");
-            for (target, name) in [
-                (Target::Lichess, "Chess960"),
-                (Target::Chesscom, "Chess960"),
-                (Target::Xboard, "fischerandom"),
+            // Each target's own form (issue 33.28): Lichess X-FEN, Chess.com Shredder-FEN,
+            // XBoard the letters as read.
+            for (target, name, castling) in [
+                (Target::Lichess, "Chess960", "KQkq"),
+                (Target::Chesscom, "Chess960", "GEge"),
+                (Target::Xboard, "fischerandom", read),
             ] {
                 let out = convert_all(pgn.as_bytes(), target);
                 assert!(
@@ -470,7 +472,7 @@ fn chess960_survives_every_target_under_every_alias() {
                     out.contains(&format!(
                         "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w {castling} - 0 1\"]"
                     )),
-                    "{alias} {target:?}: castling letters as read:\n{out}"
+                    "{alias} {target:?}: castling letters in the target's form:\n{out}"
                 );
                 assert!(out.ends_with("1. O-O O-O 2. Ng3 Ng6 *\n\n"), "{out}");
             }
@@ -814,5 +816,47 @@ fn keep_broken_says_a_game_over_the_size_limit_is_in_no_output() {
     );
     assert!(stdout.contains("[Event \"a\"]") && stdout.contains("1. Qh5 *"));
     assert!(!stdout.contains("[Event \"big\"]"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `pgn convert` writes an unknown date as the PGN standard does (`????.??.??`, 8.1.1.3)
+/// and takes it from `UTCDate` when there is one, as Lichess's study exports give
+/// (issue 33.27); a kept `[PlyCount]` counts the plies written, whatever the game said
+/// (issue 33.28).
+#[test]
+fn convert_writes_dates_and_ply_counts_as_the_standard_does() {
+    let dir = common::temp_dir(33, "dates");
+    let path = dir.join("in.pgn");
+    fs::write(
+        &path,
+        "[Event \"study\"]\n[UTCDate \"2024.01.02\"]\n[Result \"*\"]\n[PlyCount \"7\"]\n\n1. e4 e5 2. Nf3 *\n\n\
+         [Event \"none\"]\n[Result \"*\"]\n\n1. d4 *\n\n\
+         [Event \"both\"]\n[Date \"2020.05.06\"]\n[UTCDate \"2020.05.07\"]\n[Result \"*\"]\n\n1. c4 *\n\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    for to in ["lichess", "chesscom", "xboard"] {
+        let out = common::run(&["pgn", "convert", "--to", to, "-q", p]);
+        let text = common::text(&out.stdout);
+        let dates: Vec<&str> = text.lines().filter(|l| l.starts_with("[Date ")).collect();
+        assert_eq!(
+            dates,
+            [
+                "[Date \"2024.01.02\"]",
+                "[Date \"????.??.??\"]",
+                "[Date \"2020.05.06\"]"
+            ],
+            "{to}"
+        );
+        assert!(
+            text.contains("[PlyCount \"3\"]") && !text.contains("\"7\""),
+            "{to}"
+        );
+        let cut = common::run(&["pgn", "convert", "--to", to, "-q", "--ply-limit", "1", p]);
+        assert!(
+            common::text(&cut.stdout).contains("[PlyCount \"1\"]"),
+            "{to}"
+        );
+    }
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -466,6 +466,8 @@ struct Writer<'t> {
     /// The main line's result marker.
     marker: Option<&'t str>,
     current: Option<String>,
+    /// The main line's plies written: a kept `[PlyCount]` says this many.
+    plies: usize,
 }
 
 impl<'t> Writer<'t> {
@@ -510,8 +512,11 @@ impl<'t> Visitor<'t> for Writer<'t> {
                         crate::variant::names_chess960(&v.to_ascii_lowercase())
                     }) =>
             {
-                // Chess960 is always written with its start position, the castling
-                // letters as they were read.
+                // Chess960 is always written with its start position, its castling
+                // rights as the target's own exports write them: Chess.com by the rooks'
+                // files (Shredder-FEN, `HAha`), Lichess `KQkq` for the outermost rooks
+                // and files for the others (X-FEN, as chessops writes), XBoard (which
+                // reads both) the letters as they were read.
                 self.head
                     .push(("Variant", self.target.chess960_name().to_owned()));
                 // (Not a tag whose castling rights were dropped as impossible.)
@@ -519,10 +524,14 @@ impl<'t> Visitor<'t> for Writer<'t> {
                     .tag_value("FEN")
                     .and_then(|f| f.parse::<Setup>().ok())
                     .filter(|s| {
-                        &s.board == start.board()
+                        self.target == Target::Xboard
+                            && &s.board == start.board()
                             && Position::clean_castling(s, start.rules()).1.is_empty()
                     })
-                    .unwrap_or_else(|| start.to_setup());
+                    .unwrap_or_else(|| match self.target {
+                        Target::Chesscom => start.to_shredder_setup(),
+                        _ => start.to_setup(),
+                    });
                 self.head
                     .push(("FEN", setup.display(self.target.dialect()).to_string()));
                 self.head.push(("SetUp", "1".to_owned()));
@@ -631,6 +640,9 @@ impl<'t> Visitor<'t> for Writer<'t> {
         }
         if self.cut {
             return ControlFlow::Continue(());
+        }
+        if self.depth == 0 {
+            self.plies += 1;
         }
         // Black's moves on one board are numbered only after a break (a comment, a
         // variation, the start).
@@ -790,6 +802,7 @@ pub fn convert_text_with(
         depth: 0,
         marker: None,
         current: None,
+        plies: 0,
     };
     let report = visit_text(number, line, text, &opts, &mut writer);
     if report.status != Status::Ok || (opts.strict && !report.problems.is_empty()) {
@@ -821,10 +834,17 @@ impl Writer<'_> {
                     .tag_value(name)
                     .map(|r| super::token::read_result(r).unwrap_or(r))
                     .unwrap_or(&result),
+                // An unknown date is `????.??.??` (PGN standard 8.1.1.3); Lichess's
+                // study exports give `UTCDate` and no `Date`.
+                "Date" => self
+                    .tag_value("Date")
+                    .or(self.tag_value("UTCDate"))
+                    .unwrap_or("????.??.??"),
                 _ => self.tag_value(name).unwrap_or("?"),
             };
             push_tag(&mut out, name, value);
         }
+        let plies = self.plies.to_string();
         // Then every other tag in input order, a second tag of a roster name too; the
         // tags written from the game itself are not copied (a second one is warned of).
         let written_here = ["FEN", "SetUp", "Variant", "CurrentPosition"];
@@ -848,6 +868,12 @@ impl Writer<'_> {
             if let Some(i) = ROSTER.iter().position(|r| r.eq_ignore_ascii_case(name))
                 && !std::mem::replace(&mut roster_seen[i], true)
             {
+                continue;
+            }
+            // The count of the plies written, whatever the game said (a wrong one is
+            // warned of as `ply-count-mismatch`; `--ply-limit` writes fewer).
+            if name.eq_ignore_ascii_case("PlyCount") {
+                push_tag(&mut out, name, &plies);
                 continue;
             }
             push_tag(&mut out, name, value);

@@ -455,6 +455,16 @@ impl Position {
     /// The position as a [`Setup`] (castling written `KQkq` where the rook is the
     /// outermost one, else by its file letter).
     pub fn to_setup(&self) -> Setup {
+        self.setup_with(false)
+    }
+
+    /// The position as a [`Setup`] whose castling rights name their rooks' files
+    /// (Shredder-FEN, `HAha`), as Chess.com writes Chess960 positions.
+    pub fn to_shredder_setup(&self) -> Setup {
+        self.setup_with(true)
+    }
+
+    fn setup_with(&self, files: bool) -> Setup {
         let mut castling = Castling::none();
         for color in Color::ALL {
             let rooks = self.castling_rights & Bitboard::relative_rank(color, Rank::First);
@@ -465,8 +475,9 @@ impl Position {
             let queen_side = rooks.filter(|&r| r < king);
             for rook in king_side.chain(queen_side) {
                 let king_side = rook > king;
-                let spec = if !self.chess960
-                    || validity::outer_rook(&self.board, color, king, king_side) == Some(rook)
+                let spec = if !files
+                    && (!self.chess960
+                        || validity::outer_rook(&self.board, color, king, king_side) == Some(rook))
                 {
                     if king_side {
                         CastlingSpec::KingSide
