@@ -1956,3 +1956,50 @@ fn merge_takes_parts_in_any_order_and_from_pipes() {
     assert!(err.contains("(missing: 3)"), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A tag line whose value holds unescaped quotes (`[White ""Socrates Expert""]`, as
+/// Lichess's study exports write names in quotes) is a located `malformed-tag` warning
+/// of the tag section: the movetext is still replayed (it was an illegal game at ply 1),
+/// and `pgn convert` writes the value escaped (issue 33.25).
+#[test]
+fn a_tag_value_with_unescaped_quotes_is_read_with_a_warning() {
+    let dir = temp_dir("malformed-tag");
+    let path = dir.join("study.pgn");
+    fs::write(
+        &path,
+        "[Event \"Mate in 3\"]\n[White \"\"Socrates Expert\"\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# *\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let (out, err, code) = run_out(&["validate", "--json", "-q", p]);
+    assert_eq!(code, Some(0), "{err}");
+    let records: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let game = &records[0];
+    assert_eq!(game["plies"], 7);
+    assert_eq!(game["problems"].as_array().unwrap().len(), 1, "{game}");
+    let problem = &game["problems"][0];
+    assert_eq!(problem["kind"], "malformed-tag");
+    assert_eq!(problem["severity"], "warning");
+    assert_eq!(
+        (problem["line"].as_u64(), problem["column"].as_u64()),
+        (Some(2), Some(1))
+    );
+    let (converted, _, code) = run_out(&["pgn", "convert", "--to", "lichess", "-q", p]);
+    assert_eq!(code, Some(0));
+    let converted = String::from_utf8(converted).unwrap();
+    assert!(
+        converted.contains("[White \"\\\"Socrates Expert\\\"\"]"),
+        "{converted}"
+    );
+    // The escaped form reads back as the same name, with no warning.
+    let again = dir.join("again.pgn");
+    fs::write(&again, &converted).unwrap();
+    let (out, _, code) = run_out(&["validate", "--json", "-q", "--all", again.to_str().unwrap()]);
+    assert_eq!(code, Some(0));
+    assert!(String::from_utf8(out).unwrap().contains("\"problems\":[]"));
+    fs::remove_dir_all(&dir).unwrap();
+}

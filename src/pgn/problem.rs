@@ -88,6 +88,10 @@ pub enum GameProblemKind {
     /// Castling rights in a `[FEN]` tag that no king and rook allow: dropped, with a
     /// warning (an error under `--strict`), as python-chess and Lichess drop them.
     ImpossibleCastling,
+    /// A tag line whose value holds quotes that are not escaped (`[White ""Socrates
+    /// Expert""]`, in Lichess's study exports): read, its value everything between the
+    /// first quote and the last.
+    MalformedTag,
 }
 
 impl GameProblemKind {
@@ -122,6 +126,7 @@ impl GameProblemKind {
             GameProblemKind::NonstandardResult => "nonstandard-result",
             GameProblemKind::BlankLineInTags => "blank-line-in-tags",
             GameProblemKind::ImpossibleCastling => "impossible-castling",
+            GameProblemKind::MalformedTag => "malformed-tag",
         }
     }
 }

@@ -122,6 +122,43 @@ pub(super) fn tag_lines(text: &str, mut name: impl FnMut(&str)) -> bool {
     tokens.all(|t| matches!(t.kind, TokenKind::LineComment(_)))
 }
 
+/// A tag line whose value holds quotes that are not escaped (`[White ""Socrates
+/// Expert""]`, as Lichess's study exports write a name in quotes): `line` (up to its end)
+/// is `[`, a name and a `"`, and ends with `"` and `]`; the value is everything between
+/// the first quote and the last. [`is_tag`] tells it from a well-formed one.
+fn loose_tag(line: &[u8]) -> Option<TagSpan> {
+    let line = line.trim_ascii_end();
+    let inner = line
+        .strip_prefix(b"[")?
+        .strip_suffix(b"]")?
+        .trim_ascii_end();
+    let name_start = 1 + inner.len() - inner.trim_ascii_start().len();
+    let name_len = line[name_start..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+        .count();
+    if name_len == 0 {
+        return None;
+    }
+    let name = name_start..name_start + name_len;
+    let after = &line[name.end..];
+    let open = name.end + after.len() - after.trim_ascii_start().len();
+    let close = 1 + inner.len() - 1;
+    if line.get(open) != Some(&b'"') || close <= open || line[close] != b'"' {
+        return None;
+    }
+    Some(TagSpan {
+        len: line.len(),
+        name,
+        value: open + 1..close,
+    })
+}
+
+/// Whether `text` begins with a well-formed tag pair (its value's quotes escaped).
+pub(super) fn is_tag(text: &[u8]) -> bool {
+    tag_pair(text, true).is_some()
+}
+
 /// Whether `line` begins, after blanks, with a whole tag pair.
 pub(super) fn starts_with_tag(line: &[u8]) -> bool {
     tag_pair(trim_blank_start(line), true).is_some()
@@ -410,7 +447,9 @@ impl<'a> Iterator for Tokenizer<'a> {
             }
             b'(' => (start + 1, TokenKind::VariationStart),
             b')' => (start + 1, TokenKind::VariationEnd),
-            b'[' => match tag_pair(&b[start..], special) {
+            b'[' => match tag_pair(&b[start..], special)
+                .or_else(|| loose_tag(&b[start..line_end(start)]))
+            {
                 Some(tag) => (
                     start + tag.len,
                     TokenKind::Tag {

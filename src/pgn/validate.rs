@@ -147,11 +147,15 @@ fn walk<'t, V: Visitor<'t>>(
     // Tag section: keep the tags validation reads (the first of each name).
     let mut tags = Tags::default();
     let mut duplicates = Vec::new();
+    let mut malformed = Vec::new();
     // The first tag after a blank line inside the tag section.
     let mut stopped = false;
     let blank_before = tokens.tag_section(|name, value, offset| {
         if tags.insert(name, value, offset) {
             duplicates.push((name, value, offset));
+        }
+        if !super::token::is_tag(&text.as_bytes()[offset..]) {
+            malformed.push((name, value, offset));
         }
         stopped = stopped || visitor.tag(name, value).is_break();
     });
@@ -164,6 +168,20 @@ fn walk<'t, V: Visitor<'t>>(
                 offset,
             },
             format!("a blank line inside the tag section: [{name}] and the tags after it are read as this game's"),
+            None,
+        );
+    }
+    for (name, value, offset) in malformed {
+        rep.warn(
+            GameProblemKind::MalformedTag,
+            At {
+                ply: None,
+                token: Some(name),
+                offset,
+            },
+            format!(
+                "[{name}] is no well-formed tag pair (a `\"` or `\\` in its value is not escaped as `\\\"` or `\\\\`): its value is read as `{value}`, all between its first quote and its last (pgn convert writes it escaped)"
+            ),
             None,
         );
     }
