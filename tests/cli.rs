@@ -360,7 +360,11 @@ fn interrupted_convert(signal: &str, code: i32) {
         .collect();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(out.status.code(), Some(code), "SIG{signal}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("interrupted"),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 

@@ -860,3 +860,45 @@ fn convert_writes_dates_and_ply_counts_as_the_standard_does() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Each target's layout is its own exports' (issue 33.18): a Lichess export converted to
+/// Lichess is written line for line as it was (Lichess puts each game's movetext on one
+/// line; only the ` 0-1` it writes for a game without moves loses its space), Chess.com
+/// gets one line per game too, XBoard lines of at most 75 columns, and `-w` still sets
+/// another width.
+#[test]
+fn each_target_lays_out_games_as_its_own_exports() {
+    let sample = "samples/lichess_standard_2025-05_sample438.pgn";
+    let original = fs::read_to_string(sample).unwrap();
+    let convert = |args: &[&str]| {
+        let mut all = vec!["pgn", "convert", "-q"];
+        all.extend_from_slice(args);
+        all.push(sample);
+        let out = common::run(&all);
+        assert!(out.status.success());
+        common::text(&out.stdout)
+    };
+    let lichess = convert(&["--to", "lichess"]);
+    let (a, b): (Vec<&str>, Vec<&str>) = (lichess.lines().collect(), original.lines().collect());
+    // (The sample ends without the blank line after its last game.)
+    assert_eq!(a.len(), b.len() + 1);
+    assert_eq!(a.last(), Some(&""));
+    for (n, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(*x, y.trim_start(), "line {}", n + 1);
+    }
+    let movetext = |text: &str| -> Vec<usize> {
+        text.lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('['))
+            .map(str::len)
+            .collect()
+    };
+    let games = original.matches("[Event ").count();
+    assert_eq!(movetext(&convert(&["--to", "chesscom"])).len(), games);
+    let xboard = movetext(&convert(&["--to", "xboard"]));
+    assert!(
+        xboard.len() > games && xboard.iter().all(|&n| n <= 75),
+        "xboard"
+    );
+    let wide = movetext(&convert(&["--to", "lichess", "-w", "80"]));
+    assert!(wide.len() > games && wide.iter().all(|&n| n <= 80));
+}

@@ -700,7 +700,9 @@ pub struct LayoutArgs {
     /// those).
     #[arg(long = "tags", id = "keep_tags", value_name = "TAGS", value_parser = parse_kept_tags)]
     pub keep_tags: Option<pocketfen::pgn::KeptTags>,
-    /// The movetext's line width (default 80; 0: one line per game).
+    /// The movetext's line width (0: one line per game). Default: the target's own, as
+    /// its exports lay games out: one line for Lichess and Chess.com, 75 columns for
+    /// XBoard.
     #[arg(long = "width", short = 'w', value_name = "WIDTH")]
     pub width: Option<usize>,
     /// Write at most N mainline plies of each game (the rest is still validated).
@@ -718,7 +720,7 @@ impl LayoutArgs {
             strip_variations: has("variations"),
             strip_clocks: has("clocks"),
             tags: self.keep_tags.clone().unwrap_or_default(),
-            width: self.width.unwrap_or(80),
+            width: self.width,
             ply_limit: self.ply_limit,
         }
     }

@@ -289,6 +289,8 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
         Ok(())
     })();
     live::end_line(line);
+    // A stop before the first file was opened leaves no summary to say so.
+    interrupted |= live::stopped();
     let keep = result.is_ok() && !io_failed && !interrupted;
     if let Some(out) = out {
         out.finish(keep)?;
@@ -433,6 +435,8 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
         Ok(())
     })();
     live::end_line(line);
+    // A stop before the first file was opened leaves no summary to say so.
+    interrupted |= live::stopped();
     let keep = result.is_ok() && !io_failed && !interrupted;
     out.finish(keep)?;
     if let Some(d) = dups {

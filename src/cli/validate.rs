@@ -763,6 +763,8 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     // The destination is replaced only by a run that read all its input: a failed or
     // interrupted run drops the temporary file and leaves an existing destination as
     // it was.
+    // A stop before the first file was opened leaves no summary to say so.
+    interrupted |= live::stopped();
     if let (Some(temp), Some(path)) = (temp, &args.output) {
         if result.is_ok() && !io_failed && !interrupted {
             persist(temp, path)?;

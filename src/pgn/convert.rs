@@ -77,6 +77,17 @@ impl Target {
         }
     }
 
+    /// The movetext's line width the target's own exports have (0: one line per game):
+    /// Lichess and Chess.com write each game's movetext on one line (the bundled
+    /// `samples/lichess_*` and Chess.com's exports in `grammar-tests/pgn/real/`), WinBoard
+    /// breaks it at 75 columns (its `PGN_MAX_LINE`).
+    pub fn line_width(self) -> usize {
+        match self {
+            Target::Lichess | Target::Chesscom => 0,
+            Target::Xboard => 75,
+        }
+    }
+
     /// The target's own pawn-drop style.
     pub fn drop_style(self) -> DropStyle {
         match self {
@@ -378,7 +389,8 @@ impl std::str::FromStr for KeptTags {
 }
 
 /// How a rewritten game is laid out, and what it leaves out (`--strip`, `--tags`, `-w`,
-/// `--ply-limit`). The default keeps everything, lines wrapped at 80.
+/// `--ply-limit`). The default keeps everything, its lines as the target's exports lay
+/// them out ([`Target::line_width`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     /// Leave out comments.
@@ -392,8 +404,9 @@ pub struct Layout {
     pub strip_clocks: bool,
     /// The tags kept.
     pub tags: KeptTags,
-    /// The line width of the movetext (0: one line per game).
-    pub width: usize,
+    /// The line width of the movetext (0: one line per game; `None`: the target's own,
+    /// [`Target::line_width`]).
+    pub width: Option<usize>,
     /// The most mainline plies written (the rest of the game is validated but left out,
     /// as are the `CurrentPosition` it would give).
     pub ply_limit: Option<usize>,
@@ -407,7 +420,7 @@ impl Default for Layout {
             strip_variations: false,
             strip_clocks: false,
             tags: KeptTags::All,
-            width: 80,
+            width: None,
             ply_limit: None,
         }
     }
@@ -790,10 +803,9 @@ pub fn convert_text_with(
             // CurrentPosition, a Result), so that `finish` seldom needs more.
             out: String::with_capacity(text.len() + 512),
             col: 0,
-            width: if layout.width == 0 {
-                usize::MAX
-            } else {
-                layout.width
+            width: match layout.width.unwrap_or(target.line_width()) {
+                0 => usize::MAX,
+                w => w,
             },
             open: 0,
         },
