@@ -2003,3 +2003,46 @@ fn a_tag_value_with_unescaped_quotes_is_read_with_a_warning() {
     assert!(String::from_utf8(out).unwrap().contains("\"problems\":[]"));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The binary-file check judges the same first 4 KiB however the decoder hands them out
+/// (issue 33.11): a zstd file whose first frame is 22 bytes of PGN and the rest binary
+/// was validated with `-j 1` and refused as binary with `-j 4`; now every `-j` refuses
+/// it, and a text file made of many tiny frames is read by every `-j`.
+#[test]
+fn the_binary_check_is_the_same_for_every_job_count() {
+    let dir = temp_dir("binary-check");
+    let mut bytes = zstd::encode_all(&b"[Event \"x\"]\n\n1. e4 *\n"[..], 3).unwrap();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let noise: Vec<u8> = (0..64 * 1024)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    for chunk in noise.chunks(8192) {
+        bytes.extend(zstd::encode_all(chunk, 3).unwrap());
+    }
+    let binary = dir.join("binary.pgn.zst");
+    fs::write(&binary, &bytes).unwrap();
+    let mut tiny = Vec::new();
+    for i in 0..400 {
+        let game = format!("[Event \"{i}\"]\n\n1. e4 *\n\n");
+        tiny.extend(zstd::encode_all(game.as_bytes(), 3).unwrap());
+    }
+    let text = dir.join("tiny-frames.pgn.zst");
+    fs::write(&text, &tiny).unwrap();
+    for jobs in ["1", "2", "4"] {
+        let (_, err, code) = run_out(&["validate", "-j", jobs, binary.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "-j {jobs}: {err}");
+        assert!(
+            err.contains("a binary file, not PGN text"),
+            "-j {jobs}: {err}"
+        );
+        let (_, err, code) = run_out(&["validate", "-j", jobs, text.to_str().unwrap()]);
+        assert_eq!(code, Some(0), "-j {jobs}: {err}");
+        assert!(err.contains("400 games"), "-j {jobs}: {err}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -421,18 +421,74 @@ pub(crate) fn refuse_unsupported(head: &[u8]) -> io::Result<()> {
 
 /// Refuses a stream whose first decoded bytes are not text: UTF-16 (its byte-order
 /// mark), or binary data (more than one byte in 16 of its first 4 KiB a control byte
-/// that text does not hold). The check is made on the first
-/// read, whose error it is then.
+/// that text does not hold). Of a compressed stream the first 4 KiB of text are
+/// gathered, however its decoder hands them out (a zstd file's first frame may hold 22
+/// bytes, and a parallel decoder hands out more at once), so that every way of reading
+/// a file judges the same bytes; of plain text the first read is judged, so that a slow
+/// pipe's first game is not held back. The refusal is the error of the first read.
 pub(crate) struct TextCheck<R> {
     inner: R,
+    /// How many first bytes to gather before judging (0: the first read's).
+    gather: usize,
+    /// The first bytes, gathered for the check and handed out from `at`.
+    head: Vec<u8>,
+    at: usize,
     checked: bool,
+    /// An error met while gathering, after some bytes: given once they are read.
+    pending: Option<io::Error>,
 }
 
+/// How many first bytes the text check looks at.
+const TEXT_CHECK: usize = 4096;
+
 impl<R> TextCheck<R> {
+    /// Judges the first read of plain text.
     pub(crate) fn new(inner: R) -> TextCheck<R> {
+        TextCheck::with_gather(inner, 0)
+    }
+
+    /// Judges the first 4 KiB of a decoder's text.
+    pub(crate) fn decoded(inner: R) -> TextCheck<R> {
+        TextCheck::with_gather(inner, TEXT_CHECK)
+    }
+
+    fn with_gather(inner: R, gather: usize) -> TextCheck<R> {
         TextCheck {
             inner,
+            gather,
+            head: Vec::new(),
+            at: 0,
             checked: false,
+            pending: None,
+        }
+    }
+}
+
+impl<R: BufRead> TextCheck<R> {
+    /// Gathers the first bytes and checks them.
+    fn check(&mut self) -> io::Result<()> {
+        self.checked = true;
+        let want = self.gather.max(1);
+        while self.head.len() < want {
+            let chunk = match self.inner.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if self.head.is_empty() => return Err(e),
+                Err(e) => {
+                    self.pending = Some(e);
+                    break;
+                }
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            let n = chunk.len().min(TEXT_CHECK.max(want) - self.head.len());
+            self.head.extend_from_slice(&chunk[..n]);
+            self.inner.consume(n);
+        }
+        match not_text(&self.head) {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
 }
@@ -479,17 +535,27 @@ impl<R: BufRead> Read for TextCheck<R> {
 impl<R: BufRead> BufRead for TextCheck<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if !self.checked {
-            let chunk = self.inner.fill_buf()?;
-            self.checked = true;
-            if let Some(e) = not_text(chunk) {
-                return Err(e);
-            }
+            self.check()?;
+        }
+        if self.at < self.head.len() {
+            return Ok(&self.head[self.at..]);
+        }
+        if let Some(e) = self.pending.take() {
+            return Err(e);
         }
         self.inner.fill_buf()
     }
 
     fn consume(&mut self, n: usize) {
-        self.inner.consume(n);
+        if self.at < self.head.len() {
+            self.at = (self.at + n).min(self.head.len());
+            if self.at == self.head.len() {
+                self.head = Vec::new();
+                self.at = 0;
+            }
+        } else {
+            self.inner.consume(n);
+        }
     }
 }
 
@@ -522,8 +588,12 @@ pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
             ));
         }
     };
+    let reader = match compression {
+        Compression::None => TextCheck::new(reader),
+        _ => TextCheck::decoded(reader),
+    };
     Ok(Decoded {
-        reader: Box::new(TextCheck::new(reader)),
+        reader: Box::new(reader),
         compression,
         size: None,
         trailing,

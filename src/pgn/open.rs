@@ -40,7 +40,7 @@ pub fn decode_with<R: Read + Send + 'static>(
         let trailing = TrailingNote::default();
         let reader = super::unpack::parallel(src, compression, jobs, trailing.clone());
         return Ok(Decoded {
-            reader: Box::new(super::input::TextCheck::new(reader)),
+            reader: Box::new(super::input::TextCheck::decoded(reader)),
             compression,
             size: None,
             trailing,
