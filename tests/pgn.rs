@@ -2046,3 +2046,56 @@ fn the_binary_check_is_the_same_for_every_job_count() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Archives of different formats joined with `cat` (`cat a.pgn.gz b.pgn.zst`) are read
+/// whole, as concatenated archives of one format are, by every `-j` (issue 33.12): the
+/// zstd frame after gzip members was taken for trailing bytes, its illegal game never
+/// checked (exit 0).
+#[test]
+fn concatenated_archives_of_different_formats_are_read_whole() {
+    let dir = temp_dir("mixed-formats");
+    let good = "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n".repeat(50);
+    let bad = "[Event \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+    let gz = |text: &str| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(text.as_bytes()).unwrap();
+        e.finish().unwrap()
+    };
+    let zst = |text: &str| zstd::encode_all(text.as_bytes(), 3).unwrap();
+    let bz2 = |text: &str| {
+        let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+        e.write_all(text.as_bytes()).unwrap();
+        e.finish().unwrap()
+    };
+    let cases = [
+        ("gz-zst.pgn.gz", [gz(&good), zst(bad), bz2(&good)].concat()),
+        (
+            "zst-bz2.pgn.zst",
+            [zst(&good), bz2(bad), gz(&good)].concat(),
+        ),
+        ("bz2-gz.pgn.bz2", [bz2(&good), gz(bad), zst(&good)].concat()),
+    ];
+    for (name, bytes) in cases {
+        let path = dir.join(name);
+        fs::write(&path, bytes).unwrap();
+        for jobs in ["1", "4"] {
+            let (out, err, code) = run_out(&[
+                "validate",
+                "--json",
+                "-q",
+                "-j",
+                jobs,
+                path.to_str().unwrap(),
+            ]);
+            assert_eq!(code, Some(1), "{name} -j {jobs}: {err}");
+            let summary: serde_json::Value =
+                serde_json::from_str(String::from_utf8(out).unwrap().lines().last().unwrap())
+                    .unwrap();
+            assert_eq!(summary["games"], 101, "{name} -j {jobs}");
+            assert_eq!(summary["illegal_games"], 1, "{name} -j {jobs}");
+            assert_eq!(summary["complete"], true, "{name} -j {jobs}");
+            assert!(summary.get("trailing_bytes").is_none(), "{name} -j {jobs}");
+        }
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -298,7 +298,13 @@ impl<R: Read> Frames<R> {
             self.stage = Stage::Done;
             return Ok(());
         }
-        if Compression::detect(head) != self.kind {
+        // Archives of different formats joined with `cat` are read whole: a frame of
+        // another compression starts its own decoder; bytes that start none are trailing.
+        let next = Compression::detect(head);
+        if next != Compression::None {
+            self.kind = next;
+        }
+        if next != self.kind {
             let offset = self.base + src.consumed;
             let (len, zeros) = src.drain()?;
             self.trailing.set(Trailing {
