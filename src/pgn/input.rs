@@ -153,13 +153,24 @@ impl fmt::Debug for Decoded<'_> {
 
 /// A buffered reader that can look several bytes ahead (a frame's magic number) and
 /// counts the bytes consumed (the offset of what trails the last frame).
+///
+/// Once told where a frame starts ([`Peek::align_here`]), it hands its decoder the
+/// frame's bytes in pieces that end at every [`ALIGN`] bytes from there, however the
+/// bytes came in: a decoder's output, and so what it decodes before meeting damage, is
+/// then the same whether the frame is read from the file's start, from a part's or a
+/// chunk's start (`--split`, the parallel decoder), or by any number of threads.
 pub(super) struct Peek<R> {
     inner: R,
     buf: Box<[u8]>,
     pos: usize,
     len: usize,
     consumed: u64,
+    /// Where the frame being read starts (bytes consumed then), once aligned.
+    origin: Option<u64>,
 }
+
+/// The size of the pieces a frame's bytes are handed to its decoder in.
+const ALIGN: u64 = 4 << 10;
 
 impl<R: Read> Peek<R> {
     pub(super) fn new(inner: R) -> Peek<R> {
@@ -169,7 +180,15 @@ impl<R: Read> Peek<R> {
             pos: 0,
             len: 0,
             consumed: 0,
+            origin: None,
         }
+    }
+
+    /// A frame starts here: from now on its bytes are handed out in pieces that end at
+    /// every [`ALIGN`] bytes from here.
+    #[cfg(feature = "compression")]
+    pub(super) fn align_here(&mut self) {
+        self.origin = Some(self.consumed);
     }
 
     /// At least `n` bytes ahead, fewer only at the end of the stream.
@@ -219,6 +238,13 @@ impl<R: Read> Read for Peek<R> {
 
 impl<R: Read> BufRead for Peek<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if let Some(origin) = self.origin {
+            // Up to the next piece's end, all of it unless the stream ends first.
+            let piece = (ALIGN - (self.consumed - origin) % ALIGN) as usize;
+            self.peek(piece)?;
+            let n = piece.min(self.len - self.pos);
+            return Ok(&self.buf[self.pos..self.pos + n]);
+        }
         if self.pos == self.len {
             self.pos = 0;
             self.len = loop {
@@ -316,6 +342,7 @@ impl<R: Read> Frames<R> {
             self.stage = Stage::Done;
             return Ok(());
         }
+        src.align_here();
         self.stage = match self.kind {
             Compression::Zstd => {
                 Stage::Zstd(zstd::stream::read::Decoder::with_buffer(src)?.single_frame())
