@@ -652,14 +652,18 @@ impl Run {
         if game.format == Format::Auto {
             game.format = Format::from_path(&name);
         }
-        let read = Arc::new(AtomicU64::new(0));
+        let mut read = Arc::new(AtomicU64::new(0));
         let mut size = None;
         let opened = match self.opts.split {
             Some(split) => source
                 .open_part(split, self.opts.max_game_bytes)
                 .map(|p| (p.games, p.state.plan.compression, p.trailing, Some(p.state))),
-            None => source.open(self.jobs, &read).map(|d| {
+            None => source.open(self.jobs, &Arc::clone(&read)).map(|d| {
                 size = d.size;
+                // A decoder that reads ahead says how far its text reaches.
+                if let Some(reached) = &d.reached {
+                    read = Arc::clone(reached);
+                }
                 let games = GameSplitter::with_max_game_bytes(d.reader, self.opts.max_game_bytes);
                 (games, d.compression, d.trailing, None)
             }),

@@ -139,6 +139,10 @@ pub struct Decoded<'a> {
     pub size: Option<u64>,
     /// The bytes after the last complete frame, once the reader has reached them.
     pub trailing: TrailingNote,
+    /// How far into the compressed stream the text handed out so far reaches, when the
+    /// reader decodes far ahead of it (the parallel decoder): a progress line's share
+    /// of the file. `None`: the bytes read from the stream tell it.
+    pub reached: Option<Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl fmt::Debug for Decoded<'_> {
@@ -147,6 +151,7 @@ impl fmt::Debug for Decoded<'_> {
             .field("compression", &self.compression)
             .field("size", &self.size)
             .field("trailing", &self.trailing)
+            .field("reached", &self.reached)
             .finish_non_exhaustive()
     }
 }
@@ -427,6 +432,7 @@ pub(crate) fn decode_part<R: Read + Send + 'static>(
         compression: kind,
         size: None,
         trailing,
+        reached: None,
     })
 }
 
@@ -630,6 +636,7 @@ pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
         compression,
         size: None,
         trailing,
+        reached: None,
     })
 }
 

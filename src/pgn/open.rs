@@ -35,15 +35,18 @@ pub fn decode_with<R: Read + Send + 'static>(
                 compression,
                 size: None,
                 trailing: TrailingNote::default(),
+                reached: None,
             });
         }
         let trailing = TrailingNote::default();
         let reader = super::unpack::parallel(src, compression, jobs, trailing.clone());
+        let reached = Some(reader.reached());
         return Ok(Decoded {
             reader: Box::new(super::input::TextCheck::decoded(reader)),
             compression,
             size: None,
             trailing,
+            reached,
         });
     }
     let _ = jobs;

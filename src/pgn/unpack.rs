@@ -22,6 +22,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Cursor, Read};
+use std::sync::atomic::{AtomicU64, Ordering as Atomic};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -119,6 +120,7 @@ pub(super) fn parallel<R: Read + Send + 'static>(
         pos: 0,
         trailing,
         done: false,
+        reached: Arc::new(AtomicU64::new(0)),
     }
 }
 
@@ -467,6 +469,9 @@ enum Source {
 struct Remaining {
     current: Box<dyn Read + Send>,
     order: Option<Receiver<Order>>,
+    /// The stream offset read up to, told to the progress line.
+    offset: u64,
+    reached: Arc<AtomicU64>,
 }
 
 impl Read for Remaining {
@@ -481,6 +486,8 @@ impl Read for Remaining {
             };
             filled += n;
             if n > 0 {
+                self.offset += n as u64;
+                self.reached.store(self.offset, Atomic::Relaxed);
                 continue;
             }
             let next = self.order.as_ref().and_then(|o| o.recv().ok());
@@ -507,9 +514,18 @@ pub(super) struct ParallelReader {
     pos: usize,
     trailing: TrailingNote,
     done: bool,
+    /// How far into the compressed stream the text handed out reaches.
+    reached: Arc<AtomicU64>,
 }
 
 impl ParallelReader {
+    /// How far into the compressed stream the text handed out so far reaches (the end
+    /// of the last chunk handed out whole, or the sequential decoder's reads): the
+    /// scanner and the decoders read well ahead of it.
+    pub(super) fn reached(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.reached)
+    }
+
     /// Reads sequentially from `base`, `input` first and then whatever follows it, the
     /// first `skip` bytes of text already handed out.
     fn sequential(&mut self, base: u64, input: Box<dyn Read + Send>, skip: u64) -> io::Result<()> {
@@ -519,6 +535,8 @@ impl ParallelReader {
         let remaining = Remaining {
             current: input,
             order: Some(order),
+            offset: base,
+            reached: Arc::clone(&self.reached),
         };
         let note = TrailingNote::default();
         let frames = Frames::start(self.kind, Peek::new(remaining), note.clone())?;
@@ -564,7 +582,11 @@ impl ParallelReader {
                         self.pos = 0;
                         return Ok(true);
                     }
-                    Ok(Block::End) => self.source = Source::Between,
+                    Ok(Block::End) => {
+                        self.reached
+                            .fetch_max(*base + bytes.len() as u64, Atomic::Relaxed);
+                        self.source = Source::Between;
+                    }
                     Ok(Block::Unclean) | Err(_) => {
                         // Read it again, and what follows, as a sequential read would.
                         let (base, skip) = (*base, *delivered);
