@@ -1752,7 +1752,7 @@ fn issue_25_split_parts_merge_to_one_run() {
         ]);
         assert_eq!(code, Some(2), "{name}: {err}");
         assert!(
-            err.contains(&format!("cannot split it: it is {what}")) && err.contains("pzstd -19"),
+            err.contains(&format!("cannot split it: it is {what}")) && err.contains("pzstd -3"),
             "{name}: {err}"
         );
         let part = dir.join(format!("refused-{name}.jsonl"));
@@ -2149,5 +2149,63 @@ fn progress_follows_the_work_not_the_read_ahead() {
             worst * 100.0
         );
     }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A part's text output says which part its lines count in (issue 33.20): `FILE (part
+/// 3/3):LINE`, as its lines and games count from the part's start; a one-frame file too
+/// small to be worth splitting says so, with a recompression that makes frames; a part
+/// of a compressed file in which no game starts is explained by its frames.
+#[test]
+fn split_parts_say_where_their_lines_count() {
+    let dir = temp_dir("split-lines");
+    let plain = dir.join("games.pgn");
+    let illegal = fs::read_to_string("grammar-tests/pgn/err/illegal-drop.pgn").unwrap();
+    let mut text = String::from_utf8(games_text(1)).unwrap();
+    text.push_str(&illegal);
+    fs::write(&plain, &text).unwrap();
+    let p = plain.to_str().unwrap();
+    let (out, _, _) = run_out(&["validate", "--split", "3/3", p]);
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.starts_with(&format!("{p} (part 3/3):")) && out.contains("not-in-pocket"),
+        "{out}"
+    );
+    // The whole file's line, which merge gives, is the part's plus the lines before it.
+    let (whole, _, _) = run_out(&["validate", p]);
+    let line_of = |s: &str| -> usize { s.split(':').nth(1).unwrap().parse().unwrap() };
+    let whole = String::from_utf8(whole).unwrap();
+    let part_line = line_of(&out.replace(" (part 3/3)", ""));
+    assert!(line_of(&whole) > part_line);
+    // One frame, and small: read it whole; how to make frames.
+    let one = dir.join("one.pgn.zst");
+    fs::write(&one, zstd::encode_all(text.as_bytes(), 3).unwrap()).unwrap();
+    let (_, err, code) = run_out(&["validate", "--split", "2/3", one.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("is read whole in moments: read it without --split")
+            && err.contains("pzstd -3"),
+        "{err}"
+    );
+    // Frames larger than the parts leave parts empty, and the note says so.
+    let big = dir.join("big.pgn");
+    fs::write(&big, games_text(12)).unwrap();
+    let zst = tool(
+        "pzstd",
+        &["-q", "-c", "-1", "-p", "2", big.to_str().unwrap()],
+    )
+    .stdout;
+    let framed = dir.join("framed.pgn.zst");
+    fs::write(&framed, &zst).unwrap();
+    let mut noted = 0;
+    for k in 1..=40 {
+        let split = format!("{k}/40");
+        let (_, err, _) = run_out(&["validate", "--split", &split, framed.to_str().unwrap()]);
+        if err.contains("no game starts in this part") {
+            assert!(err.contains("zstd frames that start in its bytes"), "{err}");
+            noted += 1;
+        }
+    }
+    assert!(noted > 0, "no empty part among 40");
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -171,6 +171,16 @@ pub(super) fn shown(name: &str) -> String {
     pocketfen::record::printable(name).into_owned()
 }
 
+/// A file's name as a game's text lines show it: with `--split K/N`, the part too
+/// (`FILE (part 3/12)`), since the part's lines and games count from its own start
+/// (`merge` gives the whole file's).
+fn shown_in(name: &str, split: Option<pocketfen::archive::Split>) -> String {
+    match split {
+        Some(split) => format!("{} (part {split})", shown(name)),
+        None => shown(name),
+    }
+}
+
 /// The options a file's games are read with: its format from its name when `auto`.
 fn options_for(opts: Options, name: &str) -> Options {
     if opts.format == Format::Auto {
@@ -212,15 +222,23 @@ pub(super) fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
 /// part, its trailing bytes, and why it could not be read whole (`false` then).
 pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -> bool {
     if let Some(p) = &s.split
-        && p.start.is_none()
+        && (p.start.is_none() || (p.start == p.end && s.games == 0))
         && s.opened
         && s.stream_error.is_none()
         && !s.interrupted
     {
+        let why = if p.compression == pocketfen::pgn::Compression::None {
+            "after its start the file has no tag line after a blank line that follows movetext (a point where a game surely starts), so the games there belong to the parts before it".to_owned()
+        } else {
+            format!(
+                "a part holds the games that begin in the {} frames that start in its bytes, and none does here: no frame starts there, or the frames that do hold the rest of a game begun before (frames larger than the parts leave parts empty: split into fewer parts)",
+                p.compression.name()
+            )
+        };
         live::note(
             line,
             format_args!(
-                "{name}: part {}/{}: no game starts in this part: after its start the file has no tag line after a blank line that follows movetext (a point where a game surely starts), so the games there belong to the parts before it",
+                "{name}: part {}/{}: no game starts in this part: {why}",
                 p.part, p.of
             ),
         );
@@ -371,7 +389,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 RunRecord::Summary(s) => &s.file,
                 _ => unreachable!("a game or a summary"),
             };
-            report.begin_file(&shown(file));
+            report.begin_file(&shown_in(file, args.games.split));
             in_file = true;
         }
         match &record {
@@ -387,9 +405,18 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                     if args.json {
                         json_line(w, &record)
                     } else if r.problems.is_empty() {
-                        writeln!(w, "{}", r.display_ok_in(&shown(&g.file)))
+                        writeln!(
+                            w,
+                            "{}",
+                            r.display_ok_in(&shown_in(&g.file, args.games.split))
+                        )
                     } else {
-                        problem_lines(w, &shown(&g.file), r.number, &r.problems)
+                        problem_lines(
+                            w,
+                            &shown_in(&g.file, args.games.split),
+                            r.number,
+                            &r.problems,
+                        )
                     }
                 })
                 .context("writing the report")?;
@@ -525,7 +552,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
         match &record {
             RunRecord::Replayed(r) => {
                 ok &= r.problems.is_empty();
-                let name = shown(&r.file);
+                let name = shown_in(&r.file, args.games.split);
                 out.record(|w| {
                     if args.json {
                         return json_line(w, &record);
@@ -693,7 +720,12 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                     }
                     if !c.problems.is_empty() {
                         let mut said = Vec::new();
-                        problem_lines(&mut said, &shown(&c.file), c.game, &c.problems)?;
+                        problem_lines(
+                            &mut said,
+                            &shown_in(&c.file, args.games.split),
+                            c.game,
+                            &c.problems,
+                        )?;
                         live::without_line(line, || io::stderr().write_all(&said))?;
                     }
                     let bytes = match &c.raw {

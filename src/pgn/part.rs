@@ -195,21 +195,36 @@ fn cuttable(file: &SharedFile, kind: Compression, size: u64) -> io::Result<()> {
     let (what, how) = match kind {
         Compression::Zstd => (
             "one zstd frame (as `zstd` writes it)",
-            "`zstd -dc FILE | pzstd -19 -o NEW.pgn.zst` (as Lichess compresses its database)",
+            "`zstd -dc FILE | pzstd -3 -o NEW.pgn.zst`",
         ),
         Compression::Gzip => (
             "one gzip stream (not BGZF blocks)",
-            "`gzip -dc FILE | pzstd -19 -o NEW.pgn.zst`, or `bgzip` for BGZF",
+            "`gzip -dc FILE | pzstd -3 -o NEW.pgn.zst`, or `bgzip` for BGZF",
         ),
         _ => (
             "one bzip2 stream (as `bzip2` writes it; `pbzip2` writes many)",
-            "`bzip2 -dc FILE | pzstd -19 -o NEW.pgn.zst`, or `bzip2 -dc FILE | pbzip2 -9 > NEW.pgn.bz2`",
+            "`bzip2 -dc FILE | pzstd -3 -o NEW.pgn.zst`, or `bzip2 -dc FILE | pbzip2 -9 > NEW.pgn.bz2`",
         ),
     };
+    // pzstd cuts its input into frames of about 2 MB of text at level 1, 8 MB at 3 and
+    // 32 MB at 19 (as Lichess's database files are): a smaller text stays one frame,
+    // and a file that small is read whole in moments anyway.
+    let small = if size < SMALL_FILE {
+        format!(
+            " A file this small ({:.1} MB) is read whole in moments: read it without --split.",
+            size as f64 / 1e6
+        )
+    } else {
+        String::new()
+    };
     Err(refuse(format!(
-        "cannot split it: it is {what}, which can only be decoded from its start; recompress it in independent frames: {how}"
+        "cannot split it: it is {what}, which can only be decoded from its start.{small} To split it, recompress it in independent frames: {how} (pzstd cuts about 8 MB of text into each frame at level 3, 2 MB at -1, 32 MB at -19 as Lichess's database files; a part holds whole frames, so a text of fewer frames than parts leaves parts empty)"
     )))
 }
+
+/// A compressed file smaller than this is not worth splitting: it is read whole in a
+/// moment, and recompressed it would be few frames.
+const SMALL_FILE: u64 = 16 << 20;
 
 #[cfg(feature = "compression")]
 /// The length of the frame at `at`, when its headers tell it (zstd: pzstd's skippable
