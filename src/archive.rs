@@ -836,6 +836,8 @@ impl Run {
                     captured: chosen.captured,
                     text,
                     raw,
+                    tags_present: chosen.tags_present,
+                    tag_names: chosen.tag_names,
                 }))
             }
             Item::Keyed(key, report, raw) => {

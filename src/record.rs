@@ -443,6 +443,14 @@ pub struct SelectedRecord {
     /// The game exactly as it was in the input (not serialized).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub raw: RawGame,
+    /// Which tag criteria name a tag the game has (see
+    /// [`crate::pgn::Chosen::tags_present`]; not serialized).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub tags_present: u64,
+    /// The names of the game's tags, when sampled (see
+    /// [`crate::pgn::Chosen::tag_names`]; not serialized).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub tag_names: Option<String>,
 }
 
 /// A game of `pgn dedupe`: its key (see [`crate::pgn::game_key`]) and its bytes.

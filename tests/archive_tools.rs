@@ -845,3 +845,51 @@ fn split_by_tag_compresses_by_extension_and_never_shares_a_file() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `pgn select` criteria that can never match are not silent (issue 33.21): a value that
+/// starts like an operator (`WhiteElo=>2400`, the exact value `>2400`) is warned of at
+/// once, a criterion on a tag no game has is warned of after the run with the nearest
+/// name the input has; `--position` of a Lichess crazyhouse URL takes its variant.
+#[test]
+fn select_warns_of_criteria_that_cannot_match() {
+    let count = |args: &[&str]| {
+        let mut all = vec!["pgn", "select", "--count"];
+        all.extend_from_slice(args);
+        let out = run(&all);
+        (text(&out.stdout).trim().to_owned(), text(&out.stderr))
+    };
+    let (n, err) = count(&["--tag", "WhiteElo=>2400", STANDARD]);
+    assert_eq!(n, "0");
+    assert!(
+        err.contains(
+            "`WhiteElo=>2400` asks for the exact value `>2400`; did you mean `WhiteElo>=2400`"
+        ),
+        "{err}"
+    );
+    let (n, err) = count(&["--tag", "whiteelo>=2400", STANDARD]);
+    assert_eq!(n, "0");
+    assert!(
+        err.contains("--tag whiteelo: no game of the input has a [whiteelo] tag")
+            && err.contains("did you mean [WhiteElo]?"),
+        "{err}"
+    );
+    let (n, err) = count(&["--tag", "WhiteElo>=2400", STANDARD]);
+    assert_ne!(n, "0");
+    assert!(!err.contains("warning"), "{err}");
+    let (_, err) = count(&["--tag", "Foo=1", STANDARD]);
+    assert!(
+        err.contains("no game of the input has a [Foo] tag") && !err.contains("did you mean"),
+        "{err}"
+    );
+    // The crazyhouse URL's position after 1. e4 is no standard game's.
+    let url = "https://lichess.org/analysis/crazyhouse/rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR/_b_KQkq_-_0_1";
+    let zh = "samples/lichess_zh_2018_JannLee-CrazyAra.pgn";
+    let (n, _) = count(&["--position", url, STANDARD, zh]);
+    let (only_zh, _) = count(&["--position", url, zh]);
+    let (standard, _) = count(&["--position", url, "--variant", "chess", STANDARD]);
+    assert_eq!(n, only_zh);
+    assert_ne!(
+        standard, "0",
+        "with --variant chess the standard games reach it"
+    );
+}

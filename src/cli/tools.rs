@@ -169,7 +169,12 @@ fn refuse_same(a: (&str, Option<&Path>), b: (&str, Option<&Path>)) -> Result<()>
     Ok(())
 }
 
-/// The selection the arguments ask for.
+/// How many games lacking a tag criterion's tag lend their tag names, to find the name
+/// a misspelt criterion meant.
+const NAME_SAMPLES: usize = 1000;
+
+/// The selection the arguments ask for. A tag criterion whose value starts like an
+/// operator (`WhiteElo=>2400` is the exact value `>2400`) is warned of at once.
 fn selection(args: &SelectArgs) -> Result<Selection> {
     let position = args
         .position
@@ -177,9 +182,29 @@ fn selection(args: &SelectArgs) -> Result<Selection> {
         .map(|fen| Reaches::new(fen, args.board_only))
         .transpose()
         .map_err(|e| anyhow::anyhow!("--position {e}"))?;
+    for t in &args.tags {
+        if let pocketfen::pgn::TagTest::Is(value) = &t.test
+            && let Some(op) = value.chars().next().filter(|c| "<>=~!".contains(*c))
+        {
+            let rest = &value[op.len_utf8()..];
+            let meant = match op {
+                '<' | '>' => format!("{}{op}={rest}` or `{}{op}{rest}", t.name, t.name),
+                '~' => format!("{}~{rest}", t.name),
+                _ => format!("{}={rest}", t.name),
+            };
+            live::note(
+                None,
+                format_args!(
+                    "warning: --tag `{}={value}` asks for the exact value `{value}`; did you mean `{meant}`?",
+                    t.name
+                ),
+            );
+        }
+    }
     Ok(Selection {
         tags: args.tags.clone(),
-        variant: args.variant,
+        // A Lichess URL's variant, unless one is asked for.
+        variant: args.variant.or(position.as_ref().and_then(|p| p.variant)),
         players: args.player.clone(),
         results: args.result.clone(),
         min_plies: args.min_plies,
@@ -192,11 +217,97 @@ fn selection(args: &SelectArgs) -> Result<Selection> {
             _ => None,
         },
         capture: None,
+        name_samples: (!args.tags.is_empty())
+            .then(|| Arc::new(std::sync::atomic::AtomicUsize::new(NAME_SAMPLES))),
     })
 }
 
+/// Which tag criteria no game of the input matched the name of, and the names the
+/// input's games have: told after the run, each with the nearest name.
+#[derive(Default)]
+struct TagNamesSeen {
+    present: u64,
+    names: std::collections::BTreeSet<String>,
+}
+
+impl TagNamesSeen {
+    /// Takes in a game's record; stops the sampling once every criterion's tag is seen.
+    fn add(&mut self, sel: &Selection, g: &pocketfen::record::SelectedRecord) {
+        self.present |= g.tags_present;
+        if let Some(names) = &g.tag_names {
+            for n in names.lines() {
+                if !self.names.contains(n) {
+                    self.names.insert(n.to_owned());
+                }
+            }
+        }
+        let all = if sel.tags.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << sel.tags.len()) - 1
+        };
+        if self.present == all
+            && let Some(samples) = &sel.name_samples
+        {
+            samples.store(0, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Warns of each criterion on a tag no game has, with the nearest name seen.
+    fn warn(&self, sel: &Selection) {
+        let mut told = Vec::new();
+        for (i, t) in sel.tags.iter().enumerate().take(64) {
+            if self.present & (1 << i) != 0 || told.contains(&t.name) {
+                continue;
+            }
+            told.push(t.name.clone());
+            let nearest = self
+                .names
+                .iter()
+                .map(|n| (edit_distance(&n.to_lowercase(), &t.name.to_lowercase()), n))
+                .filter(|(d, n)| {
+                    let len = n.chars().count().max(t.name.chars().count());
+                    *d <= match len {
+                        0..=4 => 1,
+                        5..=8 => 2,
+                        _ => len / 4,
+                    }
+                })
+                .min();
+            let hint = match nearest {
+                Some((_, n)) => format!("; did you mean [{n}]?"),
+                None => String::new(),
+            };
+            live::note(
+                None,
+                format_args!(
+                    "warning: --tag {}: no game of the input has a [{}] tag (tag names are case-sensitive){hint}",
+                    t.name, t.name
+                ),
+            );
+        }
+    }
+}
+
+/// The Levenshtein distance between `a` and `b`, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (up + 1).min(row[j] + 1).min(diag + usize::from(ca != cb));
+            diag = up;
+        }
+    }
+    row[b.len()]
+}
+
 pub fn select(args: &SelectArgs) -> Result<bool> {
-    let sel = selection(args)?;
+    let sel = Arc::new(selection(args)?);
+    let mut seen = TagNamesSeen::default();
     let games = args.input.games();
     let paths = files(&games)?;
     let jobs = pocketfen::archive::jobs(args.input.jobs.unwrap_or(0));
@@ -235,10 +346,11 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     };
     let run = Run::new(
         sources(&paths, &ropts),
-        Task::Select(Arc::new(sel), rewrite),
+        Task::Select(Arc::clone(&sel), rewrite),
         ropts,
     );
     let (mut chosen, mut all_chosen) = (0usize, 0usize);
+    let mut games_read = 0usize;
     // Games over --max-game-bytes: in no output.
     let mut unread = 0usize;
     let mut io_failed = false;
@@ -251,6 +363,8 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
                     unread += 1;
                 }
                 RunRecord::Selected(g) => {
+                    seen.add(&sel, &g);
+                    games_read += 1;
                     if g.selected {
                         chosen += 1;
                         if let Some(out) = &mut out {
@@ -299,6 +413,9 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
         rest.finish(keep)?;
     }
     result.context("writing the output")?;
+    if games_read > 0 && !interrupted {
+        seen.warn(&sel);
+    }
     if args.count {
         println!("{all_chosen}");
     }

@@ -20,6 +20,8 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::game::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
@@ -220,10 +222,14 @@ pub struct Reaches {
     setup: Setup,
     /// Whether only the board counts (not the side to move and the pockets).
     pub board_only: bool,
+    /// The variant a Lichess analysis URL names (`/analysis/crazyhouse/…`): a selection
+    /// without a variant of its own takes it.
+    pub variant: Option<Variant>,
 }
 
 impl Reaches {
-    /// The position of a FEN in any dialect (one board).
+    /// The position of a FEN in any dialect (one board; a Lichess URL's variant is
+    /// [`Reaches::variant`]).
     ///
     /// # Errors
     ///
@@ -232,7 +238,11 @@ impl Reaches {
         let pasted = fen::unwrap_pasted(text);
         let parsed = fen::parse(&pasted.fen, None).map_err(|e| format!("`{text}`: {e}"))?;
         match parsed.fen {
-            crate::setup::Fen::Single(setup) => Ok(Reaches { setup, board_only }),
+            crate::setup::Fen::Single(setup) => Ok(Reaches {
+                setup,
+                board_only,
+                variant: pasted.variant,
+            }),
             crate::setup::Fen::Pair(_) => Err(format!(
                 "`{text}`: a bughouse pair; give one board, which either board of a match may reach"
             )),
@@ -273,6 +283,10 @@ pub struct Selection {
     pub valid: Option<bool>,
     /// A tag whose value each game's record carries (`pgn split --by-tag`).
     pub capture: Option<String>,
+    /// How many more games that lack the tag of a tag criterion hand out the names of
+    /// their tags ([`Chosen::tag_names`]), so that a criterion on a misspelt tag can be
+    /// told the nearest name; `None`: none do.
+    pub name_samples: Option<Arc<AtomicUsize>>,
 }
 
 impl Selection {
@@ -315,12 +329,20 @@ pub struct Chosen {
     pub report: GameReport,
     /// The value of [`Selection::capture`], when the game has the tag.
     pub captured: Option<String>,
+    /// Which tag criteria (bit i: `Selection::tags[i]`, the first 64) name a tag the
+    /// game has.
+    pub tags_present: u64,
+    /// The names of the game's tags, one per line, when it lacks a tag criterion's tag
+    /// and [`Selection::name_samples`] allowed it.
+    pub tag_names: Option<String>,
 }
 
 /// Watches the walk for a selection.
 struct Chooser<'s> {
     sel: &'s Selection,
     tags: Vec<(String, String)>,
+    /// Every tag's name, while samples of them are wanted.
+    names: Option<String>,
     variant: Option<Variant>,
     reached: bool,
     last_drop: bool,
@@ -329,6 +351,10 @@ struct Chooser<'s> {
 
 impl<'t> Visitor<'t> for Chooser<'_> {
     fn tag(&mut self, name: &'t str, value: &'t str) -> ControlFlow<()> {
+        if let Some(names) = &mut self.names {
+            names.push_str(name);
+            names.push('\n');
+        }
         if self.sel.wants_tag(name) && !self.tags.iter().any(|(n, _)| n == name) {
             self.tags
                 .push((name.to_owned(), unescape(value).into_owned()));
@@ -410,11 +436,18 @@ pub fn select_game(game: &RawGame, sel: &Selection, opts: &Options) -> Chosen {
                 problems: Vec::new(),
             },
             captured: None,
+            tags_present: 0,
+            tag_names: None,
         };
     }
+    let sampling = sel
+        .name_samples
+        .as_ref()
+        .is_some_and(|n| n.load(Ordering::Relaxed) > 0);
     let mut c = Chooser {
         sel,
         tags: Vec::new(),
+        names: (sampling && !sel.tags.is_empty()).then(String::new),
         variant: None,
         reached: false,
         last_drop: false,
@@ -477,10 +510,30 @@ pub fn select_game(game: &RawGame, sel: &Selection, opts: &Options) -> Chosen {
         selected &= accepted == valid;
     }
     let captured = sel.capture.as_deref().and_then(tag).map(str::to_owned);
+    let mut tags_present = 0u64;
+    for (i, t) in sel.tags.iter().enumerate().take(64) {
+        if tag(&t.name).is_some() {
+            tags_present |= 1 << i;
+        }
+    }
+    let all = sel.tags.len().min(64);
+    let lacks = tags_present.count_ones() < all as u32;
+    let tag_names = match (lacks, c.names.take(), &sel.name_samples) {
+        (true, Some(names), Some(left))
+            if left
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .is_ok() =>
+        {
+            Some(names)
+        }
+        _ => None,
+    };
     Chosen {
         selected,
         report,
         captured,
+        tags_present,
+        tag_names,
     }
 }
 
