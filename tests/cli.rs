@@ -858,3 +858,27 @@ fn fen_url_keeps_lines_and_writes_en_passant_as_convert_does() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: Lichess has no bughouse board"));
 }
+
+/// `fen show --svg --last-move` takes UCI: anything else is a usage error (exit 2) that
+/// says so, with an example (issue 33.24).
+#[test]
+fn last_move_is_a_usage_error_when_not_uci() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let out = cmd(&["fen", "show", "--svg", "--last-move", "Qxd7", start])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("expected a move in UCI, such as d1d7"),
+        "{err}"
+    );
+    let out = cmd(&["fen", "show", "--svg", "--last-move", "B:e2e4", start])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = cmd(&["fen", "show", "--svg", "--last-move", "e2e4", start])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}

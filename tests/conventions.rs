@@ -1309,3 +1309,32 @@ fn issue_26_replay_summaries_moves_errors_and_more_urls() {
         assert_eq!(text(&out.stdout), want, "{url}: {}", text(&out.stderr));
     }
 }
+
+/// `validate` (and the other archive commands) with no file, on a terminal, says it
+/// reads the terminal, as other tools do, instead of waiting silently (issue 33.24); a
+/// pipe gets no such line.
+#[test]
+fn reading_the_terminal_says_so() {
+    if !have("script") {
+        eprintln!("skipped: no `script` to make a pseudo-terminal");
+        return;
+    }
+    let command = format!("{} validate", bin().display());
+    let mut child = in_terminal(&command);
+    let mut stdin = child.stdin.take().unwrap();
+    let rx = lines_of(child.stdout.take().unwrap());
+    let mut told = false;
+    while let Some(line) = next_line(&rx) {
+        if line.contains("reading PGN from the terminal: paste games and end with Ctrl-D") {
+            told = true;
+            break;
+        }
+    }
+    // Ctrl-D ends the input.
+    stdin.write_all(b"\x04").unwrap();
+    drop(stdin);
+    let _ = child.wait();
+    assert!(told, "no hint on the terminal");
+    let out = run_in(&["validate"], b"");
+    assert!(!text(&out.stderr).contains("reading PGN from the terminal"));
+}

@@ -40,7 +40,7 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Replay PGN games and print, per ply, the FEN after it, the SAN or the UCI.
     Replay(ReplayArgs),
-    /// PGN archives: re-export for a target site.
+    /// PGN archives: re-export for a site, select, deduplicate and split.
     #[command(subcommand)]
     Pgn(PgnCommand),
     /// Join the `--json` outputs of the parts of a split run (`--split K/N`), given in
@@ -311,7 +311,7 @@ pub struct ShowArgs {
     pub size: u32,
     /// Highlight the last move, in UCI (`e2e4`, `N@d5`); on a pair `A:e2e4` or `B:e7e5`
     /// (repeat for both boards).
-    #[arg(long, value_name = "UCI", requires = "svg")]
+    #[arg(long, value_name = "UCI", requires = "svg", value_parser = parse_last_move)]
     pub last_move: Vec<String>,
 }
 
@@ -527,7 +527,7 @@ pub enum PgnCommand {
     /// input order (exit 1 when none does).
     Select(SelectArgs),
     /// Keep the first of every set of games with the same start position and main line;
-    /// report each duplicate.
+    /// count the duplicates (-v names each).
     Dedupe(DedupeArgs),
     /// Split archives into files of N games, or one file per value of a tag.
     Split(SplitArgs),
@@ -831,4 +831,9 @@ mod tests {
     fn the_arguments_are_consistent() {
         <super::Cli as clap::CommandFactory>::command().debug_assert();
     }
+}
+
+/// A `--last-move` value, checked (kept as written: the board count is known later).
+fn parse_last_move(s: &str) -> Result<String, String> {
+    super::run::parse_last_move(s).map(|_| s.to_owned())
 }

@@ -51,6 +51,15 @@ pub(super) fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
     }
     if files.is_empty() {
         files.push(PathBuf::from("-"));
+        // As other tools do, a person at a terminal is told what is being waited for.
+        if std::io::IsTerminal::is_terminal(&io::stdin()) {
+            live::note(
+                None,
+                format_args!(
+                    "reading PGN from the terminal: paste games and end with Ctrl-D, or name files (`pocketfen … FILE…`, `-h` for help)"
+                ),
+            );
+        }
     }
     if let Some(split) = games.split {
         if files.len() > 1 {
