@@ -29,7 +29,7 @@ use pocketfen::record::RunRecord;
 use pocketfen::{ParseNameError, Variant, guess_variant};
 
 use run::{Feed, RunIterator};
-use source::{io_error, open_source, open_split_source};
+use source::{io_error, open_sources, open_split_source};
 
 create_exception!(
     pocketfen,
@@ -169,8 +169,10 @@ fn parse_name<T: FromStr<Err = ParseNameError>>(name: &str) -> PyResult<T> {
 /// `pocketfen validate --json` (schema version 2) as dicts: a `game` record for each game
 /// with problems (every game with `all=True`), then one `summary` (with the `seconds` it
 /// took when `timings=True`). `source` is a path
-/// (str or os.PathLike; zstd, gzip and bzip2 are detected), bytes, or a binary file
-/// object. `jobs=0` uses every core; records come in input order whatever the number.
+/// (str or os.PathLike; zstd, gzip and bzip2 are detected; a directory stands for the
+/// archives under it, walked as the command line walks it, a summary each), bytes, or a
+/// binary file object. `jobs=0` uses every core; records come in input order whatever
+/// the number.
 /// The work runs without the GIL and in bounded memory.
 #[pyfunction]
 #[pyo3(signature = (source, *, variant = None, strict = false, variations = false, drop_mate = true, jobs = 0, all = false, split = None, timings = false))]
@@ -192,7 +194,7 @@ fn validate(
         None => None,
     };
     let feed = Feed::new();
-    let (source, split) = sources(py, source, split, &feed)?;
+    let (sources, split) = sources(py, source, split, &feed)?;
     let opts = Options {
         variant,
         strict,
@@ -201,7 +203,7 @@ fn validate(
         format: Format::Auto,
     };
     Ok(run::start(
-        source,
+        sources,
         feed,
         Task::Validate { all },
         opts,
@@ -211,14 +213,17 @@ fn validate(
     ))
 }
 
-/// convert_pgn(source, to, *, drop_style=None, keep_broken=False, jobs=0)
+/// convert_pgn(source, to, *, drop_style=None, keep_broken=False, jobs=0, split=None)
 /// --
 ///
 /// Re-exports an archive for a site (`to`: `lichess`, `chesscom` or `xboard`), one game
-/// per item, in input order. A game `validate` rejects (with variations on) is left out,
-/// or passed through unchanged with `keep_broken=True`. `drop_style` is `p-at` (`P@e4`)
-/// or `at` (`@e4`); None takes the site's. `jobs=0` uses every core. A read error of the
-/// stream raises OSError after the games before it.
+/// per item, in input order, laid out as the site's own exports (one line of movetext
+/// for Lichess and Chess.com, 75 columns for XBoard). A game `validate` rejects (with
+/// variations on) is left out, or passed through unchanged with `keep_broken=True` (but
+/// for a game over the size limit, which was never read whole). `drop_style` is `p-at`
+/// (`P@e4`) or `at` (`@e4`); None takes the site's. `jobs=0` uses every core; `split`
+/// reads one part, as `validate`'s. A read error of the stream raises OSError after the
+/// games before it.
 #[pyfunction]
 #[pyo3(signature = (source, to, *, drop_style = None, keep_broken = false, jobs = 0, split = None))]
 fn convert_pgn(
@@ -236,7 +241,7 @@ fn convert_pgn(
         Some(name) => parse_name(name)?,
     };
     let feed = Feed::new();
-    let (source, split) = sources(py, source, split, &feed)?;
+    let (sources, split) = sources(py, source, split, &feed)?;
     let opts = Options {
         variations: true,
         ..Options::default()
@@ -247,16 +252,16 @@ fn convert_pgn(
         keep_broken,
         layout: Default::default(),
     };
-    Ok(run::start(source, feed, task, opts, jobs, split, false))
+    Ok(run::start(sources, feed, task, opts, jobs, split, false))
 }
 
-/// replay(source, emit="fen", *, jobs=0)
+/// replay(source, emit="fen", *, jobs=0, split=None)
 /// --
 ///
 /// Replays every game and yields `(game number, plies)`: per mainline ply the FEN after it
 /// (Lichess dialect; `emit="fen"`), its SAN (`"san"`) or UCI (`"uci"`). A game stops at
-/// its first illegal move. `jobs=0` uses every core; games come in input order. A read
-/// error of the stream raises OSError.
+/// its first illegal move. `jobs=0` uses every core; games come in input order; `split`
+/// reads one part, as `validate`'s. A read error of the stream raises OSError.
 #[pyfunction]
 #[pyo3(signature = (source, emit = "fen", *, jobs = 0, split = None))]
 fn replay(
@@ -268,9 +273,9 @@ fn replay(
 ) -> PyResult<RunIterator> {
     let text: PlyText = parse_name(emit)?;
     let feed = Feed::new();
-    let (source, split) = sources(py, source, split, &feed)?;
+    let (sources, split) = sources(py, source, split, &feed)?;
     Ok(run::start(
-        source,
+        sources,
         feed,
         Task::Replay { text },
         Options::default(),
@@ -280,18 +285,19 @@ fn replay(
     ))
 }
 
-/// The source of a run, and the part of it to read.
+/// The sources of a run (a directory's archives, as the command line walks them, or
+/// one), and the part of it to read.
 fn sources(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     split: Option<&Bound<'_, PyAny>>,
     feed: &Arc<Feed>,
-) -> PyResult<(Source, Option<Split>)> {
+) -> PyResult<(Vec<Source>, Option<Split>)> {
     match split {
-        None => Ok((open_source(py, source, feed)?, None)),
+        None => Ok((open_sources(py, source, feed)?, None)),
         Some(split) => {
             let split = parse_split(split)?;
-            Ok((open_split_source(py, source, feed)?, Some(split)))
+            Ok((vec![open_split_source(py, source, feed)?], Some(split)))
         }
     }
 }
@@ -420,5 +426,12 @@ fn pocketfen_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Every open run is closed and joined before the interpreter finalises.
     let close = wrap_pyfunction!(run::_close_runs, m)?;
     py.import("atexit")?.call_method1("register", (close,))?;
+    // A child forked while a thread waited in an iterator has none of the parent's
+    // threads: it is told so, and exits as any process does.
+    let after_fork = wrap_pyfunction!(run::_after_fork_in_child, m)?;
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("after_in_child", after_fork)?;
+    py.import("os")?
+        .call_method("register_at_fork", (), Some(&kwargs))?;
     Ok(())
 }

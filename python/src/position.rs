@@ -629,11 +629,41 @@ impl PyPosition {
     ///
     /// The position of a python-chess board: a `chess.Board` (Chess960 too), a
     /// `chess.variant.CrazyhouseBoard` or `HordeBoard`, with its pockets, promoted pieces,
-    /// castling rights, en passant square and clocks (not its move stack). Raises
-    /// ValueError for another variant, FenError for a position that is not legal.
+    /// castling rights, en passant square and clocks, and its move stack: its moves are
+    /// played from the board's `root()`, so that `pop()` undoes them as python-chess's
+    /// does (a stack that does not replay here, a null move in it say, is left out, and
+    /// the position is the board's). Raises ValueError for another variant, FenError for
+    /// a position that is not legal.
     #[staticmethod]
     fn from_board(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyPosition::of(crate::interop::from_board(py, board)?))
+        let pos = crate::interop::from_board(py, board)?;
+        let moves = board.getattr("move_stack")?;
+        if moves.len()? == 0 {
+            return Ok(PyPosition::of(pos));
+        }
+        let Ok(root) = crate::interop::from_board(py, &board.call_method0("root")?) else {
+            return Ok(PyPosition::of(pos));
+        };
+        let mut replayed = PyPosition::of(root);
+        for m in moves.try_iter()? {
+            match read_move(&m?, &replayed.pos)? {
+                Ok(m) => replayed.push_move(m),
+                Err(_) => return Ok(PyPosition::of(pos)),
+            }
+        }
+        // The stack leads to the board's position (its clocks aside: pocketfen resets
+        // the half-move clock on a pawn drop, python-chess does not); the position is the
+        // board's own, clocks and all, and the stack is the way back.
+        let same = |p: &pocketfen::Position| {
+            let mut s = p.to_setup();
+            (s.halfmoves, s.fullmoves) = (0, 0);
+            s
+        };
+        if same(&replayed.pos) != same(&pos) {
+            return Ok(PyPosition::of(pos));
+        }
+        replayed.pos = pos;
+        Ok(replayed)
     }
 
     /// The python-chess board of the position: `chess.Board` (with `chess960` set when

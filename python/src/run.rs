@@ -77,6 +77,9 @@ impl Feed {
 struct Live {
     feed: Arc<Feed>,
     thread: Mutex<Option<JoinHandle<()>>>,
+    /// The process whose thread it is: a child forked while the run was open has its
+    /// memory but not its thread.
+    pid: u32,
 }
 
 /// Every run whose thread may still be working.
@@ -116,6 +119,15 @@ where
     out
 }
 
+/// In a child just forked (`os.fork`, multiprocessing's fork start): the parent's
+/// threads are not in it, so none of them waits in this module, and none of the runs it
+/// inherited has a thread to wait for (see [`Live::pid`]).
+#[pyfunction]
+pub(crate) fn _after_fork_in_child() {
+    IN_WAIT.store(0, Ordering::Release);
+    PARKED.store(0, Ordering::Release);
+}
+
 /// Closes every open run and waits for its threads: called by `atexit`, before the
 /// interpreter finalises, so that no native thread touches it after. A run whose read
 /// of a file object has not returned is waited for, as Python waits for its own
@@ -123,7 +135,9 @@ where
 #[pyfunction]
 pub(crate) fn _close_runs(py: Python<'_>) {
     EXITING.store(true, Ordering::Release);
-    let live = std::mem::take(&mut *lock(&LIVE));
+    let mut live = std::mem::take(&mut *lock(&LIVE));
+    // Runs inherited over a fork have no thread in this process.
+    live.retain(|l| l.pid == std::process::id());
     for l in &live {
         l.feed.close();
     }
@@ -211,6 +225,7 @@ impl RunIterator {
         let live = Arc::new(Live {
             feed,
             thread: Mutex::new(Some(thread)),
+            pid: std::process::id(),
         });
         {
             let mut all = lock(&LIVE);
@@ -246,6 +261,12 @@ impl RunIterator {
     /// KeyboardInterrupt (or any exception a signal handler raises) stops the run, which
     /// then gives what it has, marked interrupted, to the iterations that follow.
     fn next_record(&self, py: Python<'_>) -> PyResult<Option<RunRecord>> {
+        if self.live.pid != std::process::id() {
+            self.done.store(true, Ordering::Release);
+            return Err(PyRuntimeError::new_err(
+                "this iterator was started in the parent process, before a fork: its run's thread is not in this process; start a new one here",
+            ));
+        }
         if let Some(record) = lock(&self.pending).take() {
             return Ok(Some(record));
         }
@@ -385,9 +406,9 @@ fn to_python<'py>(py: Python<'py>, record: &RunRecord) -> PyResult<Bound<'py, Py
     pythonize(py, record).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// A run of `task` over one source, started.
+/// A run of `task` over its sources (one, or a directory's archives), started.
 pub(crate) fn start(
-    source: Source,
+    sources: Vec<Source>,
     feed: Arc<Feed>,
     task: Task,
     game: Options,
@@ -408,5 +429,5 @@ pub(crate) fn start(
         stop: Some(Arc::clone(&feed.stop)),
         ..RunOptions::default()
     };
-    RunIterator::start(Run::new(vec![source], task, opts), feed, yields)
+    RunIterator::start(Run::new(sources, task, opts), feed, yields)
 }

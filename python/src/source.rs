@@ -313,25 +313,39 @@ fn open_file(py: Python<'_>, path: &Path) -> PyResult<std::fs::File> {
     Ok(file)
 }
 
-/// The archive a source names, read from its start. `-` is the file of that name (stdin
-/// is `sys.stdin.buffer`).
-pub(crate) fn open_source(
+/// The archives a source names, each read from its start: a directory's, in the order
+/// the command line walks them ([`pocketfen::archive::archives_under`]); else the one.
+/// `-` is the file of that name (stdin is `sys.stdin.buffer`).
+pub(crate) fn open_sources(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     feed: &Arc<Feed>,
-) -> PyResult<Source> {
+) -> PyResult<Vec<Source>> {
     match given(py, source)? {
-        Given::Bytes(data) => Ok(Source::reader("<bytes>", io::Cursor::new(data))),
+        Given::Bytes(data) => Ok(vec![Source::reader("<bytes>", io::Cursor::new(data))]),
+        Given::Path(path) if path.is_dir() => {
+            let found =
+                pocketfen::archive::archives_under(&path).map_err(|e| os_error(py, &e, &path))?;
+            if found.is_empty() {
+                return Err(PyValueError::new_err(format!(
+                    "{}: a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)",
+                    path.display()
+                )));
+            }
+            // Each opened when its turn comes, as the command line opens them (a file
+            // that cannot be opened gets a summary that says why).
+            Ok(found.into_iter().map(Source::path).collect())
+        }
         Given::Path(path) => {
             let file = open_file(py, &path)?;
-            Ok(Source::reader(path.to_string_lossy(), file))
+            Ok(vec![Source::reader(path.to_string_lossy(), file)])
         }
         Given::File(file, name) => {
             // Nothing is read before the iteration: a pipe may have nothing yet.
-            Ok(Source::reader(
+            Ok(vec![Source::reader(
                 name,
                 PyReader::new(py, file, Arc::clone(feed)),
-            ))
+            )])
         }
     }
 }

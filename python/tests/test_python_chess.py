@@ -193,3 +193,23 @@ def test_python_chess_is_never_needed():
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_from_board_keeps_the_move_stack_so_pop_works():
+    # As python-chess's own copy does (issue 33.24): the moves played on the board are
+    # the position's too, and pop() undoes them.
+    board = chess.variant.CrazyhouseBoard()
+    for san in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "Bc4"]:
+        board.push_san(san)
+    pos = pocketfen.Position.from_board(board)
+    assert [m.uci() for m in pos.move_stack] == [m.uci() for m in board.move_stack]
+    assert pos.to_board() == board
+    while board.move_stack:
+        assert pos.pop() == board.pop()
+        assert pos.to_board() == board
+    # A stack that does not replay here (a null move) is left out; the position stays.
+    nulled = chess.Board()
+    nulled.push_san("e4")
+    nulled.push(chess.Move.null())
+    pos = pocketfen.Position.from_board(nulled)
+    assert pos.move_stack == [] and pos.to_board().board_fen() == nulled.board_fen()

@@ -402,8 +402,12 @@ def test_a_missing_file_is_file_not_found_error_as_open_raises_it(tmp_path):
                 open(missing, "rb")
             assert (e.errno, e.strerror, e.filename) == (2, "No such file or directory", str(missing))
             assert str(e) == str(python.value)
-    with pytest.raises(IsADirectoryError) as info:
+    # A directory is walked as the command line walks it (issue 33.24); one with no
+    # archive in it says so. A part is read of one file only.
+    with pytest.raises(ValueError, match="a directory with no archive in it"):
         pocketfen.validate(str(tmp_path))
+    with pytest.raises(IsADirectoryError) as info:
+        pocketfen.validate(str(tmp_path), split="1/2")
     assert info.value.errno == 21 and info.value.filename == str(tmp_path)
     # As open(): an empty name is not found, a NUL byte is a ValueError.
     with pytest.raises(FileNotFoundError):
@@ -528,3 +532,80 @@ def test_the_stub_matches_the_module():
             doc = ast.get_docstring(node)
             if doc is not None:
                 assert doc.split() == getattr(pocketfen, node.name).__doc__.split(), node.name
+
+
+# Hostile input, directories and forks (issue 33).
+
+
+def test_ctrl_c_stops_the_native_thread_inside_a_hostile_game(tmp_path):
+    # Tag lines, each after a blank line, and no movetext: one game, split in quadratic
+    # time once (minutes for this size). Now it is read in linear time; with the file
+    # repeated it still takes seconds, and Ctrl-C stops the run's thread inside the game.
+    hostile = tmp_path / "hostile.pgn"
+    line = "".join(f'[T{i} "v"]\n\n' for i in range(400_000))
+    hostile.write_text(line * 8)
+    records = pocketfen.validate(hostile, jobs=1)
+    timer, sent = interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        for _ in records:
+            pass
+    raised = time.monotonic()
+    timer.join()
+    assert raised - sent[0] < 0.25
+    before = cpu_seconds()
+    time.sleep(0.5)
+    assert cpu_seconds() - before < 0.1, "the run's thread went on after Ctrl-C"
+    rest = list(records)
+    assert rest[-1]["type"] == "summary" and rest[-1]["interrupted"] is True
+
+
+def test_a_directory_is_read_as_the_command_line_reads_it(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "z.pgn").write_bytes(ILLEGAL_DROP.read_bytes())
+    (tmp_path / "a.pgn").write_bytes(GAME)
+    (tmp_path / ".hidden.pgn").write_bytes(ILLEGAL_DROP.read_bytes())
+    (tmp_path / "notes.txt").write_text("not an archive")
+    summaries = [r for r in pocketfen.validate(tmp_path) if r["type"] == "summary"]
+    assert [s["file"] for s in summaries] == [str(tmp_path / "a.pgn"), str(tmp_path / "b" / "z.pgn")]
+    cli = subprocess.run(
+        [str(pathlib.Path(__file__).parents[2] / "target" / "debug" / "pocketfen"), "validate", "--json", "-q", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    if cli.returncode != 127 and cli.stdout:
+        import json
+
+        files = [json.loads(l)["file"] for l in cli.stdout.splitlines() if '"summary"' in l]
+        assert files == [s["file"] for s in summaries]
+    assert [g for g, _ in pocketfen.replay(tmp_path)] == [1, 1]
+
+
+def test_a_child_forked_while_a_thread_waits_in_an_iterator_exits_normally():
+    # A thread of the parent waits in a pocketfen iterator on a pipe that gives nothing;
+    # the child forked then has no such thread, exits with its own code, and an iterator
+    # it inherited says it cannot be iterated there.
+    script = textwrap.dedent(
+        """
+        import os, sys, threading, time
+        import pocketfen
+        r, w = os.pipe()
+        records = pocketfen.validate(os.fdopen(r, "rb"), jobs=1)
+        waiting = threading.Thread(target=lambda: list(records), daemon=True)
+        waiting.start()
+        time.sleep(0.3)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                next(records)
+                code = 3
+            except RuntimeError as e:
+                code = 7 if "before a fork" in str(e) else 4
+            sys.exit(code)
+        _, status = os.waitpid(pid, 0)
+        print("child", os.waitstatus_to_exitcode(status))
+        os.close(w)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert "child 7" in done.stdout, done.stdout + done.stderr

@@ -265,3 +265,19 @@ def test_timings_only_when_asked():
     timed = list(pocketfen.validate(ILLEGAL_DROP, timings=True))[-1]
     assert isinstance(timed["seconds"], float) and timed["seconds"] >= 0
     assert {k: v for k, v in timed.items() if k != "seconds"} == summary
+
+
+def test_keep_broken_yields_nothing_for_a_game_over_the_size_limit():
+    # A game over the 32 MiB limit is never read whole: convert_pgn(keep_broken=True)
+    # cannot copy it and yields nothing for it (it yielded '' before, issue 33.7), while
+    # the games around it come.
+    small = b'[Event "a"]\n[Result "*"]\n\n1. e4 *\n\n'
+    big = b'[Event "big"]\n[Result "*"]\n\n1. e4 {' + b"x" * (33 << 20) + b"} *\n\n"
+    texts = list(pocketfen.convert_pgn(small + big + small, "lichess", keep_broken=True, jobs=1))
+    assert len(texts) == 2 and all(t.startswith('[Event "a"]') for t in texts)
+
+
+def test_help_shows_every_argument():
+    # help() shows the text signature: split= is there for every archive function.
+    for f in (pocketfen.validate, pocketfen.convert_pgn, pocketfen.replay):
+        assert "split=None" in f.__text_signature__ or "split=None" in (f.__doc__ or "").splitlines()[0], f

@@ -39,11 +39,9 @@ pub(super) fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in &games.files {
         if path != Path::new("-") && path.is_dir() {
-            let before = files.len();
-            let walked = walk(path, &mut files);
-            if walked.is_err() || files.len() == before {
-                files.truncate(before);
-                files.push(path.clone());
+            match pocketfen::archive::archives_under(path) {
+                Ok(found) if !found.is_empty() => files.extend(found),
+                _ => files.push(path.clone()),
             }
         } else {
             files.push(path.clone());
@@ -77,39 +75,6 @@ pub(super) fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Adds the archives under `dir` to `files`, in sorted order, as ripgrep walks: hidden
-/// entries (their names start with `.`) are left out, and symbolic links to directories
-/// are not followed.
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
-    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)?.collect::<io::Result<_>>()?;
-    entries.sort_by_key(std::fs::DirEntry::file_name);
-    for entry in entries {
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let path = entry.path();
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            walk(&path, files)?;
-        } else if is_archive_name(&name.to_string_lossy()) && (kind.is_file() || path.is_file()) {
-            files.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// Whether a file name is an archive's: `.pgn` or `.bpgn`, then `.zst`, `.gz` or `.bz2`
-/// or nothing (case-insensitive).
-fn is_archive_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    let base = [".zst", ".gz", ".bz2"]
-        .iter()
-        .find_map(|c| name.strip_suffix(c))
-        .unwrap_or(&name);
-    base.ends_with(".pgn") || base.ends_with(".bpgn")
-}
-
 /// The sources of the paths: `-` is standard input, read so that Ctrl-C ends the read;
 /// a directory (one [`files`] found no archive in) fails to open, saying why.
 pub(super) fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
@@ -120,9 +85,9 @@ pub(super) fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
                 Source::reader("<stdin>", live::Stdin::new(std::sync::Arc::clone(stop)))
             }
             _ if p != Path::new("-") && p.is_dir() => {
-                let why = match walk(p, &mut Vec::new()) {
+                let why = match pocketfen::archive::archives_under(p) {
                     Err(e) => format!("a directory that cannot be read: {e}"),
-                    Ok(()) => "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)".to_owned(),
+                    Ok(_) => "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)".to_owned(),
                 };
                 Source::reader(p.to_string_lossy(), Unopenable(why))
             }
