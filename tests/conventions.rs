@@ -927,7 +927,8 @@ fn issue_26_an_interrupted_fen_convert_keeps_its_lines() {
 }
 
 /// 26.13: the README's install commands work on a fresh `$HOME`: the manual pages land
-/// where `man` finds them, and the completions where the shells look.
+/// where `man` finds them for a binary `cargo install` put in `~/.cargo/bin`, with no
+/// `MANPATH` (issue 33.22), and the completions where the shells look.
 #[test]
 fn issue_26_the_readme_install_commands_work_on_a_fresh_home() {
     let readme = fs::read_to_string("README.md").unwrap();
@@ -936,11 +937,11 @@ fn issue_26_the_readme_install_commands_work_on_a_fresh_home() {
     let block = &block[..block.find("```").unwrap()];
     assert!(block.contains("pocketfen manpage"), "{block}");
     let home = temp_dir("home");
-    let path = format!(
-        "{}:{}",
-        bin().parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    // Where `cargo install` puts the binary, first on PATH as rustup sets it.
+    let cargo_bin = home.join(".cargo/bin");
+    fs::create_dir_all(&cargo_bin).unwrap();
+    fs::copy(bin(), cargo_bin.join("pocketfen")).unwrap();
+    let path = format!("{}:/usr/bin:/bin", cargo_bin.display());
     let out = Command::new("sh")
         .args(["-e", "-c", block])
         .env("HOME", &home)
@@ -948,7 +949,7 @@ fn issue_26_the_readme_install_commands_work_on_a_fresh_home() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{block}\n{}", text(&out.stderr));
-    let man = home.join(".local/share/man/man1/pocketfen-validate.1");
+    let man = home.join(".cargo/share/man/man1/pocketfen-validate.1");
     assert!(man.exists());
     assert!(
         home.join(".local/share/bash-completion/completions/pocketfen")
@@ -964,10 +965,7 @@ fn issue_26_the_readme_install_commands_work_on_a_fresh_home() {
             .args(["-w", "pocketfen-validate"])
             .env("HOME", &home)
             .env("PATH", &path)
-            .env(
-                "MANPATH",
-                format!("{}:", home.join(".local/share/man").display()),
-            )
+            .env_remove("MANPATH")
             .output()
             .unwrap();
         assert_eq!(text(&found.stdout).trim(), man.display().to_string());

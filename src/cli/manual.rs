@@ -63,8 +63,8 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen fen convert --to lichess 'r1b1k2r/ppp2ppp/8/8/8/8/PPP2PPP/R3K2R w KQkq - 0 12 NPbp'",
             ),
             (
-                "Write every manual page to a directory:",
-                "pocketfen manpage ~/.local/share/man/man1",
+                "Write every manual page where man finds them for a cargo-installed pocketfen:",
+                "pocketfen manpage ~/.cargo/share/man/man1",
             ),
         ],
         "pocketfen-validate" => &[
@@ -194,8 +194,8 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
         "pocketfen-manpage" => &[
             ("Read this manual:", "pocketfen manpage | man -l -"),
             (
-                "Install every page for the current user:",
-                "mkdir -p ~/.local/share/man/man1\npocketfen manpage ~/.local/share/man/man1",
+                "Install every page for the current user (man looks beside ~/.cargo/bin):",
+                "pocketfen manpage ~/.cargo/share/man/man1",
             ),
         ],
         _ => &[],

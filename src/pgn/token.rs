@@ -34,6 +34,15 @@ pub enum TokenKind<'a> {
     MoveNumber(&'a str),
     /// A move token (SAN or anything else that is not a delimiter).
     Move(&'a str),
+    /// A tag line whose value holds quotes that are not escaped (`[White ""Socrates
+    /// Expert""]`): read loosely, the value everything between the first quote and the
+    /// last (see [`TokenKind::Tag`]).
+    LooseTag {
+        /// The tag's name.
+        name: &'a str,
+        /// The value as written, its unescaped quotes in it.
+        value: &'a str,
+    },
     /// A numeric annotation glyph (`$1`).
     Nag(&'a str),
     /// A `{…}` comment (inner text).
@@ -154,9 +163,21 @@ fn loose_tag(line: &[u8]) -> Option<TagSpan> {
     })
 }
 
-/// Whether `text` begins with a well-formed tag pair (its value's quotes escaped).
-pub(super) fn is_tag(text: &[u8]) -> bool {
-    tag_pair(text, true).is_some()
+/// Whether a tag's raw value was read by [`loose_tag`]: it holds a quote that no
+/// backslash escapes, or ends in a backslash that escapes nothing (a well-formed value
+/// has neither). A scan of the value alone: the tag is not parsed again.
+pub(super) fn is_loose_value(value: &str) -> bool {
+    let mut escaped = false;
+    for &b in value.as_bytes() {
+        if escaped {
+            escaped = false;
+        } else if b == b'\\' {
+            escaped = true;
+        } else if b == b'"' {
+            return true;
+        }
+    }
+    escaped
 }
 
 /// Whether `line` begins, after blanks, with a whole tag pair.
@@ -198,9 +219,17 @@ pub struct Tokenizer<'a> {
     /// tokens need the checks for lone CRs and BOMs (one scan of the game for both is
     /// cheaper than checking at every token).
     special: bool,
+    /// Tag lines read loosely so far ([`loose_tag`]: unescaped quotes in the value).
+    loose_tags: usize,
 }
 
 impl<'a> Tokenizer<'a> {
+    /// How many tag lines were read loosely so far: their values hold quotes that are
+    /// not escaped ([`is_loose_value`] tells which).
+    pub(super) fn loose_tags(&self) -> usize {
+        self.loose_tags
+    }
+
     /// Tokenizes `text`, a game's tags and movetext.
     pub fn new(text: &'a str) -> Tokenizer<'a> {
         let special = memchr::memchr2(b'\r', 0xef, text.as_bytes()).is_some();
@@ -208,6 +237,7 @@ impl<'a> Tokenizer<'a> {
             text,
             pos: 0,
             special,
+            loose_tags: 0,
         }
     }
 
@@ -240,17 +270,44 @@ impl<'a> Tokenizer<'a> {
         let mut trailing = None;
         loop {
             let before = self.pos;
-            let Some(t) = self
-                .next_if(|t| matches!(t.kind, TokenKind::Tag { .. } | TokenKind::LineComment(_)))
-            else {
+            let Some(t) = self.next_if(|t| match t.kind {
+                TokenKind::Tag { .. } | TokenKind::LineComment(_) => true,
+                // A tag line with unescaped quotes, read loosely below.
+                TokenKind::Unknown(text, _) => text.starts_with('['),
+                _ => false,
+            }) else {
                 break;
+            };
+            let t = match t.kind {
+                TokenKind::Unknown(text, _) => match loose_tag(text.as_bytes()) {
+                    Some(tag) => Token {
+                        kind: TokenKind::LooseTag {
+                            name: &text[tag.name],
+                            value: &text[tag.value],
+                        },
+                        ..t
+                    },
+                    None => {
+                        self.pos = before;
+                        break;
+                    }
+                },
+                _ => t,
             };
             if matches!(t.kind, TokenKind::LineComment(_)) {
                 trailing.get_or_insert(before);
             } else {
                 trailing = None;
             }
-            if let TokenKind::Tag { name, value } = t.kind {
+            let tag_of = match t.kind {
+                TokenKind::Tag { name, value } => Some((name, value)),
+                TokenKind::LooseTag { name, value } => {
+                    self.loose_tags += 1;
+                    Some((name, value))
+                }
+                _ => None,
+            };
+            if let Some((name, value)) = tag_of {
                 if let Some(end) = previous_end
                     && after_blank.is_none()
                     && has_blank_line(&self.text.as_bytes()[end..t.offset])
@@ -447,9 +504,7 @@ impl<'a> Iterator for Tokenizer<'a> {
             }
             b'(' => (start + 1, TokenKind::VariationStart),
             b')' => (start + 1, TokenKind::VariationEnd),
-            b'[' => match tag_pair(&b[start..], special)
-                .or_else(|| loose_tag(&b[start..line_end(start)]))
-            {
+            b'[' => match tag_pair(&b[start..], special) {
                 Some(tag) => (
                     start + tag.len,
                     TokenKind::Tag {
@@ -458,6 +513,8 @@ impl<'a> Iterator for Tokenizer<'a> {
                     },
                 ),
                 None => {
+                    // (A tag line with unescaped quotes is read as one by the tag
+                    // section, out of this hot path: `tag_section`.)
                     let end = line_end(start);
                     (
                         end,

@@ -147,15 +147,11 @@ fn walk<'t, V: Visitor<'t>>(
     // Tag section: keep the tags validation reads (the first of each name).
     let mut tags = Tags::default();
     let mut duplicates = Vec::new();
-    let mut malformed = Vec::new();
     // The first tag after a blank line inside the tag section.
     let mut stopped = false;
     let blank_before = tokens.tag_section(|name, value, offset| {
         if tags.insert(name, value, offset) {
             duplicates.push((name, value, offset));
-        }
-        if !super::token::is_tag(&text.as_bytes()[offset..]) {
-            malformed.push((name, value, offset));
         }
         stopped = stopped || visitor.tag(name, value).is_break();
     });
@@ -170,6 +166,15 @@ fn walk<'t, V: Visitor<'t>>(
             format!("a blank line inside the tag section: [{name}] and the tags after it are read as this game's"),
             None,
         );
+    }
+    // Tag lines read loosely (rare): which, read again.
+    let mut malformed = Vec::new();
+    if tokens.loose_tags() > 0 {
+        Tokenizer::new(text).tag_section(|name, value, offset| {
+            if super::token::is_loose_value(value) {
+                malformed.push((name, value, offset));
+            }
+        });
     }
     for (name, value, offset) in malformed {
         rep.warn(

@@ -235,12 +235,12 @@ pub(crate) fn walk<'t, P: Play, V: Visitor<'t>>(
                 }
                 visitor.result(r)
             }
-            TokenKind::Tag { .. } | TokenKind::Unknown(..)
+            TokenKind::Tag { .. } | TokenKind::LooseTag { .. } | TokenKind::Unknown(..)
                 if depth > 0 && (!opts.variations || skipping.is_some()) =>
             {
                 ControlFlow::Continue(())
             }
-            TokenKind::Tag { .. } => {
+            TokenKind::Tag { .. } | TokenKind::LooseTag { .. } => {
                 rep.unreadable(
                     here(Some(plies + 1), Some(t.text)),
                     "a tag inside the movetext (is a blank line missing between games?)".to_owned(),
