@@ -823,6 +823,11 @@ pub fn parse_bytes(s: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("{s:?}: expected a size from 1 byte to the address space"))
 }
 
+/// A `--last-move` value, checked (kept as written: the board count is known later).
+fn parse_last_move(s: &str) -> Result<String, String> {
+    super::run::parse_last_move(s).map(|_| s.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     /// clap's own checks of the definitions (unique names, valid defaults…), which a
@@ -831,9 +836,4 @@ mod tests {
     fn the_arguments_are_consistent() {
         <super::Cli as clap::CommandFactory>::command().debug_assert();
     }
-}
-
-/// A `--last-move` value, checked (kept as written: the board count is known later).
-fn parse_last_move(s: &str) -> Result<String, String> {
-    super::run::parse_last_move(s).map(|_| s.to_owned())
 }
