@@ -13,6 +13,28 @@ fn cmd(args: &[&str]) -> Command {
     c
 }
 
+/// Runs the binary with `args`, `input` on its stdin: stdout, stderr, exit code.
+fn piped(args: &[&str], input: &str) -> (String, String, Option<i32>) {
+    let mut child = cmd(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code(),
+    )
+}
+
 fn settings() -> insta::Settings {
     common::snapshot_settings()
 }
@@ -701,23 +723,12 @@ fn issue_23_fen_lines_end_at_a_lone_cr() {
     let a = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
     let b = "8/8/8/8/8/8/8/K6k[Q] w - - 0 1";
     let input = format!("{a}\r{b}\r\n\r{a}\n{b}");
-    let mut child = cmd(&["fen", "convert", "--to", "lichess"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let (stdout, _, code) = piped(&["fen", "convert", "--to", "lichess"], &input);
+    assert_eq!(code, Some(0));
     let lichess_a = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
     let lichess_b = "8/8/8/8/8/8/8/K6k/Q w - - 0 1";
     assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
+        stdout,
         format!("{lichess_a}\n{lichess_b}\n\n{lichess_a}\n{lichess_b}\n")
     );
 }
@@ -730,26 +741,6 @@ fn issue_23_fen_lines_end_at_a_lone_cr() {
 fn legal_and_perft_read_fens_from_arguments_and_stdin() {
     let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
     let checked = "7k/8/8/8/8/8/8/K6q w - - 0 1";
-    let piped = |args: &[&str], input: &str| {
-        let mut child = cmd(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-            out.status.code(),
-        )
-    };
     let start = String::from_utf8(cmd(&["legal"]).output().unwrap().stdout).unwrap();
     let (by_arg, _, code) = piped(&["legal", after_e4], "");
     assert_eq!(code, Some(0));
@@ -826,20 +817,7 @@ fn fen_url_keeps_lines_and_writes_en_passant_as_convert_does() {
     let capture = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let input = format!("{no_capture}\n{start} | {start}\n\n{capture}\n");
-    let mut child = cmd(&["fen", "url"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (stdout, stderr, code) = piped(&["fen", "url"], &input);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 4, "{stdout}");
     let converted = |fen: &str| {
@@ -855,8 +833,8 @@ fn fen_url_keeps_lines_and_writes_en_passant_as_convert_does() {
     assert!(lines[0].contains("_b_KQkq_-_0_1"), "{}", lines[0]);
     assert_eq!((lines[1], lines[2]), ("", ""));
     assert!(lines[3].ends_with(&converted(capture)) && lines[3].contains("_e3_"));
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: Lichess has no bughouse board"));
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("line 2: Lichess has no bughouse board"));
 }
 
 /// `fen show --svg --last-move` takes UCI: anything else is a usage error (exit 2) that

@@ -42,6 +42,18 @@ def interrupt_after(seconds):
     return timer, sent
 
 
+def iterate_until_ctrl_c(records, after=0.3):
+    """Iterates `records` until the SIGINT sent `after` seconds in raises
+    KeyboardInterrupt: how long after the signal it came."""
+    timer, sent = interrupt_after(after)
+    with pytest.raises(KeyboardInterrupt):
+        for _ in records:
+            pass
+    raised = time.monotonic()
+    timer.join()
+    return raised - sent[0]
+
+
 class Endless(io.RawIOBase):
     """A stream of legal games that never ends, a little at a time (a slow pipe)."""
 
@@ -63,13 +75,8 @@ def test_ctrl_c_interrupts_iteration_at_once_and_the_rest_comes_after(jobs):
     records = pocketfen.validate(Endless(), all=True, jobs=jobs)
     first = next(records)
     assert first["type"] == "game"
-    timer, sent = interrupt_after(0.3)
-    with pytest.raises(KeyboardInterrupt):
-        for _ in records:
-            pass
-    raised = time.monotonic()
-    timer.join()
-    assert raised - sent[0] < 0.25, f"KeyboardInterrupt came {raised - sent[0]:.2f} s after the signal"
+    late = iterate_until_ctrl_c(records)
+    assert late < 0.25, f"KeyboardInterrupt came {late:.2f} s after the signal"
     # The run was stopped: going on gives the games already read, then a summary that
     # says it was interrupted, and the end. (A signal is handled in the iterator's own
     # waits, nearly always; one that lands in the caller's loop leaves the run running,
@@ -545,13 +552,7 @@ def test_ctrl_c_stops_the_native_thread_inside_a_hostile_game(tmp_path):
     line = "".join(f'[T{i} "v"]\n\n' for i in range(400_000))
     hostile.write_text(line * 8)
     records = pocketfen.validate(hostile, jobs=1)
-    timer, sent = interrupt_after(0.3)
-    with pytest.raises(KeyboardInterrupt):
-        for _ in records:
-            pass
-    raised = time.monotonic()
-    timer.join()
-    assert raised - sent[0] < 0.25
+    assert iterate_until_ctrl_c(records) < 0.25
     before = cpu_seconds()
     time.sleep(0.5)
     assert cpu_seconds() - before < 0.1, "the run's thread went on after Ctrl-C"

@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
@@ -87,25 +87,12 @@ pub fn open_output(
         Ok(meta) if !meta.is_file() => return in_place(),
         _ => {}
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy());
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".pocketfen.tmp");
-    // A new destination gets the permissions `>` would give it (0666 less the umask), not
-    // the temporary file's 0600.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     // The handler is in place before the file exists, and waits on the lock held here
     // until it knows the file: a second interrupt at any moment leaves nothing behind.
     live::catch_signals();
     let mut partial = live::partial_lock();
-    let temp = match builder.tempfile_in(dir) {
+    let (dir, made) = new_temp_beside(path);
+    let temp = match made {
         Ok(t) => t,
         Err(e) if e.kind() == io::ErrorKind::PermissionDenied && path.is_file() => {
             drop(partial);
@@ -124,6 +111,26 @@ pub fn open_output(
         .reopen()
         .with_context(|| format!("opening {}", temp.path().display()))?;
     Ok((Box::new(file), Some(temp)))
+}
+
+/// A new temporary file beside `path` (and the folder it is in): `.NAME.XXXXXX.pocketfen.tmp`,
+/// created unpredictably and exclusively, with the permissions `>` would give a new
+/// file (0666 less the umask), not a temporary file's 0600.
+pub fn new_temp_beside(path: &Path) -> (PathBuf, io::Result<tempfile::NamedTempFile>) {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy());
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".pocketfen.tmp");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let made = builder.tempfile_in(&dir);
+    (dir, made)
 }
 
 /// Renames a finished temporary file to its destination, which keeps its permissions.

@@ -826,23 +826,10 @@ impl TagFiles {
 /// A new temporary file beside `path`, as [`open_output`] makes one, known to the signal
 /// handler (a second interrupt removes it).
 fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy());
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".pocketfen.tmp");
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     live::catch_signals();
     let mut partials = live::partials_lock();
-    let temp = builder
-        .tempfile_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    let (dir, made) = super::output::new_temp_beside(path);
+    let temp = made.with_context(|| format!("creating a temporary file in {}", dir.display()))?;
     if let Some(partials) = partials.as_deref_mut() {
         partials.push(temp.path().to_owned());
     }

@@ -224,6 +224,7 @@ fn cuttable(file: &SharedFile, kind: Compression, size: u64) -> io::Result<()> {
 
 /// A compressed file smaller than this is not worth splitting: it is read whole in a
 /// moment, and recompressed it would be few frames.
+#[cfg(feature = "compression")]
 const SMALL_FILE: u64 = 16 << 20;
 
 #[cfg(feature = "compression")]
