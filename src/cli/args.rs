@@ -823,9 +823,32 @@ pub fn parse_bytes(s: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("{s:?}: expected a size from 1 byte to the address space"))
 }
 
+/// A `--last-move` value: its board (0: A or the one board, 1: B) and its squares.
+/// Checked as the arguments are read: a mistake is a usage error.
+pub fn last_move(
+    text: &str,
+) -> Result<(usize, (Option<pocketfen::Square>, pocketfen::Square)), String> {
+    let (board, uci) = match text.split_once(':') {
+        Some((b, rest)) if b.eq_ignore_ascii_case("a") => (0, rest),
+        Some((b, rest)) if b.eq_ignore_ascii_case("b") => (1, rest),
+        Some(_) => return Err("a board is named A or B (`A:e2e4`)".to_owned()),
+        None => (0, text),
+    };
+    match pocketfen::notation::uci::UciMove::from_ascii(uci.as_bytes()) {
+        Ok(pocketfen::notation::uci::UciMove::Normal { from, to, .. }) => {
+            Ok((board, (Some(from), to)))
+        }
+        Ok(pocketfen::notation::uci::UciMove::Put { to, .. }) => Ok((board, (None, to))),
+        Ok(pocketfen::notation::uci::UciMove::Null) => Err("a null move moves nothing".to_owned()),
+        Err(e) => Err(format!(
+            "expected a move in UCI, such as d1d7 or N@d5 (on a pair A:e2e4 or B:e7e5): {e}"
+        )),
+    }
+}
+
 /// A `--last-move` value, checked (kept as written: the board count is known later).
 fn parse_last_move(s: &str) -> Result<String, String> {
-    super::run::parse_last_move(s).map(|_| s.to_owned())
+    last_move(s).map(|_| s.to_owned())
 }
 
 #[cfg(test)]

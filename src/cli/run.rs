@@ -15,11 +15,10 @@ use pocketfen::notation::diagram::diagram;
 use pocketfen::notation::fen::{self, FenPositionError};
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
-use pocketfen::notation::uci::UciMove;
 use pocketfen::record::{
     BoardProblem, CheckRecord, ConvertRecord, FenErrorRecord, LineDialect, MoveRecord, UrlRecord,
 };
-use pocketfen::{Fen, Position, Rules, Severity, Square, Variant, guess_variant};
+use pocketfen::{Fen, Position, Rules, Severity, Variant, guess_variant};
 
 /// Runs the command; `Ok(false)` when some input was invalid.
 pub fn run(cli: Cli) -> Result<bool> {
@@ -446,31 +445,12 @@ fn show(args: &ShowArgs) -> Result<bool> {
     Ok(true)
 }
 
-/// A `--last-move` value: its board (0: A or the one board, 1: B) and its squares.
-/// Checked as the arguments are read: a mistake is a usage error.
-pub fn parse_last_move(text: &str) -> Result<(usize, (Option<Square>, Square)), String> {
-    let (board, uci) = match text.split_once(':') {
-        Some((b, rest)) if b.eq_ignore_ascii_case("a") => (0, rest),
-        Some((b, rest)) if b.eq_ignore_ascii_case("b") => (1, rest),
-        Some(_) => return Err("a board is named A or B (`A:e2e4`)".to_owned()),
-        None => (0, text),
-    };
-    match UciMove::from_ascii(uci.as_bytes()) {
-        Ok(UciMove::Normal { from, to, .. }) => Ok((board, (Some(from), to))),
-        Ok(UciMove::Put { to, .. }) => Ok((board, (None, to))),
-        Ok(UciMove::Null) => Err("a null move moves nothing".to_owned()),
-        Err(e) => Err(format!(
-            "expected a move in UCI, such as d1d7 or N@d5 (on a pair A:e2e4 or B:e7e5): {e}"
-        )),
-    }
-}
-
 /// The marks of `--last-move` per board (`UCI`, or `A:UCI` / `B:UCI` on a pair).
 fn last_move_marks(moves: &[String], boards: usize) -> Result<Vec<Marks>> {
     let mut marks = vec![Marks::default(); boards];
     for text in moves {
-        let (board, squares) =
-            parse_last_move(text).map_err(|e| anyhow::anyhow!("--last-move {text:?}: {e}"))?;
+        let (board, squares) = super::args::last_move(text)
+            .map_err(|e| anyhow::anyhow!("--last-move {text:?}: {e}"))?;
         if board >= boards {
             anyhow::bail!("--last-move {text:?}: board B is only in a bughouse pair");
         }
