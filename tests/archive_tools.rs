@@ -55,7 +55,7 @@ fn pgn_extract() -> Option<&'static str> {
 
 /// Each selection pgn-extract can express picks the same games, in the same order.
 #[test]
-fn issue_27_selections_agree_with_pgn_extract() {
+fn selections_agree_with_pgn_extract() {
     let Some(pe) = pgn_extract() else { return };
     let dir = temp_dir("pe");
     let sample = fs::read_to_string(STANDARD).unwrap();
@@ -193,7 +193,7 @@ fn issue_27_selections_agree_with_pgn_extract() {
 /// Games are written byte for byte, in input order, for any `-j`; `--rest` gets every
 /// other game, so the two outputs hold every input game once; `--count` counts.
 #[test]
-fn issue_27_select_writes_games_as_they_were() {
+fn select_writes_games_as_they_were() {
     let dir = temp_dir("select");
     // An archive with broken games among good ones, comments and CRLF line ends in one.
     let mut pgn = String::new();
@@ -259,7 +259,7 @@ fn issue_27_select_writes_games_as_they_were() {
 /// Criteria that need the moves: the position reached, the ending (a drop-mate), a
 /// bughouse player in any of the four seats.
 #[test]
-fn issue_27_select_by_position_ending_and_seat() {
+fn select_by_position_ending_and_seat() {
     let zh = "[Event \"dm\"]\n[Variant \"Crazyhouse\"]\n[Result \"1-0\"]\n\
               [FEN \"6k1/5ppp/8/8/8/8/8/4K3/R w - - 0 1\"]\n[SetUp \"1\"]\n\n1. R@a8# 1-0\n\n\
               [Event \"m\"]\n[Variant \"Crazyhouse\"]\n[Result \"1-0\"]\n\
@@ -313,7 +313,7 @@ fn issue_27_select_by_position_ending_and_seat() {
 /// Bad criteria are usage errors that name the argument, before any input is read (the
 /// run does not wait for stdin, which is never closed here).
 #[test]
-fn issue_27_bad_criteria_are_usage_errors() {
+fn bad_criteria_are_usage_errors() {
     let cases: &[(&[&str], &str)] = &[
         (&["pgn", "select", "--tag", "Elo>>2"], "--tag"),
         (&["pgn", "select", "--tag", "Date<2020.??.01"], "--tag"),
@@ -355,7 +355,7 @@ fn issue_27_bad_criteria_are_usage_errors() {
 /// Duplicates are reported where they are and where the game they repeat is; the first
 /// is kept; `--duplicates` gets the others; the roster can count too.
 #[test]
-fn issue_27_dedupe_reports_and_keeps_the_first() {
+fn dedupe_reports_and_keeps_the_first() {
     let dir = temp_dir("dedupe");
     let a = "[Event \"a\"]\n[Site \"x\"]\n[Result \"*\"]\n\n1. e4 {one} e5 2. Nf3 *\n\n";
     let b = "[Event \"b\"]\n[Site \"y\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ngf3 (2. Nc3) *\n\n";
@@ -437,7 +437,7 @@ fn issue_27_dedupe_reports_and_keeps_the_first() {
 
 /// Files of N games, numbered at a fixed width; one file per tag value, named safely.
 #[test]
-fn issue_27_split_by_count_and_by_tag() {
+fn split_by_count_and_by_tag() {
     let dir = temp_dir("split");
     let pattern = format!("{}/part-{{n}}.pgn", dir.display());
     let out = run(&["pgn", "split", "--every", "200", "-o", &pattern, STANDARD]);
@@ -538,7 +538,7 @@ fn issue_27_split_by_count_and_by_tag() {
 /// `--strip`, `--tags`, `-w` and `--ply-limit` on `pgn convert` and `pgn select --to`:
 /// what is asked goes, the rest stays, and the games still validate.
 #[test]
-fn issue_27_strip_and_layout() {
+fn strip_and_layout() {
     let dir = temp_dir("strip");
     let input = dir.join("in.pgn");
     let game = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"w\"]\n[Black \"b\"]\n\
@@ -643,7 +643,7 @@ fn run_in_out(args: &[&str], stdin: &[u8]) -> String {
 /// bughouse match keeps its four players; `--strip clocks` takes only `%clk` and `%emt`;
 /// FICS dates compare; a pattern with the other command's placeholder is refused.
 #[test]
-fn issue_27_review_fixes() {
+fn review_fixes() {
     let dir = temp_dir("review");
     let moves = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(200);
     let big = format!("[Event \"big\"]\n[Result \"*\"]\n\n{moves}*\n\n");

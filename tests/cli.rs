@@ -628,7 +628,7 @@ fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
 /// passant square without a capture (dropped) beside one with (kept), EPD lines (written
 /// back with their operations), and a pocket in each dialect's order.
 #[test]
-fn issue_23_fen_convert_dialect_details() {
+fn fen_convert_dialect_details() {
     let lines = [
         "r2q1rk1/1bpp1pp1/1pn1r3/p6p/1NPp3p/P4P1P/B2BP1P1/qN1QKBNR b K - 1 17 a1",
         "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR[] w KQkq e6 0 2",
@@ -640,7 +640,7 @@ fn issue_23_fen_convert_dialect_details() {
     ]
     .join("\n");
     for to in ["lichess", "xboard", "bracket", "chesscom"] {
-        let name = format!("issue_23_fen_convert_to_{to}");
+        let name = format!("fen_convert_to_{to}");
         settings().bind(|| {
             assert_cmd_snapshot!(
                 name,
@@ -665,7 +665,7 @@ fn issue_23_fen_convert_dialect_details() {
 /// Issue 23.7: `fen convert --variant` says what a FEN that names no pocket is: a pocket
 /// variant writes its empty pockets, chess writes none and refuses pieces in a pocket.
 #[test]
-fn issue_23_fen_convert_variant() {
+fn fen_convert_variant() {
     let plain = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let run = |variant: &str, to: &str, fen: &str| {
         let out = cmd(&["fen", "convert", "--variant", variant, "--to", to, fen])
@@ -719,7 +719,7 @@ fn issue_23_fen_convert_variant() {
 /// Issue 23.4: FEN lines ended by a lone CR (old Mac files), CRLF or LF are lines alike,
 /// a CRLF split between two reads included.
 #[test]
-fn issue_23_fen_lines_end_at_a_lone_cr() {
+fn fen_lines_end_at_a_lone_cr() {
     let a = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
     let b = "8/8/8/8/8/8/8/K6k[Q] w - - 0 1";
     let input = format!("{a}\r{b}\r\n\r{a}\n{b}");

@@ -108,7 +108,7 @@ fn have(tool: &str) -> bool {
 /// 26.1: in a terminal, `fen convert` answers each line as it is typed, before the input
 /// ends: it can serve as a coprocess. `--line-buffered` does the same into a pipe.
 #[test]
-fn issue_26_fen_convert_answers_each_line_at_once() {
+fn fen_convert_answers_each_line_at_once() {
     if !have("script") {
         eprintln!("skipped: no `script` to make a pseudo-terminal");
         return;
@@ -163,7 +163,7 @@ fn issue_26_fen_convert_answers_each_line_at_once() {
 /// 26.1: `validate --line-buffered` prints a problem as soon as its game is read, while
 /// the input is still coming; `moves` answers each move typed in a terminal.
 #[test]
-fn issue_26_problems_appear_when_found() {
+fn problems_appear_when_found() {
     let mut child = cmd(&["validate", "-j", "1", "--line-buffered", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -222,7 +222,7 @@ fn big_archive(dir: &Path, copies: usize) -> PathBuf {
 /// drawn again after: no line a person sees holds both; a compressed file's progress
 /// gives its share and time left too.
 #[test]
-fn issue_26_the_progress_line_never_collides() {
+fn the_progress_line_never_collides() {
     if !have("script") {
         eprintln!("skipped: no `script` to make a pseudo-terminal");
         return;
@@ -330,7 +330,7 @@ fn interrupted(args: &[&str], on_stderr: bool, signal: &str) -> Stopped {
 /// incomplete; exit 130 or 143. The HTML report is still written; `-o` is untouched.
 #[cfg(unix)]
 #[test]
-fn issue_26_an_interrupted_run_keeps_what_it_found() {
+fn an_interrupted_run_keeps_what_it_found() {
     let bad: Vec<u64> = (1..=100).map(|i| 3 * i).collect();
     for jobs in ["1", "2"] {
         let out = interrupted(
@@ -424,7 +424,7 @@ fn issue_26_an_interrupted_run_keeps_what_it_found() {
 /// 26.4: `-q` leaves only the problems; "1 game"; several files get a grand total; the
 /// output is the same from run to run, times appearing only with `--timings`.
 #[test]
-fn issue_26_quiet_totals_and_reproducible_output() {
+fn quiet_totals_and_reproducible_output() {
     let q = run(&["validate", "-q", ILLEGAL, ZH]);
     assert_eq!(q.status.code(), Some(1));
     assert!(q.stderr.is_empty(), "{}", text(&q.stderr));
@@ -487,7 +487,7 @@ fn issue_26_quiet_totals_and_reproducible_output() {
 /// 26.5: `fen convert -` and `fen check -` read stdin; an unquoted FEN gets one error;
 /// a Lichess analysis URL and a `[FEN]` tag line are read as their FEN.
 #[test]
-fn issue_26_fens_as_people_paste_them() {
+fn fens_as_people_paste_them() {
     let out = run_in(
         &["fen", "convert", "--to", "xboard", "-"],
         b"8/8/8/4k3/8/8/8/4K3/Pp w - - 0 1\n",
@@ -561,7 +561,7 @@ fn issue_26_fens_as_people_paste_them() {
 
 /// 26.5: `moves` reads movetext as pasted from a PGN, from the arguments or stdin.
 #[test]
-fn issue_26_moves_reads_pasted_movetext() {
+fn moves_reads_pasted_movetext() {
     let pasted = "[Event \"x\"]\n1. e4 {best} e5 2.Nf3 $1 Nc6!? (2... d6 3. d4) 3. Bb5 ; Ruy\n3... a6 1/2-1/2\n";
     let want = "e4\ne5\nNf3\nNc6\nBb5\na6\nr1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4\n";
     let out = run_in(&["moves"], pasted.as_bytes());
@@ -583,7 +583,7 @@ fn issue_26_moves_reads_pasted_movetext() {
 /// 26.6: `fen url --site lichess` writes the analysis URL with the variant in its path;
 /// pairs and variants Lichess has no board for are errors; the URL reads back.
 #[test]
-fn issue_26_fen_url() {
+fn fen_url() {
     let cases = [
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
@@ -632,7 +632,7 @@ fn issue_26_fen_url() {
 
 /// 26.7: flag values as users type them.
 #[test]
-fn issue_26_flag_values_as_typed() {
+fn flag_values_as_typed() {
     for alias in ["zh", "Crazyhouse", "crazy house", "House"] {
         let out = run(&["validate", "-q", "--variant", alias, ZH]);
         assert_eq!(
@@ -662,7 +662,7 @@ fn issue_26_flag_values_as_typed() {
 /// 26.8: a directory stands for its archives in sorted order (hidden entries and other
 /// files left out); unsupported compressions and binary files are named.
 #[test]
-fn issue_26_directories_and_files_that_are_not_pgn() {
+fn directories_and_files_that_are_not_pgn() {
     let dir = temp_dir("walk");
     fs::create_dir_all(dir.join("b")).unwrap();
     fs::create_dir_all(dir.join(".git")).unwrap();
@@ -785,7 +785,7 @@ fn issue_26_directories_and_files_that_are_not_pgn() {
 /// 26.9: `-o` and `--html` never write onto an input, however it is reached.
 #[cfg(unix)]
 #[test]
-fn issue_26_outputs_never_destroy_inputs() {
+fn outputs_never_destroy_inputs() {
     let dir = temp_dir("outputs");
     let input = dir.join("in.pgn");
     fs::copy(ZH, &input).unwrap();
@@ -896,7 +896,7 @@ fn issue_26_outputs_never_destroy_inputs() {
 /// line before it written whole, and exit 130.
 #[cfg(unix)]
 #[test]
-fn issue_26_an_interrupted_fen_convert_keeps_its_lines() {
+fn an_interrupted_fen_convert_keeps_its_lines() {
     let mut child = cmd(&["fen", "convert", "--to", "xboard", "--line-buffered"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -930,7 +930,7 @@ fn issue_26_an_interrupted_fen_convert_keeps_its_lines() {
 /// where `man` finds them for a binary `cargo install` put in `~/.cargo/bin`, with no
 /// `MANPATH` (issue 33.22), and the completions where the shells look.
 #[test]
-fn issue_26_the_readme_install_commands_work_on_a_fresh_home() {
+fn the_readme_install_commands_work_on_a_fresh_home() {
     let readme = fs::read_to_string("README.md").unwrap();
     let install = &readme[readme.find("## Install").unwrap()..];
     let block = install.split("```sh\n").nth(2).unwrap();
@@ -995,7 +995,7 @@ fn long_game(n: usize) -> String {
 /// 26.10: a card lists the 40 moves before its problem and counts the earlier ones,
 /// however long the game.
 #[test]
-fn issue_26_report_cards_stay_small() {
+fn report_cards_stay_small() {
     let dir = temp_dir("html");
     let mut sizes = Vec::new();
     for n in [100, 400] {
@@ -1028,7 +1028,7 @@ fn issue_26_report_cards_stay_small() {
 /// 26.11: `pgn convert` prints what it wrote and left out, keeps `;` comments and never
 /// breaks a line inside a `[%…]` command.
 #[test]
-fn issue_26_convert_summary_and_comments() {
+fn convert_summary_and_comments() {
     let long_cmd = "[%cal Ge2e4,Gd2d4,Gc2c4,Gb2b4,Ga2a4,Gf2f4,Gg2g4,Gh2h4,Ge7e5]";
     let mut input =
         String::from("[Event \"c\"]\n[Result \"*\"]\n\n1. e4 ; a line comment with a } in it\ne5 ");
@@ -1087,7 +1087,7 @@ fn issue_26_convert_summary_and_comments() {
 
 /// 26.12: a pair written in two dialects names each board's.
 #[test]
-fn issue_26_pair_dialects_in_json() {
+fn pair_dialects_in_json() {
     let pair = "8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1 | 8/8/8/4k3/8/8/8/4K3/Qq w - - 0 1";
     let out = run(&["fen", "convert", "--json", "--to", "xboard", pair]);
     let r: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
@@ -1110,7 +1110,7 @@ fn issue_26_pair_dialects_in_json() {
 /// 26.13: a manual page per command and subcommand, with EXIT STATUS and EXAMPLES, that
 /// renders cleanly; help texts that say what is so.
 #[test]
-fn issue_26_manual_pages() {
+fn manual_pages() {
     let dir = temp_dir("man");
     let out = run(&["manpage", dir.join("man1").to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -1175,7 +1175,7 @@ fn issue_26_manual_pages() {
 /// Review of issue 26: `validate --html *.pgn` (the shell puts the first archive after
 /// `--html`) leaves the archive alone; a report or an empty file is replaced.
 #[test]
-fn issue_26_html_never_replaces_an_archive() {
+fn html_never_replaces_an_archive() {
     let dir = temp_dir("glob");
     let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
     fs::copy(ZH, &a).unwrap();
@@ -1218,7 +1218,7 @@ fn issue_26_html_never_replaces_an_archive() {
 /// repeat is one interrupt, not a second one that quits with nothing.
 #[cfg(unix)]
 #[test]
-fn issue_26_one_interrupt_delivered_twice_is_one() {
+fn one_interrupt_delivered_twice_is_one() {
     if !have("timeout") {
         return;
     }
@@ -1254,7 +1254,7 @@ fn issue_26_one_interrupt_delivered_twice_is_one() {
 /// (`-q`: none); `moves` says what cannot be read after the moves before it; a pasted
 /// board-editor URL or a variant's analysis page is read.
 #[test]
-fn issue_26_replay_summaries_moves_errors_and_more_urls() {
+fn replay_summaries_moves_errors_and_more_urls() {
     let out = run(&["replay", "--emit", "uci", ZH, ILLEGAL]);
     let err = text(&out.stderr);
     assert!(

@@ -672,7 +672,7 @@ fn tag_value<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 /// Lichess → Chess.com → Lichess as written (`Standard` from Lichess and lichobile,
 /// `normal` from TCEC, `From Position`); a game without one gets none.
 #[test]
-fn issue_23_a_chess_games_variant_tag_is_kept() {
+fn a_chess_games_variant_tag_is_kept() {
     for spelling in [
         Some("Standard"),
         Some("normal"),
@@ -713,7 +713,7 @@ fn issue_23_a_chess_games_variant_tag_is_kept() {
 /// (`… b - -`, as all its exports of those write it) and the clocks and pocket for
 /// crazyhouse (`… w q - 0 22 QNrp`); validate reads both without a mismatch.
 #[test]
-fn issue_23_chesscom_current_position_per_variant() {
+fn chesscom_current_position_per_variant() {
     let chess = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
     let converted = convert_all(chess.as_bytes(), Target::Chesscom);
     assert_eq!(
@@ -756,7 +756,7 @@ fn issue_23_chesscom_current_position_per_variant() {
 /// Issue 23: the real files of other programs convert and compose byte for byte (their
 /// Variant tags, Chess.com's four-field positions and long algebraic moves included).
 #[test]
-fn issue_23_real_files_round_trip() {
+fn real_files_round_trip() {
     let mut files = 0;
     for entry in fs::read_dir("grammar-tests/pgn/real").unwrap() {
         let path = entry.unwrap().path();

@@ -933,7 +933,7 @@ fn pzstd_frames(bytes: &[u8]) -> Option<usize> {
 /// before each of several zstd frames) gives exactly the records of its text, for any
 /// number of jobs, made with the real pzstd.
 #[test]
-fn issue_23_pzstd_archives_are_read_frame_by_frame() {
+fn pzstd_archives_are_read_frame_by_frame() {
     let dir = temp_dir("pzstd");
     let plain = dir.join("games.pgn");
     let sample = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
@@ -981,7 +981,7 @@ fn issue_23_pzstd_archives_are_read_frame_by_frame() {
 /// Issue 23.1: the bundled pzstd sample (the README's first command) reads as its
 /// decompressed text reads.
 #[test]
-fn issue_23_the_bundled_lichess_sample_is_read_whole() {
+fn the_bundled_lichess_sample_is_read_whole() {
     let path = "samples/lichess_zh_2022-2025_bots75.pgn.zst";
     let bytes = fs::read(path).unwrap();
     assert_eq!(pzstd_frames(&bytes), Some(1));
@@ -1004,7 +1004,7 @@ fn issue_23_the_bundled_lichess_sample_is_read_whole() {
 /// every game before them, are reported once with their offset, and exit 0; a second
 /// frame that starts but breaks is still an error (exit 2).
 #[test]
-fn issue_23_trailing_bytes_keep_every_game() {
+fn trailing_bytes_keep_every_game() {
     let dir = temp_dir("trailing");
     let sample = fs::read("samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn").unwrap();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -1086,7 +1086,7 @@ fn problems_of(text: &str, strict: bool) -> (Status, Vec<Said>, usize) {
 /// illegal); under --strict the FEN is an error. The Lichess database's November 2023
 /// Chess960 FEN (lichess-org/database#54) replays with `-`.
 #[test]
-fn issue_23_impossible_castling_rights_are_dropped_and_the_game_replayed() {
+fn impossible_castling_rights_are_dropped_and_the_game_replayed() {
     let game = "[Event \"Caissa\"]\n[SetUp \"1\"]\n\
         [FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBN1 w KQkq - 0 1\"]\n\n\
         1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O *\n";
@@ -1146,7 +1146,7 @@ fn issue_23_impossible_castling_rights_are_dropped_and_the_game_replayed() {
 /// game, each with a non-san-move warning, and convert to the same SAN; under --strict
 /// the first is an error.
 #[test]
-fn issue_23_uci_movetext_reads_as_its_san() {
+fn uci_movetext_reads_as_its_san() {
     let dir = temp_dir("uci");
     let source = "grammar-tests/pgn/ok/lichess_zh_2018_JannLee-CrazyAra.pgn";
     let replay = |path: &str, emit: &str| {
@@ -1212,7 +1212,7 @@ fn issue_23_uci_movetext_reads_as_its_san() {
 /// Issue 23.12: a result with an en dash or `½` is that result, with a warning; the
 /// game stays legal and converts with PGN's spelling.
 #[test]
-fn issue_23_unicode_results_are_read() {
+fn unicode_results_are_read() {
     for (tag, marker, result) in [
         ("1–0", "1–0", "1-0"),
         ("½–½", "½-½", "1/2-1/2"),
@@ -1247,7 +1247,7 @@ type GameSaid = (usize, usize, Status, Vec<(usize, usize, String)>);
 /// Issue 23.3–5 in the library: a BOM between games and tokens, lone CRs and a blank
 /// line in the tag section give the games the plain file gives, at the same lines.
 #[test]
-fn issue_23_boms_lone_crs_and_blank_tag_lines_change_nothing() {
+fn boms_lone_crs_and_blank_tag_lines_change_nothing() {
     let text = fs::read_to_string("grammar-tests/pgn/err/three-games-middle-bad.pgn").unwrap();
     let reports = |t: &str| -> Vec<GameSaid> {
         let strict = Options {
@@ -1304,7 +1304,7 @@ fn issue_23_boms_lone_crs_and_blank_tag_lines_change_nothing() {
 /// Issue 23: files that other programs wrote (`grammar-tests/pgn/real`, provenance in its
 /// SOURCES.md) validate without error; what is said of each is snapshotted.
 #[test]
-fn issue_23_real_files_of_other_programs_validate() {
+fn real_files_of_other_programs_validate() {
     let mut s = settings();
     without_timings(&mut s);
     s.bind(|| {
@@ -1328,7 +1328,7 @@ fn issue_23_real_files_of_other_programs_validate() {
 /// means the same in both: the same kind, severity, ply and token, for the same moves
 /// written as a PGN game and as a match on board A.
 #[test]
-fn issue_24_every_problem_kind_means_the_same_in_pgn_and_bpgn() {
+fn every_problem_kind_means_the_same_in_pgn_and_bpgn() {
     let cases = [
         (
             "nag-out-of-range",
@@ -1401,7 +1401,7 @@ fn issue_24_every_problem_kind_means_the_same_in_pgn_and_bpgn() {
 /// Issue 24.4: a visitor stops the walk, or skips a variation (whose moves are then not
 /// validated, nor shown).
 #[test]
-fn issue_24_visitors_stop_and_skip() {
+fn visitors_stop_and_skip() {
     use pocketfen::pgn::{Boards, MoveAt, RawGame, Skip, Visitor, visit_game};
     use pocketfen::{Move, Position};
     use std::ops::ControlFlow;
@@ -1560,7 +1560,7 @@ fn untimed(out: &[u8]) -> Vec<String> {
 /// x.gz`), whole, with trailing junk, or cut short, give with three jobs (the frames
 /// decoded side by side) exactly the records of one.
 #[test]
-fn issue_25_parallel_decoding_gives_the_records_of_one_thread() {
+fn parallel_decoding_gives_the_records_of_one_thread() {
     let dir = temp_dir("parallel");
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(3)).unwrap();
@@ -1603,7 +1603,7 @@ fn issue_25_parallel_decoding_gives_the_records_of_one_thread() {
 /// the real tools read back (pzstd's layout for zstd), at the level asked for; a level
 /// out of range, or one for plain output, is refused.
 #[test]
-fn issue_25_pgn_convert_writes_compressed_frames() {
+fn pgn_convert_writes_compressed_frames() {
     let dir = temp_dir("packed");
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(12)).unwrap();
@@ -1683,7 +1683,7 @@ fn run_out(args: &[&str]) -> (Vec<u8>, String, Option<i32>) {
 /// `pocketfen merge` of the parts' `--json` is byte for byte what one run writes (but
 /// for the time), its `--text` is `validate`'s text, and one-stream files are refused.
 #[test]
-fn issue_25_split_parts_merge_to_one_run() {
+fn split_parts_merge_to_one_run() {
     let dir = temp_dir("split");
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(8)).unwrap();
@@ -1832,7 +1832,7 @@ fn issue_25_split_parts_merge_to_one_run() {
 /// output carries no numbers), and `replay --json --split` parts merge to one replay,
 /// also in its text form.
 #[test]
-fn issue_25_split_convert_and_replay() {
+fn split_convert_and_replay() {
     let dir = temp_dir("split-convert");
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(2)).unwrap();
