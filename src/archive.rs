@@ -39,7 +39,7 @@ use crate::pgn::{
 use crate::position::Severity;
 use crate::record::{
     ConvertedRecord, GameRecord, KeyedRecord, ReplayedRecord, RunRecord, SCHEMA_VERSION,
-    SelectedRecord, SplitPoint, SplitRecord, SummaryRecord, TotalRecord, TrailingRecord,
+    SelectedRecord, SummaryRecord, TotalRecord, TrailingRecord,
 };
 
 /// The most worker threads a run takes.
@@ -71,109 +71,11 @@ pub enum Source {
 
 pub use crate::pgn::part::SeekRead;
 
-/// The archives under `dir`, in sorted order, as ripgrep walks: hidden entries (their
-/// names start with `.`) are left out, symbolic links to directories are not followed,
-/// and a file is an archive by its name ([`is_archive_name`]). `validate DIR` on the
-/// command line and `validate("DIR")` in Python read these.
-///
-/// # Errors
-///
-/// A directory that cannot be read.
-pub fn archives_under(dir: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    walk(dir, &mut files)?;
-    Ok(files)
-}
-
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
-    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)?.collect::<io::Result<_>>()?;
-    entries.sort_by_key(std::fs::DirEntry::file_name);
-    for entry in entries {
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let path = entry.path();
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            walk(&path, files)?;
-        } else if is_archive_name(&name.to_string_lossy()) && (kind.is_file() || path.is_file()) {
-            files.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// Whether a file name is an archive's: `.pgn` or `.bpgn`, then `.zst`, `.gz` or `.bz2`
-/// or nothing (case-insensitive).
-pub fn is_archive_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    let base = [".zst", ".gz", ".bz2"]
-        .iter()
-        .find_map(|c| name.strip_suffix(c))
-        .unwrap_or(&name);
-    base.ends_with(".pgn") || base.ends_with(".bpgn")
-}
-
-/// One of N parts of an archive (`--split K/N`): the games whose first line lies in
-/// the K-th of N equal byte ranges of the file (for a compressed file, in the frames
-/// that start there), each game in exactly one part. Each part's records number its
-/// games and lines from 1; [`crate::merge`] joins the parts' records into those of one
-/// run over the whole file.
-///
-/// ```
-/// use pocketfen::archive::Split;
-/// let split: Split = "2/8".parse()?;
-/// assert_eq!((split.part, split.of), (2, 8));
-/// assert_eq!(split.to_string(), "2/8");
-/// assert!("9/8".parse::<Split>().is_err());
-/// # Ok::<_, String>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Split {
-    /// The part, from 1.
-    pub part: usize,
-    /// The number of parts.
-    pub of: usize,
-}
-
-impl Split {
-    /// Part `part` of `of`, when there is such a part.
-    ///
-    /// # Errors
-    ///
-    /// A part out of range: parts are numbered 1 to `of`.
-    pub fn new(part: usize, of: usize) -> Result<Split, String> {
-        if part == 0 || of == 0 || part > of {
-            return Err(format!(
-                "there is no part {part} of {of}: parts are numbered 1 to N (K/N, 1 <= K <= N)"
-            ));
-        }
-        Ok(Split { part, of })
-    }
-}
-
-impl std::str::FromStr for Split {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Split, String> {
-        let (k, n) = s
-            .split_once('/')
-            .ok_or_else(|| format!("`{s}` is no part: write K/N, for example 1/4"))?;
-        let number = |t: &str| {
-            t.trim().parse::<usize>().map_err(|_| {
-                format!("`{s}` is no part: `{t}` is not a number (K/N, for example 1/4)")
-            })
-        };
-        Split::new(number(k)?, number(n)?)
-    }
-}
-
-impl fmt::Display for Split {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.part, self.of)
-    }
-}
+mod dirs;
+mod parts;
+pub use dirs::{archives_under, is_archive_name};
+use parts::{Part, PartState};
+pub use parts::{PartRange, Split, parts};
 
 impl Source {
     /// A path, or standard input for `-`.
@@ -307,96 +209,6 @@ impl Source {
                 info,
             },
         })
-    }
-}
-
-/// Where one of the N parts of a file lies ([`parts`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PartRange {
-    /// Which part.
-    pub split: Split,
-    /// The file's byte its text is read from (a frame's first for a compressed file).
-    pub start: u64,
-    /// The file's byte the next part's text is read from (the file's size for the last).
-    pub end: u64,
-}
-
-/// Where each of the `n` parts of `source` (a path or a [`Source::Seekable`]) lies, for
-/// scheduling them (the Python package's `splits`): it also tells at once whether the
-/// file can be split.
-///
-/// # Errors
-///
-/// No parts (`n` is 0), a source that cannot seek, a compressed file that is one
-/// stream (the message says how to recompress it), or the file's I/O error.
-pub fn parts(source: Source, n: usize) -> io::Result<Vec<PartRange>> {
-    let (file, _) = source.into_file()?;
-    (1..=n.max(1))
-        .map(|k| {
-            let split =
-                Split::new(k, n).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-            let plan = part::plan(&file, k, n)?;
-            Ok(PartRange {
-                split,
-                start: plan.begin,
-                end: plan.end.unwrap_or(plan.size),
-            })
-        })
-        .collect()
-}
-
-/// A part of a source, opened.
-struct Part {
-    games: GameSplitter<Box<dyn io::BufRead + Send>>,
-    trailing: TrailingNote,
-    state: PartState,
-}
-
-/// What a part's summary says of it.
-struct PartState {
-    split: Split,
-    plan: part::Plan,
-    modified: Option<u64>,
-    end: Arc<PartEnd>,
-    info: Arc<std::sync::Mutex<PartInfo>>,
-}
-
-impl PartState {
-    /// The text bytes of the part's games, and its `split` record.
-    fn record(&self, options: u64, read: u64) -> (u64, SplitRecord) {
-        let info = self.info.lock().unwrap_or_else(|e| e.into_inner());
-        let stop = self.end.stop();
-        let at = self.end.at.load(Ordering::Acquire);
-        let hex = |h: u64| format!("{h:016x}");
-        let end = match (stop, self.plan.end, info.end, info.next) {
-            (Some(_), Some(offset), Some(p1), Some(t)) => Some(SplitPoint {
-                offset,
-                skip: p1 - t,
-                print: hex(self.plan.end_print.unwrap_or(0)),
-            }),
-            _ => None,
-        };
-        let record = SplitRecord {
-            part: self.split.part,
-            of: self.split.of,
-            size: self.plan.size,
-            modified: self.modified,
-            head: hex(self.plan.head),
-            compression: self.plan.compression,
-            start: info.start.map(|skip| SplitPoint {
-                offset: self.plan.begin,
-                skip,
-                print: hex(self.plan.begin_print),
-            }),
-            end,
-            aligned: stop.is_none_or(|(offset, _)| offset == at),
-            lines: stop.map_or_else(
-                || self.end.lines.load(Ordering::Acquire),
-                |(_, line)| line - 1,
-            ),
-            options: hex(options),
-        };
-        (stop.map_or(read, |(offset, _)| offset), record)
     }
 }
 
@@ -992,81 +804,4 @@ impl Iterator for Run {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The `raw` bytes of each game record of a `validate --all` run over two games, the
-    /// first legal and the second not.
-    fn raws(keep: bool) -> Vec<Option<usize>> {
-        let pgn = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Ke3 *\n";
-        let opts = RunOptions {
-            jobs: 1,
-            ..RunOptions::default()
-        };
-        let run = Run::new(
-            vec![Source::reader("t.pgn", pgn.as_bytes())],
-            Task::Validate { all: true },
-            opts,
-        );
-        let run = if keep { run.keep_bytes() } else { run };
-        run.filter_map(|r| match r {
-            RunRecord::Game(g) => Some(g.raw.map(|raw| raw.number)),
-            _ => None,
-        })
-        .collect()
-    }
-
-    #[test]
-    fn only_games_with_problems_keep_their_bytes_and_only_when_asked() {
-        assert_eq!(raws(true), [None, Some(2)]);
-        assert_eq!(raws(false), [None, None]);
-    }
-
-    /// A stream that, once its text is read, sets the stop flag and ends: as standard
-    /// input read as it comes ends when the run is stopped while it waits.
-    struct EndsOnStop {
-        text: &'static [u8],
-        stop: Arc<AtomicBool>,
-    }
-
-    impl io::Read for EndsOnStop {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.text.is_empty() {
-                self.stop.store(true, Ordering::Relaxed);
-                return Ok(0);
-            }
-            let n = self.text.len().min(buf.len());
-            buf[..n].copy_from_slice(&self.text[..n]);
-            self.text = &self.text[n..];
-            Ok(n)
-        }
-    }
-
-    #[test]
-    fn a_stream_that_ends_because_the_run_stopped_is_interrupted() {
-        let stop = Arc::new(AtomicBool::new(false));
-        let reader = EndsOnStop {
-            // Blank lines (read when the stream is opened, to tell its compression):
-            // the stop comes while the next read waits, and the stream ends with no
-            // game begun, as if it had ended on its own.
-            text: b"\n\n",
-            stop: Arc::clone(&stop),
-        };
-        let opts = RunOptions {
-            jobs: 1,
-            stop: Some(stop),
-            ..RunOptions::default()
-        };
-        let records: Vec<_> = Run::new(
-            vec![Source::reader("-", reader)],
-            Task::Validate { all: false },
-            opts,
-        )
-        .collect();
-        let Some(RunRecord::Summary(s)) = records.first() else {
-            panic!("a summary first: {records:?}")
-        };
-        assert!(s.interrupted && !s.complete, "{s:?}");
-        assert_eq!(s.games, 0);
-    }
-}
+mod tests;

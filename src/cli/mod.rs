@@ -2,8 +2,10 @@
 //! prints are the library's (`pocketfen::record`).
 
 mod args;
+mod by_tag;
 mod live;
 mod manual;
+mod merge;
 mod movetext;
 mod output;
 mod run;

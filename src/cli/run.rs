@@ -36,7 +36,7 @@ pub fn run(cli: Cli) -> Result<bool> {
         Command::Pgn(super::args::PgnCommand::Select(args)) => super::tools::select(&args),
         Command::Pgn(super::args::PgnCommand::Dedupe(args)) => super::tools::dedupe(&args),
         Command::Pgn(super::args::PgnCommand::Split(args)) => super::tools::split(&args),
-        Command::Merge(args) => super::validate::merge(&args),
+        Command::Merge(args) => super::merge::merge(&args),
         Command::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(args.shell, &mut cmd, "pocketfen", &mut io::stdout().lock());

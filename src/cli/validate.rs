@@ -168,7 +168,7 @@ fn options_for(opts: Options, name: &str) -> Options {
 }
 
 /// Writes one JSON record and a line end.
-fn json_line(out: &mut dyn Write, record: &impl serde::Serialize) -> io::Result<()> {
+pub(super) fn json_line(out: &mut dyn Write, record: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, record).map_err(io::Error::other)?;
     out.write_all(b"\n")
 }
@@ -275,7 +275,7 @@ pub(super) fn timing_text(seconds: Option<f64>, games: usize, bytes: u64) -> Str
 }
 
 /// A file's summary line: counts, and time and speed with `--timings`.
-fn summary_text(s: &SummaryRecord) -> String {
+pub(super) fn summary_text(s: &SummaryRecord) -> String {
     format!(
         "{}{}{}, {}, {} illegal, {} unreadable, {}{}{}",
         if s.interrupted { "interrupted: " } else { "" },
@@ -584,7 +584,12 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
 }
 
 /// The line `replay` writes before a game's plies.
-fn replay_header(out: &mut dyn Write, name: &str, game: u64, line: u64) -> io::Result<()> {
+pub(super) fn replay_header(
+    out: &mut dyn Write,
+    name: &str,
+    game: u64,
+    line: u64,
+) -> io::Result<()> {
     writeln!(out, "# {name} game {game} (line {line})")
 }
 
@@ -801,160 +806,4 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         );
     }
     Ok(ok)
-}
-
-/// A part's JSON Lines, read from `source` (the part's `path`, or its copy): its records,
-/// one per line, with where each is.
-fn part_records(
-    source: &Path,
-    path: &Path,
-) -> Result<impl Iterator<Item = Result<(usize, serde_json::Value)>>> {
-    let name = path.display().to_string();
-    let file = File::open(source).with_context(|| format!("opening {name}"))?;
-    let reader = io::BufReader::with_capacity(1 << 16, file);
-    Ok(io::BufRead::lines(reader)
-        .enumerate()
-        .filter(|(_, l)| l.as_ref().map_or(true, |l| !l.trim().is_empty()))
-        .map(move |(i, line)| {
-            let line = line.with_context(|| format!("reading {name}"))?;
-            let value = serde_json::from_str(&line).map_err(|e| {
-                anyhow::anyhow!(
-                    "{name}:{}:{}: not a JSON record of pocketfen --json: {e}",
-                    i + 1,
-                    e.column()
-                )
-            })?;
-            Ok((i + 1, value))
-        }))
-}
-
-/// A part that is not a plain file (a pipe, `<(…)`, `/dev/stdin`) copied into a
-/// temporary file as it is read, so that it is read once and its records can be read
-/// again after the summaries are checked.
-fn spooled(path: &Path) -> Result<Option<tempfile::NamedTempFile>> {
-    let name = path.display().to_string();
-    let meta = std::fs::metadata(path).with_context(|| format!("opening {name}"))?;
-    if meta.is_file() {
-        return Ok(None);
-    }
-    if meta.is_dir() {
-        anyhow::bail!("{name}: is a directory, not a part's JSON Lines");
-    }
-    let mut from = File::open(path).with_context(|| format!("opening {name}"))?;
-    let mut spool = tempfile::Builder::new()
-        .prefix(".pocketfen-merge-")
-        .tempfile()
-        .context("creating a temporary file for a part read from a pipe")?;
-    io::copy(&mut from, spool.as_file_mut()).with_context(|| format!("reading {name}"))?;
-    Ok(Some(spool))
-}
-
-/// `merge`: the parts' records, renumbered, then the whole file's summary.
-pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
-    // Parts that cannot be read twice are read once, into temporary files.
-    let mut spools = Vec::with_capacity(args.parts.len());
-    for path in &args.parts {
-        spools.push(spooled(path)?);
-    }
-    let sources: Vec<&Path> = args
-        .parts
-        .iter()
-        .zip(&spools)
-        .map(|(path, spool)| spool.as_ref().map_or(path.as_path(), |s| s.path()))
-        .collect();
-    // First the summaries, so that nothing is written for parts that do not fit.
-    let mut summaries = Vec::with_capacity(args.parts.len());
-    for (path, source) in args.parts.iter().zip(&sources) {
-        let mut summary = None;
-        for record in part_records(source, path)? {
-            let (line, value) = record?;
-            if value.get("type").and_then(serde_json::Value::as_str) == Some("summary") {
-                if summary.is_some() {
-                    anyhow::bail!(
-                        "{}:{line}: a second summary: a part is the output of one run over one file",
-                        path.display()
-                    );
-                }
-                summary = Some(value);
-            }
-        }
-        let Some(summary) = summary else {
-            anyhow::bail!(
-                "{}: no summary record: the part's run did not finish (or this is not the output of --json)",
-                path.display()
-            );
-        };
-        summaries.push(summary);
-    }
-    let merge = pocketfen::merge::Merge::new(&summaries).map_err(|e| {
-        let path = args
-            .parts
-            .get(e.part.max(1) - 1)
-            .map_or(String::new(), |p| p.display().to_string());
-        anyhow::anyhow!("cannot merge: {path}: {}", e.message)
-    })?;
-    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut ok = true;
-    for (index, &given) in merge.order().iter().enumerate() {
-        for record in part_records(sources[given], &args.parts[given])? {
-            let (_, mut value) = record?;
-            let kind = value
-                .get("type")
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned);
-            if matches!(kind.as_deref(), Some("summary" | "total")) {
-                continue;
-            }
-            merge.renumber(index, &mut value);
-            if matches!(kind.as_deref(), Some("replayed")) {
-                ok &= value
-                    .get("problems")
-                    .and_then(serde_json::Value::as_array)
-                    .is_none_or(Vec::is_empty);
-            }
-            if !args.text {
-                json_line(&mut out, &value).context("writing the output")?;
-                continue;
-            }
-            if let Some(text) = pocketfen::merge::game_text(&value) {
-                out.write_all(text.as_bytes())
-                    .context("writing the output")?;
-            } else if kind.as_deref() == Some("replayed") {
-                let get = |k: &str| {
-                    value
-                        .get(k)
-                        .and_then(serde_json::Value::as_u64)
-                        .unwrap_or(0)
-                };
-                let file = value
-                    .get("file")
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or("?");
-                replay_header(&mut out, &shown(file), get("game"), get("line"))
-                    .context("writing the output")?;
-                for ply in value
-                    .get("plies")
-                    .and_then(serde_json::Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    writeln!(out, "{}", ply.as_str().unwrap_or(""))
-                        .context("writing the output")?;
-                }
-            }
-        }
-    }
-    let s = merge.summary();
-    let name = shown(&s.file);
-    if args.text {
-        out.flush().context("writing the output")?;
-        eprintln!("pocketfen: {name}: {}", summary_text(s));
-    } else {
-        json_line(&mut out, &RunRecord::Summary(s.clone())).context("writing the output")?;
-    }
-    out.flush().context("writing the output")?;
-    if !file_notes(None, &name, s) {
-        anyhow::bail!("some input could not be read completely");
-    }
-    Ok(ok && s.illegal_games == 0 && s.error_games == 0)
 }

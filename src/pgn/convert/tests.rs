@@ -1,0 +1,75 @@
+use super::*;
+
+/// A comment's words as lines may break between them: a `[%…]` command is one,
+/// whatever white space it holds; an unclosed one runs to the comment's end.
+#[test]
+fn commands_are_unbreakable_words() {
+    let words =
+        |c: &str| -> Vec<String> { CommentWords { rest: c }.map(|w| w.into_owned()).collect() };
+    assert_eq!(
+        words(" a [%clk 0:05:00] b\t[%cal  Ge2e4,\nGd2d4]c [%eval 0.1]"),
+        [
+            "a",
+            "[%clk 0:05:00]",
+            "b",
+            "[%cal Ge2e4, Gd2d4]c",
+            "[%eval 0.1]"
+        ]
+    );
+    assert_eq!(words("x[%emt 0:00:01] y"), ["x[%emt 0:00:01]", "y"]);
+    assert_eq!(words("[%clk 1 2 3"), ["[%clk 1 2 3"]);
+    assert_eq!(words("[x] [% ] ]"), ["[x]", "[% ]", "]"]);
+    assert_eq!(words("  "), Vec::<String>::new());
+    // Borrowed when the comment has them single-spaced.
+    assert!(matches!(
+        CommentWords {
+            rest: "[%clk 0:05:00]"
+        }
+        .next(),
+        Some(std::borrow::Cow::Borrowed("[%clk 0:05:00]"))
+    ));
+}
+
+/// The word-at-a-time check says what a byte-by-byte one says, for every string of
+/// up to 17 bytes over an alphabet of the bytes at each edge (so that every byte
+/// position of both chunks and of the remainder is tried).
+#[test]
+fn single_spaced_reads_eight_bytes_as_one_at_a_time_does() {
+    fn naive(b: &[u8]) -> bool {
+        b.iter().all(|&c| (b' '..0x80).contains(&c)) && !b.windows(2).any(|w| w == b"  ")
+    }
+    const EDGES: [u8; 8] = [b' ', b'!', 0x1f, 0x7f, 0x80, b'a', b'\t', 0x00];
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..200_000 {
+        let len = (next() % 18) as usize;
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| match next() % 4 {
+                0 => b' ',
+                1 => b'a',
+                _ => EDGES[(next() % 8) as usize],
+            })
+            .collect();
+        assert_eq!(single_spaced(&bytes), naive(&bytes), "{bytes:?}");
+    }
+    for i in 0..17 {
+        // One double space at every position, and one bad byte at every position.
+        let mut b = vec![b'x'; 17];
+        b[i] = b' ';
+        if i + 1 < 17 {
+            b[i + 1] = b' ';
+            assert!(!single_spaced(&b), "{i}");
+            b[i + 1] = b'x';
+        }
+        assert!(single_spaced(&b), "{i}");
+        b[i] = 0x19;
+        assert!(!single_spaced(&b), "{i}");
+        b[i] = 0xc3;
+        assert!(!single_spaced(&b), "{i}");
+    }
+}

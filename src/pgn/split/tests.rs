@@ -1,0 +1,444 @@
+use super::*;
+
+fn split(s: &str) -> Vec<(usize, usize, String)> {
+    GameSplitter::new(s.as_bytes())
+        .map(|g| {
+            let g = g.unwrap();
+            (g.number, g.line, String::from_utf8(g.bytes).unwrap())
+        })
+        .collect()
+}
+
+/// A reader that gives `text` in blocks of `block` bytes, then fails.
+struct FailsAfter {
+    text: Vec<u8>,
+    at: usize,
+    block: usize,
+}
+
+impl io::Read for FailsAfter {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.text.len() {
+            return Err(io::Error::other("the reader failed"));
+        }
+        let n = self.block.min(buf.len()).min(self.text.len() - self.at);
+        buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// The games handed out before the error, and whether the error came.
+fn split_failing(text: &str, block: usize) -> (Vec<String>, bool) {
+    let reader = io::BufReader::with_capacity(
+        block,
+        FailsAfter {
+            text: text.as_bytes().to_vec(),
+            at: 0,
+            block,
+        },
+    );
+    let mut games = GameSplitter::new(reader);
+    let mut out = Vec::new();
+    loop {
+        match games.next_game() {
+            Ok(Some(g)) => out.push(String::from_utf8(g.bytes).unwrap()),
+            Ok(None) => return (out, false),
+            Err(e) => {
+                assert_eq!(e.to_string(), "the reader failed");
+                return (out, true);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_game_whose_result_was_read_comes_before_the_error() {
+    for block in [1, 7, 1 << 16] {
+        let (games, failed) = split_failing("[A \"1\"]\n\n1. e4 e5 1-0\n\n", block);
+        assert_eq!(games, ["[A \"1\"]\n\n1. e4 e5 1-0\n\n"], "block {block}");
+        assert!(failed);
+        // The start of the next game's line is dropped with the error.
+        let (games, failed) = split_failing("[A \"1\"]\n1. e4 1/2-1/2\n[B \"", block);
+        assert_eq!(games, ["[A \"1\"]\n1. e4 1/2-1/2\n"], "block {block}");
+        assert!(failed);
+        // Two games, the first handed out at the second's tags.
+        let (games, _) = split_failing("[A \"1\"]\n1. d4 *\n[B \"2\"]\n1. e4 0-1\n", block);
+        assert_eq!(games.len(), 2, "block {block}");
+    }
+}
+
+#[test]
+fn a_game_cut_before_its_result_is_lost_to_the_error() {
+    for text in [
+        "[A \"1\"]\n\n1. e4 e5",
+        "[A \"1\"]\n\n1. e4 e5 {1-0\n",
+        "[A \"1\"]\n\n1. e4 e5 21-0\n",
+        "[A \"1\"]\n",
+    ] {
+        let (games, failed) = split_failing(text, 5);
+        assert!(games.is_empty() && failed, "{text:?}: {games:?}");
+    }
+}
+
+#[test]
+fn splits_on_tags_after_movetext() {
+    let games = split("[A \"1\"]\n\n1. e4 e5 1-0\n\n[B \"2\"]\n[C \"3\"]\n1. d4 *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!((games[0].0, games[0].1), (1, 1));
+    assert_eq!((games[1].0, games[1].1), (2, 5));
+    assert!(games[1].2.starts_with("[B"));
+}
+
+#[test]
+fn comments_spanning_lines_hide_brackets() {
+    let games =
+        split("[A \"1\"]\n1. e4 {a comment\n[not a tag] still comment} e5 *\n[B \"2\"]\n1. d4 *\n");
+    assert_eq!(games.len(), 2);
+    assert!(games[0].2.contains("[not a tag]"));
+}
+
+#[test]
+fn an_unclosed_comment_ends_at_a_blank_line_and_a_tag() {
+    let games =
+        split("[A \"1\"]\n\n1. e4 {never closed\n\n[B \"2\"]\n\n1. d4 *\n\n[C \"3\"]\n\n1. c4 *\n");
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[1].1, 5);
+    // Inside a comment, a blank line before text that is no tag changes nothing.
+    let games = split("[A \"1\"]\n\n1. e4 {open\n\n[not a tag] }\n1-0\n");
+    assert_eq!(games.len(), 1);
+}
+
+#[test]
+fn movetext_only_and_empty_games() {
+    assert_eq!(split("1. e4 e5 *\n").len(), 1);
+    assert_eq!(split("\n\n").len(), 0);
+    // A tag section, a blank line and no movetext is a game of its own when the next
+    // tags repeat one of its names.
+    assert_eq!(split("[A \"1\"]\n\n[A \"2\"]\n1. e4 *\n").len(), 2);
+    assert_eq!(
+        split("[A \"1\"]\n[B \"1\"]\n\n[C \"2\"] [b \"2\"]\n1. e4 *\n").len(),
+        2
+    );
+    // Without the blank line the tag sections run together into one game.
+    assert_eq!(split("[A \"1\"]\n[B \"2\"]\n1. e4 *\n").len(), 1);
+}
+
+/// Issue 23.5: tags after a blank line, before any movetext, are the same game's (the
+/// blank line is kept in its bytes); new names only, or a repeated name starts a game.
+#[test]
+fn a_blank_line_inside_the_tag_section_keeps_one_game() {
+    let one = "[Event \"e\"]\n\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 *\n";
+    let games = split(&format!("{one}\n{one}"));
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].2, format!("{one}\n"));
+    assert_eq!((games[1].0, games[1].1), (2, 7));
+    // Several blank lines and a comment line between the tags change nothing.
+    let games = split("[Event \"e\"]\n\n\n; note\n[Site \"s\"]\n1. e4 *\n");
+    assert_eq!(games.len(), 1);
+}
+
+/// The tag section's names are gathered line by line as it grows (each line read
+/// once), and give what reading the whole section at once gives: a name repeated
+/// after a blank line starts the next game, names after the section's end (a token
+/// that is no tag) do not count, and the read sizes change nothing.
+#[test]
+fn tag_names_gathered_in_pieces_decide_as_the_whole_section() {
+    let cases: &[(&str, usize)] = &[
+        ("[A \"1\"]\n\n[B \"2\"]\n\n[A \"3\"]\n\n1. e4 *\n", 2),
+        ("[A \"1\"]\n\n[B \"2\"]\n\n[C \"3\"]\n\n1. e4 *\n", 1),
+        // The section ends at the comment: `B` after it is no name of the section, so
+        // the second `B` repeats nothing.
+        ("[A \"1\"] {c}\n\n[B \"2\"]\n\n[B \"3\"]\n1. e4 *\n", 1),
+        ("[A \"1\"] {c}\n\n[B \"2\"]\n\n[A \"3\"]\n1. e4 *\n", 2),
+        // Comment lines go on with the section; names compare in any case.
+        (
+            "[A \"1\"]\n; x\n\n[B \"2\"]\n% y\n\n[b \"3\"]\n1. e4 *\n",
+            2,
+        ),
+        // Two tags on one line, the second repeated later.
+        (
+            "[A \"1\"] [B \"2\"]\n\n[C \"3\"]\n\n[B \"4\"]\n1. e4 *\n",
+            2,
+        ),
+    ];
+    for &(text, want) in cases {
+        for capacity in [1, 3, 7, 64, 4096] {
+            let reader = io::BufReader::with_capacity(capacity, text.as_bytes());
+            let games: Vec<RawGame> = GameSplitter::new(reader).map(Result::unwrap).collect();
+            assert_eq!(games.len(), want, "{text:?}, reads of {capacity}");
+            let joined: Vec<u8> = games.iter().flat_map(|g| g.bytes.clone()).collect();
+            assert_eq!(joined, text.as_bytes(), "{text:?}: no byte lost");
+        }
+    }
+    // Thousands of tags, each after a blank line, are one game; one repeat at the end
+    // starts the next.
+    let many: String = (0..5000).map(|i| format!("[T{i} \"v\"]\n\n")).collect();
+    assert_eq!(split(&format!("{many}1. e4 *\n")).len(), 1);
+    assert_eq!(split(&format!("{many}[T17 \"w\"]\n1. e4 *\n")).len(), 2);
+}
+
+/// A stop flag ends the splitting inside a game (here, a line of white space with no
+/// end): the game being read is dropped and no game follows.
+#[test]
+fn a_stop_ends_the_splitting_inside_a_game() {
+    struct Spaces(Arc<AtomicBool>, usize);
+    impl io::Read for Spaces {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1 += buf.len();
+            if self.1 > 5 << 20 {
+                self.0.store(true, Ordering::Relaxed);
+            }
+            assert!(self.1 < 100 << 20, "the stop was not honoured");
+            buf.fill(b' ');
+            Ok(buf.len())
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let reader = io::BufReader::new(Spaces(Arc::clone(&stop), 0));
+    let mut games = GameSplitter::new(reader);
+    games.stop_on(stop);
+    assert!(games.next_game().unwrap().is_none());
+    assert!(games.stopped());
+    assert!(games.next_game().unwrap().is_none());
+}
+
+/// Issue 23.4: a lone CR ends a line like LF and CRLF (old Mac files): games split and
+/// lines count, also when a CRLF straddles two reads.
+#[test]
+fn lone_carriage_returns_end_lines() {
+    let game = "[Event \"a\"]\r\r1. e4 e5 *\r\r";
+    let text = game.repeat(3);
+    let games = split(&text);
+    let lines: Vec<usize> = games.iter().map(|g| g.1).collect();
+    assert_eq!(lines, [1, 5, 9]);
+    for eol in ["\r", "\r\n", "\n"] {
+        let text = format!("[A \"1\"]{eol}{eol}1. e4 *{eol}{eol}[A \"2\"]{eol}{eol}1. d4 *{eol}");
+        for block in [1, 2, 3, 7, 64] {
+            let reader = io::BufReader::with_capacity(block, text.as_bytes());
+            let got: Vec<(usize, usize)> = GameSplitter::new(reader)
+                .map(|g| g.map(|g| (g.number, g.line)).unwrap())
+                .collect();
+            assert_eq!(got, [(1, 1), (2, 5)], "{eol:?} in blocks of {block}");
+        }
+    }
+}
+
+/// Issue 23.3: a BOM before a game (two BOM-prefixed files joined with `cat`) or on a
+/// blank line is white space: it neither swallows the game after it nor makes one.
+#[test]
+fn byte_order_marks_between_games_are_white_space() {
+    let game = "\u{feff}[Event \"a\"]\n\n1. e4 e5 *\n\n";
+    let games = split(&format!("{game}{game}\u{feff}\n{game}"));
+    let lines: Vec<usize> = games.iter().map(|g| g.1).collect();
+    assert_eq!(lines, [1, 5, 10]);
+    assert!(games[1].2.starts_with("\u{feff}[Event"));
+    assert!(split("\u{feff}\n\u{feff}  \n").is_empty());
+}
+
+/// Issue 14.2: a game over the limit is skipped in constant memory (long lines and
+/// many lines alike, comments kept track of) and handed out with its size; the games
+/// around it are intact.
+#[test]
+fn games_over_the_limit_are_skipped_with_their_size() {
+    let ok = "[Event \"ok\"]\n\n1. d4 d5 *\n\n";
+    let long_line = format!(
+        "[Event \"line\"]\n\n1. e4 {{{}}} e5 *\n\n",
+        "x".repeat(300_000)
+    );
+    let many_lines = format!(
+        "[Event \"lines\"]\n\n1. e4 {}*\n\n",
+        "{ [not a tag]\n[Event \"inside\"] }\n".repeat(10_000)
+    );
+    let text = format!("{ok}{long_line}{ok}{many_lines}{ok}");
+    // Small blocks: the long line is read in many pieces.
+    let reader = io::BufReader::with_capacity(4096, text.as_bytes());
+    let games: Vec<RawGame> = GameSplitter::with_max_game_bytes(reader, 50_000)
+        .map(Result::unwrap)
+        .collect();
+    let sizes: Vec<Option<u64>> = games.iter().map(|g| g.too_large).collect();
+    assert_eq!(
+        sizes,
+        [
+            None,
+            Some(long_line.len() as u64),
+            None,
+            Some(many_lines.len() as u64),
+            None
+        ]
+    );
+    let lines: Vec<usize> = games.iter().map(|g| g.line).collect();
+    assert_eq!(lines, [1, 5, 9, 13, 13 + 4 + 20_000]);
+    for g in [&games[0], &games[2], &games[4]] {
+        assert_eq!(g.bytes, ok.as_bytes());
+    }
+    assert!(games[1].bytes.is_empty() && games[3].bytes.is_empty());
+    // Under a limit they fit, the same games come out whole.
+    let whole: Vec<RawGame> = GameSplitter::new(text.as_bytes())
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(whole.len(), 5);
+    assert_eq!(whole[3].bytes, many_lines.as_bytes());
+    assert!(whole.iter().all(|g| g.too_large.is_none()));
+}
+
+/// Whether a game is over the limit does not depend on where the stream's reads end
+/// (issue 25.3: the parts of a split file read from other offsets than one run):
+/// games just under the limit, each followed by a tag line read in pieces, stay whole,
+/// and those over it are skipped, for every read size.
+#[test]
+fn the_size_limit_does_not_depend_on_the_read_sizes() {
+    let game =
+        |i: usize, pad: usize| format!("[Event \"{i}\"]\n\n1. e4 {{{}}} e5 *\n\n", "x".repeat(pad));
+    let max = 120;
+    let mut text = String::new();
+    for i in 0..40 {
+        // Sizes around the limit: 115 to 124 bytes.
+        let pad = 115 - game(i, 0).len() + i % 10;
+        text.push_str(&game(i, pad));
+    }
+    // A tag line over the limit after movetext: the game before it stays whole.
+    text.push_str(&format!("[Event \"{}\"]\n\n1. d4 *\n\n", "t".repeat(300)));
+    text.push_str(&game(99, 10));
+    let read = |chunk: usize| -> Vec<(usize, usize, Option<u64>, usize)> {
+        let reader = io::BufReader::with_capacity(chunk, text.as_bytes());
+        GameSplitter::with_max_game_bytes(reader, max)
+            .map(Result::unwrap)
+            .map(|g| (g.number, g.line, g.too_large, g.bytes.len()))
+            .collect()
+    };
+    let whole = read(1 << 20);
+    assert_eq!(whole.len(), 42);
+    for (i, g) in whole.iter().take(40).enumerate() {
+        let len = game(i, 115 - game(i, 0).len() + i % 10).len();
+        let expected = if len > max {
+            (Some(len as u64), 0)
+        } else {
+            (None, len)
+        };
+        assert_eq!((g.2, g.3), expected, "game {}", i + 1);
+    }
+    assert!(whole[40].2.is_some() && whole[41].2.is_none());
+    for chunk in 1..200 {
+        assert_eq!(read(chunk), whole, "reads of {chunk} bytes");
+    }
+}
+
+/// A game whose first line alone is over the limit, and which ends with that line at
+/// the end of the stream, is skipped too (found by the fuzz target that splits with
+/// every read size).
+#[test]
+fn a_first_line_over_the_limit_is_skipped() {
+    let long = format!("[White {} *\n", "B6b. N@d4 {171}".repeat(5));
+    let text = format!("[Event \"a\"]\n\n1. e4 *\n{long}");
+    for cap in 1..120 {
+        let reader = io::BufReader::with_capacity(cap, text.as_bytes());
+        let games: Vec<_> = GameSplitter::with_max_game_bytes(reader, 40)
+            .map(Result::unwrap)
+            .map(|g| (g.number, g.line, g.too_large))
+            .collect();
+        assert_eq!(
+            games,
+            [(1, 1, None), (2, 4, Some(long.len() as u64))],
+            "reads of {cap}"
+        );
+    }
+}
+
+/// A byte-order mark read in pieces is white space all the same: the tag line after
+/// it is no movetext, whatever the read sizes (found by the fuzz target).
+#[test]
+fn a_byte_order_mark_read_in_pieces() {
+    for n in 30..40 {
+        let text = format!(
+            "[Event \"{}\"]\n\n\u{feff}[Site \"b\"]\n\n[Round \"1\"]\n\n1. e4 *\n",
+            "a".repeat(n)
+        );
+        bom_in_pieces(&text);
+    }
+}
+
+/// A game at the limit before a byte-order mark and the next game's tag line: the
+/// mark's first bytes, read alone, are not counted in the game.
+#[test]
+fn a_game_at_the_limit_before_a_byte_order_mark() {
+    for n in 20..40 {
+        let game = format!("[Event \"{}\"]\n\n1. e4 *\n\n", "a".repeat(n));
+        let text = format!("{game}\u{feff}[Event \"b\"]\n\n1. d4 *\n");
+        for cap in 1..80 {
+            let reader = io::BufReader::with_capacity(cap, text.as_bytes());
+            let games: Vec<_> = GameSplitter::with_max_game_bytes(reader, game.len())
+                .map(Result::unwrap)
+                .map(|g| (g.number, g.line, g.too_large))
+                .collect();
+            assert_eq!(games, [(1, 1, None), (2, 5, None)], "n {n}, reads of {cap}");
+        }
+    }
+}
+
+fn bom_in_pieces(text: &str) {
+    for cap in 1..100 {
+        let reader = io::BufReader::with_capacity(cap, text.as_bytes());
+        let games: Vec<_> = GameSplitter::with_max_game_bytes(reader, 50)
+            .map(Result::unwrap)
+            .map(|g| (g.number, g.line, g.too_large))
+            .collect();
+        assert_eq!(games, [(1, 1, Some(text.len() as u64))], "reads of {cap}");
+    }
+}
+
+/// A game over the limit whose last line has no line end, all read at once (found by
+/// the fuzz target that splits with every read size).
+#[test]
+fn a_last_line_over_the_limit_without_a_line_end() {
+    let body =
+        b"[Ev\n\0\0\0ent \"x\"]\n[Reiult \"0\xe2\x80\x931\"]\n\n1. f3 e5 2. g4 Qh4# 0\xe2\x80\x931";
+    for cap in [1, 2, 3, 5, 7, 251, 1000] {
+        let reader = io::BufReader::with_capacity(cap, &body[..]);
+        let games: Vec<_> = GameSplitter::with_max_game_bytes(reader, 40)
+            .map(Result::unwrap)
+            .map(|g| (g.number, g.line, g.too_large, g.bytes.len()))
+            .collect();
+        assert_eq!(
+            games,
+            [(1, 1, None, 16), (2, 3, Some(43), 0)],
+            "reads of {cap}"
+        );
+    }
+}
+
+/// Issue 24.2: a game of `HAND_OVER` bytes or more leaves in the splitter's buffer
+/// (no copy): the games and line numbers are those of copied games, whether the big
+/// game ends at a tag line in the same block, at a CRLF, or at the end of the stream.
+#[test]
+fn big_games_take_the_buffer_and_the_games_after_them_are_intact() {
+    let small = "[Event \"s\"]\n\n1. e4 e5 *\n\n";
+    let big = |eol: &str, lines: usize| {
+        let mut g = format!("[Event \"b\"]{eol}{eol}1. e4 e5");
+        let line = format!(" {{{}}}{eol}", "c".repeat(100));
+        for _ in 0..lines {
+            g.push_str(&line);
+        }
+        g.push_str(&format!("*{eol}{eol}"));
+        g
+    };
+    let big_lf = big("\n", HAND_OVER / 100);
+    let big_crlf = big("\r\n", HAND_OVER / 50);
+    let last = big("\n", HAND_OVER / 90);
+    let last = last.trim_end();
+    let pieces = [small, &big_lf, small, &big_crlf, &big_lf, small, last];
+    assert!(big_lf.len() >= HAND_OVER && big_crlf.len() >= HAND_OVER);
+    let text: String = pieces.concat();
+    for capacity in [4096, 1 << 20] {
+        let reader = io::BufReader::with_capacity(capacity, text.as_bytes());
+        let games: Vec<RawGame> = GameSplitter::new(reader).map(Result::unwrap).collect();
+        let got: Vec<&[u8]> = games.iter().map(|g| &g.bytes[..]).collect();
+        let want: Vec<&[u8]> = pieces.iter().map(|p| p.as_bytes()).collect();
+        assert!(got == want, "capacity {capacity}: the games differ");
+        let mut line = 1;
+        for (g, p) in games.iter().zip(pieces) {
+            assert_eq!((g.number, g.line), (g.number, line));
+            line += p.matches('\n').count();
+        }
+    }
+}
