@@ -32,6 +32,7 @@ use crate::position::Position;
 use crate::setup::{Fen, Setup};
 use crate::types::Color;
 use crate::variant::{Rules, Variant};
+use wrap::Wrap;
 
 /// A site to write for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -124,235 +125,6 @@ impl Target {
 }
 
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-
-/// Writes movetext words, wrapping lines at 80 columns.
-struct Wrap {
-    out: String,
-    col: usize,
-    /// The line width (`usize::MAX`: one line).
-    width: usize,
-    /// Opening parentheses waiting for the next word (they wrap together with it).
-    open: usize,
-}
-
-impl Wrap {
-    fn word(&mut self, w: &str) {
-        self.parts("", w, "");
-    }
-
-    /// Writes `pre w post` as one unbreakable word.
-    #[inline]
-    fn parts(&mut self, pre: &str, w: &str, post: &str) {
-        let open = std::mem::take(&mut self.open);
-        let chars = if w.is_ascii() {
-            w.len()
-        } else {
-            w.chars().count()
-        };
-        let width = open + pre.len() + chars + post.len();
-        if self.col > 0 {
-            if self.col + 1 + width > self.width {
-                self.out.push('\n');
-                self.col = 0;
-            } else {
-                self.out.push(' ');
-                self.col += 1;
-            }
-        }
-        for _ in 0..open {
-            self.out.push('(');
-        }
-        if !pre.is_empty() {
-            self.out.push_str(pre);
-        }
-        self.out.push_str(w);
-        if !post.is_empty() {
-            self.out.push_str(post);
-        }
-        self.col += width;
-    }
-
-    /// Opens a variation: the `(` waits for the next word and wraps together with it.
-    fn open_paren(&mut self) {
-        self.open += 1;
-    }
-
-    /// Closes a variation: `)` follows its word without a space, or starts a line (an
-    /// empty variation's `(` still waiting goes with it).
-    fn close_paren(&mut self) {
-        let open = std::mem::take(&mut self.open);
-        if self.col > 0 && self.col + open + 1 > self.width {
-            self.out.push('\n');
-            self.col = 0;
-        }
-        for _ in 0..open {
-            self.out.push('(');
-        }
-        self.out.push(')');
-        self.col += open + 1;
-    }
-
-    /// Writes an ASCII word that `write` appends (a move number, a SAN): straight into the
-    /// output, the space before it turned into a line break if it does not fit.
-    #[inline]
-    fn ascii_word(&mut self, write: impl FnOnce(&mut String)) {
-        let open = std::mem::take(&mut self.open);
-        let start = self.out.len();
-        let sep = usize::from(self.col > 0);
-        if sep == 1 {
-            self.out.push(' ');
-        }
-        for _ in 0..open {
-            self.out.push('(');
-        }
-        write(&mut self.out);
-        let width = self.out.len() - start - sep;
-        if sep == 1 && self.col + 1 + width > self.width {
-            self.out.replace_range(start..start + 1, "\n");
-            self.col = width;
-        } else {
-            self.col += sep + width;
-        }
-    }
-
-    /// A comment, wrapped at its spaces: `{ a b c }` (`{ ` and ` }` stay with their words).
-    fn comment(&mut self, c: &str) {
-        // Most comments (clocks, evals) are single-spaced and fit on the current line:
-        // written at once, as the word-by-word path would write them.
-        let trimmed = c.trim_ascii();
-        if self.open == 0
-            && !trimmed.is_empty()
-            && self.col + 1 + trimmed.len() + 4 <= self.width
-            && single_spaced(trimmed.as_bytes())
-        {
-            if self.col > 0 {
-                self.out.push(' ');
-                self.col += 1;
-            }
-            self.out.push_str("{ ");
-            self.out.push_str(trimmed);
-            self.out.push_str(" }");
-            self.col += trimmed.len() + 4;
-            return;
-        }
-        let mut words = CommentWords { rest: c }.peekable();
-        let mut first = true;
-        if words.peek().is_none() {
-            self.word("{}");
-            return;
-        }
-        while let Some(w) = words.next() {
-            let last = words.peek().is_none();
-            self.parts(
-                if first { "{ " } else { "" },
-                &w,
-                if last { " }" } else { "" },
-            );
-            first = false;
-        }
-    }
-}
-
-/// The words of a comment as lines may break between them: a command (`[%clk 0:05:00]`,
-/// `[%cal Ge2e4,Gd2d4]`) is one, its words joined by single spaces (borrowed from the
-/// comment when they are single-spaced there).
-struct CommentWords<'a> {
-    rest: &'a str,
-}
-
-impl<'a> Iterator for CommentWords<'a> {
-    type Item = std::borrow::Cow<'a, str>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let b = self.rest.as_bytes();
-        let word_end = |from: usize| {
-            b[from..]
-                .iter()
-                .position(u8::is_ascii_whitespace)
-                .map_or(b.len(), |n| from + n)
-        };
-        let start = b.iter().position(|c| !c.is_ascii_whitespace())?;
-        let mut end = word_end(start);
-        let mut single = true;
-        // A command runs from its `[%` to the `]` that closes it.
-        let opens = |w: &[u8]| {
-            memchr::memrchr(b'[', w).is_some_and(|i| {
-                w.get(i + 1) == Some(&b'%') && memchr::memchr(b']', &w[i..]).is_none()
-            })
-        };
-        if opens(&b[start..end]) {
-            while end < b.len() {
-                let Some(next) = b[end..].iter().position(|c| !c.is_ascii_whitespace()) else {
-                    break;
-                };
-                single &= next == 1 && b[end] == b' ';
-                let from = end + next;
-                end = word_end(from);
-                if memchr::memchr(b']', &b[from..end]).is_some() {
-                    break;
-                }
-            }
-        }
-        let unit = &self.rest[start..end];
-        self.rest = &self.rest[end..];
-        Some(if single {
-            std::borrow::Cow::Borrowed(unit)
-        } else {
-            std::borrow::Cow::Owned(unit.split_ascii_whitespace().collect::<Vec<_>>().join(" "))
-        })
-    }
-}
-
-/// Whether `b` is ASCII without control characters but DEL, its spaces single: then its
-/// words are what `split_ascii_whitespace` finds, and it is written as they would be.
-///
-/// Eight bytes at a time (a comment is read once per ply of most archives): a byte's high
-/// bit in a word's masks says whether it is at least 0x80, below a space, or a space.
-#[inline]
-fn single_spaced(b: &[u8]) -> bool {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = !LOW;
-    const SPACES: u64 = 0x2020_2020_2020_2020;
-    // Whether the byte before a word was a space (bit 63, as a word's last byte).
-    let mut space_before = 0;
-    let mut ok = |x: u64| {
-        // With every byte below 0x80, adding 0x60 carries into its high bit exactly for
-        // the bytes from 0x20 up; and a space's XOR with 0x20 is zero.
-        let below_space = !((x & LOW) + (LOW - SPACES + 0x0101_0101_0101_0101)) & HIGH;
-        let y = x ^ SPACES;
-        let spaces = !(((y & LOW) + LOW) | y) & HIGH;
-        let bad = x & HIGH | below_space | spaces & (spaces << 8 | space_before >> 56);
-        space_before = spaces & (1 << 63);
-        bad == 0
-    };
-    let mut chunks = b.chunks_exact(8);
-    for chunk in &mut chunks {
-        if !ok(u64::from_le_bytes(chunk.try_into().expect("eight bytes"))) {
-            return false;
-        }
-    }
-    // The rest, padded with a letter.
-    let rest = chunks.remainder();
-    let mut last = [b'x'; 8];
-    last[..rest.len()].copy_from_slice(rest);
-    ok(u64::from_le_bytes(last))
-}
-
-/// Appends a move number as PGN writes it before the move `before` is to play: `12.` for
-/// White, `12...` for Black, and in a bughouse match `12A.`, `12a.`, `12B.` or `12b.`
-/// (the board's letter in White's case or Black's).
-pub(crate) fn push_move_number(out: &mut String, before: &Position, board: Option<BoardId>) {
-    let white = before.turn() == Color::White;
-    push_number(out, before.fullmoves());
-    out.push_str(match (board, white) {
-        (None, true) => ".",
-        (None, false) => "...",
-        (Some(BoardId::A), true) => "A.",
-        (Some(BoardId::A), false) => "a.",
-        (Some(BoardId::B), true) => "B.",
-        (Some(BoardId::B), false) => "b.",
-    });
-}
 
 /// Which tags a rewritten game keeps.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -922,6 +694,24 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
     }
     out.push_str("\"]\n");
 }
+
+/// Appends a move number as PGN writes it before the move `before` is to play: `12.` for
+/// White, `12...` for Black, and in a bughouse match `12A.`, `12a.`, `12B.` or `12b.`
+/// (the board's letter in White's case or Black's).
+pub(crate) fn push_move_number(out: &mut String, before: &Position, board: Option<BoardId>) {
+    let white = before.turn() == Color::White;
+    push_number(out, before.fullmoves());
+    out.push_str(match (board, white) {
+        (None, true) => ".",
+        (None, false) => "...",
+        (Some(BoardId::A), true) => "A.",
+        (Some(BoardId::A), false) => "a.",
+        (Some(BoardId::B), true) => "B.",
+        (Some(BoardId::B), false) => "b.",
+    });
+}
+
+mod wrap;
 
 #[cfg(test)]
 mod tests;

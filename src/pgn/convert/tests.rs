@@ -1,4 +1,4 @@
-use super::*;
+use super::wrap::{CommentWords, single_spaced};
 
 /// A comment's words as lines may break between them: a `[%…]` command is one,
 /// whatever white space it holds; an unclosed one runs to the comment's end.
