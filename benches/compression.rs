@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pocketfen::pgn::{CompressedWriter, Compression};
+use pocketfen::stream::{CompressedWriter, Compression};
 
 const ROUNDS: usize = 3;
 
@@ -255,7 +255,7 @@ fn main() {
         let t = (0..ROUNDS)
             .map(|_| {
                 let start = Instant::now();
-                let mut d = pocketfen::pgn::decode(&bytes[..]).unwrap();
+                let mut d = pocketfen::stream::decode(&bytes[..]).unwrap();
                 let mut sink = vec![0u8; 1 << 16];
                 let mut n = 0;
                 loop {

@@ -1,11 +1,12 @@
 //! pocketfen as a library, written as a program that depends on it would be:
 //! `cargo run --example library` (from the project root, for the bundled sample).
 
-use pocketfen::archive::{Run, RunOptions, Source, Task};
+use pocketfen::game::{Options, validate_str};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::mixed::resolve_move;
-use pocketfen::pgn::{Options, validate_str};
-use pocketfen::record::RunRecord;
+use pocketfen::run::record::RunRecord;
+use pocketfen::run::{Run, RunOptions, Task};
+use pocketfen::stream::Source;
 use pocketfen::{Position, Variant};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

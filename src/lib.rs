@@ -8,9 +8,10 @@
 //!   generation, play, outcome and [`perft`].
 //! - [`notation::san`] and [`notation::uci`] read and write moves with drops;
 //!   [`bughouse::Match`] plays two boards.
-//! - [`pgn`] validates, converts and replays one game; [`archive::Run`] runs whole
-//!   archives (files, streams, compressed or not) on every core in bounded memory, as an
-//!   iterator of the typed records of [`record`] (what `--json` writes).
+//! - The archive side follows the data: [`stream`] turns bytes (files, streams, compressed
+//!   or not) into games without knowing chess; [`game`] validates, converts, replays and
+//!   selects one game; [`run`] runs whole archives on every core in bounded memory, as an
+//!   iterator of the typed records of [`run::record`] (what `--json` writes).
 //!
 //! ```
 //! use pocketfen::notation::fen::{self, FenDialect};
@@ -28,22 +29,21 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 
-pub mod archive;
 mod attacks;
 mod bitboard;
 mod board;
 pub mod bughouse;
 pub mod draw;
-#[cfg(feature = "serde")]
-pub mod merge;
+pub mod game;
 mod moves;
 mod name;
 pub mod notation;
 pub mod perft;
-pub mod pgn;
 mod position;
 pub mod record;
+pub mod run;
 mod setup;
+pub mod stream;
 mod types;
 mod variant;
 
@@ -68,5 +68,5 @@ struct ReadmeDoctests;
 /// them against the text): not part of the API.
 #[doc(hidden)]
 pub mod __fuzz {
-    pub use crate::pgn::token::{LineIndex, Token, TokenKind, Tokenizer};
+    pub use crate::stream::token::{LineIndex, Token, TokenKind, Tokenizer};
 }

@@ -8,11 +8,11 @@ use std::fs;
 use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus as PeerSan, Visitor};
+use pocketfen::game::Options;
+use pocketfen::game::{Converted, Target, convert_game};
+use pocketfen::game::{PlyText, replay_game};
 use pocketfen::notation::fen::FenDialect;
-use pocketfen::pgn::GameSplitter;
-use pocketfen::pgn::Options;
-use pocketfen::pgn::{Converted, Target, convert_game};
-use pocketfen::pgn::{PlyText, replay_game};
+use pocketfen::stream::GameSplitter;
 use shakmaty::fen::Fen;
 use shakmaty::variant::{Crazyhouse, Horde, VariantPosition};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
@@ -327,7 +327,7 @@ fn the_chesscom_game_becomes_lichess_importable() {
 /// `validate` refuses, in its words.
 #[test]
 fn convert_refuses_what_validate_refuses_with_the_same_options() {
-    use pocketfen::pgn::{Format, GameProblemKind, Status, validate_game};
+    use pocketfen::game::{Format, GameProblemKind, Status, validate_game};
     use pocketfen::{IllegalReason, Variant};
     let drop_mate = "[Event \"x\"]\n[Variant \"Crazyhouse\"]\n[FEN \"7k/5ppp/8/8/8/8/8/K7/R w - - 0 1\"]\n[SetUp \"1\"]\n\n1. R@e8 *\n";
     let game = GameSplitter::new(drop_mate.as_bytes())
@@ -391,7 +391,7 @@ fn target_style() -> pocketfen::notation::san::DropStyle {
 /// reading and final boards.
 #[test]
 fn bughouse_matches_convert_and_validate_again() {
-    use pocketfen::pgn::{Status, validate_game};
+    use pocketfen::game::{Status, validate_game};
     let mut matches = 0;
     for entry in fs::read_dir("grammar-tests/bpgn/ok").unwrap() {
         let path = entry.unwrap().path();
@@ -492,7 +492,8 @@ mod law {
     //! to the same plies.
 
     use super::*;
-    use pocketfen::pgn::{RawGame, Status, validate_game};
+    use pocketfen::game::{Status, validate_game};
+    use pocketfen::stream::RawGame;
     use proptest::prelude::*;
 
     /// Movetext pieces: moves (legal at some point of a short game or not), NAGs,
@@ -622,7 +623,8 @@ mod law {
 /// under `strict` such a game is refused.
 #[test]
 fn convert_keeps_what_it_can_and_says_what_it_cannot() {
-    use pocketfen::pgn::{GameProblemKind, RawGame};
+    use pocketfen::game::GameProblemKind;
+    use pocketfen::stream::RawGame;
     let mut bytes = b"[Event \"x\"]\n[White \"A\"]\n[White \"B\"]\n[Black \"Ren\xe9\"]\n[Result \"*\"]\n[Result \"1-0\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. O-O $300 Kd7 { caf\xe9 } *\n".to_vec();
     let game = RawGame::new(std::mem::take(&mut bytes));
     let Converted::Game(text, report) =
@@ -744,7 +746,7 @@ fn chesscom_current_position_per_variant() {
         convert_all(chess960.as_bytes(), Target::Chesscom),
         converted,
     ] {
-        let reports = pocketfen::pgn::validate_str(&text, &Options::default());
+        let reports = pocketfen::game::validate_str(&text, &Options::default());
         assert!(
             reports.iter().all(|r| r.problems.is_empty()),
             "{text}: {:?}",

@@ -16,11 +16,11 @@ use std::io::Write as _;
 use std::process::{Command, Stdio};
 
 use insta_cmd::get_cargo_bin;
+use pocketfen::game::{Converted, Target, convert_game};
+use pocketfen::game::{GameReport, Options, validate_game};
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::notation::uci::UciMove;
-use pocketfen::pgn::GameSplitter;
-use pocketfen::pgn::{Converted, Target, convert_game};
-use pocketfen::pgn::{GameReport, Options, validate_game};
+use pocketfen::stream::GameSplitter;
 
 fn settings() -> insta::Settings {
     let mut s = common::snapshot_settings();

@@ -9,8 +9,8 @@ use std::io::Write;
 use std::process::Command;
 
 use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
-use pocketfen::pgn::GameSplitter;
-use pocketfen::pgn::{Options, Status, validate_game};
+use pocketfen::game::{Options, Status, validate_game};
+use pocketfen::stream::GameSplitter;
 
 fn settings() -> insta::Settings {
     common::snapshot_settings()
@@ -546,7 +546,7 @@ fn hand_made_bpgn_errors_are_located() {
 /// applied; `--format bpgn` still makes it a bughouse match.
 #[test]
 fn a_crazyhouse_game_in_bpgn_form_is_crazyhouse() {
-    use pocketfen::pgn::{Format, GameProblemKind};
+    use pocketfen::game::{Format, GameProblemKind};
     let bytes = fs::read("grammar-tests/pgn/ok/sunsetter_zh_bench_bpgn-form.bpgn").unwrap();
     let game = GameSplitter::new(&bytes[..]).next().unwrap().unwrap();
     for format in [Format::Auto, Format::BpgnFile] {
@@ -590,7 +590,7 @@ fn a_crazyhouse_game_in_bpgn_form_is_crazyhouse() {
 fn unclosed_variations_and_missing_markers_are_located_in_their_game() {
     let unclosed =
         "[Event \"x\"]\n\n1. e4 e5\n2. Nf3 (2. Nc3 Nc6\n3. Bc4 *\n\n[Event \"y\"]\n\n1. d4 *\n";
-    let reports = pocketfen::pgn::validate_str(unclosed, &Options::default());
+    let reports = pocketfen::game::validate_str(unclosed, &Options::default());
     let p = &reports[0].problems[0];
     assert_eq!((p.line, p.column, p.token.as_deref()), (4, 8, Some("(")));
     assert_eq!(reports[1].status, Status::Ok);
@@ -598,7 +598,7 @@ fn unclosed_variations_and_missing_markers_are_located_in_their_game() {
         strict: true,
         ..Options::default()
     };
-    let reports = pocketfen::pgn::validate_str(
+    let reports = pocketfen::game::validate_str(
         "[Event \"x\"]\n\n1. e4 e5\n\n[Event \"y\"]\n\n1. d4 *\n",
         &strict,
     );
@@ -611,7 +611,7 @@ fn unclosed_variations_and_missing_markers_are_located_in_their_game() {
 /// that is no move there is no problem; with it, both are located.
 #[test]
 fn variations_are_read_only_when_asked() {
-    use pocketfen::pgn::validate_str;
+    use pocketfen::game::validate_str;
     let pgn = "[Event \"x\"]\n\n1. e4 (1. d4 ?! [Tag \"v\"] d5 $$ 2. c4) e5 *\n";
     let lax = &validate_str(pgn, &Options::default())[0];
     assert_eq!(
@@ -645,8 +645,8 @@ fn variations_are_read_only_when_asked() {
 #[test]
 fn strict_checks_and_reasons() {
     use pocketfen::IllegalReason;
+    use pocketfen::game::{GameProblemKind, validate_str};
     use pocketfen::notation::san::DefectKind;
-    use pocketfen::pgn::{GameProblemKind, validate_str};
     let strict = Options {
         strict: true,
         ..Options::default()
@@ -704,7 +704,7 @@ fn strict_checks_and_reasons() {
 /// to move or pocket does.
 #[test]
 fn current_position_is_compared() {
-    use pocketfen::pgn::{GameProblemKind, validate_str};
+    use pocketfen::game::{GameProblemKind, validate_str};
     let text = fs::read_to_string(
         "grammar-tests/pgn/ok/chesscom_zh_2016_eekarf-JannLeeCrazyhouse_scalachess.pgn",
     )
@@ -748,7 +748,7 @@ fn current_position_is_compared() {
 /// `replay_game` hands over the main line's plies only, even when variations are read.
 #[test]
 fn replay_sees_the_main_line_only() {
-    use pocketfen::pgn::{PlyText, replay_game};
+    use pocketfen::game::{PlyText, replay_game};
     let pgn = b"[Event \"x\"]\n\n1. e4 (1. d4 d5 2. c4) e5 2. Nf3 (2. Nc3) Nc6 *\n";
     let game = GameSplitter::new(&pgn[..]).next().unwrap().unwrap();
     let mut lines = Vec::new();
@@ -768,7 +768,7 @@ fn replay_sees_the_main_line_only() {
 /// The Horde warning about the standard start FEN is for Horde games only.
 #[test]
 fn a_standard_fen_warns_only_in_horde() {
-    use pocketfen::pgn::{GameProblemKind, validate_str};
+    use pocketfen::game::{GameProblemKind, validate_str};
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     for (variant, warned) in [("Standard", false), ("Crazyhouse", false), ("Horde", true)] {
         let pgn = format!("[Variant \"{variant}\"]\n[FEN \"{fen}\"]\n\n1. e4 *\n");
@@ -786,7 +786,7 @@ fn a_standard_fen_warns_only_in_horde() {
 /// moves on board A; a move on board B makes it a bughouse match.
 #[test]
 fn a_bpgn_file_game_with_board_b_is_bughouse() {
-    use pocketfen::pgn::{Format, validate_str};
+    use pocketfen::game::{Format, validate_str};
     let opts = Options {
         format: Format::BpgnFile,
         ..Options::default()
@@ -806,7 +806,7 @@ fn a_bpgn_file_game_with_board_b_is_bughouse() {
 /// A bughouse clock may rise by the increment (plus a millisecond of rounding), no more.
 #[test]
 fn bughouse_clocks_rise_by_the_increment_at_most() {
-    use pocketfen::pgn::{GameProblemKind, validate_str};
+    use pocketfen::game::{GameProblemKind, validate_str};
     for (second, warned) in [
         ("117.5", false),
         ("118.5", false),
@@ -839,7 +839,7 @@ fn bughouse_clocks_rise_by_the_increment_at_most() {
 /// aborted match has no result but `*`.
 #[test]
 fn bughouse_result_against_mate_and_abort() {
-    use pocketfen::pgn::{GameProblemKind, validate_str};
+    use pocketfen::game::{GameProblemKind, validate_str};
     let players = "[WhiteA \"wa\"][BlackA \"ba\"]\n[WhiteB \"wb\"][BlackB \"bb\"]\n";
     let mate = format!("{players}[Result \"1/2-1/2\"]\n\n1A. f3 1a. e5 2A. g4 2a. Qh4# 1/2-1/2\n");
     let r = &validate_str(&mate, &Options::default())[0];
@@ -1066,7 +1066,7 @@ fn problems_of(text: &str, strict: bool) -> (Status, Vec<Said>, usize) {
         strict,
         ..Options::default()
     };
-    let r = &pocketfen::pgn::validate_str(text, &opts)[0];
+    let r = &pocketfen::game::validate_str(text, &opts)[0];
     let problems = r
         .problems
         .iter()
@@ -1100,7 +1100,7 @@ fn impossible_castling_rights_are_dropped_and_the_game_replayed() {
             ("castling-without-right".into(), "error".into(), Some(7)),
         ]
     );
-    let report = &pocketfen::pgn::validate_str(game, &Options::default())[0];
+    let report = &pocketfen::game::validate_str(game, &Options::default())[0];
     assert!(
         report.problems[0].reason.contains("castling rights `KQ`"),
         "{}",
@@ -1228,9 +1228,9 @@ fn unicode_results_are_read() {
                 .all(|(k, s, _)| k == "nonstandard-result" && s == "warning")
         );
         let g = GameSplitter::new(game.as_bytes()).next().unwrap().unwrap();
-        let pocketfen::pgn::Converted::Game(text, _) = pocketfen::pgn::convert_game(
+        let pocketfen::game::Converted::Game(text, _) = pocketfen::game::convert_game(
             &g,
-            pocketfen::pgn::Target::Lichess,
+            pocketfen::game::Target::Lichess,
             pocketfen::notation::san::DropStyle::Letter,
             &Options::default(),
         ) else {
@@ -1254,7 +1254,7 @@ fn boms_lone_crs_and_blank_tag_lines_change_nothing() {
             strict: true,
             ..Options::default()
         };
-        pocketfen::pgn::validate_str(t, &strict)
+        pocketfen::game::validate_str(t, &strict)
             .into_iter()
             .map(|r| {
                 let p = r
@@ -1356,7 +1356,7 @@ fn every_problem_kind_means_the_same_in_pgn_and_bpgn() {
     ];
     let opts = Options::default();
     let said = |text: String| -> Vec<(String, String, Option<usize>, Option<String>)> {
-        let r = &pocketfen::pgn::validate_str(&text, &opts)[0];
+        let r = &pocketfen::game::validate_str(&text, &opts)[0];
         r.problems
             .iter()
             .map(|p| {
@@ -1402,7 +1402,8 @@ fn every_problem_kind_means_the_same_in_pgn_and_bpgn() {
 /// validated, nor shown).
 #[test]
 fn visitors_stop_and_skip() {
-    use pocketfen::pgn::{Boards, MoveAt, RawGame, Skip, Visitor, visit_game};
+    use pocketfen::game::{Boards, MoveAt, Skip, Visitor, visit_game};
+    use pocketfen::stream::RawGame;
     use pocketfen::{Move, Position};
     use std::ops::ControlFlow;
     #[derive(Default)]
@@ -1612,7 +1613,7 @@ fn pgn_convert_writes_compressed_frames() {
         .output()
         .unwrap();
     assert!(expected.status.success());
-    assert!(expected.stdout.len() > 2 * pocketfen::pgn::ZSTD_INPUT);
+    assert!(expected.stdout.len() > 2 * pocketfen::stream::ZSTD_INPUT);
     let mut sizes = Vec::new();
     for (ext, level, decoder) in [
         ("zst", "1", ["pzstd", "-q", "-d", "-c"]),
@@ -2106,7 +2107,8 @@ fn concatenated_archives_of_different_formats_are_read_whole() {
 /// percent of the share of the text split so far.
 #[test]
 fn progress_follows_the_work_not_the_read_ahead() {
-    use pocketfen::archive::{Progress, Run, RunOptions, Source, Task};
+    use pocketfen::run::{Progress, Run, RunOptions, Task};
+    use pocketfen::stream::Source;
     use std::sync::{Arc, Mutex};
     let dir = temp_dir("progress-share");
     let plain = dir.join("games.pgn");

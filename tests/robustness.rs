@@ -1,11 +1,11 @@
 //! Nothing panics on input: arbitrary text through every parser, arbitrary bytes through
 //! the archive validator, arbitrary moves through the engine's checked `play`.
 
+use pocketfen::game::{Options, validate_game};
 use pocketfen::notation::fen;
 use pocketfen::notation::san::SanPlus;
 use pocketfen::notation::uci::UciMove;
-use pocketfen::pgn::GameSplitter;
-use pocketfen::pgn::{Options, validate_game};
+use pocketfen::stream::GameSplitter;
 use pocketfen::{Position, Rules, Setup, Variant};
 use proptest::prelude::*;
 

@@ -578,7 +578,7 @@ fn the_ep_square_is_written_only_when_the_capture_is_legal() {
 /// so) and never a pocket game, where material does not leave the game.
 #[test]
 fn insufficient_material_ends_chess_only() {
-    use pocketfen::pgn::{GameProblemKind, Options, Status, validate_str};
+    use pocketfen::game::{GameProblemKind, Options, Status, validate_str};
     let fen = "8/8/8/4k3/8/8/8/4K2N b - - 0 1";
     let chess = Position::from_fen(fen, Some(Variant::Chess.into())).unwrap();
     assert!(chess.is_insufficient_material());

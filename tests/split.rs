@@ -7,9 +7,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use pocketfen::archive::{Run, RunOptions, Source, Split, Task};
-use pocketfen::merge::Merge;
-use pocketfen::record::RunRecord;
+use pocketfen::run::merge::Merge;
+use pocketfen::run::record::RunRecord;
+use pocketfen::run::{Run, RunOptions, Task};
+use pocketfen::stream::{Source, Split};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -156,7 +157,7 @@ fn frames(rng: &mut Rng, text: &[u8], kind: usize) -> Vec<u8> {
 
 /// The records of a run, as JSON, without the total and the summary's time.
 fn run(path: &Path, split: Option<Split>, jobs: usize) -> Vec<Value> {
-    run_max(path, split, jobs, pocketfen::pgn::DEFAULT_MAX_GAME_BYTES)
+    run_max(path, split, jobs, pocketfen::stream::DEFAULT_MAX_GAME_BYTES)
 }
 
 /// [`run`] with a game size limit.
@@ -182,7 +183,7 @@ fn untimed(mut v: Value) -> Value {
 
 /// Parts 1..N merged, as `pocketfen merge` writes them.
 fn merged(path: &Path, n: usize, jobs: usize) -> Result<Vec<Value>, String> {
-    merged_max(path, n, jobs, pocketfen::pgn::DEFAULT_MAX_GAME_BYTES)
+    merged_max(path, n, jobs, pocketfen::stream::DEFAULT_MAX_GAME_BYTES)
 }
 
 /// [`merged`] with a game size limit.
@@ -212,7 +213,7 @@ fn temp(name: &str, bytes: &[u8]) -> PathBuf {
 }
 
 fn check(path: &Path, n: usize, jobs: usize) -> Result<(), TestCaseError> {
-    check_max(path, n, jobs, pocketfen::pgn::DEFAULT_MAX_GAME_BYTES)
+    check_max(path, n, jobs, pocketfen::stream::DEFAULT_MAX_GAME_BYTES)
 }
 
 fn check_max(path: &Path, n: usize, jobs: usize, max: usize) -> Result<(), TestCaseError> {
@@ -380,9 +381,9 @@ fn damaged_archives_give_one_runs_records_for_any_jobs_and_parts() {
     let text = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
     let mut rng = Rng(33);
     let bgzf = {
-        let mut w = pocketfen::pgn::CompressedWriter::new(
+        let mut w = pocketfen::stream::CompressedWriter::new(
             Vec::new(),
-            pocketfen::pgn::Compression::Gzip,
+            pocketfen::stream::Compression::Gzip,
             None,
             1,
         )

@@ -8,9 +8,10 @@ use pocketfen::bughouse::{BoardId, Match};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, San, SanPlus};
 use pocketfen::notation::uci::UciMove;
-use pocketfen::pgn::{Converted, Target, convert_game};
-use pocketfen::pgn::{Format, GameSplitter, RawGame};
-use pocketfen::pgn::{Options, Status, validate_game};
+use pocketfen::game::{Converted, Target, convert_game};
+use pocketfen::game::Format;
+use pocketfen::stream::{GameSplitter, RawGame};
+use pocketfen::game::{Options, Status, validate_game};
 use pocketfen::{Bitboard, Color, Fen, Position, Role, Rules, Setup, Variant};
 
 /// The fuzzer's bytes read as a stream of choices.

@@ -3,7 +3,7 @@
 //! `pocketfen` library, at native speed.
 //!
 //! Long work (validation, conversion and replay of archives, perft) runs without the GIL
-//! and stops at Ctrl-C. An archive is the library's run (`pocketfen::archive::Run`),
+//! and stops at Ctrl-C. An archive is the library's run (`pocketfen::run::Run`),
 //! iterated here ([`run`]): its records are the library's (`pocketfen::record`), turned
 //! into dicts by their serde form, and its memory is the run's, bounded whatever the
 //! archive's size.
@@ -22,10 +22,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pythonize::{depythonize, pythonize};
 
-use pocketfen::archive::{Source, Split, Task};
+use pocketfen::stream::{Source, Split};
+use pocketfen::run::Task;
 use pocketfen::notation::fen::{self, FenDialect, FenPositionError, ParseFenError};
-use pocketfen::pgn::{Format, Options, PlyText, Target};
-use pocketfen::record::RunRecord;
+use pocketfen::game::{Format, Options, PlyText, Target};
+use pocketfen::run::record::RunRecord;
 use pocketfen::{ParseNameError, Variant, guess_variant};
 
 use run::{Feed, RunIterator};
@@ -320,7 +321,7 @@ fn splits<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let feed = Feed::new();
     let src = open_split_source(py, source, &feed)?;
-    let parts = run::detached(py, || pocketfen::archive::parts(src, n));
+    let parts = run::detached(py, || pocketfen::stream::parts(src, n));
     let parts = match parts {
         Ok(parts) => parts,
         Err(e) => return Err(feed.take_error().unwrap_or_else(|| io_error(e))),
@@ -378,7 +379,7 @@ fn merge<'py>(py: Python<'py>, parts: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
             })?;
         summaries.push(summary.clone());
     }
-    let merge = pocketfen::merge::Merge::new(&summaries)
+    let merge = pocketfen::run::merge::Merge::new(&summaries)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let out = PyList::empty(py);
     let mut values: Vec<Option<Vec<serde_json::Value>>> = values.into_iter().map(Some).collect();

@@ -18,9 +18,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use pythonize::pythonize;
 
-use pocketfen::archive::{Run, RunOptions, Source, Split, Task};
-use pocketfen::pgn::Options;
-use pocketfen::record::RunRecord;
+use pocketfen::run::{Run, RunOptions, Task};
+use pocketfen::stream::{Source, Split};
+use pocketfen::game::Options;
+use pocketfen::run::record::RunRecord;
 
 /// How long a wait lasts between two checks for signals.
 pub(crate) const SLICE: Duration = Duration::from_millis(20);

@@ -10,7 +10,7 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
-use pocketfen::archive::Source;
+use pocketfen::stream::Source;
 
 use crate::run::Feed;
 
@@ -314,7 +314,7 @@ fn open_file(py: Python<'_>, path: &Path) -> PyResult<std::fs::File> {
 }
 
 /// The archives a source names, each read from its start: a directory's, in the order
-/// the command line walks them ([`pocketfen::archive::archives_under`]); else the one.
+/// the command line walks them ([`pocketfen::stream::archives_under`]); else the one.
 /// `-` is the file of that name (stdin is `sys.stdin.buffer`).
 pub(crate) fn open_sources(
     py: Python<'_>,
@@ -325,7 +325,7 @@ pub(crate) fn open_sources(
         Given::Bytes(data) => Ok(vec![Source::reader("<bytes>", io::Cursor::new(data))]),
         Given::Path(path) if path.is_dir() => {
             let found =
-                pocketfen::archive::archives_under(&path).map_err(|e| os_error(py, &e, &path))?;
+                pocketfen::stream::archives_under(&path).map_err(|e| os_error(py, &e, &path))?;
             if found.is_empty() {
                 return Err(PyValueError::new_err(format!(
                     "{}: a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)",

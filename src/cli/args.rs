@@ -8,10 +8,10 @@ use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use pocketfen::archive::MAX_JOBS;
+use pocketfen::game::{Format, PlyText, Target};
 use pocketfen::notation::fen::FenDialect;
 use pocketfen::notation::san::DropStyle;
-use pocketfen::pgn::{Format, PlyText, Target};
+use pocketfen::run::MAX_JOBS;
 use pocketfen::{ParseNameError, Variant};
 
 /// Notation and rules for pocket chess variants: convert FENs between sites, check
@@ -451,7 +451,7 @@ pub struct GameArgs {
     /// game is in exactly one part; records number games and lines from the part's
     /// start, and `pocketfen merge` joins the parts' `--json` into the whole file's.
     #[arg(long, value_name = "K/N")]
-    pub split: Option<pocketfen::archive::Split>,
+    pub split: Option<pocketfen::stream::Split>,
     /// Print only the problems: no summary, no total, no progress line (with `--json`
     /// the `summary` and `total` records stay: they are data, which `merge` reads).
     #[arg(long, short = 'q')]
@@ -589,7 +589,7 @@ pub struct SelectArgs {
     /// `<=`; numbers compare as numbers, `YYYY.MM.DD` dates as dates, a date with `?`
     /// never matches a comparison). The same tag named twice means either value.
     #[arg(long = "tag", value_name = "CRITERION", value_parser = parse_tag)]
-    pub tags: Vec<pocketfen::pgn::TagCriterion>,
+    pub tags: Vec<pocketfen::game::TagCriterion>,
     /// The variant the game is read as (every name a `[Variant]` tag may give).
     #[arg(long, value_parser = named::<Variant>(&AUTO_VARIANTS[1..]))]
     pub variant: Option<Variant>,
@@ -615,7 +615,7 @@ pub struct SelectArgs {
     pub board_only: bool,
     /// How the game ends: mate, stalemate or drop-mate.
     #[arg(long, value_name = "END", value_parser = parse_ending)]
-    pub ends_in: Option<pocketfen::pgn::Ending>,
+    pub ends_in: Option<pocketfen::game::Ending>,
     /// The games `validate` (with the same options) accepts.
     #[arg(long, conflicts_with = "invalid")]
     pub valid: bool,
@@ -652,7 +652,7 @@ pub struct DedupeArgs {
     /// What makes two games the same: their start position and main line (`moves`), or
     /// those and the seven-tag roster (`moves-and-tags`).
     #[arg(long, value_name = "BY", default_value = "moves", value_parser = parse_dedupe_by)]
-    pub by: pocketfen::pgn::DedupeBy,
+    pub by: pocketfen::game::DedupeBy,
     /// Write the kept games to this file (default stdout).
     #[arg(long, short = 'o')]
     pub output: Option<std::path::PathBuf>,
@@ -699,7 +699,7 @@ pub struct LayoutArgs {
     /// game needs: Variant, FEN, SetUp, CurrentPosition), or NAME,NAME… (the roster and
     /// those).
     #[arg(long = "tags", id = "keep_tags", value_name = "TAGS", value_parser = parse_kept_tags)]
-    pub keep_tags: Option<pocketfen::pgn::KeptTags>,
+    pub keep_tags: Option<pocketfen::game::KeptTags>,
     /// The movetext's line width (0: one line per game). Default: the target's own, as
     /// its exports lay games out: one line for Lichess and Chess.com, 75 columns for
     /// XBoard.
@@ -712,9 +712,9 @@ pub struct LayoutArgs {
 
 impl LayoutArgs {
     /// The layout these ask for.
-    pub fn layout(&self) -> pocketfen::pgn::Layout {
+    pub fn layout(&self) -> pocketfen::game::Layout {
         let has = |w: &str| self.strip.iter().any(|s| s == w);
-        pocketfen::pgn::Layout {
+        pocketfen::game::Layout {
             strip_comments: has("comments"),
             strip_nags: has("nags"),
             strip_variations: has("variations"),
@@ -734,19 +734,19 @@ impl LayoutArgs {
     }
 }
 
-fn parse_kept_tags(s: &str) -> Result<pocketfen::pgn::KeptTags, String> {
+fn parse_kept_tags(s: &str) -> Result<pocketfen::game::KeptTags, String> {
     s.parse()
 }
 
-fn parse_tag(s: &str) -> Result<pocketfen::pgn::TagCriterion, String> {
+fn parse_tag(s: &str) -> Result<pocketfen::game::TagCriterion, String> {
     s.parse()
 }
 
-fn parse_ending(s: &str) -> Result<pocketfen::pgn::Ending, String> {
+fn parse_ending(s: &str) -> Result<pocketfen::game::Ending, String> {
     s.parse()
 }
 
-fn parse_dedupe_by(s: &str) -> Result<pocketfen::pgn::DedupeBy, String> {
+fn parse_dedupe_by(s: &str) -> Result<pocketfen::game::DedupeBy, String> {
     s.parse()
 }
 

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 
 use super::live;
 use super::output::{Packed, refuse_input, write_raw};
-use pocketfen::pgn::Compression;
+use pocketfen::stream::Compression;
 
 /// A tag's value made safe for a file name, one name per value: ASCII letters, digits,
 /// `.`, `-` and `_` are kept, every other character is written `%XX` (its UTF-8 bytes in
@@ -45,7 +45,7 @@ pub(super) fn safe_name(value: Option<&str>) -> String {
         while !s.is_char_boundary(cut) {
             cut -= 1;
         }
-        let print = pocketfen::archive::fingerprint(value.as_bytes());
+        let print = pocketfen::stream::fingerprint(value.as_bytes());
         s = format!("{}%{print:016x}", &s[..cut]);
     }
     s

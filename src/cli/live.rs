@@ -11,7 +11,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
-use pocketfen::archive::{Progress, ProgressFn};
+use pocketfen::run::{Progress, ProgressFn};
 
 /// Set by the first SIGINT or SIGTERM: the run reads no further game.
 static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
@@ -338,7 +338,7 @@ fn plain_size(path: &Path) -> Option<u64> {
     let size = file.metadata().ok()?.len();
     let mut head = [0u8; 4];
     let n = file.read(&mut head).ok()?;
-    (pocketfen::pgn::Compression::detect(&head[..n]) == pocketfen::pgn::Compression::None)
+    (pocketfen::stream::Compression::detect(&head[..n]) == pocketfen::stream::Compression::None)
         .then_some(size)
 }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::validate::{file_notes, json_line, replay_header, shown, summary_text};
-use pocketfen::record::RunRecord;
+use pocketfen::run::record::RunRecord;
 
 /// A part's JSON Lines, read from `source` (the part's `path`, or its copy): its records,
 /// one per line, with where each is.
@@ -93,7 +93,7 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
         };
         summaries.push(summary);
     }
-    let merge = pocketfen::merge::Merge::new(&summaries).map_err(|e| {
+    let merge = pocketfen::run::merge::Merge::new(&summaries).map_err(|e| {
         let path = args
             .parts
             .get(e.part.max(1) - 1)
@@ -123,7 +123,7 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
                 json_line(&mut out, &value).context("writing the output")?;
                 continue;
             }
-            if let Some(text) = pocketfen::merge::game_text(&value) {
+            if let Some(text) = pocketfen::run::merge::game_text(&value) {
                 out.write_all(text.as_bytes())
                     .context("writing the output")?;
             } else if kind.as_deref() == Some("replayed") {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::live;
-use pocketfen::pgn::{CompressedWriter, Compression};
+use pocketfen::stream::{CompressedWriter, Compression};
 
 /// Refuses `dest` when it is one of the inputs (through symlinks and hard links: the
 /// same device and inode), standard input included: writing it would destroy what is

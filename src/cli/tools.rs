@@ -17,9 +17,10 @@ use super::validate::{
     count, file_notes, files, options, progress, quiet_end, run_options, shown, sources,
     timing_text,
 };
-use pocketfen::archive::{Rewrite, Run, Task};
-use pocketfen::pgn::{Compression, Reaches, Selection};
-use pocketfen::record::{RunRecord, SummaryRecord};
+use pocketfen::game::{Reaches, Selection};
+use pocketfen::run::record::{RunRecord, SummaryRecord};
+use pocketfen::run::{Rewrite, Run, Task};
+use pocketfen::stream::Compression;
 
 /// An output file of these commands (stdout for `None`): compressed by its extension,
 /// through a temporary file renamed at the end, never one of the inputs.
@@ -165,7 +166,7 @@ fn selection(args: &SelectArgs) -> Result<Selection> {
         .transpose()
         .map_err(|e| anyhow::anyhow!("--position {e}"))?;
     for t in &args.tags {
-        if let pocketfen::pgn::TagTest::Is(value) = &t.test
+        if let pocketfen::game::TagTest::Is(value) = &t.test
             && let Some(op) = value.chars().next().filter(|c| "<>=~!".contains(*c))
         {
             let rest = &value[op.len_utf8()..];
@@ -214,7 +215,7 @@ struct TagNamesSeen {
 
 impl TagNamesSeen {
     /// Takes in a game's record; stops the sampling once every criterion's tag is seen.
-    fn add(&mut self, sel: &Selection, g: &pocketfen::record::SelectedRecord) {
+    fn add(&mut self, sel: &Selection, g: &pocketfen::run::record::SelectedRecord) {
         self.present |= g.tags_present;
         if let Some(names) = &g.tag_names {
             for n in names.lines() {
@@ -292,7 +293,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     let mut seen = TagNamesSeen::default();
     let games = args.input.games();
     let paths = files(&games)?;
-    let jobs = pocketfen::archive::jobs(args.input.jobs.unwrap_or(0));
+    let jobs = pocketfen::run::jobs(args.input.jobs.unwrap_or(0));
     refuse_same(
         ("-o", args.output.as_deref()),
         ("--rest", args.rest.as_deref()),
@@ -416,7 +417,7 @@ struct Seen {
 pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
     let games = args.input.games();
     let paths = files(&games)?;
-    let jobs = pocketfen::archive::jobs(args.input.jobs.unwrap_or(0));
+    let jobs = pocketfen::run::jobs(args.input.jobs.unwrap_or(0));
     refuse_same(
         ("-o", args.output.as_deref()),
         ("--duplicates", args.duplicates.as_deref()),

@@ -1,4 +1,4 @@
-//! `validate`, `pgn convert` and `replay`: runs of the library (`archive::Run`) over the
+//! `validate`, `pgn convert` and `replay`: runs of the library (`run::Run`) over the
 //! archives named, their records printed as text or JSON Lines, in input order whatever
 //! the number of worker threads, live (flushed per record on a terminal or with
 //! `--line-buffered`) and interruptible (Ctrl-C keeps what was found).
@@ -14,11 +14,12 @@ use super::args::{GameArgs, PgnConvertArgs, ReplayArgs, ValidateArgs};
 use super::live::{self, Out, ProgressLine, Shared};
 use super::output::{Packed, open_output, persist, refuse_input};
 use pocketfen::Severity;
-use pocketfen::archive::{ProgressFn, Run, RunOptions, Source, Task};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
-use pocketfen::pgn::Compression;
-use pocketfen::pgn::{Format, GameProblem, Options, PlyText};
-use pocketfen::record::{RunRecord, SummaryRecord, TotalRecord};
+use pocketfen::game::{Format, GameProblem, Options, PlyText};
+use pocketfen::run::record::{RunRecord, SummaryRecord, TotalRecord};
+use pocketfen::run::{ProgressFn, Run, RunOptions, Task};
+use pocketfen::stream::Compression;
+use pocketfen::stream::Source;
 
 /// How every game is read and judged.
 pub(super) fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
@@ -39,7 +40,7 @@ pub(super) fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in &games.files {
         if path != Path::new("-") && path.is_dir() {
-            match pocketfen::archive::archives_under(path) {
+            match pocketfen::stream::archives_under(path) {
                 Ok(found) if !found.is_empty() => files.extend(found),
                 _ => files.push(path.clone()),
             }
@@ -85,7 +86,7 @@ pub(super) fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
                 Source::reader("<stdin>", live::Stdin::new(std::sync::Arc::clone(stop)))
             }
             _ if p != Path::new("-") && p.is_dir() => {
-                let why = match pocketfen::archive::archives_under(p) {
+                let why = match pocketfen::stream::archives_under(p) {
                     Err(e) => format!("a directory that cannot be read: {e}"),
                     Ok(_) => "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)".to_owned(),
                 };
@@ -148,7 +149,7 @@ pub(super) fn shown(name: &str) -> String {
 /// A file's name as a game's text lines show it: with `--split K/N`, the part too
 /// (`FILE (part 3/12)`), since the part's lines and games count from its own start
 /// (`merge` gives the whole file's).
-fn shown_in(name: &str, split: Option<pocketfen::archive::Split>) -> String {
+fn shown_in(name: &str, split: Option<pocketfen::stream::Split>) -> String {
     match split {
         Some(split) => format!("{} (part {split})", shown(name)),
         None => shown(name),
@@ -201,7 +202,7 @@ pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -
         && s.stream_error.is_none()
         && !s.interrupted
     {
-        let why = if p.compression == pocketfen::pgn::Compression::None {
+        let why = if p.compression == pocketfen::stream::Compression::None {
             "after its start the file has no tag line after a blank line that follows movetext (a point where a game surely starts), so the games there belong to the parts before it".to_owned()
         } else {
             format!(
@@ -222,7 +223,7 @@ pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -
             line,
             format_args!(
                 "{name}: warning: {}",
-                pocketfen::pgn::Trailing {
+                pocketfen::stream::Trailing {
                     compression: s.compression,
                     offset: t.offset,
                     len: t.length,
@@ -410,7 +411,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                         stream_error: s.stream_error.clone(),
                         interrupted: s.interrupted,
                         trailing: s.trailing_bytes.map(|t| {
-                            pocketfen::pgn::Trailing {
+                            pocketfen::stream::Trailing {
                                 compression: s.compression,
                                 offset: t.offset,
                                 len: t.length,
@@ -496,8 +497,8 @@ fn refuse_non_report(path: &Path) -> Result<()> {
 }
 
 /// A summary's counts.
-fn totals_of(s: &SummaryRecord) -> pocketfen::pgn::Totals {
-    pocketfen::pgn::Totals {
+fn totals_of(s: &SummaryRecord) -> pocketfen::game::Totals {
+    pocketfen::game::Totals {
         games: s.games,
         plies: s.plies,
         illegal_games: s.illegal_games,
@@ -657,7 +658,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         dest,
         compression,
         args.level,
-        pocketfen::archive::jobs(args.jobs.unwrap_or(0)),
+        pocketfen::run::jobs(args.jobs.unwrap_or(0)),
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
     let task = Task::Convert {

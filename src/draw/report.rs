@@ -9,7 +9,8 @@
 //!
 //! ```
 //! use pocketfen::draw::report::{FileTotals, HtmlReport};
-//! use pocketfen::pgn::{GameSplitter, Options, validate_game};
+//! use pocketfen::stream::GameSplitter;
+//! use pocketfen::game::{Options, validate_game};
 //! let pgn = "[White \"Ann\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Q@e4 *\n";
 //! let opts = Options::default();
 //! let mut report = HtmlReport::new(1000);
@@ -36,14 +37,15 @@ use std::ops::ControlFlow;
 use super::svg::{self, Marks, Style, escape};
 use crate::bitboard::Bitboard;
 use crate::bughouse::{BoardId, Match};
+use crate::game::convert::push_move_number;
+use crate::game::header::{Boards, MoveAt, Options, unescape};
+use crate::game::{GameProblem, GameReport, Totals, Visitor, visit_game};
 use crate::moves::Move;
 use crate::notation::fen::FenDialect;
 use crate::notation::san::{DropStyle, San, SanPlus};
 use crate::notation::uci::UciMove;
-use crate::pgn::convert::push_move_number;
-use crate::pgn::game::{Boards, MoveAt, Options, unescape};
-use crate::pgn::{GameProblem, GameReport, RawGame, Totals, Visitor, visit_game};
 use crate::position::Position;
+use crate::stream::RawGame;
 use crate::types::{Piece, Role, Square};
 
 /// A file's totals, as the validation run counted them.

@@ -8,14 +8,14 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use super::game::{Boards, MAX_VARIATION_DEPTH, MoveAt, Options, Tags};
+use super::header::{Boards, MAX_VARIATION_DEPTH, MoveAt, Options, Tags};
 use super::problem::{At, GameProblemKind, Reporter, ResultReading, Status};
 use super::step::{Failure, resolve};
-use super::token::{TokenKind, Tokenizer};
 use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::stream::token::{TokenKind, Tokenizer};
 
 /// What a walk plays on, and the rules of its form: the hooks of the one walker.
 pub(crate) trait Play {

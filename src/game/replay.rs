@@ -2,8 +2,9 @@
 //! UCI), written as the walk goes.
 //!
 //! ```
-//! use pocketfen::pgn::{PlyText, replay_game};
-//! use pocketfen::pgn::{Options, RawGame};
+//! use pocketfen::game::{PlyText, replay_game};
+//! use pocketfen::game::Options;
+//! use pocketfen::stream::RawGame;
 //! let game = RawGame::new(b"[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 *\n".to_vec());
 //! let mut lines = Vec::new();
 //! replay_game(&game, &Options::default(), PlyText::Uci, &mut |l| lines.push(l.to_owned()));
@@ -13,9 +14,8 @@
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
-use super::game::{MoveAt, Options};
+use super::header::{MoveAt, Options};
 use super::problem::GameReport;
-use super::split::RawGame;
 use super::validate::visit_game;
 use super::visitor::Visitor;
 use crate::bughouse::BoardId;
@@ -23,6 +23,7 @@ use crate::moves::Move;
 use crate::notation::fen::FenDialect;
 use crate::notation::san::{DropStyle, SanPlus};
 use crate::position::Position;
+use crate::stream::split::RawGame;
 
 /// What `replay` writes per mainline ply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use std::io::Read;
-//! use pocketfen::pgn::{Compression, decode};
+//! use pocketfen::stream::{Compression, decode};
 //! let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
 //! std::io::Write::write_all(&mut gz, b"1. e4 e5 *\n")?;
 //! let mut bytes = gz.finish()?;

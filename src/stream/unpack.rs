@@ -27,7 +27,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use super::input::{Compression, Frames, Peek, SMALL_READ, Small, TrailingNote};
+use super::compression::{Compression, Frames, Peek, SMALL_READ, Small, TrailingNote};
 
 /// Frames are grouped into chunks of at least this many compressed bytes: small enough
 /// that a chunk's text (a few MB) fits its pipe, so that the decoders of later chunks can
@@ -616,7 +616,7 @@ impl ParallelReader {
                     self.pos = 0;
                     if n == 0 {
                         if let Some(t) = note.get() {
-                            self.trailing.set(super::input::Trailing {
+                            self.trailing.set(super::compression::Trailing {
                                 offset: *base + t.offset,
                                 ..*t
                             });
@@ -670,7 +670,7 @@ impl BufRead for ParallelReader {
 mod tests {
     use std::io::{Read, Write};
 
-    use super::super::input::{Trailing, decode};
+    use super::super::compression::{Trailing, decode};
     use super::super::open::decode_with;
 
     struct Rng(u64);

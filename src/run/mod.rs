@@ -6,8 +6,9 @@
 //! records.
 //!
 //! ```
-//! use pocketfen::archive::{Run, RunOptions, Source, Task};
-//! use pocketfen::record::RunRecord;
+//! use pocketfen::run::{Run, RunOptions, Task};
+//! use pocketfen::stream::Source;
+//! use pocketfen::run::RunRecord;
 //! let pgn = b"[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Q@e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
 //! let source = Source::reader("games.pgn", &pgn[..]);
 //! let records: Vec<RunRecord> = Run::new(vec![source], Task::Validate { all: false }, RunOptions::default()).collect();
@@ -20,356 +21,33 @@
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{self, Read, Seek};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::notation::san::DropStyle;
-use crate::pgn::input::{self, Compression, TrailingNote};
-use crate::pgn::part::{self, NextStart, PartInfo, PartReader};
-use crate::pgn::pipeline::{Ordered, Work};
-use crate::pgn::split::PartEnd;
-use crate::pgn::split::{DEFAULT_MAX_GAME_BYTES, GameSplitter};
-use crate::pgn::{
-    Chosen, Converted, DedupeBy, Format, GameReport, Layout, Options, PlyText, RawGame, Selection,
-    Target, Totals, convert_game_with, game_key, replay_game, select_game, validate_game,
+use crate::game::{
+    Chosen, Converted, Format, GameReport, Options, Totals, convert_game_with, game_key,
+    replay_game, select_game, validate_game,
 };
 use crate::position::Severity;
-use crate::record::{
-    ConvertedRecord, GameRecord, KeyedRecord, ReplayedRecord, RunRecord, SCHEMA_VERSION,
-    SelectedRecord, SummaryRecord, TotalRecord, TrailingRecord,
+use crate::stream::PartState;
+use crate::stream::{Compression, GameSplitter, RawGame, Source, TrailingNote};
+use pipeline::{Ordered, Work};
+use record::{
+    ConvertedRecord, GameRecord, KeyedRecord, ReplayedRecord, SCHEMA_VERSION, SelectedRecord,
+    SplitPoint, SplitRecord, SummaryRecord, TotalRecord, TrailingRecord,
 };
 
-/// The most worker threads a run takes.
-pub const MAX_JOBS: usize = 256;
+#[cfg(feature = "serde")]
+pub mod merge;
+mod options;
+mod pipeline;
+pub mod record;
+mod task;
 
-/// Where an archive comes from.
-pub enum Source {
-    /// A file (plain or compressed), named by its path.
-    Path(PathBuf),
-    /// Standard input, named `<stdin>`.
-    Stdin,
-    /// Any reader (bytes, a Python file object), under a name for records; the name's
-    /// ending (`.bpgn`, `.zst`) counts as a file name's does.
-    Reader {
-        /// The name records give it.
-        name: String,
-        /// The bytes, plain or compressed.
-        reader: Box<dyn Read + Send>,
-    },
-    /// A reader that can seek (an open file, a Python file object from object storage):
-    /// as [`Source::Reader`], and a part of it can be read ([`RunOptions::split`]).
-    Seekable {
-        /// The name records give it.
-        name: String,
-        /// The bytes, plain or compressed.
-        reader: Box<dyn SeekRead>,
-    },
-}
-
-pub use crate::pgn::part::SeekRead;
-
-mod dirs;
-mod parts;
-pub use dirs::{archives_under, is_archive_name};
-use parts::{Part, PartState};
-pub use parts::{PartRange, Split, parts};
-
-impl Source {
-    /// A path, or standard input for `-`.
-    pub fn path(path: impl Into<PathBuf>) -> Source {
-        let path = path.into();
-        if path == Path::new("-") {
-            Source::Stdin
-        } else {
-            Source::Path(path)
-        }
-    }
-
-    /// A reader that can seek, under a name: a part of it can be read.
-    pub fn seekable(name: impl Into<String>, reader: impl Read + Seek + Send + 'static) -> Source {
-        Source::Seekable {
-            name: name.into(),
-            reader: Box::new(reader),
-        }
-    }
-
-    /// A reader under a name.
-    pub fn reader(name: impl Into<String>, reader: impl Read + Send + 'static) -> Source {
-        Source::Reader {
-            name: name.into(),
-            reader: Box::new(reader),
-        }
-    }
-
-    /// The name records give it: the path (read lossily when it is not UTF-8), `<stdin>`,
-    /// or the reader's name.
-    pub fn name(&self) -> String {
-        match self {
-            Source::Path(p) => p.to_string_lossy().into_owned(),
-            Source::Stdin => "<stdin>".to_owned(),
-            Source::Reader { name, .. } | Source::Seekable { name, .. } => name.clone(),
-        }
-    }
-
-    /// Opens the source, decoding on `jobs` threads; a file counts its bytes read in
-    /// `read` (a compressed file's progress).
-    fn open(self, jobs: usize, read: &Arc<AtomicU64>) -> io::Result<input::Decoded<'static>> {
-        match self {
-            Source::Path(p) => {
-                let file = std::fs::File::open(&p)?;
-                let size = file.metadata().ok().map(|m| m.len());
-                let counted = Counted {
-                    inner: file,
-                    read: Arc::clone(read),
-                };
-                let mut decoded = crate::pgn::decode_with(counted, jobs)?;
-                decoded.size = size;
-                Ok(decoded)
-            }
-            Source::Stdin => crate::pgn::open_with("-", jobs),
-            Source::Reader { reader, .. } => crate::pgn::decode_with(reader, jobs),
-            Source::Seekable { reader, .. } => crate::pgn::decode_with(reader, jobs),
-        }
-    }
-
-    /// The source as a file parts of it can be read from, and its modification time
-    /// (nanoseconds since 1970, for a path).
-    fn into_file(self) -> io::Result<(part::SharedFile, Option<u64>)> {
-        match self {
-            Source::Path(p) => {
-                let f = std::fs::File::open(&p)?;
-                let modified = f
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .ok()
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map(|d| d.as_nanos() as u64);
-                Ok((part::SharedFile::new(Box::new(f)), modified))
-            }
-            Source::Seekable { reader, .. } => Ok((part::SharedFile::new(reader), None)),
-            Source::Stdin | Source::Reader { .. } => Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "cannot read a part of {}: --split needs a file, which can be read from anywhere, not a stream",
-                    self.name()
-                ),
-            )),
-        }
-    }
-
-    /// Opens part `split` of the source, as [`Part`] says.
-    fn open_part(self, split: Split, max_game_bytes: usize) -> io::Result<Part> {
-        let (file, modified) = self.into_file()?;
-        let plan = part::plan(&file, split.part, split.of)?;
-        let from = file.reader_from(plan.begin);
-        let trailing;
-        let (reader, next): (Box<dyn io::BufRead + Send>, NextStart) = match plan.compression {
-            Compression::None => {
-                trailing = TrailingNote::default();
-                let next = plan
-                    .end
-                    .map_or(NextStart::Last, |e| NextStart::Known(e - plan.begin));
-                (Box::new(io::BufReader::with_capacity(1 << 16, from)), next)
-            }
-            #[cfg(feature = "compression")]
-            kind => {
-                let cell = Arc::new(std::sync::OnceLock::new());
-                let mark = plan.end.map(|e| (e - plan.begin, Arc::clone(&cell)));
-                let decoded = input::decode_part(from, kind, plan.begin, mark)?;
-                trailing = decoded.trailing;
-                let next = plan.end.map_or(NextStart::Last, |_| NextStart::Told(cell));
-                (decoded.reader, next)
-            }
-            #[cfg(not(feature = "compression"))]
-            _ => unreachable!("the plan refuses compressed files without the feature"),
-        };
-        let end = Arc::new(PartEnd::new());
-        let info = Arc::new(std::sync::Mutex::new(PartInfo::default()));
-        let reader = PartReader::new(
-            reader,
-            split.part == 1,
-            next,
-            Arc::clone(&end),
-            Arc::clone(&info),
-        );
-        let boxed: Box<dyn io::BufRead + Send> = Box::new(reader);
-        let mut games = GameSplitter::with_max_game_bytes(boxed, max_game_bytes);
-        games.end_at(Arc::clone(&end));
-        Ok(Part {
-            games,
-            trailing,
-            state: PartState {
-                split,
-                plan,
-                modified,
-                end,
-                info,
-            },
-        })
-    }
-}
-
-impl fmt::Debug for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Source({:?})", self.name())
-    }
-}
-
-/// What a run does with each game.
-#[derive(Debug, Clone)]
-pub enum Task {
-    /// `validate`: a [`RunRecord::Game`] for each game with problems (each game when `all`).
-    Validate {
-        /// Every game gets a record, not only those with problems.
-        all: bool,
-    },
-    /// `pgn convert`: a [`RunRecord::Converted`] for each game.
-    Convert {
-        /// The site to write for.
-        target: Target,
-        /// How pawn drops are written.
-        style: DropStyle,
-        /// A game `validate` refuses is handed back unchanged (its bytes in the
-        /// record's `raw`) instead of left out.
-        keep_broken: bool,
-        /// What the games keep, and how their lines are laid out.
-        layout: Arc<Layout>,
-    },
-    /// `replay`: a [`RunRecord::Replayed`] for each game.
-    Replay {
-        /// What each ply's text is.
-        text: PlyText,
-    },
-    /// `pgn select` and `pgn split`: a [`RunRecord::Selected`] for each game, its bytes
-    /// with it, and whether it meets the selection; with a [`Rewrite`], each chosen game
-    /// rewritten too (in the record's `text`; a game that does not replay keeps only its
-    /// bytes).
-    Select(Arc<Selection>, Option<Arc<Rewrite>>),
-    /// `pgn dedupe`: a [`RunRecord::Keyed`] for each game, its bytes with it, and its key
-    /// ([`game_key`]).
-    Dedupe {
-        /// What makes two games the same.
-        by: DedupeBy,
-    },
-}
-
-/// A 64-bit FNV-1a fingerprint of `bytes` (the one a split's records give in hex).
-pub fn fingerprint(bytes: &[u8]) -> u64 {
-    part::fnv1a(bytes)
-}
-
-/// How `pgn select` rewrites the games it chooses: for a site, laid out as asked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rewrite {
-    /// The site to write for.
-    pub target: Target,
-    /// How pawn drops are written.
-    pub style: DropStyle,
-    /// What the games keep, and how their lines are laid out.
-    pub layout: Layout,
-}
-
-/// A reader that counts the bytes read from it.
-struct Counted<R> {
-    inner: R,
-    read: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.read.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
-/// How far a run has read, for a progress line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Progress {
-    /// The archive being read: 1 for the run's first.
-    pub file: usize,
-    /// Bytes of text read from it.
-    pub bytes: u64,
-    /// Games split from it.
-    pub games: usize,
-    /// Bytes read from the file itself (for a compressed file, fewer than `bytes`), and
-    /// the file's size: how far through the file the run is. `None` for a stream or a
-    /// part.
-    pub file_bytes: Option<(u64, u64)>,
-}
-
-/// Called as games are split, from whichever thread splits them.
-pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
-
-/// How a run reads and judges its games.
-#[derive(Clone)]
-pub struct RunOptions {
-    /// How every game is read and judged; [`Format::Auto`] takes each archive's format
-    /// from its name (`.bpgn`).
-    pub game: Options,
-    /// Worker threads: 0 for every core; at most [`MAX_JOBS`]. With 1, every game is
-    /// read and worked on by the thread that asks for records.
-    pub jobs: usize,
-    /// A game larger than this is skipped unread (`game-too-large`).
-    pub max_game_bytes: usize,
-    /// Told of the progress of the reading.
-    pub progress: Option<ProgressFn>,
-    /// Read only this part of each archive (a path or a [`Source::Seekable`]); its
-    /// summary says where the part lies, for [`crate::merge`].
-    pub split: Option<Split>,
-    /// Whether summaries and the total give the seconds they took (`seconds`): without,
-    /// a run's records are the same from run to run.
-    pub timings: bool,
-    /// Once set (by a signal handler, another thread…), the run reads no further game:
-    /// the games already read are worked on and their records given, then the archive's
-    /// summary and the total, marked `interrupted` and not `complete`; no further
-    /// archive is opened.
-    pub stop: Option<Arc<AtomicBool>>,
-    /// Hand each game to a worker as soon as it is read, not in batches: for input that
-    /// comes slowly (a pipe, a terminal), whose records should come as its games do. It
-    /// costs throughput on input that comes fast.
-    pub eager: bool,
-}
-
-impl Default for RunOptions {
-    fn default() -> RunOptions {
-        RunOptions {
-            game: Options::default(),
-            jobs: 0,
-            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
-            progress: None,
-            split: None,
-            timings: false,
-            stop: None,
-            eager: false,
-        }
-    }
-}
-
-impl fmt::Debug for RunOptions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RunOptions")
-            .field("game", &self.game)
-            .field("jobs", &self.jobs)
-            .field("max_game_bytes", &self.max_game_bytes)
-            .field("split", &self.split)
-            .field("timings", &self.timings)
-            .finish_non_exhaustive()
-    }
-}
-
-/// The number of worker threads `jobs` asks for: 0 is every core, and no more than
-/// [`MAX_JOBS`].
-pub fn jobs(jobs: usize) -> usize {
-    if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        jobs.min(MAX_JOBS)
-    }
-}
+pub use options::{MAX_JOBS, Progress, ProgressFn, RunOptions, jobs};
+pub use record::RunRecord;
+pub use task::{Rewrite, Task};
 
 /// What a worker hands back for a game.
 enum Item {
@@ -400,10 +78,11 @@ struct Current {
 /// Converting to Lichess's dialect with two workers, keeping what each game was:
 ///
 /// ```
-/// use pocketfen::archive::{Run, RunOptions, Source, Task};
+/// use pocketfen::run::{Run, RunOptions, Task};
+/// use pocketfen::stream::Source;
 /// use pocketfen::notation::san::DropStyle;
-/// use pocketfen::pgn::Target;
-/// use pocketfen::record::RunRecord;
+/// use pocketfen::game::Target;
+/// use pocketfen::run::RunRecord;
 /// let pgn = "[Variant \"Crazyhouse\"]\n[FEN \"8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1\"]\n\n1. @e4 *\n";
 /// let task = Task::Convert { target: Target::Lichess, style: DropStyle::Letter, keep_broken: false, layout: Default::default() };
 /// let opts = RunOptions { jobs: 2, ..RunOptions::default() };
@@ -561,7 +240,7 @@ impl Run {
                 });
             });
         }
-        let options = part::fnv1a(
+        let options = crate::stream::fingerprint(
             format!("{:?} {:?} {}", self.task, game, self.opts.max_game_bytes).as_bytes(),
         );
         let work = self.work(game);
@@ -719,7 +398,7 @@ impl Run {
         let error = error.filter(|_| !interrupted);
         let mut bytes = current.games.bytes_read();
         let split = current.part.as_ref().map(|p| {
-            let (read, record) = p.record(current.options, bytes);
+            let (read, record) = split_record(p, current.options, bytes);
             bytes = read;
             record
         });
@@ -769,6 +448,43 @@ impl Run {
 }
 
 /// Seconds to the millisecond, as records give them.
+/// The text bytes of a part's games, and its `split` record.
+fn split_record(state: &PartState, options: u64, read: u64) -> (u64, SplitRecord) {
+    let info = state.info.lock().unwrap_or_else(|e| e.into_inner());
+    let stop = state.end.stop();
+    let at = state.end.at.load(Ordering::Acquire);
+    let hex = |h: u64| format!("{h:016x}");
+    let end = match (stop, state.plan.end, info.end, info.next) {
+        (Some(_), Some(offset), Some(p1), Some(t)) => Some(SplitPoint {
+            offset,
+            skip: p1 - t,
+            print: hex(state.plan.end_print.unwrap_or(0)),
+        }),
+        _ => None,
+    };
+    let record = SplitRecord {
+        part: state.split.part,
+        of: state.split.of,
+        size: state.plan.size,
+        modified: state.modified,
+        head: hex(state.plan.head),
+        compression: state.plan.compression,
+        start: info.start.map(|skip| SplitPoint {
+            offset: state.plan.begin,
+            skip,
+            print: hex(state.plan.begin_print),
+        }),
+        end,
+        aligned: stop.is_none_or(|(offset, _)| offset == at),
+        lines: stop.map_or_else(
+            || state.end.lines.load(Ordering::Acquire),
+            |(_, line)| line - 1,
+        ),
+        options: hex(options),
+    };
+    (stop.map_or(read, |(offset, _)| offset), record)
+}
+
 fn round_ms(secs: f64) -> f64 {
     (secs * 1000.0).round() / 1000.0
 }

@@ -111,7 +111,7 @@ fn tag_pair(i: &[u8], cr: bool) -> Option<TagSpan> {
 
 /// `bytes` without the white space at its start: ASCII white space and byte-order marks
 /// (U+FEFF, `EF BB BF`), which stand between games when files are joined.
-pub(super) fn trim_blank_start(mut bytes: &[u8]) -> &[u8] {
+pub(crate) fn trim_blank_start(mut bytes: &[u8]) -> &[u8] {
     loop {
         bytes = bytes.trim_ascii_start();
         match bytes.strip_prefix(b"\xef\xbb\xbf") {
@@ -125,7 +125,7 @@ pub(super) fn trim_blank_start(mut bytes: &[u8]) -> &[u8] {
 /// the section may go on after them (they hold nothing but tags, comment lines and
 /// blanks). Lines read this way, a few at a time, give the names that the whole section
 /// read at once gives.
-pub(super) fn tag_lines(text: &str, mut name: impl FnMut(&str)) -> bool {
+pub(crate) fn tag_lines(text: &str, mut name: impl FnMut(&str)) -> bool {
     let mut tokens = Tokenizer::new(text);
     tokens.tag_section(|n, _, _| name(n));
     tokens.all(|t| matches!(t.kind, TokenKind::LineComment(_)))
@@ -166,7 +166,7 @@ fn loose_tag(line: &[u8]) -> Option<TagSpan> {
 /// Whether a tag's raw value was read by [`loose_tag`]: it holds a quote that no
 /// backslash escapes, or ends in a backslash that escapes nothing (a well-formed value
 /// has neither). A scan of the value alone: the tag is not parsed again.
-pub(super) fn is_loose_value(value: &str) -> bool {
+pub(crate) fn is_loose_value(value: &str) -> bool {
     let mut escaped = false;
     for &b in value.as_bytes() {
         if escaped {
@@ -181,7 +181,7 @@ pub(super) fn is_loose_value(value: &str) -> bool {
 }
 
 /// Whether `line` begins, after blanks, with a whole tag pair.
-pub(super) fn starts_with_tag(line: &[u8]) -> bool {
+pub(crate) fn starts_with_tag(line: &[u8]) -> bool {
     tag_pair(trim_blank_start(line), true).is_some()
 }
 
@@ -226,7 +226,7 @@ pub struct Tokenizer<'a> {
 impl<'a> Tokenizer<'a> {
     /// How many tag lines were read loosely so far: their values hold quotes that are
     /// not escaped ([`is_loose_value`] tells which).
-    pub(super) fn loose_tags(&self) -> usize {
+    pub(crate) fn loose_tags(&self) -> usize {
         self.loose_tags
     }
 

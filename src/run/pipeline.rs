@@ -17,7 +17,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use super::split::{GameSplitter, RawGame};
+use crate::stream::split::{GameSplitter, RawGame};
 
 /// Games handed to a worker at once: at most this many…
 const BATCH_GAMES: usize = 256;

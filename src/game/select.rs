@@ -7,7 +7,8 @@
 //! line once.
 //!
 //! ```
-//! use pocketfen::pgn::{Options, RawGame, Selection, select_game};
+//! use pocketfen::game::{Options, Selection, select_game};
+//! use pocketfen::stream::RawGame;
 //! let mut sel = Selection::default();
 //! sel.tags.push("WhiteElo>=2000".parse()?);
 //! sel.tags.push("Event~^Rated".parse()?);
@@ -23,9 +24,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::game::{Boards, MoveAt, Options, unescape};
+use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
-use super::split::RawGame;
 use super::validate::visit_game;
 use super::visitor::Visitor;
 use crate::moves::Move;
@@ -33,6 +33,7 @@ use crate::notation::fen;
 use crate::notation::san::SanPlus;
 use crate::position::{Position, Severity};
 use crate::setup::Setup;
+use crate::stream::split::RawGame;
 use crate::variant::Variant;
 
 /// How a tag's value is compared.

@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use super::game::{Boards, Options, Tags};
+use super::header::{Boards, Options, Tags};
 use super::problem::{At, GameProblemKind, Reporter, ResultReading};
 use super::walk::Play;
 use crate::bughouse::{BoardId, Match, Team};

@@ -19,7 +19,7 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::input::Compression;
+use super::compression::Compression;
 use super::split::PartEnd;
 use super::token::{starts_with_tag, trim_blank_start};
 
@@ -32,7 +32,7 @@ const SEARCH: usize = 1 << 20;
 const PRINT: usize = 4096;
 
 /// A reader that can seek: a file that a part of can be read
-/// ([`Source::Seekable`](crate::archive::Source::Seekable)).
+/// ([`Source::Seekable`](crate::stream::Source::Seekable)).
 pub trait SeekRead: Read + Seek + Send {}
 impl<T: Read + Seek + Send> SeekRead for T {}
 

@@ -2,7 +2,7 @@
 //! `kind` strings of schema v1), the verdict, and the report.
 //!
 //! ```
-//! use pocketfen::pgn::{GameProblemKind, Options, validate_str};
+//! use pocketfen::game::{GameProblemKind, Options, validate_str};
 //! use pocketfen::IllegalReason;
 //! let reports = validate_str("[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. Q@e4 *\n", &Options::default());
 //! let report = &reports[0];
@@ -17,11 +17,11 @@
 
 use std::fmt;
 
-use super::token::LineIndex;
 use crate::notation::escape_controls;
 use crate::notation::fen::FenDialect;
 use crate::notation::san::DefectKind;
 use crate::position::{IllegalReason, Position, Severity};
+use crate::stream::token::LineIndex;
 use crate::variant::Variant;
 
 /// What kind of problem a game has. The name of each ([`GameProblemKind::name`]) is stable:
@@ -551,14 +551,14 @@ mod tests {
     /// totals add up to the totals of both.
     #[test]
     fn totals_add_and_merge() {
-        let reports = crate::pgn::validate_str(
+        let reports = crate::game::validate_str(
             "[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n\n\
              [Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n\
              [Event \"c\"]\n[Variant \"Nonsense\"]\n\n1. e4 *\n\n\
              [Event \"d\"]\n\n1... e4 2. e5 *\n",
-            &crate::pgn::Options {
+            &crate::game::Options {
                 strict: true,
-                ..crate::pgn::Options::default()
+                ..crate::game::Options::default()
             },
         );
         let statuses: Vec<Status> = reports.iter().map(|r| r.status).collect();

@@ -1,4 +1,5 @@
 use super::*;
+use std::io;
 
 /// The `raw` bytes of each game record of a `validate --all` run over two games, the
 /// first legal and the second not.

@@ -12,9 +12,10 @@
 //! after it are left out, as their games were never read.
 //!
 //! ```
-//! use pocketfen::archive::{Run, RunOptions, Source, Split, Task};
-//! use pocketfen::merge::Merge;
-//! use pocketfen::record::RunRecord;
+//! use pocketfen::run::{Run, RunOptions, Task};
+//! use pocketfen::stream::{Source, Split};
+//! use pocketfen::run::merge::Merge;
+//! use pocketfen::run::record::RunRecord;
 //! let dir = std::env::temp_dir().join(format!("pocketfen-merge-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir)?;
 //! let path = dir.join("games.pgn");
@@ -50,9 +51,10 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::pgn::Compression;
-use crate::pgn::problem::{OkLine, ProblemLine};
-use crate::record::{SCHEMA_VERSION, SummaryRecord, TrailingRecord, printable};
+use crate::game::problem::{OkLine, ProblemLine};
+use crate::record::{SCHEMA_VERSION, printable};
+use crate::run::record::{SummaryRecord, TrailingRecord};
+use crate::stream::Compression;
 
 /// Why parts cannot be merged: which part (1-based, in the order given) and what does
 /// not match.

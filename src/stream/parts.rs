@@ -4,22 +4,20 @@
 use std::fmt;
 use std::io;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use super::Source;
-use crate::pgn::input::TrailingNote;
-use crate::pgn::part::{self, PartInfo};
-use crate::pgn::split::{GameSplitter, PartEnd};
-use crate::record::{SplitPoint, SplitRecord};
+use crate::stream::compression::TrailingNote;
+use crate::stream::part::{self, PartInfo};
+use crate::stream::split::{GameSplitter, PartEnd};
 
 /// One of N parts of an archive (`--split K/N`): the games whose first line lies in
 /// the K-th of N equal byte ranges of the file (for a compressed file, in the frames
 /// that start there), each game in exactly one part. Each part's records number its
-/// games and lines from 1; [`crate::merge`] joins the parts' records into those of one
+/// games and lines from 1; [`crate::run::merge`] joins the parts' records into those of one
 /// run over the whole file.
 ///
 /// ```
-/// use pocketfen::archive::Split;
+/// use pocketfen::stream::Split;
 /// let split: Split = "2/8".parse()?;
 /// assert_eq!((split.part, split.of), (2, 8));
 /// assert_eq!(split.to_string(), "2/8");
@@ -108,56 +106,17 @@ pub fn parts(source: Source, n: usize) -> io::Result<Vec<PartRange>> {
 }
 
 /// A part of a source, opened.
-pub(super) struct Part {
-    pub(super) games: GameSplitter<Box<dyn io::BufRead + Send>>,
-    pub(super) trailing: TrailingNote,
-    pub(super) state: PartState,
+pub(crate) struct Part {
+    pub(crate) games: GameSplitter<Box<dyn io::BufRead + Send>>,
+    pub(crate) trailing: TrailingNote,
+    pub(crate) state: PartState,
 }
 
 /// What a part's summary says of it.
-pub(super) struct PartState {
-    pub(super) split: Split,
-    pub(super) plan: part::Plan,
-    pub(super) modified: Option<u64>,
-    pub(super) end: Arc<PartEnd>,
-    pub(super) info: Arc<std::sync::Mutex<PartInfo>>,
-}
-
-impl PartState {
-    /// The text bytes of the part's games, and its `split` record.
-    pub(super) fn record(&self, options: u64, read: u64) -> (u64, SplitRecord) {
-        let info = self.info.lock().unwrap_or_else(|e| e.into_inner());
-        let stop = self.end.stop();
-        let at = self.end.at.load(Ordering::Acquire);
-        let hex = |h: u64| format!("{h:016x}");
-        let end = match (stop, self.plan.end, info.end, info.next) {
-            (Some(_), Some(offset), Some(p1), Some(t)) => Some(SplitPoint {
-                offset,
-                skip: p1 - t,
-                print: hex(self.plan.end_print.unwrap_or(0)),
-            }),
-            _ => None,
-        };
-        let record = SplitRecord {
-            part: self.split.part,
-            of: self.split.of,
-            size: self.plan.size,
-            modified: self.modified,
-            head: hex(self.plan.head),
-            compression: self.plan.compression,
-            start: info.start.map(|skip| SplitPoint {
-                offset: self.plan.begin,
-                skip,
-                print: hex(self.plan.begin_print),
-            }),
-            end,
-            aligned: stop.is_none_or(|(offset, _)| offset == at),
-            lines: stop.map_or_else(
-                || self.end.lines.load(Ordering::Acquire),
-                |(_, line)| line - 1,
-            ),
-            options: hex(options),
-        };
-        (stop.map_or(read, |(offset, _)| offset), record)
-    }
+pub(crate) struct PartState {
+    pub(crate) split: Split,
+    pub(crate) plan: part::Plan,
+    pub(crate) modified: Option<u64>,
+    pub(crate) end: Arc<PartEnd>,
+    pub(crate) info: Arc<std::sync::Mutex<PartInfo>>,
 }

@@ -2,7 +2,7 @@
 
 use std::ops::ControlFlow;
 
-use super::game::{Boards, MoveAt};
+use super::header::{Boards, MoveAt};
 use crate::moves::Move;
 use crate::notation::san::SanPlus;
 use crate::position::Position;
@@ -26,7 +26,8 @@ pub struct Skip(pub bool);
 ///
 /// ```
 /// use std::ops::ControlFlow;
-/// use pocketfen::pgn::{Boards, Options, RawGame, Visitor, visit_game};
+/// use pocketfen::game::{Boards, Options, Visitor, visit_game};
+/// use pocketfen::stream::RawGame;
 ///
 /// /// The Event tag, and nothing else: the walk stops before any move is replayed.
 /// #[derive(Default)]

@@ -6,7 +6,7 @@
 //! accept and refuse exactly what `validate` does.
 //!
 //! ```
-//! use pocketfen::pgn::{Options, Status, validate_str};
+//! use pocketfen::game::{Options, Status, validate_str};
 //! let pgn = "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Q@e4 *\n";
 //! let reports = validate_str(pgn, &Options::default());
 //! assert_eq!(reports[0].status, Status::Illegal);
@@ -19,12 +19,10 @@ use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use super::bpgn::TwoBoards;
-use super::game::{Boards, Options, Start, Tags, read_start};
+use super::header::{Boards, Options, Start, Tags, read_start};
 use super::problem::{
     At, GameProblemKind, GameReport, Reporter, ResultReading, nonstandard_result,
 };
-use super::split::{GameSplitter, RawGame};
-use super::token::{Tokenizer, read_result};
 use super::visitor::Visitor;
 use super::walk::{self, Play};
 use crate::bughouse::BoardId;
@@ -32,6 +30,8 @@ use crate::moves::Move;
 use crate::notation::fen::FenDialect;
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::Setup;
+use crate::stream::split::{GameSplitter, RawGame};
+use crate::stream::token::{Tokenizer, read_result};
 use crate::types::Color;
 use crate::variant::Variant;
 
@@ -171,7 +171,7 @@ fn walk<'t, V: Visitor<'t>>(
     let mut malformed = Vec::new();
     if tokens.loose_tags() > 0 {
         Tokenizer::new(text).tag_section(|name, value, offset| {
-            if super::token::is_loose_value(value) {
+            if crate::stream::token::is_loose_value(value) {
                 malformed.push((name, value, offset));
             }
         });

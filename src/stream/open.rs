@@ -7,8 +7,8 @@ use std::io::{self, Read};
 use std::path::Path;
 
 #[cfg(feature = "compression")]
-use super::input::{Compression, Peek, TrailingNote};
-use super::input::{Decoded, decode};
+use super::compression::{Compression, Peek, TrailingNote};
+use super::compression::{Decoded, decode};
 
 /// [`decode`](super::decode) on `jobs` threads: independent frames (pzstd's zstd frames, pbzip2's bzip2
 /// streams, BGZF's gzip blocks) are decoded side by side and read in order; a stream that
@@ -27,11 +27,11 @@ pub fn decode_with<R: Read + Send + 'static>(
     #[cfg(feature = "compression")]
     if jobs > 1 {
         let mut src = Peek::new(inner);
-        super::input::refuse_unsupported(src.peek(8)?)?;
+        super::compression::refuse_unsupported(src.peek(8)?)?;
         let compression = Compression::detect(src.peek(4)?);
         if compression == Compression::None {
             return Ok(Decoded {
-                reader: Box::new(super::input::TextCheck::new(src)),
+                reader: Box::new(super::compression::TextCheck::new(src)),
                 compression,
                 size: None,
                 trailing: TrailingNote::default(),
@@ -42,7 +42,7 @@ pub fn decode_with<R: Read + Send + 'static>(
         let reader = super::unpack::parallel(src, compression, jobs, trailing.clone());
         let reached = Some(reader.reached());
         return Ok(Decoded {
-            reader: Box::new(super::input::TextCheck::decoded(reader)),
+            reader: Box::new(super::compression::TextCheck::decoded(reader)),
             compression,
             size: None,
             trailing,

@@ -18,9 +18,8 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use super::game::{Boards, MoveAt, Options, unescape};
+use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
-use super::split::RawGame;
 use super::validate::{decode, visit_text};
 use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
@@ -30,6 +29,7 @@ use crate::notation::push_number;
 use crate::notation::san::{DropStyle, Glyph, San, SanPlus};
 use crate::position::Position;
 use crate::setup::{Fen, Setup};
+use crate::stream::split::RawGame;
 use crate::types::Color;
 use crate::variant::{Rules, Variant};
 use wrap::Wrap;
@@ -602,7 +602,9 @@ impl Writer<'_> {
         // result (anything else stays in the tag only).
         let result = self
             .marker
-            .or(self.tag_value("Result").and_then(super::token::read_result))
+            .or(self
+                .tag_value("Result")
+                .and_then(crate::stream::token::read_result))
             .unwrap_or("*")
             .to_owned();
         self.w.word(&result);
@@ -616,7 +618,7 @@ impl Writer<'_> {
                 // A result spelled otherwise (`1–0`) is written as PGN spells it.
                 "Result" => self
                     .tag_value(name)
-                    .map(|r| super::token::read_result(r).unwrap_or(r))
+                    .map(|r| crate::stream::token::read_result(r).unwrap_or(r))
                     .unwrap_or(&result),
                 // An unknown date is `????.??.??` (PGN standard 8.1.1.3); Lichess's
                 // study exports give `UTCDate` and no `Date`.

@@ -12,10 +12,10 @@
 use std::borrow::Cow;
 
 use super::problem::{At, GameProblemKind, Reporter};
-use super::token::{TokenKind, Tokenizer};
 use crate::bughouse::{BoardId, Match};
 use crate::position::Position;
 use crate::setup::{Fen, Setup};
+use crate::stream::token::{TokenKind, Tokenizer};
 use crate::variant::{Rules, Variant};
 
 /// How deep variations may nest (real games stay below ten); deeper nesting is an error,
@@ -60,7 +60,7 @@ impl Format {
     /// (before any `.gz`, `.bz2` or `.zst`), else [`Format::Auto`].
     ///
     /// ```
-    /// use pocketfen::pgn::Format;
+    /// use pocketfen::game::Format;
     /// assert_eq!(Format::from_path("matches.BPGN.zst"), Format::BpgnFile);
     /// assert_eq!(Format::from_path("games.pgn"), Format::Auto);
     /// ```
@@ -156,7 +156,7 @@ impl<'t> Tags<'t> {
     pub(crate) fn result(&self) -> Option<(&str, usize)> {
         self.get("Result").map(|(v, o)| match v {
             "1-0" | "0-1" | "1/2-1/2" | "*" => (v, o),
-            _ => (super::token::read_result(v).unwrap_or(v), o),
+            _ => (crate::stream::token::read_result(v).unwrap_or(v), o),
         })
     }
 

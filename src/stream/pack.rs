@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use std::io::{Read, Write};
-//! use pocketfen::pgn::{Compression, CompressedWriter, decode};
+//! use pocketfen::stream::{Compression, CompressedWriter, decode};
 //! let mut w = CompressedWriter::new(Vec::new(), Compression::Zstd, None, 2)?;
 //! w.write_all(b"[Event \"a\"]\n\n1. e4 e5 *\n")?;
 //! let bytes = w.finish()?;
@@ -30,7 +30,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
-use super::input::Compression;
+use super::compression::Compression;
 
 /// Text per zstd frame.
 pub const ZSTD_INPUT: usize = 4 << 20;
@@ -376,7 +376,7 @@ mod tests {
     use std::io::{Read, Write};
 
     use super::*;
-    use crate::pgn::decode_with;
+    use crate::stream::decode_with;
 
     fn text(len: usize) -> Vec<u8> {
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
@@ -499,7 +499,7 @@ mod tests {
                 .finish()
                 .unwrap();
             let mut back = Vec::new();
-            crate::pgn::input::decode(&bytes[..])
+            crate::stream::compression::decode(&bytes[..])
                 .unwrap()
                 .reader
                 .read_to_end(&mut back)

@@ -1,0 +1,308 @@
+//! The records of archive runs ([`RunRecord`]): each game's, each archive's summary, a
+//! split part's, the run's total. With the `serde` feature they serialize to the JSON
+//! Lines of `--json` (schema version [`SCHEMA_VERSION`]), and in Python to the same dicts.
+
+#[cfg(feature = "serde")]
+use serde::{Serialize, Serializer};
+
+use crate::game::{GameProblem, GameReport};
+pub use crate::record::SCHEMA_VERSION;
+use crate::stream::{Compression, RawGame, Trailing};
+
+/// Bytes after the end of a compressed stream, read past.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct TrailingRecord {
+    /// Their offset in the compressed file.
+    pub offset: u64,
+    /// How many.
+    pub length: u64,
+    /// Whether all are zero.
+    pub zero_padding: bool,
+}
+
+impl From<&Trailing> for TrailingRecord {
+    fn from(t: &Trailing) -> TrailingRecord {
+        TrailingRecord {
+            offset: t.offset,
+            length: t.len,
+            zero_padding: t.zeros,
+        }
+    }
+}
+
+/// A game of an archive run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct GameRecord {
+    /// The archive's name (`<stdin>` for standard input).
+    pub file: String,
+    /// The game's report: its number (`game`), first line, variant, plies, status,
+    /// bughouse Result reading and problems.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub report: GameReport,
+    /// The game's bytes, when the run keeps them (for the HTML report's cards).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub raw: Option<RawGame>,
+}
+
+/// A game of `pgn convert`: its text in the target's conventions, or the reason it was
+/// left out (or copied through unchanged).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ConvertedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game.
+    pub game: usize,
+    /// Its first line.
+    pub line: usize,
+    /// The game as written for the target; the input unchanged for a refused game kept
+    /// with `keep_broken`; empty for one left out.
+    pub text: String,
+    /// Whether `validate` refused it (`text` is then the input or nothing).
+    pub refused: bool,
+    /// What `validate` said of it: the warnings of a converted game, the errors of a
+    /// refused one.
+    pub problems: Vec<GameProblem>,
+    /// A refused game's bytes, unchanged, when the run keeps broken games.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub raw: Option<RawGame>,
+}
+
+/// A game of `replay`: the text of each mainline ply, as far as it replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ReplayedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game.
+    pub game: usize,
+    /// Its first line.
+    pub line: usize,
+    /// One line per mainline ply, each ended by `\n`: the FEN after it, its SAN or its
+    /// UCI (`A `/`B ` first in a bughouse match). Serialized as the list `plies`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "plies", serialize_with = "lines_as_list")
+    )]
+    pub text: String,
+    /// Its errors (the replay stopped at the first).
+    pub problems: Vec<GameProblem>,
+}
+
+impl ReplayedRecord {
+    /// Each ply's text.
+    pub fn plies(&self) -> impl Iterator<Item = &str> {
+        self.text.lines()
+    }
+}
+
+/// Lines as a list of strings.
+#[cfg(feature = "serde")]
+fn lines_as_list<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(text.lines())
+}
+
+/// A game of `pgn select` or `pgn split`: whether it meets the selection, and its bytes.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct SelectedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game in its archive.
+    pub game: usize,
+    /// 1-based line of its first byte.
+    pub line: usize,
+    /// Whether it meets every criterion.
+    pub selected: bool,
+    /// The value of the tag the selection captures (`--by-tag`), when the game has it.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub captured: Option<String>,
+    /// The game rewritten, when the selection rewrites its games and this one replays.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub text: Option<String>,
+    /// The game exactly as it was in the input (not serialized).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub raw: RawGame,
+    /// Which tag criteria name a tag the game has (see
+    /// [`crate::game::Chosen::tags_present`]; not serialized).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub tags_present: u64,
+    /// The names of the game's tags, when sampled (see
+    /// [`crate::game::Chosen::tag_names`]; not serialized).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub tag_names: Option<String>,
+}
+
+/// A game of `pgn dedupe`: its key (see [`crate::game::game_key`]) and its bytes.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct KeyedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game in its archive.
+    pub game: usize,
+    /// 1-based line of its first byte.
+    pub line: usize,
+    /// The 128-bit key of its start, main line (and roster).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "hex128"))]
+    pub key: u128,
+    /// The game exactly as it was in the input (not serialized).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub raw: RawGame,
+}
+
+#[cfg(feature = "serde")]
+fn hex128<S: Serializer>(k: &u128, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{k:032x}"))
+}
+
+/// The end of one archive of a run.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct SummaryRecord {
+    /// The schema version.
+    pub version: u32,
+    /// The archive's name.
+    pub file: String,
+    /// Games read.
+    pub games: usize,
+    /// Mainline plies replayed.
+    pub plies: u64,
+    /// Games with an illegal move or unreadable text.
+    pub illegal_games: usize,
+    /// Games that could not be replayed.
+    pub error_games: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Bytes of text read (decompressed).
+    pub bytes: u64,
+    /// Seconds the archive took, when the run gives timings
+    /// ([`RunOptions::timings`](crate::run::RunOptions::timings)).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seconds: Option<f64>,
+    /// Whether the whole archive was read (no stream error, not interrupted).
+    pub complete: bool,
+    /// Whether the run was stopped before the end of the archive
+    /// ([`RunOptions::stop`](crate::run::RunOptions::stop)).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub interrupted: bool,
+    /// Why the stream ended early, or could not be opened.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub stream_error: Option<String>,
+    /// Bytes after the last complete compressed frame, read past.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub trailing_bytes: Option<TrailingRecord>,
+    /// Whether the archive could be opened (`stream_error` says why not); not serialized.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub opened: bool,
+    /// The archive's compression (not serialized: the text summary names it).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub compression: Compression,
+    /// Which part of its file this run read (`--split K/N`), and where it lies: what
+    /// [`merge`](crate::run::merge) checks.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub split: Option<SplitRecord>,
+}
+
+/// Where one part of a split archive lies in its file, and what it read past its end
+/// (the `split` of a part's `summary`). Parts that meet agree: part K's `end` is part
+/// K+1's `start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct SplitRecord {
+    /// The part, from 1.
+    pub part: usize,
+    /// The number of parts.
+    pub of: usize,
+    /// The file's size in bytes.
+    pub size: u64,
+    /// The file's modification time, in nanoseconds since 1970 (none for a stream).
+    pub modified: Option<u64>,
+    /// A fingerprint of the file's first 4 KiB (hex).
+    pub head: String,
+    /// The file's compression.
+    pub compression: Compression,
+    /// Where the part's first game is (none: no game starts in it).
+    pub start: Option<SplitPoint>,
+    /// Where the next part's first game is, up to which this part read (none: this
+    /// part read to the end of the file).
+    pub end: Option<SplitPoint>,
+    /// Whether the game before `end` ended there (`false`: the parts cannot be merged).
+    pub aligned: bool,
+    /// Lines read, from the part's first game up to `end`: the next part's line 1 is
+    /// the whole file's line `lines + 1` after the parts before.
+    pub lines: usize,
+    /// A fingerprint of the options the part was read with (hex).
+    pub options: String,
+}
+
+/// A game's place in a split file: the byte of the file (a frame's first when it is
+/// compressed) from which the part's text is read, how many bytes of that text come
+/// before the game, and a fingerprint of the file's 4 KiB at `offset` (hex).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct SplitPoint {
+    /// The file's byte where the part's text starts.
+    pub offset: u64,
+    /// Bytes of text before the game.
+    pub skip: u64,
+    /// A fingerprint of the file's 4 KiB at `offset`.
+    pub print: String,
+}
+
+/// The end of a run over several archives: their sums.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct TotalRecord {
+    /// The schema version.
+    pub version: u32,
+    /// Archives read.
+    pub files: usize,
+    /// Games read.
+    pub games: usize,
+    /// Mainline plies replayed.
+    pub plies: u64,
+    /// Games with an illegal move or unreadable text.
+    pub illegal_games: usize,
+    /// Games that could not be replayed.
+    pub error_games: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Bytes of text read.
+    pub bytes: u64,
+    /// Seconds the run took, when it gives timings.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seconds: Option<f64>,
+    /// Whether every archive was read whole (and the run was not interrupted).
+    pub complete: bool,
+    /// Whether the run was stopped before the end of its input.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub interrupted: bool,
+}
+
+/// A record of an archive run ([`crate::run::Run`]), in input order: the games of
+/// each archive, then its summary; a total at the end of the run.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize),
+    serde(tag = "type", rename_all = "snake_case")
+)]
+pub enum RunRecord {
+    /// A game `validate` reports.
+    Game(GameRecord),
+    /// A game of `pgn convert`.
+    Converted(ConvertedRecord),
+    /// A game of `replay`.
+    Replayed(ReplayedRecord),
+    /// A game of `pgn select` or `pgn split`.
+    Selected(SelectedRecord),
+    /// A game of `pgn dedupe`.
+    Keyed(KeyedRecord),
+    /// The end of an archive.
+    Summary(SummaryRecord),
+    /// The end of the run.
+    Total(TotalRecord),
+}

@@ -1,0 +1,45 @@
+//! From bytes to games, knowing no chess: where an archive comes from ([`Source`]),
+//! whether and how it is compressed ([`Compression`], [`decode`], [`open`]; frames decoded
+//! on the workers by [`decode_with`] and [`open_with`]), compressed writing
+//! ([`CompressedWriter`]), the PGN text's tokens, the game splitter ([`GameSplitter`]),
+//! and the parts of a file that `--split K/N` reads ([`Split`], [`parts`]).
+//!
+//! ```
+//! use pocketfen::stream::{GameSplitter, decode};
+//! let text = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+//! let mut games = GameSplitter::new(decode(&text[..])?.reader);
+//! let first = games.next_game()?.expect("a game");
+//! assert_eq!((first.number, first.line), (1, 1));
+//! assert_eq!(games.next_game()?.expect("a second game").line, 5);
+//! assert!(games.next_game()?.is_none());
+//! # Ok::<_, std::io::Error>(())
+//! ```
+
+mod compression;
+mod dirs;
+mod open;
+#[cfg(feature = "compression")]
+mod pack;
+pub(crate) mod part;
+mod parts;
+mod source;
+pub(crate) mod split;
+pub(crate) mod token;
+#[cfg(feature = "compression")]
+mod unpack;
+
+pub use compression::{Compression, Decoded, Trailing, TrailingNote, decode, open};
+pub use dirs::{archives_under, is_archive_name};
+pub use open::{decode_with, open_with};
+#[cfg(feature = "compression")]
+pub use pack::{CompressedWriter, LevelError, ZSTD_INPUT};
+pub use part::SeekRead;
+pub(crate) use parts::PartState;
+pub use parts::{PartRange, Split, parts};
+pub use source::Source;
+pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame};
+
+/// A 64-bit FNV-1a fingerprint of `bytes` (the one a split's records give in hex).
+pub fn fingerprint(bytes: &[u8]) -> u64 {
+    part::fnv1a(bytes)
+}
