@@ -43,7 +43,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             RunRecord::Game(game) => {
                 println!("game {}: {:?}", game.report.number, game.report.problems)
             }
-            RunRecord::Summary(s) => println!("{}: {} games, {} plies", s.file, s.games, s.plies),
+            RunRecord::Summary(s) => println!(
+                "{}: {} games, {} plies",
+                s.file, s.totals.games, s.totals.plies
+            ),
             _ => {}
         }
     }

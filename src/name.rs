@@ -52,6 +52,53 @@ impl fmt::Display for ParseNameError {
 
 impl std::error::Error for ParseNameError {}
 
+/// A choice with one stable name per value (the names of the JSON records and of
+/// docs/REFERENCE.md): what records serialize it to and read it back from.
+#[cfg(feature = "serde")]
+pub(crate) trait Named: Copy + 'static {
+    /// What it is, in an error message (`variant`, `problem kind`, …).
+    const WHAT: &'static str;
+
+    /// Its name.
+    fn name(self) -> &'static str;
+
+    /// Every value.
+    fn every() -> impl Iterator<Item = Self>;
+
+    /// The value of this exact name.
+    fn from_name(name: &str) -> Option<Self> {
+        Self::every().find(|v| v.name() == name)
+    }
+}
+
+/// Implements [`Named`] for types with a `name` and a list of every value.
+#[cfg(feature = "serde")]
+macro_rules! named {
+    ($($t:ty: $what:literal, $every:expr;)*) => {$(
+        impl Named for $t {
+            const WHAT: &'static str = $what;
+
+            fn name(self) -> &'static str {
+                <$t>::name(self)
+            }
+
+            fn every() -> impl Iterator<Item = Self> {
+                $every.into_iter()
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "serde")]
+named! {
+    crate::Variant: "variant", crate::Variant::ALL;
+    crate::Severity: "severity", crate::Severity::ALL;
+    crate::stream::Compression: "compression", crate::stream::Compression::ALL;
+    crate::game::Status: "status", crate::game::Status::ALL;
+    crate::game::ResultReading: "result reading", crate::game::ResultReading::ALL;
+    crate::game::GameProblemKind: "problem kind", crate::game::GameProblemKind::all();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

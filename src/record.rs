@@ -23,7 +23,10 @@
 //! ```
 
 #[cfg(feature = "serde")]
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+#[cfg(feature = "serde")]
+use crate::name::Named;
 
 use crate::bughouse::BoardId;
 use crate::notation::fen::{FenDialect, FenField, ParseFenError};
@@ -61,13 +64,34 @@ macro_rules! serialize_as_name {
 }
 
 #[cfg(feature = "serde")]
-serialize_as_name!(
+serialize_as_name!(FenDialect, FenField, SetupProblemKind, BoardId);
+
+/// Names that records also read back ([`crate::run::record`]): by their exact name, as
+/// [`Named`] lists them.
+#[cfg(feature = "serde")]
+macro_rules! serde_as_name {
+    ($($t:ty),* $(,)?) => {$(
+        serialize_as_name!($t);
+
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let name = String::deserialize(d)?;
+                <$t as Named>::from_name(&name).ok_or_else(|| {
+                    serde::de::Error::custom(format!(
+                        "unknown {} `{}`",
+                        <$t as Named>::WHAT,
+                        printable(&name)
+                    ))
+                })
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "serde")]
+serde_as_name!(
     Variant,
-    FenDialect,
-    FenField,
     Severity,
-    SetupProblemKind,
-    BoardId,
     crate::stream::Compression,
     crate::game::Status,
     crate::game::GameProblemKind,

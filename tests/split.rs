@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use pocketfen::run::merge::Merge;
-use pocketfen::run::record::RunRecord;
+use pocketfen::run::record::{RunRecord, SummaryRecord};
 use pocketfen::run::{Run, RunOptions, Task};
 use pocketfen::stream::{Source, Split};
 use proptest::prelude::*;
@@ -162,6 +162,19 @@ fn run(path: &Path, split: Option<Split>, jobs: usize) -> Vec<Value> {
 
 /// [`run`] with a game size limit.
 fn run_max(path: &Path, split: Option<Split>, jobs: usize, max_game_bytes: usize) -> Vec<Value> {
+    records(path, split, jobs, max_game_bytes)
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap())
+        .collect()
+}
+
+/// The records of a run, without the total.
+fn records(
+    path: &Path,
+    split: Option<Split>,
+    jobs: usize,
+    max_game_bytes: usize,
+) -> Vec<RunRecord> {
     let opts = RunOptions {
         split,
         jobs,
@@ -170,8 +183,15 @@ fn run_max(path: &Path, split: Option<Split>, jobs: usize, max_game_bytes: usize
     };
     Run::new(vec![Source::path(path)], Task::Validate { all: true }, opts)
         .filter(|r| !matches!(r, RunRecord::Total(_)))
-        .map(|r| serde_json::to_value(&r).unwrap())
         .collect()
+}
+
+/// The summary at the end of a run's records.
+fn summary_of(records: &[RunRecord]) -> SummaryRecord {
+    match records.last() {
+        Some(RunRecord::Summary(s)) => s.clone(),
+        other => panic!("a run's records end in its summary, not {other:?}"),
+    }
 }
 
 fn untimed(mut v: Value) -> Value {
@@ -188,16 +208,19 @@ fn merged(path: &Path, n: usize, jobs: usize) -> Result<Vec<Value>, String> {
 
 /// [`merged`] with a game size limit.
 fn merged_max(path: &Path, n: usize, jobs: usize, max: usize) -> Result<Vec<Value>, String> {
-    let parts: Vec<Vec<Value>> = (1..=n)
-        .map(|k| run_max(path, Some(Split::new(k, n).unwrap()), jobs, max))
+    let parts: Vec<Vec<RunRecord>> = (1..=n)
+        .map(|k| records(path, Some(Split::new(k, n).unwrap()), jobs, max))
         .collect();
-    let summaries: Vec<Value> = parts.iter().map(|p| p.last().unwrap().clone()).collect();
+    let summaries: Vec<SummaryRecord> = parts.iter().map(|p| summary_of(p)).collect();
     let merge = Merge::new(&summaries).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for (k, part) in parts.into_iter().enumerate().take(merge.parts_used()) {
-        for mut r in part.into_iter().filter(|r| r["type"] != "summary") {
+        for mut r in part {
+            if matches!(r, RunRecord::Summary(_)) {
+                continue;
+            }
             merge.renumber(k, &mut r);
-            out.push(r);
+            out.push(serde_json::to_value(&r).unwrap());
         }
     }
     out.push(serde_json::to_value(RunRecord::Summary(merge.summary().clone())).unwrap());
@@ -285,8 +308,10 @@ fn parts_that_do_not_fit_are_refused() {
     let mut rng = Rng(7);
     let text = archive(&mut rng, 200);
     let a = temp("a.pgn", &text);
-    let part = |path: &Path, k, n| run(path, Some(Split::new(k, n).unwrap()), 1).pop().unwrap();
-    let err = |parts: &[Value]| Merge::new(parts).unwrap_err().to_string();
+    let max = pocketfen::stream::DEFAULT_MAX_GAME_BYTES;
+    let part =
+        |path: &Path, k, n| summary_of(&records(path, Some(Split::new(k, n).unwrap()), 1, max));
+    let err = |parts: &[SummaryRecord]| Merge::new(parts).unwrap_err().to_string();
     let (p1, p2, p3) = (part(&a, 1, 3), part(&a, 2, 3), part(&a, 3, 3));
     assert!(Merge::new(&[p1.clone(), p2.clone(), p3.clone()]).is_ok());
     // Given in any order, parts are taken in theirs (a shell puts `part-10` before
@@ -330,11 +355,11 @@ fn parts_that_do_not_fit_are_refused() {
             ..RunOptions::default()
         };
         opts.game.strict = true;
-        Run::new(vec![Source::path(&a)], Task::Validate { all: true }, opts)
-            .filter(|r| matches!(r, RunRecord::Summary(_)))
-            .map(|r| serde_json::to_value(&r).unwrap())
-            .next()
-            .unwrap()
+        let records: Vec<RunRecord> =
+            Run::new(vec![Source::path(&a)], Task::Validate { all: true }, opts)
+                .filter(|r| !matches!(r, RunRecord::Total(_)))
+                .collect();
+        summary_of(&records)
     };
     let e = err(&[part(&a, 1, 3), strict, part(&a, 3, 3)]);
     assert!(
@@ -342,7 +367,7 @@ fn parts_that_do_not_fit_are_refused() {
         "{e}"
     );
     // Not a part at all, and a part out of range.
-    let whole = run(&a, None, 1).pop().unwrap();
+    let whole = summary_of(&records(&a, None, 1, max));
     assert!(err(&[whole]).contains("read whole, not as a part"));
     assert_eq!(
         Split::new(4, 3).unwrap_err(),

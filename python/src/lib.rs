@@ -351,44 +351,45 @@ fn splits<'py>(
 /// given twice.
 #[pyfunction]
 fn merge<'py>(py: Python<'py>, parts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    let mut values: Vec<Vec<serde_json::Value>> = Vec::new();
+    let mut given: Vec<Vec<RunRecord>> = Vec::new();
     for part in parts.try_iter()? {
         let part = part?;
         let mut records = Vec::new();
-        for record in part.try_iter()? {
+        for (i, record) in part.try_iter()?.enumerate() {
             let record = record?;
-            records.push(depythonize::<serde_json::Value>(&record).map_err(|e| {
+            records.push(depythonize::<RunRecord>(&record).map_err(|e| {
                 PyTypeError::new_err(format!(
-                    "a record of part {} is not a record: {e}",
-                    values.len() + 1
+                    "record {} of part {} is not a record of pocketfen: {e}",
+                    i + 1,
+                    given.len() + 1
                 ))
             })?);
         }
-        values.push(records);
+        given.push(records);
     }
-    let mut summaries = Vec::with_capacity(values.len());
-    for (i, records) in values.iter().enumerate() {
+    let mut summaries = Vec::with_capacity(given.len());
+    for (i, records) in given.iter().enumerate() {
         let summary = records
             .iter()
-            .find(|r| r.get("type").and_then(serde_json::Value::as_str) == Some("summary"))
+            .find_map(|r| match r {
+                RunRecord::Summary(s) => Some(s.clone()),
+                _ => None,
+            })
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
                     "part {} given has no summary record: its run did not finish",
                     i + 1
                 ))
             })?;
-        summaries.push(summary.clone());
+        summaries.push(summary);
     }
     let merge = pocketfen::run::merge::Merge::new(&summaries)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let out = PyList::empty(py);
-    let mut values: Vec<Option<Vec<serde_json::Value>>> = values.into_iter().map(Some).collect();
-    for (index, &given) in merge.order().iter().enumerate() {
-        for mut record in values[given].take().unwrap_or_default() {
-            if matches!(
-                record.get("type").and_then(serde_json::Value::as_str),
-                Some("summary" | "total")
-            ) {
+    let mut given: Vec<Option<Vec<RunRecord>>> = given.into_iter().map(Some).collect();
+    for (index, &at) in merge.order().iter().enumerate() {
+        for mut record in given[at].take().unwrap_or_default() {
+            if matches!(record, RunRecord::Summary(_) | RunRecord::Total(_)) {
                 continue;
             }
             merge.renumber(index, &mut record);

@@ -8,6 +8,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::validate::{file_notes, json_line, replay_header, shown, summary_text};
+use pocketfen::run::merge::{Merge, game_text};
 use pocketfen::run::record::RunRecord;
 
 /// A part's JSON Lines, read from `source` (the part's `path`, or its copy): its records,
@@ -15,7 +16,7 @@ use pocketfen::run::record::RunRecord;
 fn part_records(
     source: &Path,
     path: &Path,
-) -> Result<impl Iterator<Item = Result<(usize, serde_json::Value)>>> {
+) -> Result<impl Iterator<Item = Result<(usize, RunRecord)>>> {
     let name = path.display().to_string();
     let file = File::open(source).with_context(|| format!("opening {name}"))?;
     let reader = io::BufReader::with_capacity(1 << 16, file);
@@ -24,14 +25,14 @@ fn part_records(
         .filter(|(_, l)| l.as_ref().map_or(true, |l| !l.trim().is_empty()))
         .map(move |(i, line)| {
             let line = line.with_context(|| format!("reading {name}"))?;
-            let value = serde_json::from_str(&line).map_err(|e| {
+            let record = serde_json::from_str(&line).map_err(|e| {
                 anyhow::anyhow!(
                     "{name}:{}:{}: not a JSON record of pocketfen --json: {e}",
                     i + 1,
                     e.column()
                 )
             })?;
-            Ok((i + 1, value))
+            Ok((i + 1, record))
         }))
 }
 
@@ -74,15 +75,14 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
     for (path, source) in args.parts.iter().zip(&sources) {
         let mut summary = None;
         for record in part_records(source, path)? {
-            let (line, value) = record?;
-            if value.get("type").and_then(serde_json::Value::as_str) == Some("summary") {
+            if let (line, RunRecord::Summary(s)) = record? {
                 if summary.is_some() {
                     anyhow::bail!(
                         "{}:{line}: a second summary: a part is the output of one run over one file",
                         path.display()
                     );
                 }
-                summary = Some(value);
+                summary = Some(s);
             }
         }
         let Some(summary) = summary else {
@@ -93,7 +93,7 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
         };
         summaries.push(summary);
     }
-    let merge = pocketfen::run::merge::Merge::new(&summaries).map_err(|e| {
+    let merge = Merge::new(&summaries).map_err(|e| {
         let path = args
             .parts
             .get(e.part.max(1) - 1)
@@ -104,50 +104,26 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
     let mut ok = true;
     for (index, &given) in merge.order().iter().enumerate() {
         for record in part_records(sources[given], &args.parts[given])? {
-            let (_, mut value) = record?;
-            let kind = value
-                .get("type")
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned);
-            if matches!(kind.as_deref(), Some("summary" | "total")) {
+            let (_, mut record) = record?;
+            if matches!(record, RunRecord::Summary(_) | RunRecord::Total(_)) {
                 continue;
             }
-            merge.renumber(index, &mut value);
-            if matches!(kind.as_deref(), Some("replayed")) {
-                ok &= value
-                    .get("problems")
-                    .and_then(serde_json::Value::as_array)
-                    .is_none_or(Vec::is_empty);
+            merge.renumber(index, &mut record);
+            if let RunRecord::Replayed(r) = &record {
+                ok &= r.problems.is_empty();
             }
             if !args.text {
-                json_line(&mut out, &value).context("writing the output")?;
+                json_line(&mut out, &record).context("writing the output")?;
                 continue;
             }
-            if let Some(text) = pocketfen::run::merge::game_text(&value) {
+            if let Some(text) = game_text(&record) {
                 out.write_all(text.as_bytes())
                     .context("writing the output")?;
-            } else if kind.as_deref() == Some("replayed") {
-                let get = |k: &str| {
-                    value
-                        .get(k)
-                        .and_then(serde_json::Value::as_u64)
-                        .unwrap_or(0)
-                };
-                let file = value
-                    .get("file")
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or("?");
-                replay_header(&mut out, &shown(file), get("game"), get("line"))
+            } else if let RunRecord::Replayed(r) = &record {
+                replay_header(&mut out, &shown(&r.file), r.game as u64, r.line as u64)
                     .context("writing the output")?;
-                for ply in value
-                    .get("plies")
-                    .and_then(serde_json::Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    writeln!(out, "{}", ply.as_str().unwrap_or(""))
-                        .context("writing the output")?;
-                }
+                out.write_all(r.text.as_bytes())
+                    .context("writing the output")?;
             }
         }
     }
@@ -163,5 +139,5 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
     if !file_notes(None, &name, s) {
         anyhow::bail!("some input could not be read completely");
     }
-    Ok(ok && s.illegal_games == 0 && s.error_games == 0)
+    Ok(ok && s.totals.illegal_games == 0 && s.totals.error_games == 0)
 }

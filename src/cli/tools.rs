@@ -76,7 +76,7 @@ fn file_end(line: Option<&Shared>, input: &ToolInput, s: &SummaryRecord, what: &
                 format_args!(
                     "{name}: {}{what}{}",
                     if s.interrupted { "interrupted: " } else { "" },
-                    timing_text(s.seconds, s.games, s.bytes)
+                    timing_text(s.seconds, s.totals.games, s.bytes)
                 ),
             );
         }
@@ -364,7 +364,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
                     interrupted |= s.interrupted;
                     let what = format!(
                         "{chosen} of {} selected",
-                        count(s.games as u64, "game", "games")
+                        count(s.totals.games as u64, "game", "games")
                     );
                     io_failed |= !file_end(line, &args.input, &s, &what);
                     all_chosen += chosen;
@@ -376,7 +376,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
                         format_args!(
                             "total: {}, {all_chosen} of {} selected",
                             count(t.files as u64, "file", "files"),
-                            count(t.games as u64, "game", "games")
+                            count(t.totals.games as u64, "game", "games")
                         ),
                     );
                 }
@@ -504,8 +504,8 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                     interrupted |= s.interrupted;
                     let what = format!(
                         "{}, {} kept",
-                        count(s.games as u64, "game", "games"),
-                        s.games - found - file_unread
+                        count(s.totals.games as u64, "game", "games"),
+                        s.totals.games - found - file_unread
                     );
                     file_unread = 0;
                     let what = if found > 0 {
@@ -523,8 +523,8 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                         format_args!(
                             "total: {}, {}, {} kept, {}",
                             count(t.files as u64, "file", "files"),
-                            count(t.games as u64, "game", "games"),
-                            t.games - all_found - unread,
+                            count(t.totals.games as u64, "game", "games"),
+                            t.totals.games - all_found - unread,
                             count(all_found as u64, "duplicate", "duplicates")
                         ),
                     );
@@ -688,7 +688,7 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
                         line,
                         &args.input,
                         &s,
-                        &count(s.games as u64, "game", "games"),
+                        &count(s.totals.games as u64, "game", "games"),
                     );
                 }
                 _ => {}

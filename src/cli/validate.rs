@@ -197,7 +197,7 @@ pub(super) fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
 /// part, its trailing bytes, and why it could not be read whole (`false` then).
 pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -> bool {
     if let Some(p) = &s.split
-        && (p.start.is_none() || (p.start == p.end && s.games == 0))
+        && (p.start.is_none() || (p.start == p.end && s.totals.games == 0))
         && s.opened
         && s.stream_error.is_none()
         && !s.interrupted
@@ -239,7 +239,7 @@ pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -
             false
         }
         // Nothing read: the file is not what it should be (binary, UTF-16, damaged).
-        Some(e) if s.games == 0 && s.bytes == 0 => {
+        Some(e) if s.totals.games == 0 && s.bytes == 0 => {
             live::note(
                 line,
                 format_args!("{name}: the stream ends in an error before any text: {e}"),
@@ -251,7 +251,7 @@ pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -
                 line,
                 format_args!(
                     "{name}: the stream ends in an error after {} ({} bytes): {e}",
-                    count(s.games as u64, "game", "games"),
+                    count(s.totals.games as u64, "game", "games"),
                     s.bytes
                 ),
             );
@@ -283,12 +283,12 @@ pub(super) fn summary_text(s: &SummaryRecord) -> String {
         s.split
             .as_ref()
             .map_or(String::new(), |p| format!("part {}/{}: ", p.part, p.of)),
-        count(s.games as u64, "game", "games"),
-        count(s.plies, "ply", "plies"),
-        s.illegal_games,
-        s.error_games,
-        count(s.warnings as u64, "warning", "warnings"),
-        timing_text(s.seconds, s.games, s.bytes),
+        count(s.totals.games as u64, "game", "games"),
+        count(s.totals.plies, "ply", "plies"),
+        s.totals.illegal_games,
+        s.totals.error_games,
+        count(s.totals.warnings as u64, "warning", "warnings"),
+        timing_text(s.seconds, s.totals.games, s.bytes),
         if s.compression == Compression::None {
             String::new()
         } else {
@@ -303,12 +303,12 @@ fn total_text(t: &TotalRecord) -> String {
         "{}{}, {}, {}, {} illegal, {} unreadable, {}{}",
         if t.interrupted { "interrupted: " } else { "" },
         count(t.files as u64, "file", "files"),
-        count(t.games as u64, "game", "games"),
-        count(t.plies, "ply", "plies"),
-        t.illegal_games,
-        t.error_games,
-        count(t.warnings as u64, "warning", "warnings"),
-        timing_text(t.seconds, t.games, t.bytes),
+        count(t.totals.games as u64, "game", "games"),
+        count(t.totals.plies, "ply", "plies"),
+        t.totals.illegal_games,
+        t.totals.error_games,
+        count(t.totals.warnings as u64, "warning", "warnings"),
+        timing_text(t.seconds, t.totals.games, t.bytes),
     )
 }
 
@@ -319,7 +319,7 @@ pub(super) fn quiet_end(line: Option<&Shared>, name: &str, s: &SummaryRecord) {
             line,
             format_args!(
                 "{name}: interrupted after {}",
-                count(s.games as u64, "game", "games")
+                count(s.totals.games as u64, "game", "games")
             ),
         );
     }
@@ -406,7 +406,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 let name = shown(&s.file);
                 if let Some((report, ..)) = &mut html {
                     report.end_file(FileTotals {
-                        totals: totals_of(s),
+                        totals: s.totals,
                         seconds: s.seconds,
                         stream_error: s.stream_error.clone(),
                         interrupted: s.interrupted,
@@ -422,7 +422,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                     });
                 }
                 // Nothing read (a file that is not text): the reason is all there is to say.
-                let unread = s.games == 0 && s.bytes == 0 && s.stream_error.is_some();
+                let unread = s.totals.games == 0 && s.bytes == 0 && s.stream_error.is_some();
                 if !s.opened || unread {
                 } else if quiet {
                     quiet_end(line, &name, s);
@@ -431,8 +431,9 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                     live::note(line, format_args!("{name}: {}", summary_text(s)));
                 }
                 io_failed |= !file_notes(line, &name, s);
-                all_ok &=
-                    s.illegal_games == 0 && s.error_games == 0 && !(args.strict && s.warnings > 0);
+                all_ok &= s.totals.illegal_games == 0
+                    && s.totals.error_games == 0
+                    && !(args.strict && s.totals.warnings > 0);
             }
             // Several files: their total too (also when a stop left some unread).
             RunRecord::Total(t) if t.files > 1 || (t.interrupted && paths.len() > 1) => {
@@ -496,17 +497,6 @@ fn refuse_non_report(path: &Path) -> Result<()> {
     )
 }
 
-/// A summary's counts.
-fn totals_of(s: &SummaryRecord) -> pocketfen::game::Totals {
-    pocketfen::game::Totals {
-        games: s.games,
-        plies: s.plies,
-        illegal_games: s.illegal_games,
-        error_games: s.error_games,
-        warnings: s.warnings,
-    }
-}
-
 pub fn replay(args: &ReplayArgs) -> Result<bool> {
     let text = match args.emit {
         PlyText::Fen(_) => PlyText::Fen(args.dialect),
@@ -550,7 +540,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
                 }
                 out.flush().context("writing the output")?;
                 let name = shown(&s.file);
-                let unread = s.games == 0 && s.bytes == 0 && s.stream_error.is_some();
+                let unread = s.totals.games == 0 && s.bytes == 0 && s.stream_error.is_some();
                 if args.json || !s.opened || unread {
                 } else if args.games.quiet {
                     quiet_end(None, &name, s);
@@ -745,7 +735,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                                     "{name}: {}{}{}",
                                     if s.interrupted { "interrupted: " } else { "" },
                                     written.text(args.keep_broken),
-                                    timing_text(s.seconds, s.games, s.bytes)
+                                    timing_text(s.seconds, s.totals.games, s.bytes)
                                 ),
                             );
                         }
@@ -761,7 +751,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                             if t.interrupted { "interrupted: " } else { "" },
                             count(files as u64, "file", "files"),
                             all_written.text(args.keep_broken),
-                            timing_text(t.seconds, t.games, t.bytes)
+                            timing_text(t.seconds, t.totals.games, t.bytes)
                         ),
                     );
                 }

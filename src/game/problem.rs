@@ -95,6 +95,47 @@ pub enum GameProblemKind {
 }
 
 impl GameProblemKind {
+    /// The kinds that stand alone (not an illegal move's reason or a SAN defect).
+    const OTHERS: [GameProblemKind; 27] = [
+        GameProblemKind::UnparseableToken,
+        GameProblemKind::MoveAfterEnd,
+        GameProblemKind::MoveAfterResult,
+        GameProblemKind::SecondResult,
+        GameProblemKind::VariationTooDeep,
+        GameProblemKind::UnknownVariant,
+        GameProblemKind::UnsupportedEncoding,
+        GameProblemKind::BadFen,
+        GameProblemKind::IllegalFen,
+        GameProblemKind::ResultMismatch,
+        GameProblemKind::PlyCountMismatch,
+        GameProblemKind::CurrentPositionMismatch,
+        GameProblemKind::HordeStandardFen,
+        GameProblemKind::VariantInferred,
+        GameProblemKind::NoResultMarker,
+        GameProblemKind::MoveNumberMismatch,
+        GameProblemKind::OutOfTurn,
+        GameProblemKind::ClockIncrease,
+        GameProblemKind::GarbledKnightDrop,
+        GameProblemKind::GameTooLarge,
+        GameProblemKind::DuplicateTag,
+        GameProblemKind::NagOutOfRange,
+        GameProblemKind::NonSanMove,
+        GameProblemKind::NonstandardResult,
+        GameProblemKind::BlankLineInTags,
+        GameProblemKind::ImpossibleCastling,
+        GameProblemKind::MalformedTag,
+    ];
+
+    /// Every kind: each illegal move's reason, each SAN defect, then the others, in
+    /// declaration order (the list docs/REFERENCE.md documents).
+    pub fn all() -> impl Iterator<Item = GameProblemKind> {
+        IllegalReason::ALL
+            .into_iter()
+            .map(GameProblemKind::Illegal)
+            .chain(DefectKind::ALL.into_iter().map(GameProblemKind::Defect))
+            .chain(GameProblemKind::OTHERS)
+    }
+
     /// The stable kebab-case name (the JSON `kind`).
     pub fn name(self) -> &'static str {
         match self {
@@ -149,6 +190,9 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every verdict.
+    pub const ALL: [Status; 3] = [Status::Ok, Status::Illegal, Status::Error];
+
     /// `ok`, `illegal` or `error`.
     pub fn name(self) -> &'static str {
         match self {
@@ -171,6 +215,13 @@ pub enum ResultReading {
 }
 
 impl ResultReading {
+    /// Every reading.
+    pub const ALL: [ResultReading; 3] = [
+        ResultReading::Board,
+        ResultReading::Team,
+        ResultReading::Both,
+    ];
+
     /// `board`, `team` or `both` (the JSON `result_reading`).
     pub fn name(self) -> &'static str {
         match self {
@@ -183,7 +234,7 @@ impl ResultReading {
 
 /// One problem of a game, with its place.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GameProblem {
     /// Error (the game is not valid) or warning.
     pub severity: Severity,
@@ -288,7 +339,7 @@ impl fmt::Display for ProblemLine<'_> {
 
 /// What validation found in a game (serialized as the `game` record's fields).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GameReport {
     /// 1-based number of the game in its archive.
     #[cfg_attr(feature = "serde", serde(rename = "game"))]
@@ -357,6 +408,7 @@ impl GameReport {
 
 /// The counts of a validation run over some games: what `validate`'s summary reports.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Totals {
     /// Games read.
     pub games: usize,
@@ -545,6 +597,25 @@ mod tests {
         assert_eq!(GameProblemKind::OutOfTurn.name(), "out-of-turn");
         assert_eq!(ResultReading::Team.name(), "team");
         assert_eq!(Status::Illegal.name(), "illegal");
+    }
+
+    /// The list of every kind names each once, and every name reads back as its kind
+    /// (what a record read back from JSON holds).
+    #[cfg(feature = "serde")]
+    #[test]
+    fn every_kind_is_listed_once_and_reads_back_by_name() {
+        use crate::name::Named;
+        let all: Vec<GameProblemKind> = GameProblemKind::all().collect();
+        let names: std::collections::HashSet<&str> = all.iter().map(|k| k.name()).collect();
+        assert_eq!(names.len(), all.len(), "one name per kind");
+        assert_eq!(
+            all.len(),
+            IllegalReason::ALL.len() + DefectKind::ALL.len() + 27
+        );
+        for kind in all {
+            assert_eq!(GameProblemKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(GameProblemKind::from_name("no-such-kind"), None);
     }
 
     /// Totals count games, plies, illegal and unplayable games and warnings, and two runs'

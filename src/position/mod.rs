@@ -84,6 +84,9 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// Both severities.
+    pub const ALL: [Severity; 2] = [Severity::Warning, Severity::Error];
+
     /// `warning` or `error`.
     pub fn name(self) -> &'static str {
         match self {

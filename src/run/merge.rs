@@ -3,58 +3,58 @@
 //! Python package's `merge`.
 //!
 //! Each part numbers its games and lines from 1, and its summary's `split` says where
-//! in the file it lies. A [`Merge`] is made from the parts' summaries, in the order
-//! 1 to N: it checks that they are the parts of one file, unchanged, read with the same
-//! options, that each ends where the next begins, and says what to add to the game
-//! numbers and lines of each part's records ([`Merge::renumber`]) and what the whole
-//! run's summary is ([`Merge::summary`]). A part whose stream broke (or ended in
+//! in the file it lies. The parts' records are typed ([`RunRecord`], read back from
+//! JSON with serde). A [`Merge`] is made from the parts' summaries, in any order: it
+//! checks that they are the parts of one file, unchanged, read with the same options,
+//! that each ends where the next begins, and says what to add to the game numbers and
+//! lines of each part's records ([`Merge::renumber`]) and what the whole run's summary
+//! is ([`Merge::summary`]). A part whose stream broke (or ended in
 //! trailing bytes) is where a run over the whole file would have stopped: the parts
 //! after it are left out, as their games were never read.
 //!
 //! ```
-//! use pocketfen::run::{Run, RunOptions, Task};
-//! use pocketfen::stream::{Source, Split};
 //! use pocketfen::run::merge::Merge;
 //! use pocketfen::run::record::RunRecord;
+//! use pocketfen::run::{Run, RunOptions, Task};
+//! use pocketfen::stream::{Source, Split};
 //! let dir = std::env::temp_dir().join(format!("pocketfen-merge-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir)?;
 //! let path = dir.join("games.pgn");
 //! let game = |i| format!("[Event \"{i}\"]\n\n1. e4 e5 2. Ke3 *\n\n");
 //! std::fs::write(&path, (0..50).map(game).collect::<String>())?;
-//! let run = |split| -> Vec<serde_json::Value> {
+//! let run = |split| -> Vec<RunRecord> {
 //!     let opts = RunOptions { split, jobs: 1, ..RunOptions::default() };
 //!     Run::new(vec![Source::path(&path)], Task::Validate { all: false }, opts)
 //!         .filter(|r| !matches!(r, RunRecord::Total(_)))
-//!         .map(|r| serde_json::to_value(&r).unwrap())
 //!         .collect()
 //! };
+//! let summary = |records: &[RunRecord]| match records.last() {
+//!     Some(RunRecord::Summary(s)) => s.clone(),
+//!     _ => unreachable!("a run's records end in its summary"),
+//! };
 //! let parts: Vec<_> = (1..=3).map(|k| run(Some(Split::new(k, 3).unwrap()))).collect();
-//! let summaries: Vec<_> = parts.iter().map(|p| p.last().unwrap().clone()).collect();
+//! let summaries: Vec<_> = parts.iter().map(|p| summary(p)).collect();
 //! let merge = Merge::new(&summaries)?;
 //! let mut merged = Vec::new();
 //! for (k, part) in parts.into_iter().enumerate().take(merge.parts_used()) {
-//!     for mut record in part.into_iter().filter(|r| r["type"] != "summary") {
+//!     for mut record in part.into_iter().filter(|r| !matches!(r, RunRecord::Summary(_))) {
 //!         merge.renumber(k, &mut record);
 //!         merged.push(record);
 //!     }
 //! }
 //! let mut whole = run(None);
-//! let summary = whole.pop().unwrap();
+//! let RunRecord::Summary(summary) = whole.pop().unwrap() else { unreachable!() };
 //! assert_eq!(merged, whole);
-//! assert_eq!(merge.summary().games, 50);
-//! assert_eq!(merge.summary().illegal_games, summary["illegal_games"].as_u64().unwrap() as usize);
+//! assert_eq!(merge.summary().totals.games, 50);
+//! assert_eq!(merge.summary().totals, summary.totals);
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
 use std::fmt;
 
-use serde_json::Value;
-
-use crate::game::problem::{OkLine, ProblemLine};
 use crate::record::{SCHEMA_VERSION, printable};
-use crate::run::record::{SummaryRecord, TrailingRecord};
-use crate::stream::Compression;
+use crate::run::record::{RunRecord, SplitPoint, SplitRecord, SummaryRecord};
 
 /// Why parts cannot be merged: which part (1-based, in the order given) and what does
 /// not match.
@@ -79,36 +79,30 @@ impl std::error::Error for MergeError {}
 #[derive(Debug, Clone)]
 pub struct Merge {
     /// Games and lines before each part.
-    offsets: Vec<(u64, u64)>,
+    offsets: Vec<(usize, usize)>,
     used: usize,
     /// The place among those given (from 0) of each part that counts, in part order.
     order: Vec<usize>,
     summary: SummaryRecord,
 }
 
-/// A part's summary, read.
+/// A part's summary and its `split`.
+#[derive(Clone, Copy)]
 struct Part<'a> {
-    value: &'a Value,
-    split: &'a serde_json::Map<String, Value>,
+    summary: &'a SummaryRecord,
+    split: &'a SplitRecord,
 }
 
 impl Part<'_> {
-    fn u64(&self, key: &str) -> u64 {
-        self.value.get(key).and_then(Value::as_u64).unwrap_or(0)
-    }
-
-    fn split_u64(&self, key: &str) -> Option<u64> {
-        self.split.get(key).and_then(Value::as_u64)
-    }
-
-    fn str(&self, key: &str) -> &str {
-        self.value.get(key).and_then(Value::as_str).unwrap_or("")
-    }
-
+    /// Whether the part broke off: a run over the whole file would have stopped in it.
     fn broken(&self) -> bool {
-        self.value.get("complete") != Some(&Value::Bool(true))
-            || self.value.get("trailing_bytes").is_some()
+        !self.summary.complete || self.summary.trailing_bytes.is_some()
     }
+}
+
+/// Builds a [`MergeError`] of the part given at `part` (from 1).
+fn err(part: usize, message: String) -> MergeError {
+    MergeError { part, message }
 }
 
 impl Merge {
@@ -123,240 +117,31 @@ impl Merge {
     /// changed between parts (size, modification time, first bytes, or the bytes where
     /// two parts meet), read with other options, or that does not end where the next
     /// begins.
-    pub fn new(summaries: &[Value]) -> Result<Merge, MergeError> {
-        let err = |part: usize, message: String| MergeError { part, message };
+    pub fn new(summaries: &[SummaryRecord]) -> Result<Merge, MergeError> {
         if summaries.is_empty() {
             return Err(err(0, "no parts to merge".to_owned()));
         }
-        let mut parts = Vec::with_capacity(summaries.len());
-        for (i, value) in summaries.iter().enumerate() {
-            if value.get("type").and_then(Value::as_str) != Some("summary") {
-                return Err(err(i + 1, "this is no summary record".to_owned()));
-            }
-            let Some(split) = value.get("split").and_then(Value::as_object) else {
-                if let Some(e) = value.get("stream_error").and_then(Value::as_str) {
-                    return Err(err(i + 1, format!("the part could not be read: {e}")));
-                }
-                return Err(err(
-                    i + 1,
-                    format!(
-                        "{} was read whole, not as a part: its summary has no `split` (read parts with --split K/N --json)",
-                        printable(value.get("file").and_then(Value::as_str).unwrap_or("?"))
-                    ),
-                ));
-            };
-            parts.push(Part { value, split });
-        }
-        // Parts in order of their numbers; `given(k)` is where part k was given.
-        let mut order: Vec<usize> = (0..parts.len()).collect();
-        order.sort_by_key(|&i| parts[i].split_u64("part").unwrap_or(0));
-        for pair in order.windows(2) {
-            let number = parts[pair[1]].split_u64("part").unwrap_or(0);
-            if parts[pair[0]].split_u64("part").unwrap_or(0) == number {
-                let (a, b) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
-                return Err(err(
-                    b + 1,
-                    format!(
-                        "it is part {number}, as part {} given is: each part once",
-                        a + 1
-                    ),
-                ));
-            }
-        }
-        let parts: Vec<Part<'_>> = order
-            .iter()
-            .map(|&i| Part {
-                value: parts[i].value,
-                split: parts[i].split,
-            })
-            .collect();
+        let parts = read_parts(summaries)?;
+        let order = part_order(&parts)?;
+        let parts: Vec<Part<'_>> = order.iter().map(|&i| parts[i]).collect();
         let given = |k: usize| order[k - 1] + 1;
-        let err = |k: usize, message: String| err(given(k), message);
-        let first = &parts[0];
-        let n = parts.len() as u64;
-        let of = first.split_u64("of").unwrap_or(0);
-        if of != n {
-            let mut missing: Vec<String> = (1..=of)
-                .filter(|k| !parts.iter().any(|p| p.split_u64("part") == Some(*k)))
-                .map(|k| k.to_string())
-                .collect();
-            if missing.len() > 10 {
-                let more = missing.len() - 10;
-                missing.truncate(10);
-                missing.push(format!("and {more} more"));
-            }
-            let missing = if missing.is_empty() {
-                String::new()
-            } else {
-                format!(" (missing: {})", missing.join(", "))
-            };
-            return Err(err(
-                1,
-                format!(
-                    "the file was split into {of} parts, and {n} are given{missing}: merge needs all of them, 1 to {of}"
-                ),
-            ));
-        }
-        for (i, p) in parts.iter().enumerate() {
-            let k = i + 1;
-            let (part, its_of) = (
-                p.split_u64("part").unwrap_or(0),
-                p.split_u64("of").unwrap_or(0),
-            );
-            if its_of != of {
-                return Err(err(
-                    k,
-                    format!(
-                        "it is part {part} of {its_of}, not of {of} as part 1 is: the parts were split differently"
-                    ),
-                ));
-            }
-            if part != k as u64 {
-                return Err(err(
-                    k,
-                    format!(
-                        "it is part {part} of {of}, and part {k} is missing: merge needs all of them, 1 to {of}"
-                    ),
-                ));
-            }
-            if p.str("file") != first.str("file") {
-                return Err(err(
-                    k,
-                    format!(
-                        "it is a part of {}, not of {} (part 1)",
-                        printable(p.str("file")),
-                        printable(first.str("file"))
-                    ),
-                ));
-            }
-            for (key, what) in [
-                ("size", "its size"),
-                ("modified", "its modification time"),
-                ("head", "its first 4 KiB"),
-            ] {
-                if p.split.get(key) != first.split.get(key) {
-                    let shown = |v: Option<&Value>| match v.and_then(Value::as_u64) {
-                        Some(ns) if key == "modified" => utc(ns),
-                        Some(n) if key == "size" => format!("{n} bytes"),
-                        _ => v.map_or_else(|| "none".to_owned(), Value::to_string),
-                    };
-                    return Err(err(
-                        k,
-                        format!(
-                            "the file changed between parts: {what} is {} here and {} in part 1",
-                            shown(p.split.get(key)),
-                            shown(first.split.get(key))
-                        ),
-                    ));
-                }
-            }
-            if p.split.get("options") != first.split.get("options") {
-                return Err(err(k, "it was read with other options than part 1 (variant, format, strictness, --all, the task or --max-game-bytes): every part needs the same".to_owned()));
-            }
-        }
-        // The parts meet: each ends where the next begins.
-        let mut used = parts.len();
-        for (i, pair) in parts.windows(2).enumerate() {
-            let (a, b) = (&pair[0], &pair[1]);
-            if a.broken() {
-                used = i + 1;
-                break;
-            }
-            if a.split.get("aligned") != Some(&Value::Bool(true)) {
-                return Err(err(
-                    i + 1,
-                    format!(
-                        "its last game does not end where part {} begins (a game or comment runs across the point where they meet): split into another number of parts",
-                        i + 2
-                    ),
-                ));
-            }
-            let (end, start) = (a.split.get("end"), b.split.get("start"));
-            let meet = match (end, start) {
-                (Some(Value::Null) | None, Some(Value::Null) | None) => b.u64("games") == 0,
-                (Some(e), Some(s)) => e == s,
-                _ => false,
-            };
-            if !meet {
-                let at = |v: Option<&Value>| match v {
-                    Some(Value::Object(o)) => format!(
-                        "byte {} of the file and {} bytes of text on",
-                        o.get("offset").map_or("?".into(), Value::to_string),
-                        o.get("skip").map_or("?".into(), Value::to_string)
-                    ),
-                    _ => "the end of the file".to_owned(),
-                };
-                return Err(err(
-                    i + 2,
-                    format!(
-                        "it begins at {}, but part {} ended at {}: the parts do not meet (the file changed between them, or they are not of one split)",
-                        at(start),
-                        i + 1,
-                        at(end)
-                    ),
-                ));
-            }
-        }
+        check_parts(&parts).map_err(|(k, message)| err(given(k), message))?;
+        let used = parts_that_meet(&parts).map_err(|(k, message)| err(given(k), message))?;
         let used_parts = &parts[..used];
         let mut offsets = Vec::with_capacity(used);
-        let (mut games, mut lines) = (0u64, 0u64);
+        let (mut games, mut lines) = (0, 0);
         for p in used_parts {
             offsets.push((games, lines));
-            games += p.u64("games");
-            lines += p.split_u64("lines").unwrap_or(0);
+            games += p.summary.totals.games;
+            lines += p.split.lines;
         }
-        let sum = |key: &str| used_parts.iter().map(|p| p.u64(key)).sum::<u64>();
-        // Timings only when every part gave them (`--timings`).
-        let seconds: Option<f64> = used_parts
-            .iter()
-            .map(|p| p.value.get("seconds").and_then(Value::as_f64))
-            .sum();
-        let last = &used_parts[used - 1];
-        let trailing = last.value.get("trailing_bytes").and_then(|t| {
-            Some(TrailingRecord {
-                offset: t.get("offset")?.as_u64()?,
-                length: t.get("length")?.as_u64()?,
-                zero_padding: t.get("zero_padding")?.as_bool()?,
-            })
-        });
-        let compression = match first.split.get("compression").and_then(Value::as_str) {
-            Some("zstd") => Compression::Zstd,
-            Some("gzip") => Compression::Gzip,
-            Some("bzip2") => Compression::Bzip2,
-            _ => Compression::None,
-        };
-        let summary = SummaryRecord {
-            version: SCHEMA_VERSION,
-            file: first.str("file").to_owned(),
-            games: sum("games") as usize,
-            plies: sum("plies"),
-            illegal_games: sum("illegal_games") as usize,
-            error_games: sum("error_games") as usize,
-            warnings: sum("warnings") as usize,
-            bytes: sum("bytes"),
-            seconds: seconds.map(|s| (s * 1000.0).round() / 1000.0),
-            complete: used_parts
-                .iter()
-                .all(|p| p.value.get("complete") == Some(&Value::Bool(true))),
-            interrupted: used_parts
-                .iter()
-                .any(|p| p.value.get("interrupted") == Some(&Value::Bool(true))),
-            stream_error: last
-                .value
-                .get("stream_error")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            trailing_bytes: trailing,
-            opened: true,
-            compression,
-            split: None,
-        };
+        let mut order = order;
         order.truncate(used);
         Ok(Merge {
             offsets,
             used,
             order,
-            summary,
+            summary: whole_summary(used_parts),
         })
     }
 
@@ -373,37 +158,37 @@ impl Merge {
         &self.order
     }
 
-    /// Makes a record of part `index` (from 0: part 1 is 0) that of the whole run: its game number
-    /// and its lines (the game's and its problems') count from the file's start.
-    /// Records other than games (`game`, `converted`, `replayed`) are left as they are.
-    pub fn renumber(&self, index: usize, record: &mut Value) {
+    /// Makes a record of part `index` (from 0: part 1 is 0) that of the whole run: its
+    /// game number and its lines (the game's and its problems') count from the file's
+    /// start. Records other than games are left as they are.
+    pub fn renumber(&self, index: usize, record: &mut RunRecord) {
         let Some(&(games, lines)) = self.offsets.get(index) else {
             return;
         };
-        let is_game = matches!(
-            record.get("type").and_then(Value::as_str),
-            Some("game" | "converted" | "replayed")
-        );
-        if !is_game {
-            return;
-        }
-        let add = |v: &mut Value, by: u64| {
-            if let Some(n) = v.as_u64() {
-                *v = Value::from(n + by);
+        let (game, line, problems) = match record {
+            RunRecord::Game(g) => (
+                &mut g.report.number,
+                &mut g.report.line,
+                &mut g.report.problems,
+            ),
+            RunRecord::Converted(c) => (&mut c.game, &mut c.line, &mut c.problems),
+            RunRecord::Replayed(r) => (&mut r.game, &mut r.line, &mut r.problems),
+            RunRecord::Selected(s) => {
+                s.game += games;
+                s.line += lines;
+                return;
             }
+            RunRecord::Keyed(k) => {
+                k.game += games;
+                k.line += lines;
+                return;
+            }
+            RunRecord::Summary(_) | RunRecord::Total(_) => return,
         };
-        if let Some(v) = record.get_mut("game") {
-            add(v, games);
-        }
-        if let Some(v) = record.get_mut("line") {
-            add(v, lines);
-        }
-        if let Some(Value::Array(problems)) = record.get_mut("problems") {
-            for p in problems {
-                if let Some(v) = p.get_mut("line") {
-                    add(v, lines);
-                }
-            }
+        *game += games;
+        *line += lines;
+        for p in problems {
+            p.line += lines;
         }
     }
 
@@ -411,6 +196,214 @@ impl Merge {
     /// the stream error or trailing bytes of the part that broke off.
     pub fn summary(&self) -> &SummaryRecord {
         &self.summary
+    }
+}
+
+/// Each summary with its `split`, or the first that is no part's.
+fn read_parts(summaries: &[SummaryRecord]) -> Result<Vec<Part<'_>>, MergeError> {
+    summaries
+        .iter()
+        .enumerate()
+        .map(|(i, summary)| match &summary.split {
+            Some(split) => Ok(Part { summary, split }),
+            None => Err(err(
+                i + 1,
+                match &summary.stream_error {
+                    Some(e) => format!("the part could not be read: {e}"),
+                    None => format!(
+                        "{} was read whole, not as a part: its summary has no `split` (read parts with --split K/N --json)",
+                        printable(&summary.file)
+                    ),
+                },
+            )),
+        })
+        .collect()
+}
+
+/// Where each part was given (from 0), in part order; a part given twice is an error.
+fn part_order(parts: &[Part<'_>]) -> Result<Vec<usize>, MergeError> {
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by_key(|&i| parts[i].split.part);
+    for pair in order.windows(2) {
+        let number = parts[pair[1]].split.part;
+        if parts[pair[0]].split.part == number {
+            let (a, b) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
+            return Err(err(
+                b + 1,
+                format!(
+                    "it is part {number}, as part {} given is: each part once",
+                    a + 1
+                ),
+            ));
+        }
+    }
+    Ok(order)
+}
+
+/// Checks that the parts, in part order, are parts 1 to N of one unchanged file read
+/// with the same options: the first that is not, by its number, and why.
+fn check_parts(parts: &[Part<'_>]) -> Result<(), (usize, String)> {
+    let first = &parts[0];
+    let n = parts.len();
+    let of = first.split.of;
+    if of != n {
+        let mut missing: Vec<String> = (1..=of)
+            .filter(|k| !parts.iter().any(|p| p.split.part == *k))
+            .map(|k| k.to_string())
+            .collect();
+        if missing.len() > 10 {
+            let more = missing.len() - 10;
+            missing.truncate(10);
+            missing.push(format!("and {more} more"));
+        }
+        let missing = if missing.is_empty() {
+            String::new()
+        } else {
+            format!(" (missing: {})", missing.join(", "))
+        };
+        return Err((
+            1,
+            format!(
+                "the file was split into {of} parts, and {n} are given{missing}: merge needs all of them, 1 to {of}"
+            ),
+        ));
+    }
+    for (i, p) in parts.iter().enumerate() {
+        let k = i + 1;
+        let (part, its_of) = (p.split.part, p.split.of);
+        if its_of != of {
+            return Err((
+                k,
+                format!(
+                    "it is part {part} of {its_of}, not of {of} as part 1 is: the parts were split differently"
+                ),
+            ));
+        }
+        if part != k {
+            return Err((
+                k,
+                format!(
+                    "it is part {part} of {of}, and part {k} is missing: merge needs all of them, 1 to {of}"
+                ),
+            ));
+        }
+        if p.summary.file != first.summary.file {
+            return Err((
+                k,
+                format!(
+                    "it is a part of {}, not of {} (part 1)",
+                    printable(&p.summary.file),
+                    printable(&first.summary.file)
+                ),
+            ));
+        }
+        let (a, b) = (p.split, first.split);
+        let changed = if a.size != b.size {
+            Some((
+                "its size",
+                format!("{} bytes", a.size),
+                format!("{} bytes", b.size),
+            ))
+        } else if a.modified != b.modified {
+            let shown = |m: Option<u64>| m.map_or_else(|| "none".to_owned(), utc);
+            Some((
+                "its modification time",
+                shown(a.modified),
+                shown(b.modified),
+            ))
+        } else if a.head != b.head {
+            Some((
+                "its first 4 KiB",
+                format!("\"{}\"", a.head),
+                format!("\"{}\"", b.head),
+            ))
+        } else {
+            None
+        };
+        if let Some((what, here, there)) = changed {
+            return Err((
+                k,
+                format!(
+                    "the file changed between parts: {what} is {here} here and {there} in part 1"
+                ),
+            ));
+        }
+        if a.options != b.options {
+            return Err((k, "it was read with other options than part 1 (variant, format, strictness, --all, the task or --max-game-bytes): every part needs the same".to_owned()));
+        }
+    }
+    Ok(())
+}
+
+/// How many parts count, from part 1: up to the first that broke off, each ending where
+/// the next begins. A pair that does not meet is an error, by the number of the part
+/// at fault.
+fn parts_that_meet(parts: &[Part<'_>]) -> Result<usize, (usize, String)> {
+    for (i, pair) in parts.windows(2).enumerate() {
+        let (a, b) = (&pair[0], &pair[1]);
+        if a.broken() {
+            return Ok(i + 1);
+        }
+        if !a.split.aligned {
+            return Err((
+                i + 1,
+                format!(
+                    "its last game does not end where part {} begins (a game or comment runs across the point where they meet): split into another number of parts",
+                    i + 2
+                ),
+            ));
+        }
+        let (end, start) = (&a.split.end, &b.split.start);
+        let meet = match (end, start) {
+            (None, None) => b.summary.totals.games == 0,
+            (Some(e), Some(s)) => e == s,
+            _ => false,
+        };
+        if !meet {
+            let at = |p: &Option<SplitPoint>| match p {
+                Some(p) => format!(
+                    "byte {} of the file and {} bytes of text on",
+                    p.offset, p.skip
+                ),
+                None => "the end of the file".to_owned(),
+            };
+            return Err((
+                i + 2,
+                format!(
+                    "it begins at {}, but part {} ended at {}: the parts do not meet (the file changed between them, or they are not of one split)",
+                    at(start),
+                    i + 1,
+                    at(end)
+                ),
+            ));
+        }
+    }
+    Ok(parts.len())
+}
+
+/// The whole file's summary from the parts that count: their counts summed, their
+/// seconds too when every part gave them, and how the last one ended.
+fn whole_summary(used: &[Part<'_>]) -> SummaryRecord {
+    let (first, last) = (used[0], used[used.len() - 1]);
+    let mut totals = crate::game::Totals::default();
+    for p in used {
+        totals.merge(&p.summary.totals);
+    }
+    // Timings only when every part gave them (`--timings`).
+    let seconds: Option<f64> = used.iter().map(|p| p.summary.seconds).sum();
+    SummaryRecord {
+        version: SCHEMA_VERSION,
+        file: first.summary.file.clone(),
+        totals,
+        bytes: used.iter().map(|p| p.summary.bytes).sum(),
+        seconds: seconds.map(|s| (s * 1000.0).round() / 1000.0),
+        complete: used.iter().all(|p| p.summary.complete),
+        interrupted: used.iter().any(|p| p.summary.interrupted),
+        stream_error: last.summary.stream_error.clone(),
+        trailing_bytes: last.summary.trailing_bytes,
+        opened: true,
+        compression: first.split.compression,
+        split: None,
     }
 }
 
@@ -439,39 +432,18 @@ fn utc(ns: u64) -> String {
 
 /// The text `validate` prints for a `game` record (its problems, one per line, or its
 /// `ok` line when it has none), as `merge --text` writes it; none for other records.
-pub fn game_text(record: &Value) -> Option<String> {
-    if record.get("type").and_then(Value::as_str) != Some("game") {
+pub fn game_text(record: &RunRecord) -> Option<String> {
+    let RunRecord::Game(game) = record else {
         return None;
-    }
-    let file = printable(record.get("file")?.as_str()?).into_owned();
-    let number = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0) as usize;
-    let game = number(record, "game");
-    let problems = record.get("problems")?.as_array()?;
-    if problems.is_empty() {
-        let line = OkLine {
-            file: &file,
-            line: number(record, "line"),
-            game,
-            variant: record.get("variant").and_then(Value::as_str).unwrap_or("?"),
-            plies: number(record, "plies"),
-        };
-        return Some(format!("{line}\n"));
+    };
+    let file = printable(&game.file);
+    let report = &game.report;
+    if report.problems.is_empty() {
+        return Some(format!("{}\n", report.display_ok_in(&file)));
     }
     let mut out = String::new();
-    for p in problems {
-        let text = |key: &str| p.get(key).and_then(Value::as_str);
-        let line = ProblemLine {
-            file: &file,
-            line: number(p, "line"),
-            column: number(p, "column"),
-            game,
-            ply: p.get("ply").and_then(Value::as_u64).map(|n| n as usize),
-            token: text("token"),
-            severity: text("severity"),
-            kind: text("kind").unwrap_or("?"),
-            reason: text("reason").unwrap_or(""),
-        };
-        out.push_str(&line.to_string());
+    for p in &report.problems {
+        out.push_str(&p.display_in(&file, report.number).to_string());
         out.push('\n');
     }
     Some(out)

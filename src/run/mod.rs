@@ -15,7 +15,7 @@
 //! let RunRecord::Game(game) = &records[0] else { panic!("a game record first") };
 //! assert_eq!((game.report.number, game.report.problems[0].kind.name()), (1, "not-in-pocket"));
 //! let RunRecord::Summary(summary) = &records[1] else { panic!("then the summary") };
-//! assert_eq!((summary.games, summary.illegal_games, summary.complete), (2, 1, true));
+//! assert_eq!((summary.totals.games, summary.totals.illegal_games, summary.complete), (2, 1, true));
 //! assert!(matches!(records[2], RunRecord::Total(_)));
 //! ```
 
@@ -90,7 +90,7 @@ struct Current {
 /// let Some(RunRecord::Converted(game)) = run.next() else { panic!("a converted game first") };
 /// assert!(game.text.contains("[FEN \"8/8/8/4k3/8/8/8/4K3/Pp w - - 0 1\"]"), "{}", game.text);
 /// assert!(game.text.contains("1. P@e4 *"), "{}", game.text);
-/// assert!(matches!(run.next(), Some(RunRecord::Summary(s)) if s.games == 1));
+/// assert!(matches!(run.next(), Some(RunRecord::Summary(s)) if s.totals.games == 1));
 /// ```
 pub struct Run {
     sources: VecDeque<Source>,
@@ -210,11 +210,7 @@ impl Run {
                 self.queued.push_back(RunRecord::Summary(SummaryRecord {
                     version: SCHEMA_VERSION,
                     file: name,
-                    games: 0,
-                    plies: 0,
-                    illegal_games: 0,
-                    error_games: 0,
-                    warnings: 0,
+                    totals: Totals::default(),
                     bytes: 0,
                     seconds: self.opts.timings.then_some(0.0),
                     complete: false,
@@ -411,11 +407,7 @@ impl Run {
         Some(RunRecord::Summary(SummaryRecord {
             version: SCHEMA_VERSION,
             file: current.name,
-            games: t.games,
-            plies: t.plies,
-            illegal_games: t.illegal_games,
-            error_games: t.error_games,
-            warnings: t.warnings,
+            totals: t,
             bytes,
             seconds,
             complete: error.is_none() && !interrupted,
@@ -434,11 +426,7 @@ impl Run {
         RunRecord::Total(TotalRecord {
             version: SCHEMA_VERSION,
             files: self.files,
-            games: t.games,
-            plies: t.plies,
-            illegal_games: t.illegal_games,
-            error_games: t.error_games,
-            warnings: t.warnings,
+            totals: t,
             bytes: self.bytes,
             seconds: self.seconds(self.start),
             complete: self.complete,
@@ -447,7 +435,6 @@ impl Run {
     }
 }
 
-/// Seconds to the millisecond, as records give them.
 /// The text bytes of a part's games, and its `split` record.
 fn split_record(state: &PartState, options: u64, read: u64) -> (u64, SplitRecord) {
     let info = state.info.lock().unwrap_or_else(|e| e.into_inner());
@@ -485,6 +472,7 @@ fn split_record(state: &PartState, options: u64, read: u64) -> (u64, SplitRecord
     (stop.map_or(read, |(offset, _)| offset), record)
 }
 
+/// Seconds to the millisecond, as records give them.
 fn round_ms(secs: f64) -> f64 {
     (secs * 1000.0).round() / 1000.0
 }

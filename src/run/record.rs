@@ -3,15 +3,15 @@
 //! Lines of `--json` (schema version [`SCHEMA_VERSION`]), and in Python to the same dicts.
 
 #[cfg(feature = "serde")]
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::game::{GameProblem, GameReport};
+use crate::game::{GameProblem, GameReport, Totals};
 pub use crate::record::SCHEMA_VERSION;
 use crate::stream::{Compression, RawGame, Trailing};
 
 /// Bytes after the end of a compressed stream, read past.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct TrailingRecord {
     /// Their offset in the compressed file.
     pub offset: u64,
@@ -33,7 +33,7 @@ impl From<&Trailing> for TrailingRecord {
 
 /// A game of an archive run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct GameRecord {
     /// The archive's name (`<stdin>` for standard input).
     pub file: String,
@@ -49,7 +49,7 @@ pub struct GameRecord {
 /// A game of `pgn convert`: its text in the target's conventions, or the reason it was
 /// left out (or copied through unchanged).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct ConvertedRecord {
     /// The archive's name.
     pub file: String,
@@ -72,7 +72,7 @@ pub struct ConvertedRecord {
 
 /// A game of `replay`: the text of each mainline ply, as far as it replayed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct ReplayedRecord {
     /// The archive's name.
     pub file: String,
@@ -84,7 +84,11 @@ pub struct ReplayedRecord {
     /// UCI (`A `/`B ` first in a bughouse match). Serialized as the list `plies`.
     #[cfg_attr(
         feature = "serde",
-        serde(rename = "plies", serialize_with = "lines_as_list")
+        serde(
+            rename = "plies",
+            serialize_with = "lines_as_list",
+            deserialize_with = "list_as_lines"
+        )
     )]
     pub text: String,
     /// Its errors (the replay stopped at the first).
@@ -104,9 +108,21 @@ fn lines_as_list<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(text.lines())
 }
 
+/// A list of strings as lines, each ended by `\n`.
+#[cfg(feature = "serde")]
+fn list_as_lines<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let lines = Vec::<String>::deserialize(d)?;
+    let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
 /// A game of `pgn select` or `pgn split`: whether it meets the selection, and its bytes.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct SelectedRecord {
     /// The archive's name.
     pub file: String,
@@ -137,7 +153,7 @@ pub struct SelectedRecord {
 
 /// A game of `pgn dedupe`: its key (see [`crate::game::game_key`]) and its bytes.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct KeyedRecord {
     /// The archive's name.
     pub file: String,
@@ -146,7 +162,10 @@ pub struct KeyedRecord {
     /// 1-based line of its first byte.
     pub line: usize,
     /// The 128-bit key of its start, main line (and roster).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "hex128"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "hex128", deserialize_with = "from_hex128")
+    )]
     pub key: u128,
     /// The game exactly as it was in the input (not serialized).
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -158,24 +177,24 @@ fn hex128<S: Serializer>(k: &u128, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format!("{k:032x}"))
 }
 
+#[cfg(feature = "serde")]
+fn from_hex128<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+    let hex = String::deserialize(d)?;
+    u128::from_str_radix(&hex, 16)
+        .map_err(|e| serde::de::Error::custom(format!("a key is 32 hex digits, not `{hex}`: {e}")))
+}
+
 /// The end of one archive of a run.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct SummaryRecord {
     /// The schema version.
     pub version: u32,
     /// The archive's name.
     pub file: String,
-    /// Games read.
-    pub games: usize,
-    /// Mainline plies replayed.
-    pub plies: u64,
-    /// Games with an illegal move or unreadable text.
-    pub illegal_games: usize,
-    /// Games that could not be replayed.
-    pub error_games: usize,
-    /// Warnings.
-    pub warnings: usize,
+    /// Its games, plies, invalid games and warnings (serialized as fields of the record).
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub totals: Totals,
     /// Bytes of text read (decompressed).
     pub bytes: u64,
     /// Seconds the archive took, when the run gives timings
@@ -186,7 +205,10 @@ pub struct SummaryRecord {
     pub complete: bool,
     /// Whether the run was stopped before the end of the archive
     /// ([`RunOptions::stop`](crate::run::RunOptions::stop)).
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
     pub interrupted: bool,
     /// Why the stream ended early, or could not be opened.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
@@ -194,11 +216,13 @@ pub struct SummaryRecord {
     /// Bytes after the last complete compressed frame, read past.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub trailing_bytes: Option<TrailingRecord>,
-    /// Whether the archive could be opened (`stream_error` says why not); not serialized.
-    #[cfg_attr(feature = "serde", serde(skip))]
+    /// Whether the archive could be opened (`stream_error` says why not); not serialized
+    /// (a summary read back counts as opened).
+    #[cfg_attr(feature = "serde", serde(skip, default = "opened"))]
     pub opened: bool,
-    /// The archive's compression (not serialized: the text summary names it).
-    #[cfg_attr(feature = "serde", serde(skip))]
+    /// The archive's compression (not serialized: the text summary names it; `none` in a
+    /// summary read back).
+    #[cfg_attr(feature = "serde", serde(skip, default = "no_compression"))]
     pub compression: Compression,
     /// Which part of its file this run read (`--split K/N`), and where it lies: what
     /// [`merge`](crate::run::merge) checks.
@@ -206,11 +230,21 @@ pub struct SummaryRecord {
     pub split: Option<SplitRecord>,
 }
 
+#[cfg(feature = "serde")]
+fn opened() -> bool {
+    true
+}
+
+#[cfg(feature = "serde")]
+fn no_compression() -> Compression {
+    Compression::None
+}
+
 /// Where one part of a split archive lies in its file, and what it read past its end
 /// (the `split` of a part's `summary`). Parts that meet agree: part K's `end` is part
 /// K+1's `start`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct SplitRecord {
     /// The part, from 1.
     pub part: usize,
@@ -242,7 +276,7 @@ pub struct SplitRecord {
 /// compressed) from which the part's text is read, how many bytes of that text come
 /// before the game, and a fingerprint of the file's 4 KiB at `offset` (hex).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct SplitPoint {
     /// The file's byte where the part's text starts.
     pub offset: u64,
@@ -254,22 +288,16 @@ pub struct SplitPoint {
 
 /// The end of a run over several archives: their sums.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct TotalRecord {
     /// The schema version.
     pub version: u32,
     /// Archives read.
     pub files: usize,
-    /// Games read.
-    pub games: usize,
-    /// Mainline plies replayed.
-    pub plies: u64,
-    /// Games with an illegal move or unreadable text.
-    pub illegal_games: usize,
-    /// Games that could not be replayed.
-    pub error_games: usize,
-    /// Warnings.
-    pub warnings: usize,
+    /// Their games, plies, invalid games and warnings (serialized as fields of the
+    /// record).
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub totals: Totals,
     /// Bytes of text read.
     pub bytes: u64,
     /// Seconds the run took, when it gives timings.
@@ -278,7 +306,10 @@ pub struct TotalRecord {
     /// Whether every archive was read whole (and the run was not interrupted).
     pub complete: bool,
     /// Whether the run was stopped before the end of its input.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
     pub interrupted: bool,
 }
 
@@ -287,7 +318,7 @@ pub struct TotalRecord {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
-    derive(Serialize),
+    derive(Serialize, Deserialize),
     serde(tag = "type", rename_all = "snake_case")
 )]
 pub enum RunRecord {

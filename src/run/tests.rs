@@ -73,5 +73,72 @@ fn a_stream_that_ends_because_the_run_stopped_is_interrupted() {
         panic!("a summary first: {records:?}")
     };
     assert!(s.interrupted && !s.complete, "{s:?}");
-    assert_eq!(s.games, 0);
+    assert_eq!(s.totals.games, 0);
+}
+
+/// Every record a run gives reads back from its JSON as the same record, and writes the
+/// same JSON again (what `merge` relies on): games of every task, with problems of many
+/// kinds, replayed plies, keys, summaries of a part and of a whole file, and the total.
+#[cfg(feature = "serde")]
+#[test]
+fn records_read_back_from_their_json_unchanged() {
+    let mut paths = vec![std::path::PathBuf::from(
+        "samples/lichess_zh_2017_knightvuillaume-JannLee.pgn",
+    )];
+    for dir in ["grammar-tests/pgn/err", "grammar-tests/bpgn/err"] {
+        paths.extend(crate::stream::archives_under(std::path::Path::new(dir)).unwrap());
+    }
+    assert!(paths.len() > 20, "the samples are there: {paths:?}");
+    let tasks = [
+        Task::Validate { all: true },
+        Task::Convert {
+            target: crate::game::Target::Xboard,
+            style: crate::notation::san::DropStyle::Bare,
+            keep_broken: true,
+            layout: Arc::default(),
+        },
+        Task::Replay {
+            text: crate::game::PlyText::Uci,
+        },
+        Task::Dedupe {
+            by: crate::game::DedupeBy::Moves,
+        },
+    ];
+    let mut kinds = std::collections::BTreeSet::new();
+    for task in tasks {
+        for split in [None, Some(crate::stream::Split::new(1, 2).unwrap())] {
+            let opts = RunOptions {
+                jobs: 1,
+                split,
+                timings: true,
+                ..RunOptions::default()
+            };
+            let sources = paths.iter().map(Source::path).collect();
+            for record in Run::new(sources, task.clone(), opts) {
+                let json = serde_json::to_string(&record).unwrap();
+                let back: RunRecord = serde_json::from_str(&json)
+                    .unwrap_or_else(|e| panic!("{json} does not read back: {e}"));
+                assert_eq!(serde_json::to_string(&back).unwrap(), json);
+                // What JSON leaves out (bytes kept for the report, the compression) is
+                // all that differs.
+                let comparable = |r: &RunRecord| -> RunRecord {
+                    let mut r = r.clone();
+                    match &mut r {
+                        RunRecord::Game(g) => g.raw = None,
+                        RunRecord::Converted(c) => c.raw = None,
+                        RunRecord::Keyed(k) => k.raw = Default::default(),
+                        RunRecord::Summary(s) => s.compression = crate::stream::Compression::None,
+                        _ => {}
+                    }
+                    r
+                };
+                assert_eq!(comparable(&back), comparable(&record), "{json}");
+                kinds.insert(json.split('"').nth(3).unwrap().to_owned());
+            }
+        }
+    }
+    assert_eq!(
+        kinds.into_iter().collect::<Vec<_>>(),
+        ["converted", "game", "keyed", "replayed", "summary", "total"]
+    );
 }

@@ -59,6 +59,14 @@ impl Compression {
         }
     }
 
+    /// Every compression, in declaration order.
+    pub const ALL: [Compression; 4] = [
+        Compression::None,
+        Compression::Zstd,
+        Compression::Gzip,
+        Compression::Bzip2,
+    ];
+
     /// `none`, `zstd`, `gzip` or `bzip2`.
     pub fn name(self) -> &'static str {
         match self {

@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex};
 
 use super::token::trim_blank_start;
 
-/// One game's raw bytes and where it starts.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One game's raw bytes and where it starts (the default: no bytes, numbered 0).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RawGame {
     /// 1-based number of the game in the stream.
     pub number: usize,

@@ -313,6 +313,19 @@ pub enum DefectKind {
 }
 
 impl DefectKind {
+    /// Every defect, in declaration order.
+    pub const ALL: [DefectKind; 9] = [
+        DefectKind::OverDisambiguated,
+        DefectKind::MissingCapture,
+        DefectKind::SpuriousCapture,
+        DefectKind::MissingCheck,
+        DefectKind::WrongCheck,
+        DefectKind::SpuriousCheck,
+        DefectKind::PromotionWithoutEquals,
+        DefectKind::ZeroCastling,
+        DefectKind::LowercasePiece,
+    ];
+
     /// The stable kebab-case name (`over-disambiguated`, …).
     pub fn name(self) -> &'static str {
         match self {
