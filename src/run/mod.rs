@@ -25,18 +25,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::game::{
-    Chosen, Converted, Format, GameReport, Options, Totals, convert_game_with, game_key,
-    replay_game, select_game, validate_game,
-};
-use crate::position::Severity;
-use crate::stream::PartState;
-use crate::stream::{Compression, GameSplitter, RawGame, Source, TrailingNote};
-use pipeline::{Ordered, Work};
-use record::{
-    ConvertedRecord, GameRecord, KeyedRecord, ReplayedRecord, SCHEMA_VERSION, SelectedRecord,
-    SplitPoint, SplitRecord, SummaryRecord, TotalRecord, TrailingRecord,
-};
+use crate::game::{Format, Totals};
+use crate::stream::{Compression, GameSplitter, PartState, Source, TrailingNote};
+use pipeline::Ordered;
+use record::{SCHEMA_VERSION, SplitPoint, SplitRecord, SummaryRecord, TotalRecord, TrailingRecord};
 
 #[cfg(feature = "serde")]
 pub mod merge;
@@ -47,21 +39,13 @@ mod task;
 
 pub use options::{MAX_JOBS, Progress, ProgressFn, RunOptions, jobs};
 pub use record::RunRecord;
+use task::Worked;
 pub use task::{Rewrite, Task};
-
-/// What a worker hands back for a game.
-enum Item {
-    Validated(GameReport, Option<RawGame>),
-    Converted(Converted, Option<RawGame>),
-    Replayed(GameReport, String),
-    Selected(Chosen, RawGame, Option<String>),
-    Keyed(u128, GameReport, RawGame),
-}
 
 /// The archive being read.
 struct Current {
     name: String,
-    games: Ordered<Item>,
+    games: Ordered<Worked>,
     totals: Totals,
     start: Instant,
     compression: Compression,
@@ -239,7 +223,7 @@ impl Run {
         let options = crate::stream::fingerprint(
             format!("{:?} {:?} {}", self.task, game, self.opts.max_game_bytes).as_bytes(),
         );
-        let work = self.work(game);
+        let work = self.task.work(&name, game, &self.keep_bytes);
         self.current = Some(Current {
             name,
             games: Ordered::new(
@@ -259,129 +243,12 @@ impl Run {
         true
     }
 
-    /// The work of the task on one game, under `opts`.
-    fn work(&self, opts: Options) -> Work<Item> {
-        match self.task.clone() {
-            Task::Validate { .. } => {
-                let keep = Arc::clone(&self.keep_bytes);
-                Arc::new(move |g: RawGame| {
-                    let report = validate_game(&g, &opts);
-                    let raw =
-                        (!report.problems.is_empty() && keep.load(Ordering::Relaxed)).then_some(g);
-                    Item::Validated(report, raw)
-                })
-            }
-            Task::Convert {
-                target,
-                style,
-                keep_broken,
-                layout,
-            } => Arc::new(move |g: RawGame| {
-                let converted = convert_game_with(&g, target, style, &opts, &layout);
-                // A game over the size limit has no bytes to copy: it is refused whatever
-                // `keep_broken` says, and its record says so (no `raw`).
-                let raw = (keep_broken
-                    && g.too_large.is_none()
-                    && matches!(converted, Converted::Refused(_)))
-                .then_some(g);
-                Item::Converted(converted, raw)
-            }),
-            Task::Replay { text } => Arc::new(move |g: RawGame| {
-                let mut plies = String::new();
-                let report = replay_game(&g, &opts, text, &mut |line| {
-                    plies.push_str(line);
-                    plies.push('\n');
-                });
-                Item::Replayed(report, plies)
-            }),
-            Task::Select(sel, rewrite) => Arc::new(move |g: RawGame| {
-                let chosen = select_game(&g, &sel, &opts);
-                let text = match (&rewrite, chosen.selected) {
-                    (Some(r), true) => {
-                        match convert_game_with(&g, r.target, r.style, &opts, &r.layout) {
-                            Converted::Game(text, _) => Some(text),
-                            Converted::Refused(_) => None,
-                        }
-                    }
-                    _ => None,
-                };
-                Item::Selected(chosen, g, text)
-            }),
-            Task::Dedupe { by } => Arc::new(move |g: RawGame| {
-                let (key, report) = game_key(&g, by, &opts);
-                Item::Keyed(key, report, g)
-            }),
-        }
-    }
-
-    /// The record of a worked-on game (none for a game `validate` has nothing to say of).
-    fn record(&mut self, item: Item) -> Option<RunRecord> {
+    /// The record of a worked-on game (none for a game `validate` has nothing to say
+    /// of), its counts added to the archive's.
+    fn record(&mut self, worked: Worked) -> Option<RunRecord> {
         let current = self.current.as_mut()?;
-        let file = || current.name.clone();
-        match item {
-            Item::Validated(report, raw) => {
-                current.totals.add(&report);
-                let all = matches!(self.task, Task::Validate { all: true });
-                (all || !report.problems.is_empty()).then(|| {
-                    RunRecord::Game(GameRecord {
-                        file: file(),
-                        report,
-                        raw,
-                    })
-                })
-            }
-            Item::Converted(converted, raw) => {
-                let (report, text, refused) = match converted {
-                    Converted::Game(text, report) => (report, text, false),
-                    Converted::Refused(report) => (report, String::new(), true),
-                };
-                current.totals.add(&report);
-                Some(RunRecord::Converted(ConvertedRecord {
-                    file: current.name.clone(),
-                    game: report.number,
-                    line: report.line,
-                    text,
-                    refused,
-                    problems: report.problems,
-                    raw,
-                }))
-            }
-            Item::Replayed(mut report, plies) => {
-                current.totals.add(&report);
-                report.problems.retain(|p| p.severity == Severity::Error);
-                Some(RunRecord::Replayed(ReplayedRecord {
-                    file: current.name.clone(),
-                    game: report.number,
-                    line: report.line,
-                    text: plies,
-                    problems: report.problems,
-                }))
-            }
-            Item::Selected(chosen, raw, text) => {
-                current.totals.add(&chosen.report);
-                Some(RunRecord::Selected(SelectedRecord {
-                    file: current.name.clone(),
-                    game: raw.number,
-                    line: raw.line,
-                    selected: chosen.selected,
-                    captured: chosen.captured,
-                    text,
-                    raw,
-                    tags_present: chosen.tags_present,
-                    tag_names: chosen.tag_names,
-                }))
-            }
-            Item::Keyed(key, report, raw) => {
-                current.totals.add(&report);
-                Some(RunRecord::Keyed(KeyedRecord {
-                    file: current.name.clone(),
-                    game: raw.number,
-                    line: raw.line,
-                    key,
-                    raw,
-                }))
-            }
-        }
+        current.totals.merge(&worked.counts);
+        worked.record
     }
 
     /// The summary of the archive just read.

@@ -1,9 +1,20 @@
-//! What a run does with each game.
+//! What a run does with each game: each task turns a game into its record, on the
+//! workers, in one place ([`Task::work`]).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::game::{DedupeBy, Layout, PlyText, Selection, Target};
+use super::pipeline::Work;
+use super::record::{
+    ConvertedRecord, GameRecord, KeyedRecord, ReplayedRecord, RunRecord, SelectedRecord,
+};
+use crate::game::{
+    Converted, DedupeBy, GameReport, Layout, Options, PlyText, Selection, Target, Totals,
+    convert_game_with, game_key, replay_game, select_game, validate_game,
+};
 use crate::notation::san::DropStyle;
+use crate::position::Severity;
+use crate::stream::RawGame;
 
 /// What a run does with each game.
 #[derive(Debug, Clone)]
@@ -52,4 +63,148 @@ pub struct Rewrite {
     pub style: DropStyle,
     /// What the games keep, and how their lines are laid out.
     pub layout: Layout,
+}
+
+/// What a worker hands back for a game: its record (none for a game `validate` has
+/// nothing to say of) and what it adds to the archive's counts.
+pub(crate) struct Worked {
+    pub(crate) record: Option<RunRecord>,
+    pub(crate) counts: Totals,
+}
+
+/// One game's counts.
+fn counts(report: &GameReport) -> Totals {
+    let mut counts = Totals::default();
+    counts.add(report);
+    counts
+}
+
+impl Task {
+    /// The work of the task on one game of the archive `file`, read under `opts`;
+    /// `keep_bytes` says whether `validate` keeps the bytes of a game with problems.
+    pub(crate) fn work(
+        &self,
+        file: &str,
+        opts: Options,
+        keep_bytes: &Arc<AtomicBool>,
+    ) -> Work<Worked> {
+        let file: Arc<str> = Arc::from(file);
+        match self.clone() {
+            Task::Validate { all } => {
+                let keep = Arc::clone(keep_bytes);
+                Arc::new(move |g: RawGame| {
+                    let report = validate_game(&g, &opts);
+                    if !all && report.problems.is_empty() {
+                        return Worked {
+                            record: None,
+                            counts: counts(&report),
+                        };
+                    }
+                    let raw =
+                        (!report.problems.is_empty() && keep.load(Ordering::Relaxed)).then_some(g);
+                    let counts = counts(&report);
+                    let record = RunRecord::Game(GameRecord {
+                        file: file.to_string(),
+                        report,
+                        raw,
+                    });
+                    Worked {
+                        record: Some(record),
+                        counts,
+                    }
+                })
+            }
+            Task::Convert {
+                target,
+                style,
+                keep_broken,
+                layout,
+            } => Arc::new(move |g: RawGame| {
+                let converted = convert_game_with(&g, target, style, &opts, &layout);
+                // A game over the size limit has no bytes to copy: it is refused whatever
+                // `keep_broken` says, and its record says so (no `raw`).
+                let (report, text, refused) = match converted {
+                    Converted::Game(text, report) => (report, text, false),
+                    Converted::Refused(report) => (report, String::new(), true),
+                };
+                let raw = (keep_broken && g.too_large.is_none() && refused).then_some(g);
+                let counts = counts(&report);
+                let record = RunRecord::Converted(ConvertedRecord {
+                    file: file.to_string(),
+                    game: report.number,
+                    line: report.line,
+                    text,
+                    refused,
+                    problems: report.problems,
+                    raw,
+                });
+                Worked {
+                    record: Some(record),
+                    counts,
+                }
+            }),
+            Task::Replay { text } => Arc::new(move |g: RawGame| {
+                let mut plies = String::new();
+                let mut report = replay_game(&g, &opts, text, &mut |line| {
+                    plies.push_str(line);
+                    plies.push('\n');
+                });
+                let counts = counts(&report);
+                report.problems.retain(|p| p.severity == Severity::Error);
+                let record = RunRecord::Replayed(ReplayedRecord {
+                    file: file.to_string(),
+                    game: report.number,
+                    line: report.line,
+                    text: plies,
+                    problems: report.problems,
+                });
+                Worked {
+                    record: Some(record),
+                    counts,
+                }
+            }),
+            Task::Select(sel, rewrite) => Arc::new(move |g: RawGame| {
+                let chosen = select_game(&g, &sel, &opts);
+                let text = match (&rewrite, chosen.selected) {
+                    (Some(r), true) => {
+                        match convert_game_with(&g, r.target, r.style, &opts, &r.layout) {
+                            Converted::Game(text, _) => Some(text),
+                            Converted::Refused(_) => None,
+                        }
+                    }
+                    _ => None,
+                };
+                let counts = counts(&chosen.report);
+                let record = RunRecord::Selected(SelectedRecord {
+                    file: file.to_string(),
+                    game: g.number,
+                    line: g.line,
+                    selected: chosen.selected,
+                    captured: chosen.captured,
+                    text,
+                    raw: g,
+                    tags_present: chosen.tags_present,
+                    tag_names: chosen.tag_names,
+                });
+                Worked {
+                    record: Some(record),
+                    counts,
+                }
+            }),
+            Task::Dedupe { by } => Arc::new(move |g: RawGame| {
+                let (key, report) = game_key(&g, by, &opts);
+                let record = RunRecord::Keyed(KeyedRecord {
+                    file: file.to_string(),
+                    game: g.number,
+                    line: g.line,
+                    key,
+                    raw: g,
+                });
+                Worked {
+                    record: Some(record),
+                    counts: counts(&report),
+                }
+            }),
+        }
+    }
 }
