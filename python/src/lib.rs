@@ -248,10 +248,12 @@ fn convert_pgn(
         ..Options::default()
     };
     let task = Task::Convert {
-        target,
-        style,
+        to: std::sync::Arc::new(pocketfen::run::Rewrite {
+            target,
+            style,
+            layout: Default::default(),
+        }),
         keep_broken,
-        layout: Default::default(),
     };
     Ok(run::start(sources, feed, task, opts, jobs, split, false))
 }

@@ -652,10 +652,12 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
     let task = Task::Convert {
-        target,
-        style,
+        to: std::sync::Arc::new(pocketfen::run::Rewrite {
+            target,
+            style,
+            layout: args.layout.layout(),
+        }),
         keep_broken: args.keep_broken,
-        layout: std::sync::Arc::new(args.layout.layout()),
     };
     let ropts = run_options(
         &args.games,

@@ -62,13 +62,14 @@ struct Current {
 /// Converting to Lichess's dialect with two workers, keeping what each game was:
 ///
 /// ```
-/// use pocketfen::run::{Run, RunOptions, Task};
+/// use pocketfen::run::{Rewrite, Run, RunOptions, Task};
 /// use pocketfen::stream::Source;
 /// use pocketfen::notation::san::DropStyle;
 /// use pocketfen::game::Target;
 /// use pocketfen::run::RunRecord;
 /// let pgn = "[Variant \"Crazyhouse\"]\n[FEN \"8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1\"]\n\n1. @e4 *\n";
-/// let task = Task::Convert { target: Target::Lichess, style: DropStyle::Letter, keep_broken: false, layout: Default::default() };
+/// let to = Rewrite { target: Target::Lichess, style: DropStyle::Letter, layout: Default::default() };
+/// let task = Task::Convert { to: to.into(), keep_broken: false };
 /// let opts = RunOptions { jobs: 2, ..RunOptions::default() };
 /// let mut run = Run::new(vec![Source::reader("zh.pgn", pgn.as_bytes())], task, opts);
 /// let Some(RunRecord::Converted(game)) = run.next() else { panic!("a converted game first") };

@@ -26,15 +26,11 @@ pub enum Task {
     },
     /// `pgn convert`: a [`RunRecord::Converted`](super::RunRecord::Converted) for each game.
     Convert {
-        /// The site to write for.
-        target: Target,
-        /// How pawn drops are written.
-        style: DropStyle,
+        /// The site, drop style and layout to write the games in.
+        to: Arc<Rewrite>,
         /// A game `validate` refuses is handed back unchanged (its bytes in the
         /// record's `raw`) instead of left out.
         keep_broken: bool,
-        /// What the games keep, and how their lines are laid out.
-        layout: Arc<Layout>,
     },
     /// `replay`: a [`RunRecord::Replayed`](super::RunRecord::Replayed) for each game.
     Replay {
@@ -54,7 +50,8 @@ pub enum Task {
     },
 }
 
-/// How `pgn select` rewrites the games it chooses: for a site, laid out as asked.
+/// How `pgn convert` writes its games, and `pgn select --to` the games it chooses: for a
+/// site, laid out as asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rewrite {
     /// The site to write for.
@@ -114,13 +111,8 @@ impl Task {
                     }
                 })
             }
-            Task::Convert {
-                target,
-                style,
-                keep_broken,
-                layout,
-            } => Arc::new(move |g: RawGame| {
-                let converted = convert_game_with(&g, target, style, &opts, &layout);
+            Task::Convert { to, keep_broken } => Arc::new(move |g: RawGame| {
+                let converted = convert_game_with(&g, to.target, to.style, &opts, &to.layout);
                 // A game over the size limit has no bytes to copy: it is refused whatever
                 // `keep_broken` says, and its record says so (no `raw`).
                 let (report, text, refused) = match converted {

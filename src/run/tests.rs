@@ -92,10 +92,12 @@ fn records_read_back_from_their_json_unchanged() {
     let tasks = [
         Task::Validate { all: true },
         Task::Convert {
-            target: crate::game::Target::Xboard,
-            style: crate::notation::san::DropStyle::Bare,
+            to: Arc::new(Rewrite {
+                target: crate::game::Target::Xboard,
+                style: crate::notation::san::DropStyle::Bare,
+                layout: Default::default(),
+            }),
             keep_broken: true,
-            layout: Arc::default(),
         },
         Task::Replay {
             text: crate::game::PlyText::Uci,
