@@ -423,7 +423,7 @@ pub struct LegalArgs {
 }
 
 /// What to validate, and how.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct GameArgs {
     /// PGN files (`-` for stdin; compressed files are detected by their first bytes).
     /// Without any, stdin is read.

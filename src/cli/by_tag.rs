@@ -7,9 +7,10 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use pocketfen::stream::write_game;
 
 use super::live;
-use super::output::{Packed, refuse_input, write_raw};
+use super::output::{Packed, refuse_input};
 use pocketfen::stream::Compression;
 
 /// A tag's value made safe for a file name, one name per value: ASCII letters, digits,
@@ -154,7 +155,7 @@ impl TagFiles {
         }
         let (w, used) = self.open.get_mut(path).expect("open");
         *used = self.clock;
-        write_raw(w, bytes).with_context(|| format!("writing {}", path.display()))?;
+        write_game(w, bytes).with_context(|| format!("writing {}", path.display()))?;
         self.made.get_mut(path).expect("made").games += 1;
         Ok(())
     }

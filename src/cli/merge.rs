@@ -7,7 +7,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::validate::{file_notes, json_line, replay_header, shown, summary_text};
+use super::archive::{file_notes, json_line, shown, summary_text};
+use super::replay::replay_header;
 use pocketfen::run::merge::{Merge, game_text};
 use pocketfen::run::record::RunRecord;
 

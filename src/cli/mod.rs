@@ -1,15 +1,20 @@
 //! The command line: argument parsing and one function per subcommand; the records it
 //! prints are the library's (`pocketfen::record`).
 
+mod archive;
 mod args;
 mod by_tag;
+mod convert;
+mod dedupe;
 mod live;
 mod manual;
 mod merge;
 mod movetext;
 mod output;
+mod replay;
 mod run;
-mod tools;
+mod select;
+mod split;
 mod validate;
 
 use std::io;

@@ -190,22 +190,3 @@ impl Write for Packed {
         }
     }
 }
-
-/// Writes a game's bytes as they were, with the blank line that ends a game when its
-/// text lacks one (the last game of a file without a final line end).
-pub(super) fn write_raw(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
-    out.write_all(bytes)?;
-    if bytes.is_empty() || bytes.ends_with(b"\n\n") || bytes.ends_with(b"\r\n\r\n") {
-        return Ok(());
-    }
-    // In the game's own line ends.
-    let end: &[u8] = if memchr::memmem::find(bytes, b"\r\n").is_some() {
-        b"\r\n"
-    } else {
-        b"\n"
-    };
-    if !bytes.ends_with(b"\n") {
-        out.write_all(end)?;
-    }
-    out.write_all(end)
-}

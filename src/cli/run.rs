@@ -31,11 +31,11 @@ pub fn run(cli: Cli) -> Result<bool> {
         Command::Moves(args) => moves(&args),
         Command::Legal(args) => legal(&args),
         Command::Validate(args) => super::validate::validate(&args),
-        Command::Replay(args) => super::validate::replay(&args),
-        Command::Pgn(super::args::PgnCommand::Convert(args)) => super::validate::convert(&args),
-        Command::Pgn(super::args::PgnCommand::Select(args)) => super::tools::select(&args),
-        Command::Pgn(super::args::PgnCommand::Dedupe(args)) => super::tools::dedupe(&args),
-        Command::Pgn(super::args::PgnCommand::Split(args)) => super::tools::split(&args),
+        Command::Replay(args) => super::replay::replay(&args),
+        Command::Pgn(super::args::PgnCommand::Convert(args)) => super::convert::convert(&args),
+        Command::Pgn(super::args::PgnCommand::Select(args)) => super::select::select(&args),
+        Command::Pgn(super::args::PgnCommand::Dedupe(args)) => super::dedupe::dedupe(&args),
+        Command::Pgn(super::args::PgnCommand::Split(args)) => super::split::split(&args),
         Command::Merge(args) => super::merge::merge(&args),
         Command::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();

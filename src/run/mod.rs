@@ -30,6 +30,7 @@ use crate::stream::{Compression, GameSplitter, PartState, Source, TrailingNote};
 use pipeline::Ordered;
 use record::{SCHEMA_VERSION, SplitPoint, SplitRecord, SummaryRecord, TotalRecord, TrailingRecord};
 
+pub mod dedupe;
 #[cfg(feature = "serde")]
 pub mod merge;
 mod options;

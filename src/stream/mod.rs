@@ -27,6 +27,7 @@ pub(crate) mod split;
 pub(crate) mod token;
 #[cfg(feature = "compression")]
 mod unpack;
+mod write;
 
 pub use compression::{Compression, Decoded, Trailing, TrailingNote, decode, open};
 pub use dirs::{archives_under, is_archive_name};
@@ -38,6 +39,7 @@ pub(crate) use parts::PartState;
 pub use parts::{PartRange, Split, parts};
 pub use source::Source;
 pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame};
+pub use write::write_game;
 
 /// A 64-bit FNV-1a fingerprint of `bytes` (the one a split's records give in hex).
 pub fn fingerprint(bytes: &[u8]) -> u64 {

@@ -1,0 +1,543 @@
+//! What every archive command shares: its inputs (files, directories, stdin; one file
+//! with `--split`), the run's options (jobs, size limit, timings, Ctrl-C, eager reading of
+//! a slow pipe), the progress line, the loop over the run's records that notes how each
+//! archive ended, and the text every command gives a file's end, a game over the size
+//! limit and the run's end. Each command (`validate.rs`, `convert.rs`, `replay.rs`,
+//! `select.rs`, `dedupe.rs`, `split.rs`) is its options, its sink for the records, and
+//! its outputs.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::args::{GameArgs, ToolInput};
+use super::live::{self, ProgressLine, Shared};
+use super::output::{Packed, open_output, persist, refuse_input};
+use pocketfen::game::{Format, GameProblem, Options};
+use pocketfen::run::record::{RunRecord, SummaryRecord, TotalRecord};
+use pocketfen::run::{ProgressFn, Run, RunOptions, Task};
+use pocketfen::stream::{Compression, Source};
+
+/// An archive command's inputs and progress line, from which its run starts.
+pub(super) struct Archive {
+    /// The archives to read, in order (`-` for stdin).
+    pub(super) paths: Vec<PathBuf>,
+    line: Option<Shared>,
+    progress: Option<ProgressFn>,
+    games: GameArgs,
+}
+
+/// How a run ended: whether an archive could not be read whole, and whether it was
+/// interrupted (Ctrl-C, SIGTERM); and the error that ended it early, if any.
+pub(super) struct Ended {
+    pub(super) io_failed: bool,
+    pub(super) interrupted: bool,
+    pub(super) result: Result<()>,
+}
+
+impl Ended {
+    /// Whether the outputs replace their destinations: the run read all its input and
+    /// wrote without error.
+    pub(super) fn complete(&self) -> bool {
+        self.result.is_ok() && !self.io_failed && !self.interrupted
+    }
+}
+
+impl Archive {
+    /// The inputs `games` names, and a progress line unless `-q` or `progress` is false
+    /// (a command whose output is the terminal's).
+    pub(super) fn open(games: &GameArgs, progress: bool) -> Result<Archive> {
+        let paths = files(games)?;
+        let (line, callback) = if progress {
+            ProgressLine::start(games.quiet, &paths, games.split.map_or(1, |s| s.of as u64))
+        } else {
+            (None, None)
+        };
+        Ok(Archive {
+            paths,
+            line,
+            progress: callback,
+            games: games.clone(),
+        })
+    }
+
+    /// The progress line, when one is shown.
+    pub(super) fn line(&self) -> Option<&Shared> {
+        self.line.as_ref()
+    }
+
+    /// Starts the run of `task`, reading games with `game` on `jobs` workers.
+    pub(super) fn run(&mut self, game: Options, jobs: Option<usize>, task: Task) -> Run {
+        let opts = run_options(&self.games, game, jobs, self.progress.take());
+        Run::new(sources(&self.paths, &opts), task, opts)
+    }
+
+    /// Hands each record of `run` to `each` (which gets the run too, to change what it
+    /// keeps), and after each archive's summary says on stderr what its end needs to say
+    /// ([`file_notes`]); stops at the first error `each` gives. Clears the progress line.
+    pub(super) fn drive(
+        &self,
+        mut run: Run,
+        mut each: impl FnMut(&Run, RunRecord) -> Result<()>,
+    ) -> Ended {
+        let line = self.line();
+        let (mut io_failed, mut interrupted) = (false, false);
+        let result = loop {
+            let Some(record) = run.next() else {
+                break Ok(());
+            };
+            let summary = match &record {
+                RunRecord::Summary(s) => Some(s.clone()),
+                _ => None,
+            };
+            if let Err(e) = each(&run, record) {
+                break Err(e);
+            }
+            if let Some(s) = summary {
+                interrupted |= s.interrupted;
+                io_failed |= !file_notes(line, &shown(&s.file), &s);
+            }
+        };
+        live::end_line(line);
+        // A stop before the first file was opened leaves no summary to say so.
+        interrupted |= live::stopped();
+        Ended {
+            io_failed,
+            interrupted,
+            result,
+        }
+    }
+}
+
+/// How every game is read and judged.
+pub(super) fn options(games: &GameArgs, strict: bool, variations: bool) -> Options {
+    Options {
+        variant: games.variant,
+        strict,
+        variations,
+        drop_mate: !games.no_drop_mate,
+        format: games.format,
+    }
+}
+
+/// The archives named, or stdin: a directory stands for the archives under it, in
+/// sorted order; one file with `--split`. A directory with no archive in it, or one that
+/// cannot be read, stays in the list: its source fails to open with the reason
+/// ([`sources`]), as a missing file does, and every other input is still read.
+pub(super) fn files(games: &GameArgs) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in &games.files {
+        if path != Path::new("-") && path.is_dir() {
+            match pocketfen::stream::archives_under(path) {
+                Ok(found) if !found.is_empty() => files.extend(found),
+                _ => files.push(path.clone()),
+            }
+        } else {
+            files.push(path.clone());
+        }
+    }
+    if files.is_empty() {
+        files.push(PathBuf::from("-"));
+        // As other tools do, a person at a terminal is told what is being waited for.
+        if std::io::IsTerminal::is_terminal(&io::stdin()) {
+            live::note(
+                None,
+                format_args!(
+                    "reading PGN from the terminal: paste games and end with Ctrl-D, or name files (`pocketfen … FILE…`, `-h` for help)"
+                ),
+            );
+        }
+    }
+    if let Some(split) = games.split {
+        if files.len() > 1 {
+            anyhow::bail!(
+                "--split {split} reads a part of one file, and {} are given: run one part of each file",
+                files.len()
+            );
+        }
+        if files[0] == Path::new("-") {
+            anyhow::bail!(
+                "--split {split} needs a file, which can be read from anywhere: standard input can only be read from its start"
+            );
+        }
+    }
+    Ok(files)
+}
+
+/// The sources of the paths: `-` is standard input, read so that Ctrl-C ends the read;
+/// a directory (one [`files`] found no archive in) fails to open, saying why.
+pub(super) fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
+    paths
+        .iter()
+        .map(|p| match &opts.stop {
+            Some(stop) if p == Path::new("-") => {
+                Source::reader("<stdin>", live::Stdin::new(std::sync::Arc::clone(stop)))
+            }
+            _ if p != Path::new("-") && p.is_dir() => {
+                let why = match pocketfen::stream::archives_under(p) {
+                    Err(e) => format!("a directory that cannot be read: {e}"),
+                    Ok(_) => "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)".to_owned(),
+                };
+                Source::reader(p.to_string_lossy(), Unopenable(why))
+            }
+            _ => Source::path(p),
+        })
+        .collect()
+}
+
+/// A source that fails at its first read, with the reason: its summary says it was not
+/// opened, as a missing file's does.
+pub(super) struct Unopenable(String);
+
+impl io::Read for Unopenable {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::other(self.0.clone()))
+    }
+}
+
+/// The run's options: the games' options, the jobs (all cores by default), the size
+/// limit, the timings when asked for, a stop on Ctrl-C, and a progress line when one is
+/// shown.
+pub(super) fn run_options(
+    games: &GameArgs,
+    game: Options,
+    jobs: Option<usize>,
+    progress: Option<ProgressFn>,
+) -> RunOptions {
+    RunOptions {
+        game,
+        jobs: jobs.unwrap_or(0),
+        max_game_bytes: games.max_game_bytes,
+        progress,
+        split: games.split,
+        timings: games.timings,
+        stop: Some(live::catch_signals()),
+        // Games that come slowly down a pipe are worked on one by one, so that each
+        // record comes as its game does.
+        eager: live::line_buffered(games.line_buffered)
+            && (games.files.is_empty() || games.files.iter().any(|f| f == Path::new("-")))
+            && live::stdin_is_slow(),
+    }
+}
+
+/// A file's name as the text output gives it: control characters escaped, so that a
+/// newline in a name cannot forge a report line (JSON escapes them itself).
+pub(super) fn shown(name: &str) -> String {
+    pocketfen::record::printable(name).into_owned()
+}
+
+/// A file's name as a game's text lines show it: with `--split K/N`, the part too
+/// (`FILE (part 3/12)`), since the part's lines and games count from its own start
+/// (`merge` gives the whole file's).
+pub(super) fn shown_in(name: &str, split: Option<pocketfen::stream::Split>) -> String {
+    match split {
+        Some(split) => format!("{} (part {split})", shown(name)),
+        None => shown(name),
+    }
+}
+
+/// The options a file's games are read with: its format from its name when `auto`.
+pub(super) fn options_for(opts: Options, name: &str) -> Options {
+    if opts.format == Format::Auto {
+        Options {
+            format: Format::from_path(name),
+            ..opts
+        }
+    } else {
+        opts
+    }
+}
+
+/// Writes one JSON record and a line end.
+pub(super) fn json_line(out: &mut dyn Write, record: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, record).map_err(io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// The problems of a game as `validate` prints them.
+pub(super) fn problem_lines(
+    out: &mut dyn Write,
+    file: &str,
+    game: usize,
+    problems: &[GameProblem],
+) -> io::Result<()> {
+    for p in problems {
+        writeln!(out, "{}", p.display_in(file, game))?;
+    }
+    Ok(())
+}
+
+/// `n` and its noun, singular for one.
+pub(super) fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What the end of a file says on stderr besides its summary: that no game starts in a
+/// part, its trailing bytes, and why it could not be read whole (`false` then).
+pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -> bool {
+    if let Some(p) = &s.split
+        && (p.start.is_none() || (p.start == p.end && s.totals.games == 0))
+        && s.opened
+        && s.stream_error.is_none()
+        && !s.interrupted
+    {
+        let why = if p.compression == pocketfen::stream::Compression::None {
+            "after its start the file has no tag line after a blank line that follows movetext (a point where a game surely starts), so the games there belong to the parts before it".to_owned()
+        } else {
+            format!(
+                "a part holds the games that begin in the {} frames that start in its bytes, and none does here: no frame starts there, or the frames that do hold the rest of a game begun before (frames larger than the parts leave parts empty: split into fewer parts)",
+                p.compression.name()
+            )
+        };
+        live::note(
+            line,
+            format_args!(
+                "{name}: part {}/{}: no game starts in this part: {why}",
+                p.part, p.of
+            ),
+        );
+    }
+    if let Some(t) = &s.trailing_bytes {
+        live::note(
+            line,
+            format_args!(
+                "{name}: warning: {}",
+                pocketfen::stream::Trailing {
+                    compression: s.compression,
+                    offset: t.offset,
+                    len: t.length,
+                    zeros: t.zero_padding,
+                }
+            ),
+        );
+    }
+    match &s.stream_error {
+        None => true,
+        Some(e) if !s.opened => {
+            live::note(line, format_args!("{name}: {e}"));
+            false
+        }
+        // Nothing read: the file is not what it should be (binary, UTF-16, damaged).
+        Some(e) if s.totals.games == 0 && s.bytes == 0 => {
+            live::note(
+                line,
+                format_args!("{name}: the stream ends in an error before any text: {e}"),
+            );
+            false
+        }
+        Some(e) => {
+            live::note(
+                line,
+                format_args!(
+                    "{name}: the stream ends in an error after {} ({} bytes): {e}",
+                    count(s.totals.games as u64, "game", "games"),
+                    s.bytes
+                ),
+            );
+            false
+        }
+    }
+}
+
+/// The time and speed of a summary, when the run gives timings.
+pub(super) fn timing_text(seconds: Option<f64>, games: usize, bytes: u64) -> String {
+    let Some(seconds) = seconds else {
+        return String::new();
+    };
+    // The time is kept to the millisecond: a file read faster counts one, so that a
+    // tiny file does not show a billion games a second.
+    let secs = seconds.max(1e-3);
+    format!(
+        "; {seconds:.2} s, {:.0} games/s, {:.1} MB/s",
+        games as f64 / secs,
+        bytes as f64 / 1e6 / secs
+    )
+}
+
+/// A file's summary line: counts, and time and speed with `--timings`.
+pub(super) fn summary_text(s: &SummaryRecord) -> String {
+    format!(
+        "{}{}{}, {}, {} illegal, {} unreadable, {}{}{}",
+        if s.interrupted { "interrupted: " } else { "" },
+        s.split
+            .as_ref()
+            .map_or(String::new(), |p| format!("part {}/{}: ", p.part, p.of)),
+        count(s.totals.games as u64, "game", "games"),
+        count(s.totals.plies, "ply", "plies"),
+        s.totals.illegal_games,
+        s.totals.error_games,
+        count(s.totals.warnings as u64, "warning", "warnings"),
+        timing_text(s.seconds, s.totals.games, s.bytes),
+        if s.compression == Compression::None {
+            String::new()
+        } else {
+            format!(" ({} decompressed)", s.compression.name())
+        },
+    )
+}
+
+/// The grand total line of several files.
+pub(super) fn total_text(t: &TotalRecord) -> String {
+    format!(
+        "{}{}, {}, {}, {} illegal, {} unreadable, {}{}",
+        if t.interrupted { "interrupted: " } else { "" },
+        count(t.files as u64, "file", "files"),
+        count(t.totals.games as u64, "game", "games"),
+        count(t.totals.plies, "ply", "plies"),
+        t.totals.illegal_games,
+        t.totals.error_games,
+        count(t.totals.warnings as u64, "warning", "warnings"),
+        timing_text(t.seconds, t.totals.games, t.bytes),
+    )
+}
+
+/// What a file's end says when `-q` leaves out its summary: only that it was cut short.
+pub(super) fn quiet_end(line: Option<&Shared>, name: &str, s: &SummaryRecord) {
+    if s.interrupted {
+        live::note(
+            line,
+            format_args!(
+                "{name}: interrupted after {}",
+                count(s.totals.games as u64, "game", "games")
+            ),
+        );
+    }
+}
+
+/// An output file of `pgn select`, `dedupe` and `split` (stdout for `None`): compressed by its extension,
+/// through a temporary file renamed at the end, never one of the inputs.
+pub(super) struct Dest {
+    path: Option<PathBuf>,
+    pub(super) out: Packed,
+    temp: Option<tempfile::NamedTempFile>,
+}
+
+impl Dest {
+    pub(super) fn open(
+        flag: &str,
+        path: Option<&Path>,
+        inputs: &[PathBuf],
+        jobs: usize,
+    ) -> Result<Dest> {
+        if let Some(p) = path {
+            refuse_input(flag, p, inputs)?;
+        }
+        let compression = path.map_or(Compression::None, |p| {
+            Compression::from_extension(&p.to_string_lossy())
+        });
+        let (w, temp) = open_output(path)?;
+        let w: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, w));
+        let out = Packed::new(w, compression, None, jobs).map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(Dest {
+            path: path.map(Path::to_owned),
+            out,
+            temp,
+        })
+    }
+
+    /// Finishes the file; it replaces its destination only when `keep`.
+    pub(super) fn finish(mut self, keep: bool) -> Result<()> {
+        self.out.finish().context("writing the output")?;
+        match (self.temp, &self.path) {
+            (Some(temp), Some(path)) if keep => persist(temp, path),
+            (Some(temp), _) => {
+                live::set_partial(None);
+                drop(temp);
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What the end of a file of `pgn select`, `dedupe` and `split` says (unless `-q`):
+/// `what`, and the time it took.
+pub(super) fn file_end(line: Option<&Shared>, input: &ToolInput, s: &SummaryRecord, what: &str) {
+    let name = shown(&s.file);
+    if !s.opened {
+        return;
+    }
+    if input.quiet {
+        quiet_end(line, &name, s);
+    } else {
+        live::end_line(line);
+        live::note(
+            line,
+            format_args!(
+                "{name}: {}{what}{}",
+                if s.interrupted { "interrupted: " } else { "" },
+                timing_text(s.seconds, s.totals.games, s.bytes)
+            ),
+        );
+    }
+}
+
+/// Says that a game over `--max-game-bytes` is in no output: its bytes were never read
+/// (the limit keeps memory bounded), so it can be neither copied nor judged.
+pub(super) fn too_large(line: Option<&Shared>, file: &str, game: usize, at: usize, size: u64) {
+    live::note(
+        line,
+        format_args!(
+            "{}:{at}:1: game {game}: error: game-too-large: the game is {size} bytes, over the size limit (--max-game-bytes): it is in no output",
+            shown(file)
+        ),
+    );
+}
+
+/// The end of a run: an error when an input broke off, or when games over
+/// `--max-game-bytes` (`unread`) are in no output (`what`: output or file).
+pub(super) fn run_end(io_failed: bool, unread: usize, what: &str) -> Result<()> {
+    if io_failed {
+        anyhow::bail!("some input could not be read completely");
+    }
+    if unread > 0 {
+        anyhow::bail!(
+            "{} over --max-game-bytes {} in no {what}: raise the limit to keep them",
+            count(unread as u64, "game", "games"),
+            if unread == 1 { "is" } else { "are" }
+        );
+    }
+    Ok(())
+}
+
+/// Refuses two outputs that are one file (`-o x --rest x`): each would overwrite the
+/// other's games.
+pub(super) fn refuse_same(a: (&str, Option<&Path>), b: (&str, Option<&Path>)) -> Result<()> {
+    let (Some(pa), Some(pb)) = (a.1, b.1) else {
+        return Ok(());
+    };
+    let key = |p: &Path| -> Option<PathBuf> {
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
+    };
+    let same = match (std::fs::metadata(pa), std::fs::metadata(pb)) {
+        (Ok(x), Ok(y)) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                x.dev() == y.dev() && x.ino() == y.ino()
+            }
+            #[cfg(not(unix))]
+            {
+                let _ = (x, y);
+                key(pa) == key(pb)
+            }
+        }
+        _ => key(pa).is_some() && key(pa) == key(pb),
+    };
+    if same {
+        anyhow::bail!(
+            "{} {} and {} {} are one file: each would overwrite the other's games",
+            a.0,
+            pa.display(),
+            b.0,
+            pb.display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! `pgn convert`: every game written for a site (Lichess, Chess.com, XBoard), to stdout
+//! or a file compressed by its extension, replaced only by a run that read all its input;
+//! each file's end says what was written and what was left out, and why.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use anyhow::{Context, Result};
+use pocketfen::stream::write_game;
+
+use super::archive::{
+    Archive, count, options, problem_lines, quiet_end, shown, shown_in, timing_text,
+};
+use super::args::PgnConvertArgs;
+use super::live::{self, Out, Shared};
+use super::output::{Packed, open_output, persist, refuse_input};
+use pocketfen::Severity;
+use pocketfen::run::record::{ConvertedRecord, RunRecord, SummaryRecord};
+use pocketfen::run::{Rewrite, Task};
+use pocketfen::stream::Compression;
+
+/// What `pgn convert` did with a file's games: written, and left out (or copied
+/// unchanged, with `--keep-broken`) by the kind of their first error.
+#[derive(Default)]
+struct Written {
+    games: usize,
+    refused: BTreeMap<&'static str, usize>,
+    /// Games over `--max-game-bytes`: never read, so in no output, `--keep-broken` or not.
+    unread: usize,
+}
+
+impl Written {
+    /// Counts a game's record.
+    fn add(&mut self, c: &ConvertedRecord, keep_broken: bool) {
+        if c.refused && keep_broken && c.raw.is_none() {
+            // Over the size limit: no bytes to copy.
+            self.unread += 1;
+        } else if c.refused {
+            let kind = c
+                .problems
+                .iter()
+                .find(|p| p.severity == Severity::Error)
+                .or(c.problems.first())
+                .map_or("refused", |p| p.kind.name());
+            *self.refused.entry(kind).or_default() += 1;
+        } else {
+            self.games += 1;
+        }
+    }
+
+    /// Adds a file's counts to the run's.
+    fn merge(&mut self, file: &Written) {
+        self.games += file.games;
+        self.unread += file.unread;
+        for (k, n) in &file.refused {
+            *self.refused.entry(k).or_default() += n;
+        }
+    }
+
+    fn text(&self, keep_broken: bool) -> String {
+        let refused: usize = self.refused.values().sum();
+        let mut text = count(self.games as u64, "game written", "games written");
+        if keep_broken && self.unread > 0 {
+            text.push_str(&format!(", {} over --max-game-bytes left out", self.unread));
+        }
+        if refused > 0 {
+            let kinds: Vec<String> = self
+                .refused
+                .iter()
+                .map(|(kind, n)| format!("{n} {kind}"))
+                .collect();
+            let what = if keep_broken {
+                "copied unchanged"
+            } else {
+                "left out"
+            };
+            text.push_str(&format!(", {refused} {what} ({})", kinds.join(", ")));
+        }
+        text
+    }
+}
+
+pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
+    let target = args.to;
+    let style = args.drop_style.unwrap_or(target.drop_style());
+    let mut archive = Archive::open(&args.games, true)?;
+    if let Some(dest) = &args.output {
+        refuse_input("-o", dest, &archive.paths)?;
+    }
+    let compression = args.output.as_deref().map_or(Compression::None, |p| {
+        Compression::from_extension(&p.to_string_lossy())
+    });
+    if let (Some(level), Compression::None) = (args.level, compression) {
+        anyhow::bail!(
+            "--level {level} compresses nothing: write to FILE.zst, FILE.gz or FILE.bz2 (-o)"
+        );
+    }
+    let (dest, temp) = open_output(args.output.as_deref())?;
+    let to_stdout = args.output.is_none();
+    let live_out = to_stdout && live::line_buffered(args.games.line_buffered);
+    // Standard output goes through `Out` (per game, when live); a file through `Packed`.
+    let dest: Box<dyn Write> = if to_stdout {
+        Box::new(Out::to(dest, live_out, archive.line()))
+    } else {
+        Box::new(io::BufWriter::with_capacity(1 << 16, dest))
+    };
+    let jobs = pocketfen::run::jobs(args.jobs.unwrap_or(0));
+    let mut out =
+        Packed::new(dest, compression, args.level, jobs).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let task = Task::Convert {
+        to: std::sync::Arc::new(Rewrite {
+            target,
+            style,
+            layout: args.layout.layout(),
+        }),
+        keep_broken: args.keep_broken,
+    };
+    let run = archive.run(options(&args.games, args.strict, true), args.jobs, task);
+    let line = archive.line();
+    let mut ok = true;
+    let mut written = Written::default();
+    let (mut all_written, mut files) = (Written::default(), 0);
+    let mut ended = archive.drive(run, |_, record| {
+        match record {
+            RunRecord::Converted(c) => {
+                ok &= !c.refused;
+                written.add(&c, args.keep_broken);
+                if !c.problems.is_empty() {
+                    let mut said = Vec::new();
+                    problem_lines(
+                        &mut said,
+                        &shown_in(&c.file, args.games.split),
+                        c.game,
+                        &c.problems,
+                    )?;
+                    live::without_line(line, || io::stderr().write_all(&said))?;
+                }
+                match &c.raw {
+                    Some(raw) => write_game(&mut out, &raw.bytes)?,
+                    None => write_game(&mut out, c.text.as_bytes())?,
+                }
+                if live_out {
+                    out.flush()?;
+                }
+            }
+            RunRecord::Summary(s) => {
+                out.flush()?;
+                if s.opened {
+                    files += 1;
+                    all_written.merge(&written);
+                    file_end(line, args, &s, &written);
+                }
+                written = Written::default();
+            }
+            RunRecord::Total(t) if files > 1 && !args.games.quiet => {
+                live::note(
+                    line,
+                    format_args!(
+                        "total: {}{}, {}{}",
+                        if t.interrupted { "interrupted: " } else { "" },
+                        count(files as u64, "file", "files"),
+                        all_written.text(args.keep_broken),
+                        timing_text(t.seconds, t.totals.games, t.bytes)
+                    ),
+                );
+            }
+            _ => {}
+        }
+        Ok(())
+    });
+    if ended.result.is_ok() {
+        ended.result = out.finish().context("writing the output");
+    }
+    // The destination is replaced only by a run that read all its input: a failed or
+    // interrupted run drops the temporary file and leaves an existing destination as
+    // it was.
+    if let (Some(temp), Some(path)) = (temp, &args.output) {
+        if ended.complete() {
+            persist(temp, path)?;
+        } else {
+            live::set_partial(None);
+            drop(temp);
+            if ended.interrupted {
+                live::note(
+                    None,
+                    format_args!(
+                        "interrupted; {} not written",
+                        shown(&path.to_string_lossy())
+                    ),
+                );
+            }
+        }
+    }
+    ended.result.context("writing the output")?;
+    if ended.io_failed {
+        anyhow::bail!("some input could not be read completely");
+    }
+    let unread = all_written.unread + written.unread;
+    if unread > 0 {
+        anyhow::bail!(
+            "{} over --max-game-bytes {} in no output, --keep-broken or not: raise the limit to keep them",
+            count(unread as u64, "game", "games"),
+            if unread == 1 { "is" } else { "are" }
+        );
+    }
+    Ok(ok)
+}
+
+/// What a file's end says: what was written and left out (only that it was cut short
+/// with `-q`).
+fn file_end(line: Option<&Shared>, args: &PgnConvertArgs, s: &SummaryRecord, written: &Written) {
+    let name = shown(&s.file);
+    if args.games.quiet {
+        quiet_end(line, &name, s);
+    } else {
+        live::end_line(line);
+        live::note(
+            line,
+            format_args!(
+                "{name}: {}{}{}",
+                if s.interrupted { "interrupted: " } else { "" },
+                written.text(args.keep_broken),
+                timing_text(s.seconds, s.totals.games, s.bytes)
+            ),
+        );
+    }
+}
