@@ -1,18 +1,22 @@
-//! The command line: argument parsing and one function per subcommand; the records it
-//! prints are the library's (`pocketfen::record`).
+//! The command line: argument parsing (`args.rs`) and a file per command: the FEN
+//! commands (`fen.rs`), the move commands (`moves.rs`), and the archive commands, which
+//! share one run skeleton (`archive.rs`): `validate.rs`, `convert.rs`, `replay.rs`,
+//! `select.rs`, `dedupe.rs`, `split.rs` and `merge.rs`. The records they print are the
+//! library's (`pocketfen::record`, `pocketfen::run::record`).
 
 mod archive;
 mod args;
 mod by_tag;
 mod convert;
 mod dedupe;
+mod fen;
 mod live;
 mod manual;
 mod merge;
+mod moves;
 mod movetext;
 mod output;
 mod replay;
-mod run;
 mod select;
 mod split;
 mod validate;
@@ -20,7 +24,10 @@ mod validate;
 use std::io;
 use std::process::ExitCode;
 
+use anyhow::{Context, Result};
 use clap::Parser;
+
+use args::{Cli, Command, FenCommand};
 
 /// Parses the arguments, runs the command and turns the result into an exit code:
 /// 0 all input valid, 1 some input invalid, 2 usage or I/O error, 130 or 143 after
@@ -36,9 +43,9 @@ pub fn main() -> ExitCode {
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect();
             if e.use_stderr()
-                && let Some((n, fen)) = run::split_fen(&args)
+                && let Some((n, fen)) = split_fen(&args)
             {
-                eprintln!("pocketfen: {}", run::split_fen_error(n, &fen));
+                eprintln!("pocketfen: {}", split_fen_error(n, &fen));
                 return ExitCode::from(2);
             }
             let _ = e.print();
@@ -55,11 +62,11 @@ pub fn main() -> ExitCode {
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    if let Some((n, fen)) = run::split_fen(&args) {
-        eprintln!("pocketfen: {}", run::split_fen_error(n, &fen));
+    if let Some((n, fen)) = split_fen(&args) {
+        eprintln!("pocketfen: {}", split_fen_error(n, &fen));
         return ExitCode::from(2);
     }
-    let result = run::run(cli);
+    let result = run(cli);
     // A run stopped by SIGINT or SIGTERM ends with 128 + the signal, as shells report
     // it, after printing what it found.
     if let Some(signal) = live::signal() {
@@ -86,4 +93,81 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<io::Error>()
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
+}
+
+/// Runs the command; `Ok(false)` when some input was invalid.
+fn run(cli: Cli) -> Result<bool> {
+    match cli.command {
+        Command::Fen(FenCommand::Convert(args)) => fen::convert(&args),
+        Command::Fen(FenCommand::Check(args)) => fen::check(&args),
+        Command::Fen(FenCommand::Show(args)) => fen::show(&args),
+        Command::Fen(FenCommand::Url(args)) => fen::url(&args),
+        Command::Perft(args) => moves::perft(&args),
+        Command::Moves(args) => moves::moves(&args),
+        Command::Legal(args) => moves::legal(&args),
+        Command::Validate(args) => validate::validate(&args),
+        Command::Replay(args) => replay::replay(&args),
+        Command::Pgn(args::PgnCommand::Convert(args)) => convert::convert(&args),
+        Command::Pgn(args::PgnCommand::Select(args)) => select::select(&args),
+        Command::Pgn(args::PgnCommand::Dedupe(args)) => dedupe::dedupe(&args),
+        Command::Pgn(args::PgnCommand::Split(args)) => split::split(&args),
+        Command::Merge(args) => merge::merge(&args),
+        Command::Completions(args) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(args.shell, &mut cmd, "pocketfen", &mut io::stdout().lock());
+            Ok(true)
+        }
+        Command::Manpage(args) => {
+            match &args.dir {
+                None => manual::main_page(&mut io::stdout().lock())
+                    .context("writing the manual page")?,
+                Some(dir) => {
+                    let written = manual::write_all(dir).with_context(|| {
+                        format!("writing the manual pages to {}", dir.display())
+                    })?;
+                    for path in written {
+                        println!("{}", path.display());
+                    }
+                }
+            }
+            Ok(true)
+        }
+    }
+}
+
+/// The FEN a shell split at its spaces, when `args` look like one (a board field with
+/// its `/`s, then a side to move `w` or `b`): how many arguments it spans, and the
+/// arguments joined again.
+pub(super) fn split_fen(args: &[String]) -> Option<(usize, String)> {
+    let start = args.windows(2).position(|w| {
+        w[0].matches('/').count() >= 7
+            && !w[0].contains(' ')
+            && matches!(w[1].as_str(), "w" | "b" | "W" | "B")
+    })?;
+    // The fields after the side to move: castling, en passant, the clocks, and
+    // Chess.com's pocket and promoted squares.
+    let field = |a: &str| {
+        !a.is_empty()
+            && (a == "-"
+                || a.bytes().all(|b| b.is_ascii_digit())
+                || a.bytes().all(|b| b"KQkqABCDEFGHabcdefgh".contains(&b))
+                || a.bytes().all(|b| b"PNBRQKpnbrqk".contains(&b))
+                || (a.len().is_multiple_of(2)
+                    && a.as_bytes()
+                        .chunks(2)
+                        .all(|c| (b'a'..=b'h').contains(&c[0]) && (b'1'..=b'8').contains(&c[1]))))
+    };
+    let n = 2 + args[start + 2..]
+        .iter()
+        .take(6)
+        .take_while(|a| field(a))
+        .count();
+    Some((n, args[start..start + n].join(" ")))
+}
+
+/// The error of a FEN given unquoted: one message, that says to quote it.
+pub(super) fn split_fen_error(n: usize, fen: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the FEN is given as {n} arguments: the shell splits an unquoted FEN at its spaces; quote it, as in '{fen}'"
+    )
 }
