@@ -11,7 +11,7 @@ mod common;
 use common::{pocketfen as cmd, run, text};
 
 fn temp_dir(name: &str) -> PathBuf {
-    common::temp_dir(27, name)
+    common::temp_dir(&format!("archive-tools-{name}"))
 }
 
 const STANDARD: &str = "samples/lichess_standard_2025-05_sample438.pgn";

@@ -38,7 +38,7 @@ fn run_in(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    common::temp_dir(26, name)
+    common::temp_dir(&format!("conventions-{name}"))
 }
 
 const SAMPLE: &str = "samples/lichess_standard_2025-05_sample438.pgn";
@@ -1335,4 +1335,50 @@ fn reading_the_terminal_says_so() {
     assert!(told, "no hint on the terminal");
     let out = run_in(&["validate"], b"");
     assert!(!text(&out.stderr).contains("reading PGN from the terminal"));
+}
+
+/// One reader of file names: `-o x.pgn.zstd` writes zstd (read back by `zstd -d`), a
+/// directory walk finds that file and `m.BPGN.ZSTD` beside it, and the latter is read as
+/// BPGN (its games are bughouse matches), whatever the letter case.
+#[test]
+fn zstd_endings_are_one_name_for_writing_walking_and_reading() {
+    let dir = temp_dir("zstd-endings");
+    let written = dir.join("x.pgn.zstd");
+    let out = run(&[
+        "pgn",
+        "convert",
+        "--to",
+        "lichess",
+        "-q",
+        "-o",
+        written.to_str().unwrap(),
+        ZH,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let decoded = zstd::decode_all(&std::fs::read(&written).unwrap()[..]).unwrap();
+    assert!(decoded.starts_with(b"[Event "), "zstd, decoded");
+    let bpgn = std::fs::read("grammar-tests/bpgn/ok/bughousedb_1283326.bpgn").unwrap();
+    let mut packed = zstd::Encoder::new(Vec::new(), 3).unwrap();
+    packed.write_all(&bpgn).unwrap();
+    std::fs::write(dir.join("m.BPGN.ZSTD"), packed.finish().unwrap()).unwrap();
+    let out = run(&["validate", "--all", "--json", dir.to_str().unwrap()]);
+    let records: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let files: std::collections::BTreeSet<String> = records
+        .iter()
+        .filter(|r| r["type"] == "summary")
+        .map(|r| r["file"].as_str().unwrap().rsplit('/').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        files.into_iter().collect::<Vec<_>>(),
+        ["m.BPGN.ZSTD", "x.pgn.zstd"]
+    );
+    let bughouse = records
+        .iter()
+        .filter(|r| r["type"] == "game" && r["file"].as_str().unwrap().ends_with("m.BPGN.ZSTD"))
+        .all(|r| r["variant"] == "bughouse");
+    assert!(bughouse, "{records:?}");
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }

@@ -356,7 +356,7 @@ fn cpu_and_memory(args: &[&str], limit: u64) -> (f64, i64) {
 #[cfg(unix)]
 #[test]
 fn hostile_shapes_take_linear_time() {
-    let dir = common::temp_dir(33, "linear");
+    let dir = common::temp_dir("linear");
     // Each shape gives an input of about `n` bytes.
     type Shape = (&'static str, fn(usize) -> Vec<u8>, usize);
     let shapes: [Shape; 4] = [
@@ -424,7 +424,7 @@ fn hostile_shapes_take_linear_time() {
 #[cfg(unix)]
 #[test]
 fn a_stop_is_honoured_inside_an_endless_game() {
-    let dir = common::temp_dir(33, "stop-inside");
+    let dir = common::temp_dir("stop-inside");
     for (name, piece) in [
         ("spaces", &b"        "[..]),
         (
@@ -494,7 +494,7 @@ fn a_stop_is_honoured_inside_an_endless_game() {
 #[cfg(unix)]
 #[test]
 fn a_report_card_costs_the_same_however_long_its_game() {
-    let dir = common::temp_dir(33, "card-memory");
+    let dir = common::temp_dir("card-memory");
     let mut game = String::from("[Event \"long\"]\n[Result \"*\"]\n\n");
     let cycles = 350_000;
     for i in 0..cycles {

@@ -328,8 +328,9 @@ pub(crate) fn open_sources(
                 pocketfen::stream::archives_under(&path).map_err(|e| os_error(py, &e, &path))?;
             if found.is_empty() {
                 return Err(PyValueError::new_err(format!(
-                    "{}: a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)",
-                    path.display()
+                    "{}: {}",
+                    path.display(),
+                    pocketfen::stream::NO_ARCHIVE
                 )));
             }
             // Each opened when its turn comes, as the command line opens them (a file

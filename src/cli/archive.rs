@@ -177,7 +177,7 @@ pub(super) fn sources(paths: &[PathBuf], opts: &RunOptions) -> Vec<Source> {
             _ if p != Path::new("-") && p.is_dir() => {
                 let why = match pocketfen::stream::archives_under(p) {
                     Err(e) => format!("a directory that cannot be read: {e}"),
-                    Ok(_) => "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .gz or .bz2 or not)".to_owned(),
+                    Ok(_) => pocketfen::stream::NO_ARCHIVE.to_owned(),
                 };
                 Source::reader(p.to_string_lossy(), Unopenable(why))
             }
@@ -425,7 +425,7 @@ impl Dest {
             refuse_input(flag, p, inputs)?;
         }
         let compression = path.map_or(Compression::None, |p| {
-            Compression::from_extension(&p.to_string_lossy())
+            Compression::from_name(&p.to_string_lossy())
         });
         let (w, temp) = open_output(path)?;
         let w: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, w));

@@ -148,7 +148,7 @@ impl TagFiles {
             }
             .with_context(|| format!("opening {}", path.display()))?;
             let w: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, file));
-            let compression = Compression::from_extension(&path.to_string_lossy());
+            let compression = Compression::from_name(&path.to_string_lossy());
             let packed =
                 Packed::new(w, compression, None, 1).map_err(|e| anyhow::anyhow!("{e}"))?;
             self.open.insert(path.to_owned(), (packed, 0));

@@ -88,7 +88,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         refuse_input("-o", dest, &archive.paths)?;
     }
     let compression = args.output.as_deref().map_or(Compression::None, |p| {
-        Compression::from_extension(&p.to_string_lossy())
+        Compression::from_name(&p.to_string_lossy())
     });
     if let (Some(level), Compression::None) = (args.level, compression) {
         anyhow::bail!(

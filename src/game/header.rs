@@ -57,7 +57,8 @@ impl std::str::FromStr for Format {
 
 impl Format {
     /// The format a file name calls for: [`Format::BpgnFile`] when it ends in `.bpgn`
-    /// (before any `.gz`, `.bz2` or `.zst`), else [`Format::Auto`].
+    /// (before any compression's ending, as [`crate::stream::is_bpgn_name`] reads it),
+    /// else [`Format::Auto`].
     ///
     /// ```
     /// use pocketfen::game::Format;
@@ -65,11 +66,7 @@ impl Format {
     /// assert_eq!(Format::from_path("games.pgn"), Format::Auto);
     /// ```
     pub fn from_path(path: &str) -> Format {
-        let stem = path
-            .trim_end_matches(".gz")
-            .trim_end_matches(".bz2")
-            .trim_end_matches(".zst");
-        if stem.to_ascii_lowercase().ends_with(".bpgn") {
+        if crate::stream::is_bpgn_name(path) {
             Format::BpgnFile
         } else {
             Format::Auto

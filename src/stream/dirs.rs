@@ -3,6 +3,11 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::is_archive_name;
+
+/// What is said of a directory with no archive under it ([`archives_under`] finds none).
+pub const NO_ARCHIVE: &str = "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .zstd, .gz or .bz2 or not)";
+
 /// The archives under `dir`, in sorted order, as ripgrep walks: hidden entries (their
 /// names start with `.`) are left out, symbolic links to directories are not followed,
 /// and a file is an archive by its name ([`is_archive_name`]). `validate DIR` on the
@@ -34,15 +39,4 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Whether a file name is an archive's: `.pgn` or `.bpgn`, then `.zst`, `.gz` or `.bz2`
-/// or nothing (case-insensitive).
-pub fn is_archive_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    let base = [".zst", ".gz", ".bz2"]
-        .iter()
-        .find_map(|c| name.strip_suffix(c))
-        .unwrap_or(&name);
-    base.ends_with(".pgn") || base.ends_with(".bpgn")
 }

@@ -17,6 +17,7 @@
 
 mod compression;
 mod dirs;
+mod names;
 mod open;
 #[cfg(feature = "compression")]
 mod pack;
@@ -30,7 +31,8 @@ mod unpack;
 mod write;
 
 pub use compression::{Compression, Decoded, Trailing, TrailingNote, decode, open};
-pub use dirs::{archives_under, is_archive_name};
+pub use dirs::{NO_ARCHIVE, archives_under};
+pub use names::{is_archive_name, is_bpgn_name};
 pub use open::{decode_with, open_with};
 #[cfg(feature = "compression")]
 pub use pack::{CompressedWriter, LevelError, ZSTD_INPUT};

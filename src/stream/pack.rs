@@ -64,21 +64,6 @@ impl Compression {
             Compression::None => 0,
         }
     }
-
-    /// The compression a file name asks for by its ending: `.zst` (or `.zstd`), `.gz`,
-    /// `.bz2`; plain text otherwise.
-    pub fn from_extension(name: &str) -> Compression {
-        let lower = name.to_ascii_lowercase();
-        if lower.ends_with(".zst") || lower.ends_with(".zstd") {
-            Compression::Zstd
-        } else if lower.ends_with(".gz") {
-            Compression::Gzip
-        } else if lower.ends_with(".bz2") {
-            Compression::Bzip2
-        } else {
-            Compression::None
-        }
-    }
 }
 
 /// A level outside what its compression takes.
@@ -477,10 +462,7 @@ mod tests {
         }
         assert!(CompressedWriter::new(Vec::new(), Compression::None, None, 1).is_err());
         let names = ["a.pgn.zst", "A.PGN.GZ", "x.bz2", "x.pgn", "x.zstd", "x.tgz"];
-        let got: Vec<Compression> = names
-            .iter()
-            .map(|n| Compression::from_extension(n))
-            .collect();
+        let got: Vec<Compression> = names.iter().map(|n| Compression::from_name(n)).collect();
         let (z, g, b, plain) = (
             Compression::Zstd,
             Compression::Gzip,

@@ -61,10 +61,9 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// A fresh directory of the system's temporary one, for the test `name` of issue
-/// `issue`.
-pub fn temp_dir(issue: u32, name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pocketfen-{issue}-{name}-{}", std::process::id()));
+/// A fresh directory of the system's temporary one, for the test `name`.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pocketfen-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
