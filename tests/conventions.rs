@@ -1369,7 +1369,15 @@ fn zstd_endings_are_one_name_for_writing_walking_and_reading() {
     let files: std::collections::BTreeSet<String> = records
         .iter()
         .filter(|r| r["type"] == "summary")
-        .map(|r| r["file"].as_str().unwrap().rsplit('/').next().unwrap().to_owned())
+        .map(|r| {
+            r["file"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_owned()
+        })
         .collect();
     assert_eq!(
         files.into_iter().collect::<Vec<_>>(),
@@ -1381,4 +1389,51 @@ fn zstd_endings_are_one_name_for_writing_walking_and_reading() {
         .all(|r| r["variant"] == "bughouse");
     assert!(bughouse, "{records:?}");
     assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// One list of result spellings: every spelling the archive commands read as a result
+/// (with a warning when it is not PGN's), `moves` reads as the end of the game too, and a
+/// move after it is refused as a move after the result.
+#[test]
+fn moves_and_validate_read_the_same_result_spellings() {
+    let dir = temp_dir("result-spellings");
+    for spelling in [
+        "1-0", "0-1", "1/2-1/2", "*", "½-½", "1–0", "0—1", "1−0", "0.5-0.5",
+    ] {
+        let path = dir.join("g.pgn");
+        std::fs::write(
+            &path,
+            format!("[Event \"a\"]\n\n1. e4 e5 2. Nf3 {spelling}\n"),
+        )
+        .unwrap();
+        let out = run(&["validate", "--json", "--all", path.to_str().unwrap()]);
+        let game: serde_json::Value =
+            serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap();
+        let kinds: Vec<&str> = game["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["kind"].as_str().unwrap())
+            .collect();
+        assert!(
+            kinds
+                .iter()
+                .all(|k| *k == "nonstandard-result" || *k == "result-mismatch"),
+            "{spelling}: {kinds:?}"
+        );
+        assert_eq!(game["status"], "ok", "{spelling}");
+        let mut child = cmd(&["moves"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        write!(child.stdin.take().unwrap(), "e4 e5 Nf3 {spelling} Nc6").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            text(&out.stderr).contains(&format!("`Nc6` after the result `{spelling}`")),
+            "{spelling}: {}",
+            text(&out.stderr)
+        );
+    }
 }

@@ -101,9 +101,9 @@ fn is_delimiter(b: u8) -> bool {
     matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
 }
 
-/// Whether a word is a result marker.
+/// Whether a word is a result marker, in any spelling the archive commands read.
 fn is_result(word: &str) -> bool {
-    matches!(word, "*" | "1-0" | "0-1" | "1/2-1/2" | "½-½" | "0.5-0.5")
+    pocketfen::game::read_result(word).is_some()
 }
 
 /// The move in a word, with a move number before it taken off (`12.e4`, `12...e5`);

@@ -25,6 +25,7 @@ pub(crate) mod validate;
 pub(crate) mod visitor;
 mod walk;
 
+pub use crate::stream::token::read_result;
 pub use convert::{
     Converted, KeptTags, Layout, Target, convert_game, convert_game_with, convert_text,
     convert_text_with,

@@ -477,6 +477,8 @@ impl<'a> Iterator for Tokenizer<'a> {
                 let t = &self.text[start..end];
                 match t {
                     "1-0" | "0-1" | "1/2-1/2" | "*" => (end, TokenKind::Result(t)),
+                    // Read before move numbers, which it starts like.
+                    "0.5-0.5" => (end, TokenKind::Result("1/2-1/2")),
                     _ => match move_number_end(b, start) {
                         Some(n) => (n, TokenKind::MoveNumber(&self.text[start..n])),
                         None => match read_result(t) {
@@ -552,12 +554,21 @@ impl<'a> Iterator for Tokenizer<'a> {
 
 /// The result a marker or a Result tag names: PGN's `1-0`, `0-1`, `1/2-1/2` and `*`, and
 /// the spellings other programs and editors leave (an en dash, em dash or minus sign for
-/// the hyphen, `½` for `1/2`: `1–0`, `½-½`), which scalachess also reads.
-pub(crate) fn read_result(text: &str) -> Option<&'static str> {
+/// the hyphen, `½` for `1/2`: `1–0`, `½-½`, which scalachess also reads; `0.5-0.5`). The
+/// one list of result spellings: the archive commands and `moves` read results by it.
+///
+/// ```
+/// use pocketfen::game::read_result;
+/// assert_eq!(read_result("½-½"), Some("1/2-1/2"));
+/// assert_eq!(read_result("1–0"), Some("1-0"));
+/// assert_eq!(read_result("0.5-0.5"), Some("1/2-1/2"));
+/// assert_eq!(read_result("1:0"), None);
+/// ```
+pub fn read_result(text: &str) -> Option<&'static str> {
     let canonical = |t: &str| match t {
         "1-0" => Some("1-0"),
         "0-1" => Some("0-1"),
-        "1/2-1/2" => Some("1/2-1/2"),
+        "1/2-1/2" | "0.5-0.5" => Some("1/2-1/2"),
         "*" => Some("*"),
         _ => None,
     };
