@@ -36,7 +36,7 @@ impl fmt::Display for ParseNameError {
             f,
             "unknown {} `{}`: expected ",
             self.what,
-            crate::notation::escape_controls(&self.name)
+            crate::notation::printable(&self.name)
         )?;
         for (i, name) in self.expected.iter().enumerate() {
             let sep = match i {

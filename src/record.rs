@@ -33,20 +33,6 @@ use crate::notation::fen::{FenDialect, FenField, ParseFenError};
 use crate::position::{SetupProblem, SetupProblemKind, Severity};
 use crate::variant::Variant;
 
-/// A name (a file's, a tag's) as text output prints it: control characters escaped
-/// (`\u{1b}`), so that a newline or an escape sequence in a name can neither forge a
-/// report line nor drive the reader's terminal. JSON output needs none of this: JSON
-/// escapes them itself.
-///
-/// ```
-/// use pocketfen::record::printable;
-/// assert_eq!(printable("games.pgn"), "games.pgn");
-/// assert_eq!(printable("a\nb.pgn"), "a\\nb.pgn");
-/// ```
-pub fn printable(name: &str) -> std::borrow::Cow<'_, str> {
-    crate::notation::escape_controls(name)
-}
-
 /// The version of the JSON Lines schema: the `version` of `summary` and `total` records.
 pub const SCHEMA_VERSION: u32 = 2;
 
@@ -80,7 +66,7 @@ macro_rules! serde_as_name {
                     serde::de::Error::custom(format!(
                         "unknown {} `{}`",
                         <$t as Named>::WHAT,
-                        printable(&name)
+                        crate::notation::printable(&name)
                     ))
                 })
             }

@@ -15,6 +15,7 @@ use super::args::{GameArgs, ToolInput};
 use super::live::{self, ProgressLine, Shared};
 use super::output::{Packed, open_output, persist, refuse_input};
 use pocketfen::game::{Format, GameProblem, Options};
+use pocketfen::notation::printable;
 use pocketfen::run::record::{RunRecord, SummaryRecord, TotalRecord};
 use pocketfen::run::{ProgressFn, Run, RunOptions, Task};
 use pocketfen::stream::{Compression, Source};
@@ -96,7 +97,7 @@ impl Archive {
             }
             if let Some(s) = summary {
                 interrupted |= s.interrupted;
-                io_failed |= !file_notes(line, &shown(&s.file), &s);
+                io_failed |= !file_notes(line, &printable(&s.file), &s);
             }
         };
         live::end_line(line);
@@ -221,19 +222,13 @@ pub(super) fn run_options(
     }
 }
 
-/// A file's name as the text output gives it: control characters escaped, so that a
-/// newline in a name cannot forge a report line (JSON escapes them itself).
-pub(super) fn shown(name: &str) -> String {
-    pocketfen::record::printable(name).into_owned()
-}
-
 /// A file's name as a game's text lines show it: with `--split K/N`, the part too
 /// (`FILE (part 3/12)`), since the part's lines and games count from its own start
 /// (`merge` gives the whole file's).
 pub(super) fn shown_in(name: &str, split: Option<pocketfen::stream::Split>) -> String {
     match split {
-        Some(split) => format!("{} (part {split})", shown(name)),
-        None => shown(name),
+        Some(split) => format!("{} (part {split})", printable(name)),
+        None => printable(name).into_owned(),
     }
 }
 
@@ -455,7 +450,7 @@ impl Dest {
 /// What the end of a file of `pgn select`, `dedupe` and `split` says (unless `-q`):
 /// `what`, and the time it took.
 pub(super) fn file_end(line: Option<&Shared>, input: &ToolInput, s: &SummaryRecord, what: &str) {
-    let name = shown(&s.file);
+    let name = printable(&s.file);
     if !s.opened {
         return;
     }
@@ -481,7 +476,7 @@ pub(super) fn too_large(line: Option<&Shared>, file: &str, game: usize, at: usiz
         line,
         format_args!(
             "{}:{at}:1: game {game}: error: game-too-large: the game is {size} bytes, over the size limit (--max-game-bytes): it is in no output",
-            shown(file)
+            printable(file)
         ),
     );
 }

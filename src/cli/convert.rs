@@ -6,11 +6,10 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use anyhow::{Context, Result};
+use pocketfen::notation::printable;
 use pocketfen::stream::write_game;
 
-use super::archive::{
-    Archive, count, options, problem_lines, quiet_end, shown, shown_in, timing_text,
-};
+use super::archive::{Archive, count, options, problem_lines, quiet_end, shown_in, timing_text};
 use super::args::PgnConvertArgs;
 use super::live::{self, Out, Shared};
 use super::output::{Packed, open_output, persist, refuse_input};
@@ -185,7 +184,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                     None,
                     format_args!(
                         "interrupted; {} not written",
-                        shown(&path.to_string_lossy())
+                        printable(&path.to_string_lossy())
                     ),
                 );
             }
@@ -209,7 +208,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
 /// What a file's end says: what was written and left out (only that it was cut short
 /// with `-q`).
 fn file_end(line: Option<&Shared>, args: &PgnConvertArgs, s: &SummaryRecord, written: &Written) {
-    let name = shown(&s.file);
+    let name = printable(&s.file);
     if args.games.quiet {
         quiet_end(line, &name, s);
     } else {

@@ -5,11 +5,10 @@ use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 
-use super::archive::{
-    Archive, Dest, count, file_end, options, refuse_same, run_end, shown, too_large,
-};
+use super::archive::{Archive, Dest, count, file_end, options, refuse_same, run_end, too_large};
 use super::args::DedupeArgs;
 use super::live;
+use pocketfen::notation::printable;
 use pocketfen::run::Task;
 use pocketfen::run::dedupe::Kept;
 use pocketfen::run::record::RunRecord;
@@ -64,11 +63,11 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                         writeln!(
                             said,
                             "{}:{}: game {} duplicates game {} ({}:{})",
-                            shown(&g.file),
+                            printable(&g.file),
                             g.line,
                             g.game,
                             first.game,
-                            shown(kept.file_of(first)),
+                            printable(kept.file_of(first)),
                             first.line
                         )?;
                         if said.len() >= 1 << 16 {

@@ -7,8 +7,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::archive::{file_notes, json_line, shown, summary_text};
+use super::archive::{file_notes, json_line, summary_text};
 use super::replay::replay_header;
+use pocketfen::notation::printable;
 use pocketfen::run::merge::{Merge, game_text};
 use pocketfen::run::record::RunRecord;
 
@@ -121,7 +122,7 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
                 out.write_all(text.as_bytes())
                     .context("writing the output")?;
             } else if let RunRecord::Replayed(r) = &record {
-                replay_header(&mut out, &shown(&r.file), r.game as u64, r.line as u64)
+                replay_header(&mut out, &printable(&r.file), r.game as u64, r.line as u64)
                     .context("writing the output")?;
                 out.write_all(r.text.as_bytes())
                     .context("writing the output")?;
@@ -129,7 +130,7 @@ pub fn merge(args: &super::args::MergeArgs) -> Result<bool> {
         }
     }
     let s = merge.summary();
-    let name = shown(&s.file);
+    let name = printable(&s.file);
     if args.text {
         out.flush().context("writing the output")?;
         eprintln!("pocketfen: {name}: {}", summary_text(s));

@@ -5,13 +5,12 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use super::archive::{
-    Archive, json_line, options, quiet_end, shown, shown_in, summary_text, total_text,
-};
+use super::archive::{Archive, json_line, options, quiet_end, shown_in, summary_text, total_text};
 use super::args::ReplayArgs;
 use super::live::{self, Out};
 use pocketfen::Severity;
 use pocketfen::game::PlyText;
+use pocketfen::notation::printable;
 use pocketfen::run::Task;
 use pocketfen::run::record::RunRecord;
 
@@ -58,7 +57,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
                         .context("writing the output")?;
                 }
                 out.flush().context("writing the output")?;
-                let name = shown(&s.file);
+                let name = printable(&s.file);
                 let unread = s.totals.games == 0 && s.bytes == 0 && s.stream_error.is_some();
                 if args.json || !s.opened || unread {
                 } else if args.games.quiet {

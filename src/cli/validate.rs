@@ -9,13 +9,14 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::archive::{
-    Archive, json_line, options, options_for, problem_lines, quiet_end, shown, shown_in,
-    summary_text, total_text,
+    Archive, json_line, options, options_for, problem_lines, quiet_end, shown_in, summary_text,
+    total_text,
 };
 use super::args::ValidateArgs;
 use super::live::{self, Out};
 use super::output::{open_output, persist, refuse_input};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
+use pocketfen::notation::printable;
 use pocketfen::run::Task;
 use pocketfen::run::record::{RunRecord, SummaryRecord};
 
@@ -131,7 +132,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
 /// What a file's end says on stderr: its summary line (only that it was cut short with
 /// `-q`), unless it could not be read at all (the reason is all there is to say then).
 fn file_end(line: Option<&live::Shared>, quiet: bool, s: &SummaryRecord) {
-    let name = shown(&s.file);
+    let name = printable(&s.file);
     let unread = s.totals.games == 0 && s.bytes == 0 && s.stream_error.is_some();
     if !s.opened || unread {
     } else if quiet {
@@ -185,6 +186,6 @@ fn refuse_non_report(path: &Path) -> Result<()> {
     anyhow::bail!(
         "--html {}: this file holds no HTML report (it begins `{}`), and the report replaces only an earlier report or an empty file; if the shell expanded a pattern such as *.pgn after --html, give the report's name first",
         path.display(),
-        pocketfen::record::printable(&first.chars().take(40).collect::<String>())
+        pocketfen::notation::printable(&first.chars().take(40).collect::<String>())
     )
 }

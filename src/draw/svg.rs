@@ -204,7 +204,7 @@ fn svg(boards: &[Setup], style: Style, marks: &[Marks], with_defs: bool) -> Stri
 /// Escapes text for XML content and attributes. Control characters, which XML forbids
 /// and a hostile archive may hold, are written as `\u{1}` escapes, as in text reports.
 pub(crate) fn escape(text: &str) -> std::borrow::Cow<'_, str> {
-    let text = crate::notation::escape_controls(text);
+    let text = crate::notation::printable(text);
     if !text.contains(['<', '>', '&', '"', '\'']) {
         return text;
     }

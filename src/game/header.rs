@@ -207,7 +207,7 @@ pub(crate) fn read_start(
                     At::tag(value, offset),
                     format!(
                         "unknown variant `{}`; give --variant to validate it",
-                        crate::notation::escape_controls(value)
+                        crate::notation::printable(value)
                     ),
                 );
                 return Err(None);

@@ -17,8 +17,8 @@
 
 use std::fmt;
 
-use crate::notation::escape_controls;
 use crate::notation::fen::FenDialect;
+use crate::notation::printable;
 use crate::notation::san::DefectKind;
 use crate::position::{IllegalReason, Position, Severity};
 use crate::stream::token::LineIndex;
@@ -328,7 +328,7 @@ impl fmt::Display for ProblemLine<'_> {
             write!(f, ", ply {ply}")?;
         }
         if let Some(tok) = self.token {
-            write!(f, " ({})", escape_controls(tok))?;
+            write!(f, " ({})", printable(tok))?;
         }
         if let Some(severity) = self.severity {
             write!(f, ": {severity}")?;

@@ -26,9 +26,17 @@ pub(crate) fn push_number(out: &mut String, n: u32) {
     }
 }
 
-/// `text` with control characters escaped (`\u{1b}`): hostile input quoted in a message
-/// must not drive the reader's terminal.
-pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+/// `text` (a file's name, a tag, a token) as text output prints it: control characters
+/// escaped (`\u{1b}`), so that a newline or an escape sequence in it can neither forge a
+/// report line nor drive the reader's terminal. JSON output needs none of this: JSON
+/// escapes them itself. The one escaping function of messages and text output.
+///
+/// ```
+/// use pocketfen::notation::printable;
+/// assert_eq!(printable("games.pgn"), "games.pgn");
+/// assert_eq!(printable("a\nb.pgn"), "a\\nb.pgn");
+/// ```
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains(char::is_control) {
         return text.into();
     }

@@ -121,7 +121,7 @@ pub(crate) fn quote(text: &str, max: usize) -> String {
     } else {
         ""
     };
-    format!("`{}{more}`", super::escape_controls(clipped))
+    format!("`{}{more}`", super::printable(clipped))
 }
 
 #[cfg(test)]

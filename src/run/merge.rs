@@ -53,7 +53,8 @@
 
 use std::fmt;
 
-use crate::record::{SCHEMA_VERSION, printable};
+use crate::notation::printable;
+use crate::record::SCHEMA_VERSION;
 use crate::run::record::{RunRecord, SplitPoint, SplitRecord, SummaryRecord};
 
 /// Why parts cannot be merged: which part (1-based, in the order given) and what does
