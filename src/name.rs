@@ -52,6 +52,46 @@ impl fmt::Display for ParseNameError {
 
 impl std::error::Error for ParseNameError {}
 
+/// A kind of choice the command line, the Python package and PGN tags name (a variant, a
+/// FEN dialect, a site, a drop style, a format, what `replay` emits): each named once
+/// here, in the library; the command line's lists of values, its manual pages and its
+/// errors take the names from [`Choice::NAMES`], and `FromStr` reads them (with the
+/// aliases tags and sites use).
+///
+/// ```
+/// use pocketfen::{Choice, Variant};
+/// assert_eq!(Variant::NAMES, ["chess", "crazyhouse", "loop", "chessgi", "horde", "bughouse"]);
+/// for name in Variant::NAMES {
+///     assert_eq!(name.parse::<Variant>().unwrap().name(), *name);
+/// }
+/// ```
+pub trait Choice: std::str::FromStr<Err = ParseNameError> + Copy + Send + Sync + 'static {
+    /// What a value is called in messages (`variant`, `dialect`, …).
+    const WHAT: &'static str;
+    /// Every value's name, in the order lists show them.
+    const NAMES: &'static [&'static str];
+
+    /// The error for `name`, which names none of the values.
+    fn unknown(name: &str) -> ParseNameError {
+        ParseNameError::new(Self::WHAT, name, Self::NAMES)
+    }
+}
+
+/// The names of `$all` (an array of values with a `const fn name`), as a constant array.
+macro_rules! names_of {
+    ($all:expr) => {{
+        const N: usize = $all.len();
+        let mut names = [""; N];
+        let mut i = 0;
+        while i < N {
+            names[i] = $all[i].name();
+            i += 1;
+        }
+        names
+    }};
+}
+pub(crate) use names_of;
+
 /// A choice with one stable name per value (the names of the JSON records and of
 /// docs/REFERENCE.md): what records serialize it to and read it back from.
 #[cfg(feature = "serde")]

@@ -11,7 +11,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::name::ParseNameError;
+use crate::name::{Choice, ParseNameError, names_of};
 use crate::setup::Setup;
 
 /// A chess variant pocketfen plays.
@@ -43,7 +43,7 @@ impl Variant {
     ];
 
     /// The lowercase name, as the CLI spells it.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Variant::Chess => "chess",
             Variant::Crazyhouse => "crazyhouse",
@@ -126,28 +126,25 @@ impl FromStr for Variant {
     /// castling the FEN says.
     fn from_str(s: &str) -> Result<Variant, ParseNameError> {
         let l = s.trim().to_ascii_lowercase();
+        if let Some(v) = Variant::ALL.into_iter().find(|v| v.name() == l) {
+            return Ok(v);
+        }
+        // The other names tags and sites give.
         Ok(match l.as_str() {
-            "chess" | "standard" | "normal" | "from position" | "fromposition" => Variant::Chess,
+            "standard" | "normal" | "from position" | "fromposition" => Variant::Chess,
             _ if names_chess960(&l) || l.starts_with("wild/") => Variant::Chess,
-            "crazyhouse" | "crazy house" | "house" | "zh" => Variant::Crazyhouse,
-            "loop" => Variant::Loop,
-            "chessgi" => Variant::Chessgi,
-            "horde" | "horde chess" => Variant::Horde,
-            "bughouse" | "bug" => Variant::Bughouse,
-            _ => return Err(ParseNameError::new("variant", s, &VARIANT_NAMES)),
+            "crazy house" | "house" | "zh" => Variant::Crazyhouse,
+            "horde chess" => Variant::Horde,
+            "bug" => Variant::Bughouse,
+            _ => return Err(Variant::unknown(s)),
         })
     }
 }
 
-/// The variants' names, as errors list them.
-const VARIANT_NAMES: [&str; 6] = [
-    "chess",
-    "crazyhouse",
-    "loop",
-    "chessgi",
-    "horde",
-    "bughouse",
-];
+impl Choice for Variant {
+    const WHAT: &'static str = "variant";
+    const NAMES: &'static [&'static str] = &names_of!(Variant::ALL);
+}
 
 /// Whether a lowercase `[Variant]` value names Chess960.
 pub(crate) fn names_chess960(lower: &str) -> bool {

@@ -1437,3 +1437,36 @@ fn moves_and_validate_read_the_same_result_spellings() {
         );
     }
 }
+
+/// Each choice is named once, in the library: the Python stub's lists of names are the
+/// library's (`Choice::NAMES`), and so is what `--help` offers.
+#[test]
+fn the_python_stub_and_the_help_name_the_librarys_choices() {
+    use pocketfen::Choice;
+    use pocketfen::game::{PlyText, Target};
+    use pocketfen::notation::fen::FenDialect;
+    use pocketfen::notation::san::DropStyle;
+    let stub = std::fs::read_to_string("python/python/pocketfen/__init__.pyi").unwrap();
+    let literal = |alias: &str| -> Vec<String> {
+        let line = stub
+            .lines()
+            .find(|l| l.starts_with(&format!("{alias} = Literal[")))
+            .unwrap_or_else(|| panic!("the stub names {alias}"));
+        line[line.find('[').unwrap() + 1..line.rfind(']').unwrap()]
+            .split(", ")
+            .map(|n| n.trim_matches('"').to_owned())
+            .collect()
+    };
+    assert_eq!(literal("Dialect"), FenDialect::NAMES);
+    assert_eq!(literal("Target"), Target::NAMES);
+    assert_eq!(literal("DropStyle"), DropStyle::NAMES);
+    assert_eq!(literal("Emit"), PlyText::NAMES);
+    assert_eq!(literal("VariantName"), pocketfen::Variant::NAMES);
+    let help = text(&run(&["validate", "--help"]).stdout);
+    let offered = help
+        .lines()
+        .find(|l| l.contains("[possible values: auto, chess"))
+        .expect("--variant's values");
+    let names = pocketfen::Variant::NAMES.join(", ");
+    assert!(offered.contains(&format!("[possible values: auto, {names}]")), "{offered}");
+}

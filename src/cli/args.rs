@@ -2,7 +2,6 @@
 
 use std::ffi::OsStr;
 use std::marker::PhantomData;
-use std::str::FromStr;
 
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
@@ -12,7 +11,7 @@ use pocketfen::game::{Format, PlyText, Target};
 use pocketfen::notation::fen::FenDialect;
 use pocketfen::notation::san::DropStyle;
 use pocketfen::run::MAX_JOBS;
-use pocketfen::{ParseNameError, Variant};
+use pocketfen::{Choice, ParseNameError, Variant};
 
 /// Notation and rules for pocket chess variants: convert FENs between sites, check
 /// positions, count moves.
@@ -111,26 +110,22 @@ pub struct UrlArgs {
     pub site: Site,
     /// The variant of the positions; `auto` reads it off each FEN, as `fen check` does.
     /// The URL names it: Lichess reads a crazyhouse FEN as chess without it (lila#16886).
-    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    #[arg(long, value_parser = auto::<Variant>(), default_value = "auto")]
     pub variant: Auto<Variant>,
     #[command(flatten)]
     pub input: FenInput,
 }
 
-/// A value the library names (`FromStr`): its names complete and show in `--help`, and
-/// every alias the library reads is accepted; `auto` (when listed first) reads as `None`.
+/// A value the library names ([`Choice`]): its names complete and show in `--help`, and
+/// every alias the library reads is accepted.
 #[derive(Clone)]
 pub struct Named<T> {
-    names: &'static [&'static str],
     _of: PhantomData<fn() -> T>,
 }
 
-/// A value named by the library's `FromStr`, one of `names`.
-fn named<T>(names: &'static [&'static str]) -> Named<T> {
-    Named {
-        names,
-        _of: PhantomData,
-    }
+/// A value named by the library's `FromStr`, one of its [`Choice::NAMES`].
+fn named<T>() -> Named<T> {
+    Named { _of: PhantomData }
 }
 
 /// A choice that may be `auto` (`None`). An alias, so that clap's derive takes the whole
@@ -140,16 +135,17 @@ pub type Auto<T> = Option<T>;
 /// `auto` or a value named by the library: `None` for `auto`.
 #[derive(Clone)]
 pub struct AutoNamed<T> {
-    names: &'static [&'static str],
     _of: PhantomData<fn() -> T>,
 }
 
-/// `auto` (first of `names`) or a value named by the library.
-fn auto<T>(names: &'static [&'static str]) -> AutoNamed<T> {
-    AutoNamed {
-        names,
-        _of: PhantomData,
-    }
+/// `auto` or a value named by the library.
+fn auto<T>() -> AutoNamed<T> {
+    AutoNamed { _of: PhantomData }
+}
+
+/// `auto`, then the names of `T`.
+fn with_auto<T: Choice>() -> impl Iterator<Item = &'static str> {
+    std::iter::once("auto").chain(T::NAMES.iter().copied())
 }
 
 /// Reads `value` with `parse`, or says which values are valid as clap says it.
@@ -157,7 +153,7 @@ fn read_named<V>(
     cmd: &clap::Command,
     arg: Option<&clap::Arg>,
     value: &OsStr,
-    names: &[&str],
+    names: impl Iterator<Item = &'static str>,
     parse: impl FnOnce(&str) -> Result<V, ParseNameError>,
 ) -> Result<V, clap::Error> {
     let text = value.to_string_lossy();
@@ -175,16 +171,13 @@ fn read_named<V>(
         );
         err.insert(
             ContextKind::ValidValue,
-            ContextValue::Strings(names.iter().map(|n| (*n).to_owned()).collect()),
+            ContextValue::Strings(names.map(str::to_owned).collect()),
         );
         err
     })
 }
 
-impl<T> TypedValueParser for Named<T>
-where
-    T: FromStr<Err = ParseNameError> + Clone + Send + Sync + 'static,
-{
+impl<T: Choice> TypedValueParser for Named<T> {
     type Value = T;
 
     fn parse_ref(
@@ -193,18 +186,15 @@ where
         arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<T, clap::Error> {
-        read_named(cmd, arg, value, self.names, str::parse)
+        read_named(cmd, arg, value, T::NAMES.iter().copied(), str::parse)
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(self.names.iter().map(|n| PossibleValue::new(*n))))
+        Some(Box::new(T::NAMES.iter().map(|n| PossibleValue::new(*n))))
     }
 }
 
-impl<T> TypedValueParser for AutoNamed<T>
-where
-    T: FromStr<Err = ParseNameError> + Clone + Send + Sync + 'static,
-{
+impl<T: Choice> TypedValueParser for AutoNamed<T> {
     type Value = Option<T>;
 
     fn parse_ref(
@@ -213,7 +203,7 @@ where
         arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<Option<T>, clap::Error> {
-        read_named(cmd, arg, value, self.names, |s| {
+        read_named(cmd, arg, value, with_auto::<T>(), |s| {
             if s.eq_ignore_ascii_case("auto") {
                 Ok(None)
             } else {
@@ -223,25 +213,9 @@ where
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(self.names.iter().map(|n| PossibleValue::new(*n))))
+        Some(Box::new(with_auto::<T>().map(PossibleValue::new)))
     }
 }
-
-const DIALECTS: &[&str] = &["lichess", "xboard", "chesscom", "bracket"];
-const AUTO_DIALECTS: &[&str] = &["auto", "lichess", "xboard", "chesscom", "bracket"];
-const AUTO_VARIANTS: &[&str] = &[
-    "auto",
-    "chess",
-    "crazyhouse",
-    "loop",
-    "chessgi",
-    "horde",
-    "bughouse",
-];
-const DROP_STYLES: &[&str] = &["p-at", "at"];
-const FORMATS: &[&str] = &["auto", "pgn", "bpgn"];
-const TARGETS: &[&str] = &["lichess", "chesscom", "xboard"];
-const EMITS: &[&str] = &["fen", "san", "uci"];
 
 /// Where FENs come from.
 #[derive(Debug, Args)]
@@ -265,16 +239,16 @@ pub struct ConvertArgs {
     /// xboard (`…[Pq]`, empty `[-]`), chesscom (the pocket after the full-move number,
     /// then the promoted squares) or bracket (python-chess, Fairy-Stockfish: `…[Qp]`,
     /// empty `[]`).
-    #[arg(long, value_parser = named::<FenDialect>(DIALECTS))]
+    #[arg(long, value_parser = named::<FenDialect>())]
     pub to: FenDialect,
     /// The dialect to read; with a dialect, a pocket spelled another way is an error.
-    #[arg(long, value_parser = auto::<FenDialect>(AUTO_DIALECTS), default_value = "auto")]
+    #[arg(long, value_parser = auto::<FenDialect>(), default_value = "auto")]
     pub from: Auto<FenDialect>,
     /// The variant of the positions: a pocket variant writes its pockets even when empty
     /// (so a FEN that says nothing of a pocket gets one); chess and horde write none.
     /// `auto` tells it from each line, as `fen check` does. Every name a `[Variant]` tag
     /// may give is taken (`zh`, `Crazyhouse`, `chess960`…).
-    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    #[arg(long, value_parser = auto::<Variant>(), default_value = "auto")]
     pub variant: Auto<Variant>,
     #[command(flatten)]
     pub input: FenInput,
@@ -285,7 +259,7 @@ pub struct CheckArgs {
     /// The variant whose rules apply; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
     /// piece crazyhouse, a black king facing no white one horde, anything else chess.
     /// Every name a `[Variant]` tag may give is taken (`zh`, `Crazyhouse`, `chess960`…).
-    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    #[arg(long, value_parser = auto::<Variant>(), default_value = "auto")]
     pub variant: Auto<Variant>,
     #[command(flatten)]
     pub input: FenInput,
@@ -329,7 +303,7 @@ pub struct PerftArgs {
     /// The variant; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
     /// piece crazyhouse, a black king facing no white one horde, anything else chess;
     /// without a FEN, chess.
-    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    #[arg(long, value_parser = auto::<Variant>(), default_value = "auto")]
     pub variant: Auto<Variant>,
     /// The start position, in any dialect (as a FEN argument).
     #[arg(long)]
@@ -352,7 +326,7 @@ pub struct PositionArgs {
     /// The variant; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
     /// piece crazyhouse, a black king facing no white one horde, anything else chess;
     /// without `--fen`, crazyhouse when a move is a drop, chess otherwise.
-    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    #[arg(long, value_parser = auto::<Variant>(), default_value = "auto")]
     pub variant: Auto<Variant>,
     /// The start position, in any dialect (default: the variant's start position).
     #[arg(long)]
@@ -370,7 +344,7 @@ pub struct MoveOutputArgs {
     pub to: MoveFormat,
     /// How SAN writes pawn drops: p-at (`P@e4`: Lichess exports, Xboard, bughouse-db)
     /// or at (`@e4`: Chess.com, chessops, python-chess).
-    #[arg(long, value_parser = named::<DropStyle>(DROP_STYLES), default_value = "p-at")]
+    #[arg(long, value_parser = named::<DropStyle>(), default_value = "p-at")]
     pub drop_style: DropStyle,
 }
 
@@ -385,7 +359,7 @@ pub struct MovesArgs {
     #[arg(long)]
     pub strict: bool,
     /// The dialect of the final FEN.
-    #[arg(long, value_parser = named::<FenDialect>(DIALECTS), default_value = "lichess")]
+    #[arg(long, value_parser = named::<FenDialect>(), default_value = "lichess")]
     pub dialect: FenDialect,
     /// Write JSON Lines: one record per move, then the final position.
     #[arg(long)]
@@ -410,7 +384,7 @@ pub struct LegalArgs {
     /// The variant; `auto` reads it off the FEN: a bughouse pair is bughouse, a pocket or a promoted
     /// piece crazyhouse, a black king facing no white one horde, anything else chess;
     /// without a FEN, chess.
-    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    #[arg(long, value_parser = auto::<Variant>(), default_value = "auto")]
     pub variant: Auto<Variant>,
     /// The position, in any dialect (as a FEN argument).
     #[arg(long)]
@@ -430,7 +404,7 @@ pub struct GameArgs {
     pub files: Vec<std::path::PathBuf>,
     /// Read every game as this variant, whatever its `[Variant]` tag says (`auto`: as the
     /// tag says).
-    #[arg(long, value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    #[arg(long, value_parser = auto::<Variant>(), default_value = "auto")]
     pub variant: Auto<Variant>,
     /// Forbid drops that checkmate.
     #[arg(long)]
@@ -438,7 +412,7 @@ pub struct GameArgs {
     /// The archive format: `auto` reads a game as BPGN when its file ends in `.bpgn`
     /// (before any compression suffix), its tags name four players or Bughouse, or its
     /// move numbers carry board letters (`1A.`).
-    #[arg(long, value_parser = named::<Format>(FORMATS), default_value = "auto")]
+    #[arg(long, value_parser = named::<Format>(), default_value = "auto")]
     pub format: Format,
     /// The largest game read, in bytes, with an optional suffix K, M or G (default 32M); a
     /// larger one is skipped in constant memory and reported as `game-too-large`, and the
@@ -501,13 +475,13 @@ pub struct ReplayArgs {
     #[command(flatten)]
     pub games: GameArgs,
     /// What to print per ply: fen (the position after it), san or uci.
-    #[arg(long, value_parser = named::<PlyText>(EMITS), default_value = "fen")]
+    #[arg(long, value_parser = named::<PlyText>(), default_value = "fen")]
     pub emit: PlyText,
     /// The dialect of `--emit fen`.
-    #[arg(long, value_parser = named::<FenDialect>(DIALECTS), default_value = "lichess")]
+    #[arg(long, value_parser = named::<FenDialect>(), default_value = "lichess")]
     pub dialect: FenDialect,
     /// How `--emit san` writes pawn drops: p-at (`P@e4`) or at (`@e4`).
-    #[arg(long, value_parser = named::<DropStyle>(DROP_STYLES), default_value = "p-at")]
+    #[arg(long, value_parser = named::<DropStyle>(), default_value = "p-at")]
     pub drop_style: DropStyle,
     /// JSON Lines output: a `replayed` record per game (its plies as a list), then the
     /// summary.
@@ -541,13 +515,13 @@ pub struct ToolInput {
     /// Without any, stdin is read.
     pub files: Vec<std::path::PathBuf>,
     /// Read every game as this variant, whatever its `[Variant]` tag says.
-    #[arg(long, value_name = "VARIANT", value_parser = auto::<Variant>(AUTO_VARIANTS), default_value = "auto")]
+    #[arg(long, value_name = "VARIANT", value_parser = auto::<Variant>(), default_value = "auto")]
     pub read_as: Auto<Variant>,
     /// Forbid drops that checkmate.
     #[arg(long)]
     pub no_drop_mate: bool,
     /// The archive format (`auto`: as `validate` tells it).
-    #[arg(long, value_parser = named::<Format>(FORMATS), default_value = "auto")]
+    #[arg(long, value_parser = named::<Format>(), default_value = "auto")]
     pub format: Format,
     /// The largest game read, in bytes, with an optional suffix K, M or G.
     #[arg(long, value_name = "BYTES", default_value = "32M", value_parser = parse_bytes)]
@@ -591,7 +565,7 @@ pub struct SelectArgs {
     #[arg(long = "tag", value_name = "CRITERION", value_parser = parse_tag)]
     pub tags: Vec<pocketfen::game::TagCriterion>,
     /// The variant the game is read as (every name a `[Variant]` tag may give).
-    #[arg(long, value_parser = named::<Variant>(&AUTO_VARIANTS[1..]))]
+    #[arg(long, value_parser = named::<Variant>())]
     pub variant: Option<Variant>,
     /// A player in any seat (all four in bughouse), case-insensitive; repeat for games
     /// that all of them play in.
@@ -639,7 +613,7 @@ pub struct SelectArgs {
     /// Rewrite the chosen games for this site (lichess, chesscom, xboard), as `pgn
     /// convert` does, instead of copying them; `--strip`, `--tags`, `-w` and
     /// `--ply-limit` need it. A game that does not replay is copied as it was.
-    #[arg(long, value_parser = named::<Target>(TARGETS))]
+    #[arg(long, value_parser = named::<Target>())]
     pub to: Option<Target>,
     #[command(flatten)]
     pub layout: LayoutArgs,
@@ -753,10 +727,10 @@ fn parse_dedupe_by(s: &str) -> Result<pocketfen::game::DedupeBy, String> {
 #[derive(Debug, Args)]
 pub struct PgnConvertArgs {
     /// The site to write for: lichess, chesscom or xboard.
-    #[arg(long, value_parser = named::<Target>(TARGETS))]
+    #[arg(long, value_parser = named::<Target>())]
     pub to: Target,
     /// How pawn drops are written, p-at or at (default: the target's own style).
-    #[arg(long, value_parser = named::<DropStyle>(DROP_STYLES))]
+    #[arg(long, value_parser = named::<DropStyle>())]
     pub drop_style: Option<DropStyle>,
     /// Copy games that do not replay through unchanged instead of leaving them out.
     #[arg(long)]

@@ -45,6 +45,11 @@ pub enum Target {
     Xboard,
 }
 
+impl crate::Choice for Target {
+    const WHAT: &'static str = "target";
+    const NAMES: &'static [&'static str] = &crate::name::names_of!(Target::ALL);
+}
+
 impl std::str::FromStr for Target {
     type Err = crate::ParseNameError;
     /// `lichess`, `chesscom` or `xboard` (any letter case; `chess.com` and `winboard` too).
@@ -54,7 +59,7 @@ impl std::str::FromStr for Target {
             "lichess" => Ok(Target::Lichess),
             "chesscom" | "chess.com" => Ok(Target::Chesscom),
             "xboard" | "winboard" => Ok(Target::Xboard),
-            _ => Err(crate::ParseNameError::new("target", s, &Target::NAMES)),
+            _ => Err(<Target as crate::Choice>::unknown(s)),
         }
     }
 }
@@ -63,11 +68,13 @@ impl Target {
     /// Every target.
     pub const ALL: [Target; 3] = [Target::Lichess, Target::Chesscom, Target::Xboard];
 
-    const NAMES: [&'static str; 3] = ["lichess", "chesscom", "xboard"];
-
     /// `lichess`, `chesscom` or `xboard`.
-    pub fn name(self) -> &'static str {
-        Target::NAMES[self as usize]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Target::Lichess => "lichess",
+            Target::Chesscom => "chesscom",
+            Target::Xboard => "xboard",
+        }
     }
 
     fn dialect(self) -> FenDialect {

@@ -46,13 +46,14 @@ impl std::str::FromStr for Format {
             "auto" => Ok(Format::Auto),
             "pgn" => Ok(Format::Pgn),
             "bpgn" => Ok(Format::Bpgn),
-            _ => Err(crate::ParseNameError::new(
-                "format",
-                s,
-                &["auto", "pgn", "bpgn"],
-            )),
+            _ => Err(<Format as crate::Choice>::unknown(s)),
         }
     }
+}
+
+impl crate::Choice for Format {
+    const WHAT: &'static str = "format";
+    const NAMES: &'static [&'static str] = &["auto", "pgn", "bpgn"];
 }
 
 impl Format {

@@ -44,13 +44,14 @@ impl std::str::FromStr for PlyText {
             "fen" => Ok(PlyText::Fen(FenDialect::Lichess)),
             "san" => Ok(PlyText::San(DropStyle::Letter)),
             "uci" => Ok(PlyText::Uci),
-            _ => Err(crate::ParseNameError::new(
-                "emit value",
-                s,
-                &["fen", "san", "uci"],
-            )),
+            _ => Err(<PlyText as crate::Choice>::unknown(s)),
         }
     }
+}
+
+impl crate::Choice for PlyText {
+    const WHAT: &'static str = "emit value";
+    const NAMES: &'static [&'static str] = &["fen", "san", "uci"];
 }
 
 struct Lines<'f> {

@@ -10,7 +10,12 @@ from typing_extensions import NotRequired, Self, TypedDict
 __version__: str
 __all__: list[str]
 
+# The names of pocketfen's choices, as the library lists them (a test compares them).
 Dialect = Literal["lichess", "xboard", "chesscom", "bracket"]
+Target = Literal["lichess", "chesscom", "xboard"]
+DropStyle = Literal["p-at", "at"]
+Emit = Literal["fen", "san", "uci"]
+VariantName = Literal["chess", "crazyhouse", "loop", "chessgi", "horde", "bughouse"]
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, IO[bytes]]
 Severity = Literal["error", "warning"]
 Color = bool
@@ -34,7 +39,7 @@ class GameRecord(TypedDict):
     file: str
     game: int
     line: int
-    variant: Optional[str]
+    variant: Optional[VariantName]
     plies: int
     status: Literal["ok", "illegal", "error"]
     result_reading: NotRequired[Literal["board", "team", "both"]]
@@ -290,9 +295,9 @@ def validate(
 
 def convert_pgn(
     source: Source,
-    to: Literal["lichess", "chesscom", "xboard"],
+    to: Target,
     *,
-    drop_style: Optional[Literal["p-at", "at"]] = None,
+    drop_style: Optional[DropStyle] = None,
     keep_broken: bool = False,
     jobs: int = 0,
     split: Optional[Split] = None,
@@ -300,7 +305,7 @@ def convert_pgn(
 
 def replay(
     source: Source,
-    emit: Literal["fen", "san", "uci"] = "fen",
+    emit: Emit = "fen",
     *,
     jobs: int = 0,
     split: Optional[Split] = None,

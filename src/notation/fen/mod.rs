@@ -102,7 +102,7 @@ impl FenDialect {
     ];
 
     /// `lichess`, `xboard`, `chesscom` or `bracket`.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             FenDialect::Lichess => "lichess",
             FenDialect::Xboard => "xboard",
@@ -118,6 +118,8 @@ impl fmt::Display for FenDialect {
     }
 }
 
+use crate::Choice as _;
+
 impl FromStr for FenDialect {
     type Err = crate::name::ParseNameError;
     /// `lichess`, `xboard`, `chesscom` or `bracket` (any letter case; `chess.com` too).
@@ -126,14 +128,13 @@ impl FromStr for FenDialect {
         FenDialect::ALL
             .into_iter()
             .find(|d| d.name() == l || (l == "chess.com" && *d == FenDialect::Chesscom))
-            .ok_or_else(|| {
-                crate::name::ParseNameError::new(
-                    "dialect",
-                    s,
-                    &["lichess", "xboard", "chesscom", "bracket"],
-                )
-            })
+            .ok_or_else(|| FenDialect::unknown(s))
     }
+}
+
+impl crate::Choice for FenDialect {
+    const WHAT: &'static str = "dialect";
+    const NAMES: &'static [&'static str] = &crate::name::names_of!(FenDialect::ALL);
 }
 
 /// The FEN field a parse error is in.

@@ -223,7 +223,7 @@ impl DropStyle {
     pub const ALL: [DropStyle; 2] = [DropStyle::Letter, DropStyle::Bare];
 
     /// `p-at` (`P@e4`) or `at` (`@e4`).
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             DropStyle::Letter => "p-at",
             DropStyle::Bare => "at",
@@ -239,8 +239,13 @@ impl FromStr for DropStyle {
         DropStyle::ALL
             .into_iter()
             .find(|d| d.name() == l)
-            .ok_or_else(|| crate::name::ParseNameError::new("drop style", s, &["p-at", "at"]))
+            .ok_or_else(|| <DropStyle as crate::Choice>::unknown(s))
     }
+}
+
+impl crate::Choice for DropStyle {
+    const WHAT: &'static str = "drop style";
+    const NAMES: &'static [&'static str] = &crate::name::names_of!(DropStyle::ALL);
 }
 
 /// A SAN token that could not be read.
