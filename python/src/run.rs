@@ -18,10 +18,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use pythonize::pythonize;
 
+use pocketfen::game::Options;
+use pocketfen::run::dedupe::Kept;
+use pocketfen::run::record::RunRecord;
 use pocketfen::run::{Run, RunOptions, Task};
 use pocketfen::stream::{Source, Split};
-use pocketfen::game::Options;
-use pocketfen::run::record::RunRecord;
 
 /// How long a wait lasts between two checks for signals.
 pub(crate) const SLICE: Duration = Duration::from_millis(20);
@@ -177,11 +178,15 @@ pub(crate) enum Yields {
     Texts,
     /// `replay`: `(game number, plies)`.
     Plies,
+    /// `select`: the text of each game chosen.
+    Chosen,
+    /// `dedupe`: the text of each game whose key is new.
+    Kept,
 }
 
 /// The items of a run over an archive: the records of `validate` as dicts, the games of
-/// `convert_pgn` as strings, or those of `replay` as `(game, plies)` tuples, in input
-/// order. Ctrl-C interrupts it at once (the items already read still come, then a
+/// `convert_pgn`, `select` and `dedupe` as strings, or those of `replay` as
+/// `(game, plies)` tuples, in input order. Ctrl-C interrupts it at once (the items already read still come, then a
 /// summary marked interrupted); `close()`, or leaving a `with` block, stops the run.
 #[pyclass(module = "pocketfen")]
 pub(crate) struct RunIterator {
@@ -191,6 +196,8 @@ pub(crate) struct RunIterator {
     live: Arc<Live>,
     yields: Yields,
     done: AtomicBool,
+    /// `dedupe`'s games kept so far.
+    kept: Mutex<Kept>,
 }
 
 /// Sends a record unless the run is closed; `false` when it is, or the iterator gone.
@@ -239,6 +246,7 @@ impl RunIterator {
             live,
             yields,
             done: AtomicBool::new(false),
+            kept: Mutex::new(Kept::default()),
         }
     }
 
@@ -377,6 +385,22 @@ impl RunIterator {
                     }
                     (true, None) => {}
                 },
+                // A game over the size limit was never read: it is in no output.
+                (Yields::Chosen, RunRecord::Selected(g))
+                    if g.selected && g.raw.too_large.is_none() =>
+                {
+                    return Ok(match &g.text {
+                        Some(text) => PyString::new(py, text),
+                        None => PyString::new(py, &String::from_utf8_lossy(&g.raw.bytes)),
+                    }
+                    .into_any());
+                }
+                (Yields::Kept, RunRecord::Keyed(g))
+                    if g.raw.too_large.is_none() && lock(&self.kept).first_of(&g).is_none() =>
+                {
+                    let text = String::from_utf8_lossy(&g.raw.bytes);
+                    return Ok(PyString::new(py, &text).into_any());
+                }
                 (Yields::Plies, RunRecord::Replayed(r)) => {
                     let plies = PyList::new(py, r.plies().collect::<Vec<_>>())?;
                     return Ok(PyTuple::new(
@@ -418,9 +442,11 @@ pub(crate) fn start(
     timings: bool,
 ) -> RunIterator {
     let yields = match task {
-        Task::Validate { .. } | Task::Select(..) | Task::Dedupe { .. } => Yields::Records,
+        Task::Validate { .. } => Yields::Records,
         Task::Convert { .. } => Yields::Texts,
         Task::Replay { .. } => Yields::Plies,
+        Task::Select(..) => Yields::Chosen,
+        Task::Dedupe { .. } => Yields::Kept,
     };
     let opts = RunOptions {
         game,

@@ -6,9 +6,9 @@ variants (Crazyhouse, Loop, Chessgi, Horde, Bughouse), at native speed.
 - `Position` is one board of the rules engine, with the habits of a python-chess board
   (`push`, `pop`, `san`, `piece_at`, `outcome()`…) and `from_board`/`to_board` to trade
   boards with python-chess, which pocketfen does not need;
-- `validate`, `convert_pgn` and `replay` read PGN and BPGN archives (plain, zstd, gzip,
-  bzip2; a path, bytes or a binary file object) on every core, in bounded memory;
-  `splits` and `merge` share one archive among processes or machines.
+- `validate`, `convert_pgn`, `replay`, `select` and `dedupe` read PGN and BPGN archives
+  (plain, zstd, gzip, bzip2; a path, bytes or a binary file object) on every core, in
+  bounded memory; `splits` and `merge` share one archive among processes or machines.
 
     >>> import pocketfen
     >>> pocketfen.convert_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[] w KQkq - 2 3", "lichess")
@@ -48,8 +48,10 @@ from ._pocketfen import (
     check_fen,
     convert_fen,
     convert_pgn,
+    dedupe,
     merge,
     replay,
+    select,
     splits,
     validate,
 )
@@ -59,6 +61,14 @@ from ._pocketfen import (
 
 Dialect = _Literal["lichess", "xboard", "chesscom", "bracket"]
 """A FEN dialect's name."""
+Target = _Literal["lichess", "chesscom", "xboard"]
+"""A site `convert_pgn` and `select` write games for."""
+DropStyle = _Literal["p-at", "at"]
+"""How a pawn drop is written: `P@e4` (`p-at`) or `@e4` (`at`)."""
+Emit = _Literal["fen", "san", "uci"]
+"""What `replay` gives for each ply."""
+VariantName = _Literal["chess", "crazyhouse", "loop", "chessgi", "horde", "bughouse"]
+"""A variant's name, as records give it."""
 Source = _Union[str, "os.PathLike[str]", bytes, bytearray, _IO[bytes]]
 """What an archive is read from: a path, bytes, or a binary file object."""
 
@@ -181,6 +191,8 @@ Split = _Union[str, _Tuple[int, int], Part]
 
 __all__ = [
     "Dialect",
+    "DropStyle",
+    "Emit",
     "FenError",
     "FenProblem",
     "GameRecord",
@@ -200,14 +212,18 @@ __all__ = [
     "SplitInfo",
     "SplitPoint",
     "SummaryRecord",
+    "Target",
     "Termination",
     "TrailingBytes",
+    "VariantName",
     "__version__",
     "check_fen",
     "convert_fen",
     "convert_pgn",
+    "dedupe",
     "merge",
     "replay",
+    "select",
     "splits",
     "validate",
 ]

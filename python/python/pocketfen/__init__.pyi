@@ -303,6 +303,34 @@ def convert_pgn(
     split: Optional[Split] = None,
 ) -> RunIterator[str]: ...
 
+def select(
+    source: Source,
+    *,
+    tag: Iterable[str] = (),
+    variant: Optional[str] = None,
+    player: Iterable[str] = (),
+    result: Iterable[Literal["1-0", "0-1", "1/2-1/2", "*"]] = (),
+    min_plies: Optional[int] = None,
+    max_plies: Optional[int] = None,
+    position: Optional[str] = None,
+    board_only: bool = False,
+    ends_in: Optional[Literal["mate", "checkmate", "stalemate", "drop-mate"]] = None,
+    valid: bool = False,
+    invalid: bool = False,
+    strict: bool = False,
+    to: Optional[Target] = None,
+    jobs: int = 0,
+    split: Optional[Split] = None,
+) -> RunIterator[str]: ...
+
+def dedupe(
+    source: Source,
+    *,
+    by: Literal["moves", "moves-and-tags"] = "moves",
+    jobs: int = 0,
+    split: Optional[Split] = None,
+) -> RunIterator[str]: ...
+
 def replay(
     source: Source,
     emit: Emit = "fen",

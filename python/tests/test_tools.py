@@ -1,0 +1,68 @@
+"""`select` and `dedupe`: the games `pocketfen pgn select` and `pgn dedupe` write with the
+same flags, yielded one by one."""
+
+import pytest
+
+import pocketfen
+from conftest import SAMPLES, run_cli
+
+STANDARD = SAMPLES / "lichess_standard_2025-05_sample438.pgn"
+ZH = SAMPLES / "lichess_zh_2022-2025_bots75.pgn.zst"
+
+# Keyword arguments and the command line's flags that ask for the same games.
+SELECTIONS = [
+    ({"tag": ["WhiteElo>=2000"]}, ["--tag", "WhiteElo>=2000"]),
+    ({"tag": ["Opening~^Sicilian", "Result=1-0"]}, ["--tag", "Opening~^Sicilian", "--tag", "Result=1-0"]),
+    ({"result": ["0-1"], "min_plies": 60}, ["--result", "0-1", "--min-plies", "60"]),
+    ({"ends_in": "mate"}, ["--ends-in", "mate"]),
+    ({"player": ["mohammadX1X"], "max_plies": 200}, ["--player", "mohammadX1X", "--max-plies", "200"]),
+    ({"invalid": True, "strict": True}, ["--invalid", "--strict"]),
+    ({"variant": "chess", "max_plies": 40, "to": "xboard"}, ["--variant", "chess", "--max-plies", "40", "--to", "xboard"]),
+]
+
+
+@pytest.mark.parametrize("kwargs,flags", SELECTIONS)
+def test_select_yields_the_games_the_command_line_writes(pocketfen_cli, kwargs, flags):
+    games = list(pocketfen.select(STANDARD, **kwargs))
+    out = run_cli(pocketfen_cli, "pgn", "select", "-q", *flags, STANDARD)
+    assert out.returncode in (0, 1), out.stderr
+    written = out.stdout.decode()
+    assert "".join(g if g.endswith("\n\n") else g + "\n" for g in games) == written
+    # The selection chose some games and left some out: it was asked something.
+    assert 0 < len(games) < 438 or kwargs.get("invalid")
+
+
+def test_select_reads_compressed_crazyhouse_and_rewrites_for_a_site(pocketfen_cli):
+    games = list(pocketfen.select(ZH, ends_in="drop-mate", to="lichess", jobs=2))
+    out = run_cli(pocketfen_cli, "pgn", "select", "-q", "--ends-in", "drop-mate", "--to", "lichess", ZH)
+    assert "".join(g if g.endswith("\n\n") else g + "\n" for g in games) == out.stdout.decode()
+    assert games and all("[Variant \"Crazyhouse\"]" in g for g in games)
+
+
+def test_dedupe_yields_each_game_once_as_the_command_line_does(pocketfen_cli, tmp_path):
+    # Every game twice, the second copies with other tags: the same by moves, not by
+    # moves and tags.
+    text = STANDARD.read_text()
+    twice = tmp_path / "twice.pgn"
+    twice.write_text(text + "\n" + text.replace('[Event "', '[Event "copy of '))
+    for by in ("moves", "moves-and-tags"):
+        games = list(pocketfen.dedupe(twice, by=by))
+        out = run_cli(pocketfen_cli, "pgn", "dedupe", "-q", "--by", by, twice)
+        assert out.returncode == 0, out.stderr
+        assert "".join(g if g.endswith("\n\n") else g + "\n" for g in games) == out.stdout.decode()
+    assert len(list(pocketfen.dedupe(twice))) < len(list(pocketfen.dedupe(twice, by="moves-and-tags")))
+
+
+def test_bad_selections_raise_and_name_the_argument():
+    with pytest.raises(ValueError, match="tag"):
+        pocketfen.select(STANDARD, tag=["WhiteElo"])
+    with pytest.raises(ValueError, match="result"):
+        pocketfen.select(STANDARD, result=["2-0"])
+    with pytest.raises(ValueError, match="ends_in"):
+        pocketfen.select(STANDARD, ends_in="resignation")
+    with pytest.raises(ValueError, match="valid and invalid"):
+        pocketfen.select(STANDARD, valid=True, invalid=True)
+    with pytest.raises(ValueError, match="variant"):
+        pocketfen.select(STANDARD, variant="xiangqi")
+    with pytest.raises(ValueError, match="by"):
+        pocketfen.dedupe(STANDARD, by="players")
