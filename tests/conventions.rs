@@ -1468,5 +1468,8 @@ fn the_python_stub_and_the_help_name_the_librarys_choices() {
         .find(|l| l.contains("[possible values: auto, chess"))
         .expect("--variant's values");
     let names = pocketfen::Variant::NAMES.join(", ");
-    assert!(offered.contains(&format!("[possible values: auto, {names}]")), "{offered}");
+    assert!(
+        offered.contains(&format!("[possible values: auto, {names}]")),
+        "{offered}"
+    );
 }

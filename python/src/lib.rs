@@ -12,6 +12,7 @@ mod interop;
 mod position;
 mod run;
 mod source;
+mod tools;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -22,9 +23,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pythonize::{depythonize, pythonize};
 
-use pocketfen::game::{
-    DedupeBy, Ending, Format, Options, PlyText, Reaches, Selection, TagCriterion, Target,
-};
+use pocketfen::game::{Format, Options, PlyText, Target};
 use pocketfen::notation::fen::{self, FenDialect, FenPositionError, ParseFenError};
 use pocketfen::run::Task;
 use pocketfen::run::record::RunRecord;
@@ -160,7 +159,7 @@ fn parse_split(split: &Bound<'_, PyAny>) -> PyResult<Split> {
 }
 
 /// A name the library reads, or a ValueError that lists the names.
-fn parse_name<T: FromStr<Err = ParseNameError>>(name: &str) -> PyResult<T> {
+pub(crate) fn parse_name<T: FromStr<Err = ParseNameError>>(name: &str) -> PyResult<T> {
     name.parse()
         .map_err(|e: ParseNameError| PyValueError::new_err(e.to_string()))
 }
@@ -260,148 +259,6 @@ fn convert_pgn(
     Ok(run::start(sources, feed, task, opts, jobs, split, false))
 }
 
-/// select(source, *, tag=(), variant=None, player=(), result=(), min_plies=None, max_plies=None, position=None, board_only=False, ends_in=None, valid=False, invalid=False, strict=False, to=None, jobs=0, split=None)
-/// --
-///
-/// Yields the games of an archive that meet every criterion, each exactly as it was read
-/// (or rewritten for a site with `to`: `lichess`, `chesscom` or `xboard`), in input
-/// order: the games `pocketfen pgn select` writes with the same flags. `tag` takes
-/// criteria `NAME=VALUE` (exact), `NAME~REGEX` and `NAME>=N` (also `>`, `<`, `<=`;
-/// numbers and `YYYY.MM.DD` dates compare as such); `variant` any name a `[Variant]` tag
-/// gives; `player` names either side; `result` is any of `1-0`, `0-1`, `1/2-1/2`, `*`;
-/// `position` a FEN (or a Lichess analysis URL) some position of the main line must equal
-/// (`board_only`: the board alone); `ends_in` one of `mate`, `stalemate`, `drop-mate`
-/// (the end on the board); `valid`/`invalid` keep the games `validate`
-/// accepts or rejects (`strict` as `validate --strict`). A game over the size limit is
-/// in no output. `source`, `jobs` and `split` are as `validate`'s.
-#[pyfunction]
-#[pyo3(signature = (source, *, tag = Vec::new(), variant = None, player = Vec::new(), result = Vec::new(), min_plies = None, max_plies = None, position = None, board_only = false, ends_in = None, valid = false, invalid = false, strict = false, to = None, jobs = 0, split = None))]
-#[allow(clippy::too_many_arguments)]
-fn select(
-    py: Python<'_>,
-    source: &Bound<'_, PyAny>,
-    tag: Vec<String>,
-    variant: Option<&str>,
-    player: Vec<String>,
-    result: Vec<String>,
-    min_plies: Option<usize>,
-    max_plies: Option<usize>,
-    position: Option<&str>,
-    board_only: bool,
-    ends_in: Option<&str>,
-    valid: bool,
-    invalid: bool,
-    strict: bool,
-    to: Option<&str>,
-    jobs: usize,
-    split: Option<&Bound<'_, PyAny>>,
-) -> PyResult<RunIterator> {
-    let value = |e: String| PyValueError::new_err(e);
-    if valid && invalid {
-        return Err(value(
-            "valid and invalid exclude each other: ask for one".to_owned(),
-        ));
-    }
-    if board_only && position.is_none() {
-        return Err(value(
-            "board_only compares a position: give position too".to_owned(),
-        ));
-    }
-    let tags = tag
-        .iter()
-        .map(|t| {
-            t.parse::<TagCriterion>()
-                .map_err(|e| value(format!("tag {e}")))
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    for r in &result {
-        if !["1-0", "0-1", "1/2-1/2", "*"].contains(&r.as_str()) {
-            return Err(value(format!(
-                "result `{r}`: expected 1-0, 0-1, 1/2-1/2 or *"
-            )));
-        }
-    }
-    let position = position
-        .map(|fen| Reaches::new(fen, board_only))
-        .transpose()
-        .map_err(|e| value(format!("position {e}")))?;
-    let variant: Option<Variant> = variant.map(parse_name).transpose()?;
-    let ends_in: Option<Ending> = ends_in
-        .map(|e| e.parse().map_err(|e: String| value(format!("ends_in {e}"))))
-        .transpose()?;
-    let selection = Selection {
-        tags,
-        // A Lichess URL's variant, unless one is asked for.
-        variant: variant.or(position.as_ref().and_then(|p| p.variant)),
-        players: player,
-        results: result,
-        min_plies,
-        max_plies,
-        position,
-        ends_in,
-        valid: match (valid, invalid) {
-            (true, _) => Some(true),
-            (_, true) => Some(false),
-            _ => None,
-        },
-        capture: None,
-        name_samples: None,
-    };
-    let rewrite = to
-        .map(|to| -> PyResult<_> {
-            let target: Target = parse_name(to)?;
-            Ok(Arc::new(pocketfen::run::Rewrite {
-                target,
-                style: target.drop_style(),
-                layout: Default::default(),
-            }))
-        })
-        .transpose()?;
-    let feed = Feed::new();
-    let (sources, split) = sources(py, source, split, &feed)?;
-    let opts = Options {
-        strict,
-        ..Options::default()
-    };
-    let task = Task::Select(Arc::new(selection), rewrite);
-    Ok(run::start(sources, feed, task, opts, jobs, split, false))
-}
-
-/// dedupe(source, *, by="moves", jobs=0, split=None)
-/// --
-///
-/// Yields each game of an archive once, exactly as it was read, in input order, leaving
-/// out its later copies: the games `pocketfen pgn dedupe` writes. `by` is what makes two
-/// games the same: `moves` (the start position and the main line) or `moves-and-tags`
-/// (those and the seven-tag roster). A game over the size limit is in no output.
-/// `source`, `jobs` and `split` are as `validate`'s (with `split`, copies are found
-/// within the part).
-#[pyfunction]
-#[pyo3(signature = (source, *, by = "moves", jobs = 0, split = None))]
-fn dedupe(
-    py: Python<'_>,
-    source: &Bound<'_, PyAny>,
-    by: &str,
-    jobs: usize,
-    split: Option<&Bound<'_, PyAny>>,
-) -> PyResult<RunIterator> {
-    let by: DedupeBy = by
-        .parse()
-        .map_err(|e: String| PyValueError::new_err(format!("by {e}")))?;
-    let feed = Feed::new();
-    let (sources, split) = sources(py, source, split, &feed)?;
-    let task = Task::Dedupe { by };
-    Ok(run::start(
-        sources,
-        feed,
-        task,
-        Options::default(),
-        jobs,
-        split,
-        false,
-    ))
-}
-
 /// replay(source, emit="fen", *, jobs=0, split=None)
 /// --
 ///
@@ -434,7 +291,7 @@ fn replay(
 
 /// The sources of a run (a directory's archives, as the command line walks them, or
 /// one), and the part of it to read.
-fn sources(
+pub(crate) fn sources(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     split: Option<&Bound<'_, PyAny>>,
@@ -561,8 +418,9 @@ fn pocketfen_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(convert_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
-    m.add_function(wrap_pyfunction!(select, m)?)?;
-    m.add_function(wrap_pyfunction!(dedupe, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::select, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::dedupe, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::split, m)?)?;
     m.add_function(wrap_pyfunction!(splits, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_class::<position::PyPosition>()?;

@@ -305,6 +305,35 @@ impl RunIterator {
     }
 }
 
+impl RunIterator {
+    /// The next record for work done in Rust (`split`): `None` at the end of the run
+    /// (its thread joined); the file object's own exception in place of the summary of
+    /// the stream it cut short; KeyboardInterrupt at Ctrl-C (the run stops).
+    pub(crate) fn next_record_or_end(&self, py: Python<'_>) -> PyResult<Option<RunRecord>> {
+        match self.next_record(py)? {
+            Some(RunRecord::Summary(s)) if s.stream_error.is_some() => {
+                match self.live.feed.take_error() {
+                    Some(e) => {
+                        self.done.store(true, Ordering::Release);
+                        self.live.feed.close();
+                        Err(as_raised(py, e))
+                    }
+                    None => Ok(Some(RunRecord::Summary(s))),
+                }
+            }
+            Some(record) => Ok(Some(record)),
+            None => {
+                let e = self.end(py);
+                if e.is_instance_of::<PyStopIteration>(py) {
+                    Ok(None)
+                } else {
+                    Err(e)
+                }
+            }
+        }
+    }
+}
+
 impl Drop for RunIterator {
     fn drop(&mut self) {
         // The thread ends on its own, without calling into Python again.

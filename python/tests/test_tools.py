@@ -1,6 +1,8 @@
 """`select` and `dedupe`: the games `pocketfen pgn select` and `pgn dedupe` write with the
 same flags, yielded one by one."""
 
+import pathlib
+
 import pytest
 
 import pocketfen
@@ -66,3 +68,42 @@ def test_bad_selections_raise_and_name_the_argument():
         pocketfen.select(STANDARD, variant="xiangqi")
     with pytest.raises(ValueError, match="by"):
         pocketfen.dedupe(STANDARD, by="players")
+
+
+@pytest.mark.parametrize(
+    "kwargs,flags,pattern",
+    [
+        ({"every": 100}, ["--every", "100"], "part-{n:3}.pgn"),
+        ({"every": 150}, ["--every", "150"], "z/part-{n}.pgn.zst"),
+        ({"by_tag": "TimeControl"}, ["--by-tag", "TimeControl"], "by-{value}.pgn.gz"),
+    ],
+)
+def test_split_writes_the_files_the_command_line_writes(pocketfen_cli, tmp_path, kwargs, flags, pattern):
+    ours, theirs = tmp_path / "py", tmp_path / "cli"
+    made = pocketfen.split(STANDARD, ours / pattern, **kwargs)
+    out = run_cli(pocketfen_cli, "pgn", "split", "-q", *flags, "-o", theirs / pattern, STANDARD)
+    assert out.returncode == 0, out.stderr
+    assert sum(n for _, n in made) == 438 and len(made) > 2
+    names = sorted(str(p.relative_to(ours)) for p in ours.rglob("*") if p.is_file())
+    assert names == sorted(str(p.relative_to(theirs)) for p in theirs.rglob("*") if p.is_file())
+    assert names == sorted(str(pathlib.Path(p).relative_to(ours)) for p, _ in made)
+    for name in names:
+        # Compressed files are read back the same: what each holds is one game set.
+        assert list(pocketfen.dedupe(ours / name, by="moves-and-tags")) == list(
+            pocketfen.dedupe(theirs / name, by="moves-and-tags")
+        ), name
+
+
+def test_split_refuses_bad_patterns_and_never_writes_over_its_source(tmp_path):
+    with pytest.raises(ValueError, match="every=N .* or by_tag"):
+        pocketfen.split(STANDARD, tmp_path / "x-{n}.pgn")
+    with pytest.raises(ValueError, match=r"put \{n\}"):
+        pocketfen.split(STANDARD, tmp_path / "x.pgn", every=10)
+    with pytest.raises(ValueError, match=r"drop the \{n\}"):
+        pocketfen.split(STANDARD, tmp_path / "x-{n}.pgn", by_tag="Site")
+    source = tmp_path / "part-1.pgn"
+    source.write_bytes(STANDARD.read_bytes())
+    with pytest.raises(OSError, match="writing it would destroy what is read"):
+        pocketfen.split(source, tmp_path / "part-{n:1}.pgn", every=1000)
+    assert source.read_bytes() == STANDARD.read_bytes()
+    assert [p.name for p in tmp_path.iterdir()] == ["part-1.pgn"]

@@ -13,12 +13,12 @@ use anyhow::{Context, Result};
 
 use super::args::{GameArgs, ToolInput};
 use super::live::{self, ProgressLine, Shared};
-use super::output::{Packed, open_output, persist, refuse_input};
+use super::output::{open_output, persist, refuse_input};
 use pocketfen::game::{Format, GameProblem, Options};
 use pocketfen::notation::printable;
 use pocketfen::run::record::{RunRecord, SummaryRecord, TotalRecord};
 use pocketfen::run::{ProgressFn, Run, RunOptions, Task};
-use pocketfen::stream::{Compression, Source};
+use pocketfen::stream::{ArchiveWriter, Compression, Source};
 
 /// An archive command's inputs and progress line, from which its run starts.
 pub(super) struct Archive {
@@ -405,7 +405,7 @@ pub(super) fn quiet_end(line: Option<&Shared>, name: &str, s: &SummaryRecord) {
 /// through a temporary file renamed at the end, never one of the inputs.
 pub(super) struct Dest {
     path: Option<PathBuf>,
-    pub(super) out: Packed,
+    pub(super) out: ArchiveWriter,
     temp: Option<tempfile::NamedTempFile>,
 }
 
@@ -424,7 +424,7 @@ impl Dest {
         });
         let (w, temp) = open_output(path)?;
         let w: Box<dyn Write> = Box::new(io::BufWriter::with_capacity(1 << 16, w));
-        let out = Packed::new(w, compression, None, jobs).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let out = ArchiveWriter::new(w, compression, None, jobs)?;
         Ok(Dest {
             path: path.map(Path::to_owned),
             out,

@@ -12,11 +12,11 @@ use pocketfen::stream::write_game;
 use super::archive::{Archive, count, options, problem_lines, quiet_end, shown_in, timing_text};
 use super::args::PgnConvertArgs;
 use super::live::{self, Out, Shared};
-use super::output::{Packed, open_output, persist, refuse_input};
+use super::output::{open_output, persist, refuse_input};
 use pocketfen::Severity;
 use pocketfen::run::record::{ConvertedRecord, RunRecord, SummaryRecord};
 use pocketfen::run::{Rewrite, Task};
-use pocketfen::stream::Compression;
+use pocketfen::stream::{ArchiveWriter, Compression};
 
 /// What `pgn convert` did with a file's games: written, and left out (or copied
 /// unchanged, with `--keep-broken`) by the kind of their first error.
@@ -104,8 +104,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         Box::new(io::BufWriter::with_capacity(1 << 16, dest))
     };
     let jobs = pocketfen::run::jobs(args.jobs.unwrap_or(0));
-    let mut out =
-        Packed::new(dest, compression, args.level, jobs).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut out = ArchiveWriter::new(dest, compression, args.level, jobs)?;
     let task = Task::Convert {
         to: std::sync::Arc::new(Rewrite {
             target,

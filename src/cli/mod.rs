@@ -6,7 +6,6 @@
 
 mod archive;
 mod args;
-mod by_tag;
 mod convert;
 mod dedupe;
 mod fen;

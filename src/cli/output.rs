@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::live;
-use pocketfen::stream::{CompressedWriter, Compression};
 
 /// Refuses `dest` when it is one of the inputs (through symlinks and hard links: the
 /// same device and inode), standard input included: writing it would destroy what is
@@ -145,48 +144,50 @@ pub fn persist(temp: tempfile::NamedTempFile, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `pgn convert`'s output: plain, or compressed by the destination's extension.
-pub enum Packed {
-    Plain(Option<Box<dyn Write>>),
-    Compressed(Option<CompressedWriter<Box<dyn Write>>>),
+/// The files of `pgn split`: temporary files beside their destinations (never an
+/// input), known to the signal handler (a second interrupt removes them), renamed with
+/// the destination's permissions.
+pub struct SplitOutputs {
+    pub inputs: Vec<PathBuf>,
 }
 
-impl Packed {
-    pub fn new(
-        out: Box<dyn Write>,
-        compression: Compression,
-        level: Option<i32>,
-        jobs: usize,
-    ) -> io::Result<Packed> {
-        Ok(match compression {
-            Compression::None => Packed::Plain(Some(out)),
-            c => Packed::Compressed(Some(CompressedWriter::new(out, c, level, jobs)?)),
-        })
+impl pocketfen::run::split_files::Outputs for SplitOutputs {
+    fn create(&mut self, dest: &Path) -> io::Result<(File, PathBuf)> {
+        refuse_input("-o", dest, &self.inputs).map_err(|e| io::Error::other(format!("{e:#}")))?;
+        live::catch_signals();
+        let mut partials = live::partials_lock();
+        let (dir, made) = new_temp_beside(dest);
+        let temp = made.map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("creating a temporary file in {}: {e}", dir.display()),
+            )
+        })?;
+        let (file, path) = temp.keep().map_err(|e| e.error)?;
+        if let Some(partials) = partials.as_deref_mut() {
+            partials.push(path.clone());
+        }
+        Ok((file, path))
     }
 
-    /// Writes the last frame and flushes.
-    pub fn finish(&mut self) -> io::Result<()> {
-        match self {
-            Packed::Plain(w) => w.take().map_or(Ok(()), |mut w| w.flush()),
-            Packed::Compressed(w) => w.take().map_or(Ok(()), |w| w.finish().map(drop)),
+    fn persist(&mut self, temp: &Path, dest: &Path) -> io::Result<()> {
+        if let Ok(meta) = std::fs::metadata(dest) {
+            let _ = std::fs::set_permissions(temp, meta.permissions());
         }
+        let renamed = std::fs::rename(temp, dest);
+        forget_partial(temp);
+        renamed
+    }
+
+    fn discard(&mut self, temp: &Path) {
+        let _ = std::fs::remove_file(temp);
+        forget_partial(temp);
     }
 }
 
-impl Write for Packed {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Packed::Plain(Some(w)) => w.write(buf),
-            Packed::Compressed(Some(w)) => w.write(buf),
-            _ => Err(io::Error::other("the output is finished")),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Packed::Plain(Some(w)) => w.flush(),
-            Packed::Compressed(Some(w)) => w.flush(),
-            _ => Ok(()),
-        }
+/// Takes `temp` out of the files a second interrupt removes.
+fn forget_partial(temp: &Path) {
+    if let Some(mut partials) = live::partials_lock() {
+        partials.retain(|p| p != temp);
     }
 }

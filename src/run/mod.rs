@@ -36,6 +36,7 @@ pub mod merge;
 mod options;
 mod pipeline;
 pub mod record;
+pub mod split_files;
 mod task;
 
 pub use options::{MAX_JOBS, Progress, ProgressFn, RunOptions, jobs};

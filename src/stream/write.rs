@@ -30,3 +30,89 @@ pub fn write_game(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
     }
     out.write_all(end)
 }
+
+/// An archive being written: plain, or compressed (zstd, gzip, bzip2) in frames on
+/// `jobs` threads ([`super::CompressedWriter`]), as its name's ending asks
+/// ([`super::Compression::from_name`]).
+pub enum ArchiveWriter<W: Write = Box<dyn Write>> {
+    /// Plain text (none once finished).
+    Plain(Option<W>),
+    /// Compressed (none once finished).
+    #[cfg(feature = "compression")]
+    Compressed(Option<super::CompressedWriter<W>>),
+}
+
+impl<W: Write> std::fmt::Debug for ArchiveWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ArchiveWriter::Plain(_) => "ArchiveWriter::Plain",
+            #[cfg(feature = "compression")]
+            ArchiveWriter::Compressed(_) => "ArchiveWriter::Compressed",
+        })
+    }
+}
+
+impl<W: Write> ArchiveWriter<W> {
+    /// Writes into `out`, compressed as `compression` says at `level` (none: the
+    /// compression's default) on `jobs` threads.
+    ///
+    /// # Errors
+    ///
+    /// A level the compression does not take, or a compression this build cannot write
+    /// (without the `compression` feature).
+    pub fn new(
+        out: W,
+        compression: super::Compression,
+        level: Option<i32>,
+        jobs: usize,
+    ) -> io::Result<ArchiveWriter<W>> {
+        match compression {
+            super::Compression::None => Ok(ArchiveWriter::Plain(Some(out))),
+            #[cfg(feature = "compression")]
+            c => Ok(ArchiveWriter::Compressed(Some(
+                super::CompressedWriter::new(out, c, level, jobs)?,
+            ))),
+            #[cfg(not(feature = "compression"))]
+            c => {
+                let _ = (level, jobs);
+                Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    format!("writing {} needs the `compression` feature", c.name()),
+                ))
+            }
+        }
+    }
+
+    /// Writes the last frame and flushes; writing after it is an error.
+    ///
+    /// # Errors
+    ///
+    /// The output's.
+    pub fn finish(&mut self) -> io::Result<()> {
+        match self {
+            ArchiveWriter::Plain(w) => w.take().map_or(Ok(()), |mut w| w.flush()),
+            #[cfg(feature = "compression")]
+            ArchiveWriter::Compressed(w) => w.take().map_or(Ok(()), |w| w.finish().map(drop)),
+        }
+    }
+}
+
+impl<W: Write> Write for ArchiveWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            ArchiveWriter::Plain(Some(w)) => w.write(buf),
+            #[cfg(feature = "compression")]
+            ArchiveWriter::Compressed(Some(w)) => w.write(buf),
+            _ => Err(io::Error::other("the output is finished")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            ArchiveWriter::Plain(Some(w)) => w.flush(),
+            #[cfg(feature = "compression")]
+            ArchiveWriter::Compressed(Some(w)) => w.flush(),
+            _ => Ok(()),
+        }
+    }
+}

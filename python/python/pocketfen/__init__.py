@@ -6,9 +6,10 @@ variants (Crazyhouse, Loop, Chessgi, Horde, Bughouse), at native speed.
 - `Position` is one board of the rules engine, with the habits of a python-chess board
   (`push`, `pop`, `san`, `piece_at`, `outcome()`…) and `from_board`/`to_board` to trade
   boards with python-chess, which pocketfen does not need;
-- `validate`, `convert_pgn`, `replay`, `select` and `dedupe` read PGN and BPGN archives
-  (plain, zstd, gzip, bzip2; a path, bytes or a binary file object) on every core, in
-  bounded memory; `splits` and `merge` share one archive among processes or machines.
+- `validate`, `convert_pgn`, `replay`, `select`, `dedupe` and `split` read PGN and BPGN
+  archives (plain, zstd, gzip, bzip2; a path, bytes or a binary file object) on every
+  core, in bounded memory; `splits` and `merge` share one archive among processes or
+  machines.
 
     >>> import pocketfen
     >>> pocketfen.convert_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[] w KQkq - 2 3", "lichess")
@@ -52,6 +53,7 @@ from ._pocketfen import (
     merge,
     replay,
     select,
+    split,
     splits,
     validate,
 )
@@ -224,6 +226,7 @@ __all__ = [
     "merge",
     "replay",
     "select",
+    "split",
     "splits",
     "validate",
 ]

@@ -331,6 +331,15 @@ def dedupe(
     split: Optional[Split] = None,
 ) -> RunIterator[str]: ...
 
+def split(
+    source: Source,
+    output: Union[str, "os.PathLike[str]"],
+    *,
+    every: Optional[int] = None,
+    by_tag: Optional[str] = None,
+    jobs: int = 0,
+) -> list[tuple[str, int]]: ...
+
 def replay(
     source: Source,
     emit: Emit = "fen",
