@@ -15,7 +15,7 @@ use pocketfen::{
 };
 
 use crate::fen_position_error;
-use crate::position::{piece_type, square};
+use crate::values::{piece_type, square};
 
 /// python-chess's board classes, imported once.
 struct Classes {

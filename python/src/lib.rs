@@ -13,6 +13,7 @@ mod position;
 mod run;
 mod source;
 mod tools;
+mod values;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -425,11 +426,11 @@ fn pocketfen_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<position::LegalMoves>()?;
-    m.add_class::<position::PyMove>()?;
-    m.add_class::<position::PyPiece>()?;
-    m.add_class::<position::PyPocket>()?;
-    m.add_class::<position::PyOutcome>()?;
-    m.add_class::<position::Termination>()?;
+    m.add_class::<values::PyMove>()?;
+    m.add_class::<values::PyPiece>()?;
+    m.add_class::<values::PyPocket>()?;
+    m.add_class::<values::PyOutcome>()?;
+    m.add_class::<values::Termination>()?;
     m.add_class::<RunIterator>()?;
     // Every open run is closed and joined before the interpreter finalises.
     let close = wrap_pyfunction!(run::_close_runs, m)?;
