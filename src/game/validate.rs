@@ -144,66 +144,7 @@ fn walk<'t, V: Visitor<'t>>(
 ) -> GameReport {
     let mut rep = Reporter::new(text, line);
     let mut tokens = Tokenizer::new(text);
-    // Tag section: keep the tags validation reads (the first of each name).
-    let mut tags = Tags::default();
-    let mut duplicates = Vec::new();
-    // The first tag after a blank line inside the tag section.
-    let mut stopped = false;
-    let blank_before = tokens.tag_section(|name, value, offset| {
-        if tags.insert(name, value, offset) {
-            duplicates.push((name, value, offset));
-        }
-        stopped = stopped || visitor.tag(name, value).is_break();
-    });
-    if let (true, Some((name, offset))) = (opts.strict, blank_before) {
-        rep.warn(
-            GameProblemKind::BlankLineInTags,
-            At {
-                ply: None,
-                token: Some(name),
-                offset,
-            },
-            format!("a blank line inside the tag section: [{name}] and the tags after it are read as this game's"),
-            None,
-        );
-    }
-    // Tag lines read loosely (rare): which, read again.
-    let mut malformed = Vec::new();
-    if tokens.loose_tags() > 0 {
-        Tokenizer::new(text).tag_section(|name, value, offset| {
-            if crate::stream::token::is_loose_value(value) {
-                malformed.push((name, value, offset));
-            }
-        });
-    }
-    for (name, value, offset) in malformed {
-        rep.warn(
-            GameProblemKind::MalformedTag,
-            At {
-                ply: None,
-                token: Some(name),
-                offset,
-            },
-            format!(
-                "[{name}] is no well-formed tag pair (a `\"` or `\\` in its value is not escaped as `\\\"` or `\\\\`): its value is read as `{value}`, all between its first quote and its last (pgn convert writes it escaped)"
-            ),
-            None,
-        );
-    }
-    for (name, value, offset) in duplicates {
-        rep.warn(
-            GameProblemKind::DuplicateTag,
-            At::tag(value, offset),
-            format!("a second [{name}] tag: the first is read, and pgn convert drops this one"),
-            None,
-        );
-    }
-    if let Some((value, offset)) = tags.get("Result")
-        && !matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*")
-        && let Some(r) = read_result(value)
-    {
-        nonstandard_result(&mut rep, r, value, offset);
-    }
+    let (tags, stopped) = read_tags(&mut rep, &mut tokens, text, opts, visitor);
     let finish = |rep: Reporter<'_>, variant, plies| GameReport {
         number,
         line,
@@ -266,6 +207,80 @@ fn walk<'t, V: Visitor<'t>>(
     let mut report = finish(rep, Some(variant), walked.plies);
     report.result_reading = walked.reading;
     report
+}
+
+/// The tag section: the tags validation reads (the first of each name), each shown to
+/// the visitor, and their problems reported (a blank line among them under `--strict`,
+/// malformed and duplicate tags, a Result spelt otherwise than PGN's); whether the
+/// visitor asked to stop.
+fn read_tags<'t, V: Visitor<'t>>(
+    rep: &mut Reporter<'_>,
+    tokens: &mut Tokenizer<'t>,
+    text: &'t str,
+    opts: &Options,
+    visitor: &mut V,
+) -> (Tags<'t>, bool) {
+    // Tag section: keep the tags validation reads (the first of each name).
+    let mut tags = Tags::default();
+    let mut duplicates = Vec::new();
+    // The first tag after a blank line inside the tag section.
+    let mut stopped = false;
+    let blank_before = tokens.tag_section(|name, value, offset| {
+        if tags.insert(name, value, offset) {
+            duplicates.push((name, value, offset));
+        }
+        stopped = stopped || visitor.tag(name, value).is_break();
+    });
+    if let (true, Some((name, offset))) = (opts.strict, blank_before) {
+        rep.warn(
+            GameProblemKind::BlankLineInTags,
+            At {
+                ply: None,
+                token: Some(name),
+                offset,
+            },
+            format!("a blank line inside the tag section: [{name}] and the tags after it are read as this game's"),
+            None,
+        );
+    }
+    // Tag lines read loosely (rare): which, read again.
+    let mut malformed = Vec::new();
+    if tokens.loose_tags() > 0 {
+        Tokenizer::new(text).tag_section(|name, value, offset| {
+            if crate::stream::token::is_loose_value(value) {
+                malformed.push((name, value, offset));
+            }
+        });
+    }
+    for (name, value, offset) in malformed {
+        rep.warn(
+            GameProblemKind::MalformedTag,
+            At {
+                ply: None,
+                token: Some(name),
+                offset,
+            },
+            format!(
+                "[{name}] is no well-formed tag pair (a `\"` or `\\` in its value is not escaped as `\\\"` or `\\\\`): its value is read as `{value}`, all between its first quote and its last (pgn convert writes it escaped)"
+            ),
+            None,
+        );
+    }
+    for (name, value, offset) in duplicates {
+        rep.warn(
+            GameProblemKind::DuplicateTag,
+            At::tag(value, offset),
+            format!("a second [{name}] tag: the first is read, and pgn convert drops this one"),
+            None,
+        );
+    }
+    if let Some((value, offset)) = tags.get("Result")
+        && !matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*")
+        && let Some(r) = read_result(value)
+    {
+        nonstandard_result(rep, r, value, offset);
+    }
+    (tags, stopped)
 }
 
 /// One board, as PGN plays it: with variations, each replayed from its branch point.

@@ -15,7 +15,7 @@ use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::stream::token::{TokenKind, Tokenizer};
+use crate::stream::token::{Token, TokenKind, Tokenizer};
 
 /// What a walk plays on, and the rules of its form: the hooks of the one walker.
 pub(crate) trait Play {
@@ -91,6 +91,45 @@ pub(crate) struct Walked {
     pub(crate) reading: Option<ResultReading>,
 }
 
+/// What a token makes the walk do next.
+enum Next {
+    /// Go on with the next token.
+    On,
+    /// Stop: a problem ended the walk, or the visitor asked to.
+    Stop,
+}
+
+impl From<ControlFlow<()>> for Next {
+    #[inline]
+    fn from(flow: ControlFlow<()>) -> Next {
+        match flow {
+            ControlFlow::Continue(()) => Next::On,
+            ControlFlow::Break(()) => Next::Stop,
+        }
+    }
+}
+
+/// A walk in progress: where it is in the variations, what the main line has played,
+/// and the result marker met.
+struct Walk<'r, 'a, 'o, 't, P, V> {
+    rep: &'r mut Reporter<'a>,
+    play: &'r mut P,
+    opts: &'o Options,
+    visitor: &'r mut V,
+    /// How deep in variations.
+    depth: usize,
+    /// Variations skipped at the visitor's request: the depth at which the first began.
+    skipping: Option<usize>,
+    /// Where the outermost open variation starts (a `(` never closed is reported there).
+    outer_open: usize,
+    /// Mainline plies played.
+    plies: usize,
+    /// The main line's result marker and its offset.
+    marker: Option<(&'t str, usize)>,
+    /// Whether the dead position (insufficient material) was said.
+    dead_warned: bool,
+}
+
 /// Walks the movetext of `tokens` on `play`, reporting to `rep` and showing `visitor`.
 pub(crate) fn walk<'t, P: Play, V: Visitor<'t>>(
     rep: &mut Reporter<'_>,
@@ -101,219 +140,272 @@ pub(crate) fn walk<'t, P: Play, V: Visitor<'t>>(
     visitor: &mut V,
     end: usize,
 ) -> Walked {
-    let mut depth = 0usize;
-    // Variations skipped at the visitor's request: the depth at which the first began.
-    let mut skipping: Option<usize> = None;
-    // Where the outermost open variation starts (a `(` never closed is reported there).
-    let mut outer_open = 0usize;
-    let mut plies = 0usize;
-    let mut marker: Option<(&str, usize)> = None;
-    let mut dead_warned = false;
-    let walked = |plies, reading| Walked { plies, reading };
+    let mut walk = Walk {
+        rep,
+        play,
+        opts,
+        visitor,
+        depth: 0,
+        skipping: None,
+        outer_open: 0,
+        plies: 0,
+        marker: None,
+        dead_warned: false,
+    };
     for t in tokens {
-        let here = |ply, token| At {
+        if let Next::Stop = walk.token(&t) {
+            return Walked {
+                plies: walk.plies,
+                reading: None,
+            };
+        }
+    }
+    walk.end(tags, end)
+}
+
+impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
+    /// A problem's place at the token `t`.
+    #[inline]
+    fn at<'x>(t: &Token<'x>, ply: Option<usize>, token: Option<&'x str>) -> At<'x> {
+        At {
             ply,
             token,
             offset: t.offset,
-        };
+        }
+    }
+
+    /// One token of the movetext.
+    #[inline]
+    fn token(&mut self, t: &Token<'t>) -> Next {
         // Inside a skipped variation only the parentheses count.
-        if skipping.is_some()
+        if self.skipping.is_some()
             && !matches!(
                 t.kind,
                 TokenKind::VariationStart | TokenKind::VariationEnd | TokenKind::Unknown(..)
             )
         {
-            continue;
+            return Next::On;
         }
-        let flow = match t.kind {
+        match t.kind {
             TokenKind::MoveNumber(n) => {
-                if depth == 0 {
-                    play.move_number(rep, n, t.offset, plies + 1, opts.strict)
-                } else {
-                    ControlFlow::Continue(())
+                if self.depth == 0 {
+                    let ply = self.plies + 1;
+                    return (self
+                        .play
+                        .move_number(self.rep, n, t.offset, ply, self.opts.strict))
+                    .into();
                 }
+                Next::On
             }
             // A `;` comment; a `%` line is an escape for other programs, no comment.
-            TokenKind::LineComment(c) if t.text.starts_with(';') => visitor.line_comment(c),
-            TokenKind::LineComment(_) => ControlFlow::Continue(()),
+            TokenKind::LineComment(c) if t.text.starts_with(';') => {
+                self.visitor.line_comment(c).into()
+            }
+            TokenKind::LineComment(_) => Next::On,
             TokenKind::Comment(c) => {
-                if depth == 0 {
-                    play.comment(rep, c, t.offset, plies);
+                if self.depth == 0 {
+                    self.play.comment(self.rep, c, t.offset, self.plies);
                 }
-                visitor.comment(c)
+                self.visitor.comment(c).into()
             }
             TokenKind::Nag(n) => {
                 if n[1..].parse::<u8>().is_err() {
-                    rep.warn(
+                    self.rep.warn(
                         GameProblemKind::NagOutOfRange,
-                        here(None, Some(n)),
+                        Self::at(t, None, Some(n)),
                         "a NAG beyond $255 (PGN's NAGs are $0 to $255); it is kept as written"
                             .to_owned(),
                         None,
                     );
                 }
-                visitor.nag(n)
+                self.visitor.nag(n).into()
             }
-            TokenKind::VariationStart => {
-                if !play.has_variations() {
-                    rep.unreadable(
-                        here(Some(plies + 1), Some("(")),
-                        "variations are not part of BPGN".to_owned(),
-                        None,
-                    );
-                    break;
-                }
-                if depth == 0 {
-                    outer_open = t.offset;
-                }
-                depth += 1;
-                if depth > MAX_VARIATION_DEPTH {
-                    rep.illegal(
-                        GameProblemKind::VariationTooDeep,
-                        here(None, Some("(")),
-                        format!("variations nested more than {MAX_VARIATION_DEPTH} deep"),
-                        None,
-                    );
-                    break;
-                }
-                if skipping.is_some() {
-                    continue;
-                }
-                match visitor.begin_variation() {
-                    ControlFlow::Break(()) => break,
-                    ControlFlow::Continue(Skip(true)) => {
-                        skipping = Some(depth);
-                        continue;
-                    }
-                    ControlFlow::Continue(Skip(false)) => {}
-                }
-                if opts.variations && !play.enter_variation() {
-                    rep.unreadable(
-                        here(None, Some("(")),
-                        "a variation before any move".to_owned(),
-                        None,
-                    );
-                    break;
-                }
-                ControlFlow::Continue(())
-            }
-            TokenKind::VariationEnd => {
-                if depth == 0 {
-                    let at = here((!play.has_variations()).then_some(plies + 1), Some(")"));
-                    let why = if play.has_variations() {
-                        "a `)` without its `(`"
-                    } else {
-                        "variations are not part of BPGN"
-                    };
-                    rep.unreadable(at, why.to_owned(), None);
-                    break;
-                }
-                depth -= 1;
-                match skipping {
-                    Some(d) if depth + 1 > d => continue,
-                    Some(_) => {
-                        skipping = None;
-                        continue;
-                    }
-                    None => {}
-                }
-                if opts.variations {
-                    play.leave_variation();
-                }
-                visitor.end_variation()
-            }
-            TokenKind::Result(r) => {
-                if depth == 0 {
-                    if let Some((first, _)) = marker {
-                        rep.second_result(first, r, t.offset);
-                        break;
-                    }
-                    marker = Some((r, t.offset));
-                }
-                if t.text != r {
-                    super::problem::nonstandard_result(rep, r, t.text, t.offset);
-                }
-                visitor.result(r)
-            }
+            TokenKind::VariationStart => self.variation_start(t),
+            TokenKind::VariationEnd => self.variation_end(t),
+            TokenKind::Result(r) => self.result(t, r),
             TokenKind::Tag { .. } | TokenKind::LooseTag { .. } | TokenKind::Unknown(..)
-                if depth > 0 && (!opts.variations || skipping.is_some()) =>
+                if self.depth > 0 && (!self.opts.variations || self.skipping.is_some()) =>
             {
-                ControlFlow::Continue(())
+                Next::On
             }
             TokenKind::Tag { .. } | TokenKind::LooseTag { .. } => {
-                rep.unreadable(
-                    here(Some(plies + 1), Some(t.text)),
+                self.rep.unreadable(
+                    Self::at(t, Some(self.plies + 1), Some(t.text)),
                     "a tag inside the movetext (is a blank line missing between games?)".to_owned(),
-                    play.shown(),
+                    self.play.shown(),
                 );
-                break;
+                Next::Stop
             }
             TokenKind::Unknown(raw, why) => {
-                rep.unreadable(
-                    here(Some(plies + 1), Some(raw)),
+                self.rep.unreadable(
+                    Self::at(t, Some(self.plies + 1), Some(raw)),
                     format!("expected {why}"),
-                    play.shown(),
+                    self.play.shown(),
                 );
-                break;
+                Next::Stop
             }
-            TokenKind::Move(_) if depth > 0 && !opts.variations => ControlFlow::Continue(()),
-            TokenKind::Move(tok) => {
-                let at = here((depth == 0).then_some(plies + 1), Some(tok));
-                let after_result = depth == 0 && marker.is_some();
-                let Some((board, tok)) = play.mover(rep, tok, at, after_result) else {
-                    break;
-                };
-                let pos = play.position(board);
-                let failure = Failure {
-                    ended: || play.ended(depth),
-                    context: |reason| play.context(board, depth, reason),
-                };
-                // A dead position (insufficient material) has ended the game, though moves
-                // are still legal: said once, as `moves` refuses to play on.
-                let dead = depth == 0 && !dead_warned && pos.is_insufficient_material();
-                let Some((san, m)) = resolve(rep, pos, &tok, opts.strict, at, failure) else {
-                    break;
-                };
-                if dead {
-                    dead_warned = true;
-                    rep.warn(
-                        GameProblemKind::MoveAfterEnd,
-                        at,
-                        "the game had already ended (insufficient-material, 1/2-1/2)".to_owned(),
-                        Some(pos),
-                    );
-                }
-                let ply = if depth == 0 { plies + 1 } else { 0 };
-                if visitor.san(pos, &san, m, MoveAt { ply, board }).is_break() {
-                    break;
-                }
-                play.play(board, m, opts.variations);
-                plies += usize::from(depth == 0);
-                visitor.played(play.position(board))
-            }
-        };
-        if flow.is_break() {
-            return walked(plies, None);
+            TokenKind::Move(_) if self.depth > 0 && !self.opts.variations => Next::On,
+            TokenKind::Move(tok) => self.mv(t, tok),
         }
     }
-    if rep.status != Status::Ok {
-        return walked(plies, None);
+
+    /// `(`: a variation begins (validated, skipped, or refused in BPGN or too deep).
+    fn variation_start(&mut self, t: &Token<'t>) -> Next {
+        if !self.play.has_variations() {
+            self.rep.unreadable(
+                Self::at(t, Some(self.plies + 1), Some("(")),
+                "variations are not part of BPGN".to_owned(),
+                None,
+            );
+            return Next::Stop;
+        }
+        if self.depth == 0 {
+            self.outer_open = t.offset;
+        }
+        self.depth += 1;
+        if self.depth > MAX_VARIATION_DEPTH {
+            self.rep.illegal(
+                GameProblemKind::VariationTooDeep,
+                Self::at(t, None, Some("(")),
+                format!("variations nested more than {MAX_VARIATION_DEPTH} deep"),
+                None,
+            );
+            return Next::Stop;
+        }
+        if self.skipping.is_some() {
+            return Next::On;
+        }
+        match self.visitor.begin_variation() {
+            ControlFlow::Break(()) => return Next::Stop,
+            ControlFlow::Continue(Skip(true)) => {
+                self.skipping = Some(self.depth);
+                return Next::On;
+            }
+            ControlFlow::Continue(Skip(false)) => {}
+        }
+        if self.opts.variations && !self.play.enter_variation() {
+            self.rep.unreadable(
+                Self::at(t, None, Some("(")),
+                "a variation before any move".to_owned(),
+                None,
+            );
+            return Next::Stop;
+        }
+        Next::On
     }
-    if depth > 0 {
-        rep.unreadable(
-            At {
-                ply: None,
-                token: Some("("),
-                offset: outer_open,
-            },
-            "a variation `(` is never closed".to_owned(),
-            None,
-        );
-        return walked(plies, None);
+
+    /// `)`: the variation entered last ends.
+    fn variation_end(&mut self, t: &Token<'t>) -> Next {
+        if self.depth == 0 {
+            let bpgn = !self.play.has_variations();
+            let at = Self::at(t, bpgn.then_some(self.plies + 1), Some(")"));
+            let why = if bpgn {
+                "variations are not part of BPGN"
+            } else {
+                "a `)` without its `(`"
+            };
+            self.rep.unreadable(at, why.to_owned(), None);
+            return Next::Stop;
+        }
+        self.depth -= 1;
+        match self.skipping {
+            Some(d) if self.depth + 1 > d => return Next::On,
+            Some(_) => {
+                self.skipping = None;
+                return Next::On;
+            }
+            None => {}
+        }
+        if self.opts.variations {
+            self.play.leave_variation();
+        }
+        self.visitor.end_variation().into()
     }
-    let reading = play.finish(rep, tags, marker, plies, opts, end);
-    if rep.status == Status::Ok {
-        visitor.end(play.boards());
+
+    /// A result marker (`r` as PGN spells it): a second one on the main line ends the
+    /// walk.
+    fn result(&mut self, t: &Token<'t>, r: &'t str) -> Next {
+        if self.depth == 0 {
+            if let Some((first, _)) = self.marker {
+                self.rep.second_result(first, r, t.offset);
+                return Next::Stop;
+            }
+            self.marker = Some((r, t.offset));
+        }
+        if t.text != r {
+            super::problem::nonstandard_result(self.rep, r, t.text, t.offset);
+        }
+        self.visitor.result(r).into()
     }
-    walked(plies, reading)
+
+    /// A move: resolved on its board and played, or the reason it cannot be.
+    #[inline]
+    fn mv(&mut self, t: &Token<'t>, tok: &'t str) -> Next {
+        let depth = self.depth;
+        let at = Self::at(t, (depth == 0).then_some(self.plies + 1), Some(tok));
+        let after_result = depth == 0 && self.marker.is_some();
+        let Some((board, tok)) = self.play.mover(self.rep, tok, at, after_result) else {
+            return Next::Stop;
+        };
+        let play = &*self.play;
+        let pos = play.position(board);
+        let failure = Failure {
+            ended: || play.ended(depth),
+            context: |reason| play.context(board, depth, reason),
+        };
+        // A dead position (insufficient material) has ended the game, though moves are
+        // still legal: said once, as `moves` refuses to play on.
+        let dead = depth == 0 && !self.dead_warned && pos.is_insufficient_material();
+        let Some((san, m)) = resolve(self.rep, pos, &tok, self.opts.strict, at, failure) else {
+            return Next::Stop;
+        };
+        if dead {
+            self.dead_warned = true;
+            self.rep.warn(
+                GameProblemKind::MoveAfterEnd,
+                at,
+                "the game had already ended (insufficient-material, 1/2-1/2)".to_owned(),
+                Some(pos),
+            );
+        }
+        let ply = if depth == 0 { self.plies + 1 } else { 0 };
+        if self
+            .visitor
+            .san(pos, &san, m, MoveAt { ply, board })
+            .is_break()
+        {
+            return Next::Stop;
+        }
+        self.play.play(board, m, self.opts.variations);
+        self.plies += usize::from(depth == 0);
+        self.visitor.played(self.play.position(board)).into()
+    }
+
+    /// The end of the movetext: a variation left open, then the form's checks of the
+    /// end (the result against the outcome) and the visitor's end.
+    fn end(self, tags: &Tags<'_>, end: usize) -> Walked {
+        let walked = |plies, reading| Walked { plies, reading };
+        if self.rep.status != Status::Ok {
+            return walked(self.plies, None);
+        }
+        if self.depth > 0 {
+            self.rep.unreadable(
+                At {
+                    ply: None,
+                    token: Some("("),
+                    offset: self.outer_open,
+                },
+                "a variation `(` is never closed".to_owned(),
+                None,
+            );
+            return walked(self.plies, None);
+        }
+        let reading = self
+            .play
+            .finish(self.rep, tags, self.marker, self.plies, self.opts, end);
+        if self.rep.status == Status::Ok {
+            self.visitor.end(self.play.boards());
+        }
+        walked(self.plies, reading)
+    }
 }

@@ -18,6 +18,16 @@ use std::sync::{Arc, Mutex};
 
 use super::token::trim_blank_start;
 
+/// What the splitter does when its buffer holds no line end.
+enum AtEnd {
+    /// The stream ended: the line ends at this offset (the buffer's end).
+    Line(usize),
+    /// Look again (refilled, or a line set aside).
+    Again,
+    /// Hand out this game (none: the stream ended with no game left).
+    Game(Option<RawGame>),
+}
+
 /// One game's raw bytes and where it starts (the default: no bytes, numbered 0).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RawGame {
@@ -369,127 +379,143 @@ impl<R: BufRead> GameSplitter<R> {
                     self.searched = 0;
                     end
                 }
-                None => {
-                    // Over the limit? A line that may start the next game (a tag line, or
-                    // one blank so far) counts alone, so that whether a game is too large
-                    // does not depend on where the blocks of the stream fall.
-                    // (A line set aside already cannot start a game: its lead is not
-                    // needed.)
-                    let lead = match self.partial {
-                        None => self.lead_so_far(),
-                        Some(_) => None,
-                    };
-                    let may_start_a_game =
-                        self.partial.is_none() && matches!(lead, None | Some(b'['));
-                    let over = if may_start_a_game {
-                        self.buf.len() - self.scan > self.max_game_bytes
-                    } else {
-                        self.buf.len() - self.game_start > self.max_game_bytes
-                    };
-                    if over {
-                        if may_start_a_game
-                            && lead.is_some()
-                            && self.start_line != 0
-                            && self.has_movetext
-                            && !self.in_comment
-                        {
-                            // A tag line after this game's movetext starts the next game,
-                            // which is over the limit: this one is handed out first.
-                            let (game, _) = self.take_game(self.scan);
-                            self.set_aside_partial_line();
-                            if game.is_some() {
-                                return Ok(game);
-                            }
-                            continue;
-                        }
-                        self.set_aside_partial_line();
-                    }
-                    // A CR at the end of the buffer ends its line only if no LF follows:
-                    // it is looked at again after the refill.
-                    let searched = self.buf.len() - usize::from(self.buf.last() == Some(&b'\r'));
-                    let drained = self.game_start;
-                    if self.fill()? {
-                        // `fill` drops the bytes before the game's start.
-                        self.searched = searched - drained.min(searched);
-                        continue;
-                    }
-                    // The end of the stream: the rest is the line, searched no further.
-                    self.searched = 0;
-                    if self.scan == self.buf.len() && self.partial.is_none() {
-                        return Ok(self.take_game(self.buf.len()).0);
-                    }
-                    self.buf.len()
-                }
+                None => match self.at_buffer_end()? {
+                    AtEnd::Line(end) => end,
+                    AtEnd::Again => continue,
+                    AtEnd::Game(game) => return Ok(game),
+                },
             };
-            let line_start = self.scan;
-            let line = &self.buf[line_start..line_end];
-            let first = |l: &[u8]| trim_blank_start(l).first().copied();
-            let (lead, tag_like, mut comments, dropped) = match self.partial.take() {
-                Some(p) => (
-                    p.lead.or_else(|| first(line)),
-                    p.tag_like,
-                    p.comments,
-                    p.dropped,
-                ),
-                None => (
-                    first(line),
-                    self.in_comment && super::token::starts_with_tag(line),
-                    CommentScan::line(self.in_comment),
-                    0,
-                ),
-            };
-            let was_in_comment = self.in_comment;
-            // A comment still open at a blank line followed by a tag line was never
-            // closed: the tag line starts the next game, so one corrupt game does not
-            // swallow the rest of the archive (its validation reports the open comment).
-            let reopens = was_in_comment && self.prev_blank && tag_like;
-            let starts_tag = (!was_in_comment || reopens) && lead == Some(b'[');
-            if starts_tag
-                && (self.has_movetext
-                    || (self.tags_ended && self.repeats_a_tag(line_start, line_end)))
-            {
-                // This line opens the next game: hand out the current one.
-                let (game, moved) = self.take_game(line_start);
-                self.start_tag_line(line_start - moved, line_end - moved);
-                if dropped > 0 {
-                    // Its beginning was dropped: the new game is over the limit too.
-                    self.skipped = Some(dropped);
-                } else if line_end - line_start > self.max_game_bytes {
-                    // Its first line alone is over the limit: it keeps none of it.
-                    self.skipped = Some((line_end - line_start) as u64);
-                    self.game_start = line_end - moved;
-                }
+            if let Some(game) = self.read_line(line_end) {
                 return Ok(game);
             }
-            let blank = lead.is_none();
-            self.prev_blank = blank;
-            if self.start_line == 0 {
-                if blank {
-                    self.game_start = line_end;
-                } else {
-                    self.start_line = self.line;
-                    self.game_offset = self.offset_of(self.game_start);
-                }
-            } else if blank && !was_in_comment {
-                self.tags_ended = true;
-            }
-            // `%` escape lines and `;` comment lines are no movetext (the tag section may
-            // hold them).
-            if !blank && !starts_tag && (was_in_comment || !matches!(lead, Some(b'%' | b';'))) {
-                self.has_movetext = true;
-            }
-            comments.feed(&self.buf[line_start..line_end], true);
-            self.in_comment = comments.in_comment;
-            self.scan = line_end;
-            self.line += 1;
-            // A game over the limit keeps none of its lines.
-            if self.start_line != 0
-                && (self.skipped.is_some() || line_end - self.game_start > self.max_game_bytes)
-            {
-                *self.skipped.get_or_insert(0) += (line_end - self.game_start) as u64;
-                self.game_start = line_end;
-            }
         }
+    }
+
+    /// No line end in the buffer: the line so far set aside when the game is over the
+    /// limit, then a refill, or at the end of the stream the rest as the last line.
+    fn at_buffer_end(&mut self) -> io::Result<AtEnd> {
+        // Over the limit? A line that may start the next game (a tag line, or
+        // one blank so far) counts alone, so that whether a game is too large
+        // does not depend on where the blocks of the stream fall.
+        // (A line set aside already cannot start a game: its lead is not
+        // needed.)
+        let lead = match self.partial {
+            None => self.lead_so_far(),
+            Some(_) => None,
+        };
+        let may_start_a_game = self.partial.is_none() && matches!(lead, None | Some(b'['));
+        let over = if may_start_a_game {
+            self.buf.len() - self.scan > self.max_game_bytes
+        } else {
+            self.buf.len() - self.game_start > self.max_game_bytes
+        };
+        if over {
+            if may_start_a_game
+                && lead.is_some()
+                && self.start_line != 0
+                && self.has_movetext
+                && !self.in_comment
+            {
+                // A tag line after this game's movetext starts the next game,
+                // which is over the limit: this one is handed out first.
+                let (game, _) = self.take_game(self.scan);
+                self.set_aside_partial_line();
+                if game.is_some() {
+                    return Ok(AtEnd::Game(game));
+                }
+                return Ok(AtEnd::Again);
+            }
+            self.set_aside_partial_line();
+        }
+        // A CR at the end of the buffer ends its line only if no LF follows:
+        // it is looked at again after the refill.
+        let searched = self.buf.len() - usize::from(self.buf.last() == Some(&b'\r'));
+        let drained = self.game_start;
+        if self.fill()? {
+            // `fill` drops the bytes before the game's start.
+            self.searched = searched - drained.min(searched);
+            return Ok(AtEnd::Again);
+        }
+        // The end of the stream: the rest is the line, searched no further.
+        self.searched = 0;
+        if self.scan == self.buf.len() && self.partial.is_none() {
+            return Ok(AtEnd::Game(self.take_game(self.buf.len()).0));
+        }
+        Ok(AtEnd::Line(self.buf.len()))
+    }
+
+    /// Reads the line that ends at `line_end`: the game handed out when the line opens
+    /// the next one, else none (the line joins the current game).
+    #[inline]
+    fn read_line(&mut self, line_end: usize) -> Option<Option<RawGame>> {
+        let line_start = self.scan;
+        let line = &self.buf[line_start..line_end];
+        let first = |l: &[u8]| trim_blank_start(l).first().copied();
+        let (lead, tag_like, mut comments, dropped) = match self.partial.take() {
+            Some(p) => (
+                p.lead.or_else(|| first(line)),
+                p.tag_like,
+                p.comments,
+                p.dropped,
+            ),
+            None => (
+                first(line),
+                self.in_comment && super::token::starts_with_tag(line),
+                CommentScan::line(self.in_comment),
+                0,
+            ),
+        };
+        let was_in_comment = self.in_comment;
+        // A comment still open at a blank line followed by a tag line was never
+        // closed: the tag line starts the next game, so one corrupt game does not
+        // swallow the rest of the archive (its validation reports the open comment).
+        let reopens = was_in_comment && self.prev_blank && tag_like;
+        let starts_tag = (!was_in_comment || reopens) && lead == Some(b'[');
+        if starts_tag
+            && (self.has_movetext || (self.tags_ended && self.repeats_a_tag(line_start, line_end)))
+        {
+            // This line opens the next game: hand out the current one.
+            let (game, moved) = self.take_game(line_start);
+            self.start_tag_line(line_start - moved, line_end - moved);
+            if dropped > 0 {
+                // Its beginning was dropped: the new game is over the limit too.
+                self.skipped = Some(dropped);
+            } else if line_end - line_start > self.max_game_bytes {
+                // Its first line alone is over the limit: it keeps none of it.
+                self.skipped = Some((line_end - line_start) as u64);
+                self.game_start = line_end - moved;
+            }
+            return Some(game);
+        }
+        let blank = lead.is_none();
+        self.prev_blank = blank;
+        if self.start_line == 0 {
+            if blank {
+                self.game_start = line_end;
+            } else {
+                self.start_line = self.line;
+                self.game_offset = self.offset_of(self.game_start);
+            }
+        } else if blank && !was_in_comment {
+            self.tags_ended = true;
+        }
+        // `%` escape lines and `;` comment lines are no movetext (the tag section may
+        // hold them).
+        if !blank && !starts_tag && (was_in_comment || !matches!(lead, Some(b'%' | b';'))) {
+            self.has_movetext = true;
+        }
+        comments.feed(&self.buf[line_start..line_end], true);
+        self.in_comment = comments.in_comment;
+        self.scan = line_end;
+        self.line += 1;
+        // A game over the limit keeps none of its lines.
+        if self.start_line != 0
+            && (self.skipped.is_some() || line_end - self.game_start > self.max_game_bytes)
+        {
+            *self.skipped.get_or_insert(0) += (line_end - self.game_start) as u64;
+            self.game_start = line_end;
+        }
+        None
     }
 
     /// The first byte of the line at `scan` read so far that is not white space, once it
