@@ -153,183 +153,195 @@ pub(super) fn outer_rook(
     if king_side { side.last() } else { side.first() }
 }
 
-impl Position {
-    pub(super) fn build(setup: &Setup, rules: Rules) -> (Position, Vec<SetupProblem>) {
-        let mut problems = Vec::new();
-        let mut problem = |kind, severity, message: String| {
-            problems.push(SetupProblem {
-                kind,
-                severity,
-                message,
+/// The problems a setup is found to have, in the order they are looked for.
+#[derive(Default)]
+struct Problems(Vec<SetupProblem>);
+
+impl Problems {
+    fn add(&mut self, kind: SetupProblemKind, severity: Severity, message: String) {
+        self.0.push(SetupProblem {
+            kind,
+            severity,
+            message,
+        });
+    }
+
+    fn error(&mut self, kind: SetupProblemKind, message: String) {
+        self.add(kind, Severity::Error, message);
+    }
+}
+
+/// Each side's king: one, none for Horde's White.
+fn check_kings(board: &Board, variant: Variant, problems: &mut Problems) {
+    for color in Color::ALL {
+        let kings = board
+            .by_piece(Piece {
+                color,
+                role: Role::King,
             })
-        };
-        let err = Severity::Error;
-        let variant = rules.variant;
-        let board = setup.board;
+            .count();
+        let horde_white = variant.is_horde() && color == Color::White;
+        match kings {
+            0 if !horde_white => problems.error(
+                SetupProblemKind::MissingKing,
+                format!("{} has no king", color.name()),
+            ),
+            1 if horde_white => problems.error(
+                SetupProblemKind::UnexpectedKing,
+                "white has a king in horde".to_owned(),
+            ),
+            0 | 1 => {}
+            n => problems.error(
+                SetupProblemKind::TooManyKings,
+                format!("{} has {n} kings", color.name()),
+            ),
+        }
+    }
+}
 
-        // Kings.
+/// Pawns on the back ranks (White's rank 1 is allowed in Horde, and each side's own
+/// first rank in Chessgi, where pawns are dropped there).
+fn check_backrank_pawns(board: &Board, variant: Variant, problems: &mut Problems) {
+    let mut backrank = board.by_role(Role::Pawn) & Bitboard::BACKRANKS;
+    if variant.is_horde() {
+        backrank &= !(board.by_color(Color::White) & Bitboard::rank(Rank::First));
+    }
+    if variant.first_rank_pawn_drops() {
         for color in Color::ALL {
-            let kings = board
-                .by_piece(Piece {
-                    color,
-                    role: Role::King,
-                })
-                .count();
-            let horde_white = variant.is_horde() && color == Color::White;
-            match kings {
-                0 if !horde_white => problem(
-                    SetupProblemKind::MissingKing,
-                    err,
-                    format!("{} has no king", color.name()),
-                ),
-                1 if horde_white => problem(
-                    SetupProblemKind::UnexpectedKing,
-                    err,
-                    "white has a king in horde".to_owned(),
-                ),
-                0 | 1 => {}
-                n => problem(
-                    SetupProblemKind::TooManyKings,
-                    err,
-                    format!("{} has {n} kings", color.name()),
-                ),
-            }
+            backrank &= !(board.by_color(color) & Bitboard::relative_rank(color, Rank::First));
         }
+    }
+    if backrank.any() {
+        let list: Vec<String> = backrank.map(|s| s.to_string()).collect();
+        problems.error(
+            SetupProblemKind::PawnsOnBackrank,
+            format!("pawns on the first or last rank: {}", list.join(" ")),
+        );
+    }
+}
 
-        // Pawns on the back ranks (White's rank 1 is allowed in Horde, and each side's own
-        // first rank in Chessgi, where pawns are dropped there).
-        let mut backrank = board.by_role(Role::Pawn) & Bitboard::BACKRANKS;
-        if variant.is_horde() {
-            backrank &= !(board.by_color(Color::White) & Bitboard::rank(Rank::First));
+/// The promoted marks that stand on a piece that can be promoted (the others are
+/// reported).
+fn promoted_marks(setup: &Setup, problems: &mut Problems) -> Bitboard {
+    let board = &setup.board;
+    for sq in setup.promoted {
+        match board.role_at(sq) {
+            None => problems.error(
+                SetupProblemKind::InvalidPromotedMark,
+                format!("promoted mark on empty square {sq}"),
+            ),
+            Some(r @ (Role::Pawn | Role::King)) => problems.error(
+                SetupProblemKind::InvalidPromotedMark,
+                format!("a {} on {sq} cannot be promoted", r.name()),
+            ),
+            Some(_) => {}
         }
-        if variant.first_rank_pawn_drops() {
-            for color in Color::ALL {
-                backrank &= !(board.by_color(color) & Bitboard::relative_rank(color, Rank::First));
+    }
+    setup.promoted & board.occupied() & !board.by_role(Role::Pawn) & !board.by_role(Role::King)
+}
+
+/// The pockets, none in a variant without drops (where pieces in them are reported).
+fn pockets_of(setup: &Setup, variant: Variant, problems: &mut Problems) -> ByColor<Pocket> {
+    match setup.pockets {
+        Some(p) if !variant.has_drops() => {
+            if !(p.white.is_empty() && p.black.is_empty()) {
+                problems.error(
+                    SetupProblemKind::UnexpectedPockets,
+                    format!("pockets in {}, which has no drops", variant.name()),
+                );
             }
+            ByColor::default()
         }
-        if backrank.any() {
-            let list: Vec<String> = backrank.map(|s| s.to_string()).collect();
-            problem(
-                SetupProblemKind::PawnsOnBackrank,
-                err,
-                format!("pawns on the first or last rank: {}", list.join(" ")),
+        Some(p) => p,
+        None => ByColor::default(),
+    }
+}
+
+/// The castling rights the king and rooks allow, as the rooks' squares, and whether they
+/// are Chess960's (a king or rook off its standard square, or a right named by a file).
+fn castling_rights(setup: &Setup, problems: &mut Problems) -> (Bitboard, bool) {
+    let board = &setup.board;
+    let mut rights = Bitboard::EMPTY;
+    let mut chess960 = false;
+    // The letter that gave each side's right on each wing (queen side, king side): a
+    // side has at most one right per wing.
+    let mut wings: ByColor<[Option<char>; 2]> = ByColor::default();
+    for flag in setup.castling.iter() {
+        let color = flag.color;
+        let king = board
+            .king_of(color)
+            .filter(|k| k.rank() == color.back_rank());
+        let rook = king.and_then(|k| match flag.spec {
+            CastlingSpec::KingSide => outer_rook(board, color, k, true),
+            CastlingSpec::QueenSide => outer_rook(board, color, k, false),
+            CastlingSpec::File(f) => {
+                let sq = Square::from_coords(f, color.back_rank());
+                (board.piece_at(sq)
+                    == Some(Piece {
+                        color,
+                        role: Role::Rook,
+                    })
+                    && sq != k)
+                    .then_some(sq)
+            }
+        });
+        let (Some(k), Some(r)) = (king, rook) else {
+            problems.error(
+                SetupProblemKind::InvalidCastlingRights,
+                format!(
+                    "castling right `{}` without a king and rook on the back rank",
+                    flag.char()
+                ),
             );
-        }
-
-        // Promoted marks.
-        for sq in setup.promoted {
-            match board.role_at(sq) {
-                None => problem(
-                    SetupProblemKind::InvalidPromotedMark,
-                    err,
-                    format!("promoted mark on empty square {sq}"),
-                ),
-                Some(r @ (Role::Pawn | Role::King)) => problem(
-                    SetupProblemKind::InvalidPromotedMark,
-                    err,
-                    format!("a {} on {sq} cannot be promoted", r.name()),
-                ),
-                Some(_) => {}
-            }
-        }
-        let promoted = setup.promoted
-            & board.occupied()
-            & !board.by_role(Role::Pawn)
-            & !board.by_role(Role::King);
-
-        // Pockets.
-        let pockets = match setup.pockets {
-            Some(p) if !variant.has_drops() => {
-                if !(p.white.is_empty() && p.black.is_empty()) {
-                    problem(
-                        SetupProblemKind::UnexpectedPockets,
-                        err,
-                        format!("pockets in {}, which has no drops", variant.name()),
-                    );
-                }
-                ByColor::default()
-            }
-            Some(p) => p,
-            None => ByColor::default(),
+            continue;
         };
-        // A bughouse board trades material with its partner board, so it is counted
-        // against the match's two sets.
-        if let Some(problem_text) = too_much_material(&[(&board, promoted, &pockets)], variant) {
-            problem(
-                SetupProblemKind::TooMuchMaterial,
-                Severity::Warning,
-                problem_text,
-            );
-        }
-
-        // Castling rights.
-        let mut castling_rights = Bitboard::EMPTY;
-        let mut chess960 = false;
-        // The letter that gave each side's right on each wing (queen side, king side):
-        // a side has at most one right per wing.
-        let mut wings: ByColor<[Option<char>; 2]> = ByColor::default();
-        for flag in setup.castling.iter() {
-            let color = flag.color;
-            let king = board
-                .king_of(color)
-                .filter(|k| k.rank() == color.back_rank());
-            let rook = king.and_then(|k| match flag.spec {
-                CastlingSpec::KingSide => outer_rook(&board, color, k, true),
-                CastlingSpec::QueenSide => outer_rook(&board, color, k, false),
-                CastlingSpec::File(f) => {
-                    let sq = Square::from_coords(f, color.back_rank());
-                    (board.piece_at(sq)
-                        == Some(Piece {
-                            color,
-                            role: Role::Rook,
-                        })
-                        && sq != k)
-                        .then_some(sq)
-                }
-            });
-            match (king, rook) {
-                (Some(k), Some(r)) => {
-                    let king_side = r > k;
-                    let wing = &mut wings[color][usize::from(king_side)];
-                    if let Some(first) = *wing {
-                        problem(
-                            SetupProblemKind::InvalidCastlingRights,
-                            err,
-                            format!(
-                                "castling field: `{first}` and `{}` are two castling rights for {} on the {} side (a side has at most one per wing)",
-                                flag.char(),
-                                color.name(),
-                                if king_side { "king" } else { "queen" }
-                            ),
-                        );
-                        continue;
-                    }
-                    *wing = Some(flag.char());
-                    castling_rights |= r;
-                    if k.file() != File::E || (r.file() != File::A && r.file() != File::H) {
-                        chess960 = true;
-                    }
-                }
-                _ => problem(
-                    SetupProblemKind::InvalidCastlingRights,
-                    err,
-                    format!(
-                        "castling right `{}` without a king and rook on the back rank",
-                        flag.char()
-                    ),
+        let king_side = r > k;
+        let wing = &mut wings[color][usize::from(king_side)];
+        if let Some(first) = *wing {
+            problems.error(
+                SetupProblemKind::InvalidCastlingRights,
+                format!(
+                    "castling field: `{first}` and `{}` are two castling rights for {} on the {} side (a side has at most one per wing)",
+                    flag.char(),
+                    color.name(),
+                    if king_side { "king" } else { "queen" }
                 ),
-            }
+            );
+            continue;
         }
-        if setup
-            .castling
-            .iter()
-            .any(|f| matches!(f.spec, CastlingSpec::File(_)))
-        {
+        *wing = Some(flag.char());
+        rights |= r;
+        if k.file() != File::E || (r.file() != File::A && r.file() != File::H) {
             chess960 = true;
         }
+    }
+    if setup
+        .castling
+        .iter()
+        .any(|f| matches!(f.spec, CastlingSpec::File(_)))
+    {
+        chess960 = true;
+    }
+    (rights, chess960)
+}
 
+impl Position {
+    pub(super) fn build(setup: &Setup, rules: Rules) -> (Position, Vec<SetupProblem>) {
+        let mut problems = Problems::default();
+        let variant = rules.variant;
+        let board = setup.board;
+        check_kings(&board, variant, &mut problems);
+        check_backrank_pawns(&board, variant, &mut problems);
+        let promoted = promoted_marks(setup, &mut problems);
+        let pockets = pockets_of(setup, variant, &mut problems);
+        // A bughouse board trades material with its partner board, so it is counted
+        // against the match's two sets.
+        if let Some(text) = too_much_material(&[(&board, promoted, &pockets)], variant) {
+            problems.add(SetupProblemKind::TooMuchMaterial, Severity::Warning, text);
+        }
+        let (castling_rights, chess960) = castling_rights(setup, &mut problems);
         let fullmoves = if setup.fullmoves == 0 {
-            problem(
+            problems.add(
                 SetupProblemKind::InvalidFullmoves,
                 Severity::Warning,
                 "full-move number 0, read as 1".to_owned(),
@@ -338,7 +350,6 @@ impl Position {
         } else {
             setup.fullmoves
         };
-
         let mut pos = Position {
             board,
             promoted: if variant.has_drops() {
@@ -355,47 +366,54 @@ impl Position {
             rules,
             chess960,
         };
+        pos.read_ep_square(setup, &mut problems);
+        pos.check_checks(setup, &mut problems);
+        (pos, problems.0)
+    }
 
-        // En passant: the square behind a pawn that just double-stepped.
-        if let Some(ep) = setup.ep_square {
-            let us = setup.turn;
-            let pushed = Square::from_coords(ep.file(), us.relative_rank(Rank::Fifth));
-            let origin = Square::from_coords(ep.file(), us.relative_rank(Rank::Seventh));
-            let ok = ep.rank() == us.relative_rank(Rank::Sixth)
-                && board.piece_at(pushed)
-                    == Some(Piece {
-                        color: !us,
-                        role: Role::Pawn,
-                    })
-                && !board.occupied().contains(ep)
-                && !board.occupied().contains(origin);
-            if ok {
-                pos.ep_square = pos.capturable_ep(ep);
-            } else {
-                problem(
-                    SetupProblemKind::InvalidEpSquare,
-                    err,
-                    format!("en passant square {ep} without a pawn that just moved two squares"),
-                );
-            }
-        }
-
-        // Checks.
-        if let Some(their_king) = board.king_of(!pos.turn)
-            && board
-                .attackers_to(their_king, pos.turn, board.occupied())
-                .any()
-        {
-            problem(
-                SetupProblemKind::OppositeCheck,
-                err,
-                format!("{} is in check but it is not its turn", (!pos.turn).name()),
+    /// En passant: the square behind a pawn that just double-stepped, kept when a pawn
+    /// of the side to move can take there.
+    fn read_ep_square(&mut self, setup: &Setup, problems: &mut Problems) {
+        let Some(ep) = setup.ep_square else {
+            return;
+        };
+        let (board, us) = (&self.board, setup.turn);
+        let pushed = Square::from_coords(ep.file(), us.relative_rank(Rank::Fifth));
+        let origin = Square::from_coords(ep.file(), us.relative_rank(Rank::Seventh));
+        let ok = ep.rank() == us.relative_rank(Rank::Sixth)
+            && board.piece_at(pushed)
+                == Some(Piece {
+                    color: !us,
+                    role: Role::Pawn,
+                })
+            && !board.occupied().contains(ep)
+            && !board.occupied().contains(origin);
+        if ok {
+            self.ep_square = self.capturable_ep(ep);
+        } else {
+            problems.error(
+                SetupProblemKind::InvalidEpSquare,
+                format!("en passant square {ep} without a pawn that just moved two squares"),
             );
         }
-        if let Some(why) = pos.impossible_check(setup.ep_square) {
-            problem(SetupProblemKind::ImpossibleCheck, err, why);
+    }
+
+    /// The side not to move in check, and checks no last move can have given.
+    fn check_checks(&self, setup: &Setup, problems: &mut Problems) {
+        let board = &self.board;
+        if let Some(their_king) = board.king_of(!self.turn)
+            && board
+                .attackers_to(their_king, self.turn, board.occupied())
+                .any()
+        {
+            problems.error(
+                SetupProblemKind::OppositeCheck,
+                format!("{} is in check but it is not its turn", (!self.turn).name()),
+            );
         }
-        (pos, problems)
+        if let Some(why) = self.impossible_check(setup.ep_square) {
+            problems.error(SetupProblemKind::ImpossibleCheck, why);
+        }
     }
 
     /// `ep` if a pawn of the side to move attacks it (so FENs and keys mention it only then).
