@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use super::pieces;
 use crate::bitboard::Bitboard;
-use crate::setup::{Fen, Setup};
+use crate::setup::{Fen, Pocket, Setup};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 
 /// How a diagram is drawn.
@@ -222,6 +222,40 @@ pub(crate) fn escape(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Where one board is drawn: its layout, its top-left corner, and whether Black is at
+/// the bottom.
+struct Frame<'l> {
+    l: &'l Layout,
+    /// The left edge of the board's column (its rank numbers' margin).
+    x0: f64,
+    /// The board's top-left corner.
+    bx: f64,
+    by: f64,
+    flip: bool,
+}
+
+impl Frame<'_> {
+    /// Where a square is drawn: its top-left corner.
+    fn at(&self, sq: Square) -> (f64, f64) {
+        let s = self.l.s;
+        let (file, rank) = (f64::from(sq.file() as u8), f64::from(sq.rank() as u8));
+        if self.flip {
+            (self.bx + (7.0 - file) * s, self.by + rank * s)
+        } else {
+            (self.bx + file * s, self.by + (7.0 - rank) * s)
+        }
+    }
+
+    /// The players at the top and at the bottom.
+    fn players(&self) -> (Color, Color) {
+        if self.flip {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        }
+    }
+}
+
 fn board(
     out: &mut String,
     setup: &Setup,
@@ -231,20 +265,39 @@ fn board(
     marks: &Marks,
     label: Option<char>,
 ) {
-    let s = l.s;
-    let bx = x0 + l.left;
-    let by = l.top;
-    // Where a square is drawn: its top-left corner.
-    let at = |sq: Square| -> (f64, f64) {
-        let (file, rank) = (f64::from(sq.file() as u8), f64::from(sq.rank() as u8));
-        if flip {
-            (bx + (7.0 - file) * s, by + rank * s)
-        } else {
-            (bx + file * s, by + (7.0 - rank) * s)
-        }
+    let frame = Frame {
+        l,
+        x0,
+        bx: x0 + l.left,
+        by: l.top,
+        flip,
     };
     out.push_str("<g>");
-    // Squares.
+    squares(out, &frame, marks);
+    board_pieces(out, &frame, setup, marks);
+    coordinates(out, &frame, label);
+    side_to_move(out, &frame, setup);
+    if let Some(pockets) = &setup.pockets {
+        let (top, bottom) = frame.players();
+        for (color, at_top) in [(top, true), (bottom, false)] {
+            pocket(
+                out,
+                &frame,
+                color,
+                pockets.get(color),
+                at_top,
+                setup.turn,
+                marks,
+            );
+        }
+    }
+    out.push_str("</g>");
+}
+
+/// The squares, and the last move's under the pieces.
+fn squares(out: &mut String, frame: &Frame<'_>, marks: &Marks) {
+    let (s, bx, by) = (frame.l.s, frame.bx, frame.by);
+    let at = |sq| frame.at(sq);
     let _ = write!(
         out,
         "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{LIGHT}\"/>",
@@ -279,6 +332,13 @@ fn board(
             );
         }
     }
+}
+
+/// The king in check, the pieces and the mark of promoted ones, and the rings of
+/// candidates and targets.
+fn board_pieces(out: &mut String, frame: &Frame<'_>, setup: &Setup, marks: &Marks) {
+    let s = frame.l.s;
+    let at = |sq| frame.at(sq);
     // The king in check glows.
     if let Some(king) = checked_king(setup) {
         let (x, y) = at(king);
@@ -326,6 +386,12 @@ fn board(
             );
         }
     }
+}
+
+/// The files' letters and the ranks' numbers, and the board's label.
+fn coordinates(out: &mut String, frame: &Frame<'_>, label: Option<char>) {
+    let (l, s, x0, bx, by) = (frame.l, frame.l.s, frame.x0, frame.bx, frame.by);
+    let at = |sq| frame.at(sq);
     // Coordinates.
     let font = (s * 0.28).round();
     for i in 0..8u8 {
@@ -359,12 +425,12 @@ fn board(
             N(font)
         );
     }
-    // The side to move: a disc in its colour at its player's corner.
-    let (top_player, bottom_player) = if flip {
-        (Color::White, Color::Black)
-    } else {
-        (Color::Black, Color::White)
-    };
+}
+
+/// The side to move: a disc in its colour at its player's corner.
+fn side_to_move(out: &mut String, frame: &Frame<'_>, setup: &Setup) {
+    let (l, s, x0, by) = (frame.l, frame.l.s, frame.x0, frame.by);
+    let (top_player, _) = frame.players();
     let cy = if setup.turn == top_player {
         l.top / 2.0
     } else {
@@ -380,84 +446,91 @@ fn board(
         N((l.left * 0.3).max(4.0)),
         setup.turn.name()
     );
-    // Pockets: the top player's at the top, the bottom player's at the bottom.
-    if let Some(pockets) = &setup.pockets {
-        let px = bx + 8.0 * s + l.gap;
-        let slot = s * 0.78;
-        for (color, top) in [(top_player, true), (bottom_player, false)] {
-            let pocket = pockets.get(color);
-            let mover = color == setup.turn;
-            let y0 = if top { by } else { by + 8.0 * s - 5.0 * slot };
+}
+
+/// A player's pocket beside the board: at the top for the top player, its pieces with
+/// their counts, queen nearest the board's middle, the piece a drop lacked ringed.
+fn pocket(
+    out: &mut String,
+    frame: &Frame<'_>,
+    color: Color,
+    pocket: &Pocket,
+    top: bool,
+    turn: Color,
+    marks: &Marks,
+) {
+    let (l, s, bx, by) = (frame.l, frame.l.s, frame.bx, frame.by);
+    let px = bx + 8.0 * s + l.gap;
+    let slot = s * 0.78;
+    let mover = color == turn;
+    let y0 = if top { by } else { by + 8.0 * s - 5.0 * slot };
+    let _ = write!(
+        out,
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"#f4efe6\" \
+         stroke=\"{}\" stroke-width=\"{}\"><title>{} pocket</title></rect>",
+        N(px),
+        N(y0),
+        N(l.pocket),
+        N(5.0 * slot),
+        N(s * 0.08),
+        if mover { TEXT } else { "#cfc6b8" },
+        if mover { "2" } else { "1" },
+        color.name()
+    );
+    // The pocket's pieces, queen nearest the board's middle.
+    let roles = [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ];
+    for (k, role) in roles.into_iter().enumerate() {
+        let row = if top { 4 - k } else { k };
+        let y = y0 + row as f64 * slot;
+        let count = pocket.get(role);
+        let piece = Piece { color, role };
+        let _ = write!(
+            out,
+            "<use href=\"#{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"{}/>",
+            pieces::symbol_id(piece),
+            N(px + s * 0.04),
+            N(y),
+            N(slot),
+            N(slot),
+            if count == 0 { " opacity=\"0.22\"" } else { "" }
+        );
+        if count > 0 {
+            let cx = px + l.pocket - s * 0.2;
+            let cy = y + slot - s * 0.2;
             let _ = write!(
                 out,
-                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"#f4efe6\" \
-                 stroke=\"{}\" stroke-width=\"{}\"><title>{} pocket</title></rect>",
-                N(px),
-                N(y0),
-                N(l.pocket),
-                N(5.0 * slot),
-                N(s * 0.08),
-                if mover { TEXT } else { "#cfc6b8" },
-                if mover { "2" } else { "1" },
-                color.name()
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{TEXT}\"/><text x=\"{}\" \
+                 y=\"{}\" font-size=\"{}\" fill=\"#fff\" text-anchor=\"middle\" \
+                 font-weight=\"bold\">{count}</text>",
+                N(cx),
+                N(cy),
+                N(s * 0.17),
+                N(cx),
+                N(cy + s * 0.085),
+                N((s * 0.24).round())
             );
-            // The pocket's pieces, queen nearest the board's middle.
-            let roles = [
-                Role::Queen,
-                Role::Rook,
-                Role::Bishop,
-                Role::Knight,
-                Role::Pawn,
-            ];
-            for (k, role) in roles.into_iter().enumerate() {
-                let row = if top { 4 - k } else { k };
-                let y = y0 + row as f64 * slot;
-                let count = pocket.get(role);
-                let piece = Piece { color, role };
-                let _ = write!(
-                    out,
-                    "<use href=\"#{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"{}/>",
-                    pieces::symbol_id(piece),
-                    N(px + s * 0.04),
-                    N(y),
-                    N(slot),
-                    N(slot),
-                    if count == 0 { " opacity=\"0.22\"" } else { "" }
-                );
-                if count > 0 {
-                    let cx = px + l.pocket - s * 0.2;
-                    let cy = y + slot - s * 0.2;
-                    let _ = write!(
-                        out,
-                        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{TEXT}\"/><text x=\"{}\" \
-                         y=\"{}\" font-size=\"{}\" fill=\"#fff\" text-anchor=\"middle\" \
-                         font-weight=\"bold\">{count}</text>",
-                        N(cx),
-                        N(cy),
-                        N(s * 0.17),
-                        N(cx),
-                        N(cy + s * 0.085),
-                        N((s * 0.24).round())
-                    );
-                }
-                if marks.pocket == Some(piece) {
-                    let w = (s * 0.06).max(2.0);
-                    let _ = write!(
-                        out,
-                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"none\" \
-                         stroke=\"{MISSING}\" stroke-width=\"{}\"><title>missing from the pocket</title></rect>",
-                        N(px + w / 2.0),
-                        N(y + w / 2.0),
-                        N(l.pocket - w),
-                        N(slot - w),
-                        N(s * 0.08),
-                        N(w)
-                    );
-                }
-            }
+        }
+        if marks.pocket == Some(piece) {
+            let w = (s * 0.06).max(2.0);
+            let _ = write!(
+                out,
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"none\" \
+                 stroke=\"{MISSING}\" stroke-width=\"{}\"><title>missing from the pocket</title></rect>",
+                N(px + w / 2.0),
+                N(y + w / 2.0),
+                N(l.pocket - w),
+                N(slot - w),
+                N(s * 0.08),
+                N(w)
+            );
         }
     }
-    out.push_str("</g>");
 }
 
 /// The mark of a promoted piece: a small disc with a tilde, centred at `(cx, cy)`.
