@@ -51,9 +51,13 @@ const PRINTING_EXIT: &[(&str, &str)] = &[
 ];
 
 /// Examples per command (its display name): what it does, and the command line.
-fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
-    match name {
-        "pocketfen" => &[
+/// The examples of each command, by its display names.
+type Examples = &'static [(&'static str, &'static str)];
+
+const EXAMPLES: &[(&[&str], Examples)] = &[
+    (
+        &["pocketfen"],
+        &[
             (
                 "Validate a Lichess database dump, on all cores:",
                 "pocketfen validate lichess_db_crazyhouse_rated_2025-01.pgn.zst",
@@ -67,7 +71,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen manpage ~/.cargo/share/man/man1",
             ),
         ],
-        "pocketfen-validate" => &[
+    ),
+    (
+        &["pocketfen-validate"],
+        &[
             (
                 "Validate a compressed archive, with an HTML report of its problems:",
                 "pocketfen validate --html report.html games.pgn.zst",
@@ -82,7 +89,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                  pocketfen merge part1.jsonl part2.jsonl ... part8.jsonl",
             ),
         ],
-        "pocketfen-replay" => &[
+    ),
+    (
+        &["pocketfen-replay"],
+        &[
             (
                 "The FEN after every ply, in Xboard's dialect:",
                 "pocketfen replay --dialect xboard game.pgn",
@@ -92,7 +102,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen replay --emit uci --json games.pgn",
             ),
         ],
-        "pocketfen-pgn" | "pocketfen-pgn-convert" => &[
+    ),
+    (
+        &["pocketfen-pgn", "pocketfen-pgn-convert"],
+        &[
             (
                 "Re-export a Lichess archive for Chess.com, compressed:",
                 "pocketfen pgn convert --to chesscom -o out.pgn.zst lichess.pgn.zst",
@@ -102,7 +115,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen pgn convert --to xboard --keep-broken games.pgn > xboard.pgn",
             ),
         ],
-        "pocketfen-fen" | "pocketfen-fen-convert" => &[
+    ),
+    (
+        &["pocketfen-fen", "pocketfen-fen-convert"],
+        &[
             (
                 "Convert a file of FENs, one per line, to Xboard's dialect:",
                 "pocketfen fen convert --to xboard - < positions.txt",
@@ -112,11 +128,17 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen fen convert --to bracket 'https://lichess.org/analysis/crazyhouse/8/8/8/4k3/8/8/8/4K3/Pp_w_-_-_0_1'",
             ),
         ],
-        "pocketfen-fen-check" => &[(
+    ),
+    (
+        &["pocketfen-fen-check"],
+        &[(
             "Check positions, as JSON Lines:",
             "pocketfen fen check --json - < positions.txt",
         )],
-        "pocketfen-fen-show" => &[
+    ),
+    (
+        &["pocketfen-fen-show"],
+        &[
             (
                 "Draw a position in the terminal:",
                 "pocketfen fen show 'r3k2r/8/8/8/8/8/8/R3K2R[Qq] w KQkq - 0 1'",
@@ -126,11 +148,17 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen fen show --svg 'r3k2r/8/8/8/8/8/8/R3K2R[Qq] w KQkq - 0 1' > board.svg",
             ),
         ],
-        "pocketfen-fen-url" => &[(
+    ),
+    (
+        &["pocketfen-fen-url"],
+        &[(
             "The Lichess analysis board of a crazyhouse position:",
             "pocketfen fen url --site lichess 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'",
         )],
-        "pocketfen-perft" => &[
+    ),
+    (
+        &["pocketfen-perft"],
+        &[
             (
                 "Count crazyhouse's start position to depth 4:",
                 "pocketfen perft 4 --variant crazyhouse",
@@ -140,7 +168,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen perft 3 --divide --fen 'r3k2r/8/8/8/8/8/8/R3K2R[Qq] w KQkq - 0 1'",
             ),
         ],
-        "pocketfen-moves" => &[
+    ),
+    (
+        &["pocketfen-moves"],
+        &[
             (
                 "Play pasted movetext, and print the moves in UCI:",
                 "pocketfen moves --to uci '1. e4 e5 2. Nf3 {a comment} Nc6'",
@@ -150,11 +181,17 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen moves --variant crazyhouse < moves.txt",
             ),
         ],
-        "pocketfen-legal" => &[(
+    ),
+    (
+        &["pocketfen-legal"],
+        &[(
             "Every legal move of a crazyhouse position, drops included:",
             "pocketfen legal --fen 'r3k2r/8/8/8/8/8/8/R3K2R[Qq] w KQkq - 0 1'",
         )],
-        "pocketfen-pgn-select" => &[
+    ),
+    (
+        &["pocketfen-pgn-select"],
+        &[
             (
                 "Crazyhouse games of strong players that end in a drop-mate:",
                 "pocketfen pgn select --variant zh --tag 'WhiteElo>=2400' --ends-in drop-mate db.pgn.zst",
@@ -168,11 +205,17 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen pgn select --count --player JannLee archives/",
             ),
         ],
-        "pocketfen-pgn-dedupe" => &[(
+    ),
+    (
+        &["pocketfen-pgn-dedupe"],
+        &[(
             "Keep one copy of each game of two years, the copies apart:",
             "pocketfen pgn dedupe -o unique.pgn --duplicates dups.pgn 2023.pgn 2024.pgn",
         )],
-        "pocketfen-pgn-split" => &[
+    ),
+    (
+        &["pocketfen-pgn-split"],
+        &[
             (
                 "Files of 10 000 games:",
                 "pocketfen pgn split --every 10000 -o 'part-{n}.pgn' big.pgn.zst",
@@ -182,24 +225,39 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pocketfen pgn split --by-tag Event -o 'events/{value}.pgn' big.pgn",
             ),
         ],
-        "pocketfen-merge" => &[(
+    ),
+    (
+        &["pocketfen-merge"],
+        &[(
             "Join the parts of a split run into the whole file's records:",
             "pocketfen merge part1.jsonl part2.jsonl part3.jsonl > all.jsonl",
         )],
-        "pocketfen-completions" => &[(
+    ),
+    (
+        &["pocketfen-completions"],
+        &[(
             "Install bash completions for the current user:",
             "mkdir -p ~/.local/share/bash-completion/completions\n\
              pocketfen completions bash > ~/.local/share/bash-completion/completions/pocketfen",
         )],
-        "pocketfen-manpage" => &[
+    ),
+    (
+        &["pocketfen-manpage"],
+        &[
             ("Read this manual:", "pocketfen manpage | man -l -"),
             (
                 "Install every page for the current user (man looks beside ~/.cargo/bin):",
                 "pocketfen manpage ~/.cargo/share/man/man1",
             ),
         ],
-        _ => &[],
-    }
+    ),
+];
+
+fn examples(name: &str) -> Examples {
+    EXAMPLES
+        .iter()
+        .find(|(names, _)| names.contains(&name))
+        .map_or(&[], |(_, examples)| *examples)
 }
 
 /// The exit codes of a command.
