@@ -126,35 +126,7 @@ fn clipped(token: &str) -> std::borrow::Cow<'_, str> {
 
 pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
     let live = interactive(args.line_buffered);
-    // From the arguments (one movetext, however it is split into them), or streamed from
-    // stdin, the variant guessed from its start.
-    let (tokens, guess_from): (Box<dyn Iterator<Item = io::Result<String>>>, Vec<String>) =
-        if args.moves.is_empty() {
-            // Ctrl-C ends the input, also while a read waits: the moves before it are played.
-            let mut stdin = io::BufReader::with_capacity(
-                1 << 16,
-                super::live::Stdin::new(super::live::catch_signals()),
-            );
-            let head = stdin_head(&mut stdin, live).context("reading stdin")?;
-            let guess = if head.contains(&b'@') {
-                vec!["@".to_owned()]
-            } else {
-                Vec::new()
-            };
-            let reader = io::Read::chain(io::Cursor::new(head), stdin);
-            (Box::new(MoveTokens::new(reader)), guess)
-        } else {
-            // One argument per line: a `;` comment ends with its argument.
-            let text = args.moves.join("\n");
-            let tokens: Vec<io::Result<String>> = MoveTokens::new(text.as_bytes()).collect();
-            let guess = tokens
-                .iter()
-                .filter_map(|t| t.as_ref().ok())
-                .filter(|t| t.contains('@'))
-                .cloned()
-                .collect();
-            (Box::new(tokens.into_iter()), guess)
-        };
+    let (tokens, guess_from) = move_input(args, live)?;
     let Ok(mut pos) = start_position(&args.position, &guess_from) else {
         return Ok(false);
     };
@@ -163,33 +135,21 @@ pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
     let fen_of = |p: &Position| p.to_setup().display(dialect).to_string();
     let mut out = stdout();
     let mut ok = true;
-    let emit =
-        |out: &mut BufWriter<io::StdoutLock<'static>>, rec: &MoveRecord<'_>| -> io::Result<()> {
-            serde_json::to_writer(&mut *out, rec).map_err(io::Error::other)?;
-            out.write_all(b"\n")
-        };
     let mut plies = 0;
     for (i, token) in tokens.enumerate() {
         let token = &match token {
             Ok(t) => t,
             Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                 // Movetext that cannot be read: said after the moves before it.
-                if args.json {
-                    emit(
-                        &mut out,
-                        &MoveRecord::Error {
-                            index: i + 1,
-                            token: "",
-                            kind: "syntax",
-                            message: e.to_string(),
-                            fen: fen_of(&pos),
-                        },
-                    )?;
-                } else {
-                    out.flush()?;
-                    eprintln!("pocketfen: move {}: syntax: {e}", i + 1);
-                }
-                out.flush()?;
+                let text = format!("pocketfen: move {}: syntax: {e}", i + 1);
+                let record = MoveRecord::Error {
+                    index: i + 1,
+                    token: "",
+                    kind: "syntax",
+                    message: e.to_string(),
+                    fen: fen_of(&pos),
+                };
+                refuse(&mut out, args.json, &record, &text)?;
                 return Ok(false);
             }
             Err(e) => return Err(e).context("reading stdin"),
@@ -202,24 +162,17 @@ pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
             Ok(r) => r,
             Err((kind, message)) => {
                 let fen = fen_of(&pos);
-                if args.json {
-                    emit(
-                        &mut out,
-                        &MoveRecord::Error {
-                            index,
-                            token,
-                            kind,
-                            message,
-                            fen,
-                        },
-                    )?;
-                } else {
-                    out.flush()?;
-                    eprintln!(
-                        "pocketfen: move {index} ({shown}): {kind}: {message} (position {fen})"
-                    );
-                }
-                out.flush()?;
+                let text = format!(
+                    "pocketfen: move {index} ({shown}): {kind}: {message} (position {fen})"
+                );
+                let record = MoveRecord::Error {
+                    index,
+                    token,
+                    kind,
+                    message,
+                    fen,
+                };
+                refuse(&mut out, args.json, &record, &text)?;
                 return Ok(false);
             }
         };
@@ -269,6 +222,64 @@ pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
     }
     out.flush().context("writing stdout")?;
     Ok(ok)
+}
+
+/// Writes one JSON record of `moves`.
+fn emit(out: &mut BufWriter<io::StdoutLock<'static>>, rec: &MoveRecord<'_>) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, rec).map_err(io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// The move that ends `moves`: its record with `--json`, else `text` on stderr after the
+/// moves before it.
+fn refuse(
+    out: &mut BufWriter<io::StdoutLock<'static>>,
+    json: bool,
+    record: &MoveRecord<'_>,
+    text: &str,
+) -> io::Result<()> {
+    if json {
+        emit(out, record)?;
+    } else {
+        out.flush()?;
+        eprintln!("{text}");
+    }
+    out.flush()
+}
+
+/// The move tokens, from the arguments (one movetext, however it is split into them) or
+/// streamed from stdin, and what the variant is guessed from (a drop in the start).
+#[allow(clippy::type_complexity)]
+fn move_input(
+    args: &MovesArgs,
+    live: bool,
+) -> Result<(Box<dyn Iterator<Item = io::Result<String>>>, Vec<String>)> {
+    if args.moves.is_empty() {
+        // Ctrl-C ends the input, also while a read waits: the moves before it are played.
+        let mut stdin = io::BufReader::with_capacity(
+            1 << 16,
+            super::live::Stdin::new(super::live::catch_signals()),
+        );
+        let head = stdin_head(&mut stdin, live).context("reading stdin")?;
+        let guess = if head.contains(&b'@') {
+            vec!["@".to_owned()]
+        } else {
+            Vec::new()
+        };
+        let reader = io::Read::chain(io::Cursor::new(head), stdin);
+        Ok((Box::new(MoveTokens::new(reader)), guess))
+    } else {
+        // One argument per line: a `;` comment ends with its argument.
+        let text = args.moves.join("\n");
+        let tokens: Vec<io::Result<String>> = MoveTokens::new(text.as_bytes()).collect();
+        let guess = tokens
+            .iter()
+            .filter_map(|t| t.as_ref().ok())
+            .filter(|t| t.contains('@'))
+            .cloned()
+            .collect();
+        Ok((Box::new(tokens.into_iter()), guess))
+    }
 }
 
 pub(super) fn legal(args: &LegalArgs) -> Result<bool> {
