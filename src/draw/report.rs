@@ -615,6 +615,24 @@ fn card(
     p: &GameProblem,
     replay: Option<&Replay>,
 ) {
+    card_head(out, n, file, report, p, replay);
+    if let Some(replay) = replay {
+        card_moves(out, replay, p);
+        card_boards(out, replay, p);
+    }
+    out.push_str("</section>");
+}
+
+/// A card's heading: where the problem is, its kind and severity, the game (players,
+/// event, site) and what is wrong.
+fn card_head(
+    out: &mut String,
+    n: usize,
+    file: &str,
+    report: &GameReport,
+    p: &GameProblem,
+    replay: Option<&Replay>,
+) {
     let severity = p.severity.name();
     let kind = p.kind.name();
     let _ = write!(
@@ -659,10 +677,10 @@ fn card(
         let _ = write!(out, "<code>{}</code>: ", escape(token));
     }
     let _ = write!(out, "{}</p>", escape(&p.reason));
-    let Some(replay) = replay else {
-        out.push_str("</section>");
-        return;
-    };
+}
+
+/// The moves before the problem (the last 40).
+fn card_moves(out: &mut String, replay: &Replay, p: &GameProblem) {
     let (shown, earlier) = replay.moves_before(p.ply);
     out.push_str("<p class=\"moves\"><b>moves:</b> ");
     if shown.is_empty() && earlier == 0 {
@@ -687,61 +705,66 @@ fn card(
         out.push_str(&escape(&m.san));
     }
     out.push_str("</p>");
+}
+
+/// The boards before the problem, with the token's and the last move's squares marked,
+/// their FEN, and the legal moves of the board the move was on.
+fn card_boards(out: &mut String, replay: &Replay, p: &GameProblem) {
     let snapshot = replay.at(p.ply);
     let boards = &snapshot.boards[..];
-    if !boards.is_empty() {
-        let moving = moving_board(replay, boards, p);
-        let setups: Vec<_> = boards.iter().map(Position::to_setup).collect();
-        let marks: Vec<Marks> = boards
+    if boards.is_empty() {
+        return;
+    }
+    let moving = moving_board(replay, boards, p);
+    let setups: Vec<_> = boards.iter().map(Position::to_setup).collect();
+    let marks: Vec<Marks> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, pos)| {
+            let mut marks = match (&p.token, moving) {
+                (Some(token), Some(m)) if m == i => token_marks(pos, token),
+                _ => Marks::default(),
+            };
+            // The last move played on this board before the problem.
+            marks.last_move = snapshot.last[i].map(move_squares);
+            marks
+        })
+        .collect();
+    let style = Style {
+        flip: false,
+        square: 40,
+    };
+    out.push_str("<div class=\"diagram\">");
+    out.push_str(&svg::fen_svg_inline(&setups, style, &marks));
+    out.push_str("</div>");
+    let fen: Vec<String> = setups
+        .iter()
+        .map(|s| s.display(FenDialect::Lichess).to_string())
+        .collect();
+    let _ = write!(
+        out,
+        "<p class=\"fen\"><code>{}</code></p>",
+        escape(&fen.join(" | "))
+    );
+    if let Some(pos) = moving.and_then(|i| boards.get(i)) {
+        let mut legal: Vec<String> = pos
+            .legal_moves()
             .iter()
-            .enumerate()
-            .map(|(i, pos)| {
-                let mut marks = match (&p.token, moving) {
-                    (Some(token), Some(m)) if m == i => token_marks(pos, token),
-                    _ => Marks::default(),
-                };
-                // The last move played on this board before the problem.
-                marks.last_move = snapshot.last[i].map(move_squares);
-                marks
-            })
+            .map(|&m| SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter))
             .collect();
-        let style = Style {
-            flip: false,
-            square: 40,
-        };
-        out.push_str("<div class=\"diagram\">");
-        out.push_str(&svg::fen_svg_inline(&setups, style, &marks));
-        out.push_str("</div>");
-        let fen: Vec<String> = setups
-            .iter()
-            .map(|s| s.display(FenDialect::Lichess).to_string())
-            .collect();
+        legal.sort();
         let _ = write!(
             out,
-            "<p class=\"fen\"><code>{}</code></p>",
-            escape(&fen.join(" | "))
+            "<p class=\"legal\"><b>{} legal move{}{}:</b> {}</p>",
+            legal.len(),
+            plural(legal.len()),
+            match boards.len() {
+                2 => format!(" on board {}", if moving == Some(0) { 'A' } else { 'B' }),
+                _ => String::new(),
+            },
+            escape(&legal.join(" "))
         );
-        if let Some(pos) = moving.and_then(|i| boards.get(i)) {
-            let mut legal: Vec<String> = pos
-                .legal_moves()
-                .iter()
-                .map(|&m| SanPlus::from_move(pos, m).to_string_with(DropStyle::Letter))
-                .collect();
-            legal.sort();
-            let _ = write!(
-                out,
-                "<p class=\"legal\"><b>{} legal move{}{}:</b> {}</p>",
-                legal.len(),
-                plural(legal.len()),
-                match boards.len() {
-                    2 => format!(" on board {}", if moving == Some(0) { 'A' } else { 'B' }),
-                    _ => String::new(),
-                },
-                escape(&legal.join(" "))
-            );
-        }
     }
-    out.push_str("</section>");
 }
 
 const CSS: &str = "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;background:#faf8f4}\
