@@ -9,7 +9,9 @@ use anyhow::{Context, Result};
 use pocketfen::notation::printable;
 use pocketfen::stream::write_game;
 
-use super::archive::{Archive, count, options, problem_lines, quiet_end, shown_in, timing_text};
+use super::archive::{
+    Archive, Ended, count, options, problem_lines, quiet_end, shown_in, timing_text,
+};
 use super::args::PgnConvertArgs;
 use super::live::{self, Out, Shared};
 use super::output::{open_output, persist, refuse_input};
@@ -169,26 +171,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     if ended.result.is_ok() {
         ended.result = out.finish().context("writing the output");
     }
-    // The destination is replaced only by a run that read all its input: a failed or
-    // interrupted run drops the temporary file and leaves an existing destination as
-    // it was.
-    if let (Some(temp), Some(path)) = (temp, &args.output) {
-        if ended.complete() {
-            persist(temp, path)?;
-        } else {
-            live::set_partial(None);
-            drop(temp);
-            if ended.interrupted {
-                live::note(
-                    None,
-                    format_args!(
-                        "interrupted; {} not written",
-                        printable(&path.to_string_lossy())
-                    ),
-                );
-            }
-        }
-    }
+    keep_or_drop(temp, args.output.as_deref(), &ended)?;
     ended.result.context("writing the output")?;
     if ended.io_failed {
         anyhow::bail!("some input could not be read completely");
@@ -202,6 +185,34 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
         );
     }
     Ok(ok)
+}
+
+/// The destination is replaced only by a run that read all its input: a failed or
+/// interrupted run drops the temporary file and leaves an existing destination as it
+/// was.
+fn keep_or_drop(
+    temp: Option<tempfile::NamedTempFile>,
+    output: Option<&std::path::Path>,
+    ended: &Ended,
+) -> Result<()> {
+    let (Some(temp), Some(path)) = (temp, output) else {
+        return Ok(());
+    };
+    if ended.complete() {
+        return persist(temp, path);
+    }
+    live::set_partial(None);
+    drop(temp);
+    if ended.interrupted {
+        live::note(
+            None,
+            format_args!(
+                "interrupted; {} not written",
+                printable(&path.to_string_lossy())
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// What a file's end says: what was written and left out (only that it was cut short
