@@ -1,5 +1,5 @@
 //! What validation says about a game: typed problem kinds with stable names (the JSON
-//! `kind` strings of schema v1), the verdict, and the report.
+//! `kind` strings of the JSON records), the verdict, and the report.
 //!
 //! ```
 //! use pocketfen::game::{GameProblemKind, Options, validate_str};
