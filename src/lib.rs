@@ -65,8 +65,8 @@ pub use variant::{CaptureMode, Rules, Variant, guess_variant};
 struct ReadmeDoctests;
 
 /// The movetext tokenizer and its line index, for the fuzz targets of `fuzz/` (which check
-/// them against the text): not part of the API.
-#[doc(hidden)]
-pub mod __fuzz {
+/// them against the text), behind the `fuzz` feature: no part of the API.
+#[cfg(feature = "fuzz")]
+pub mod fuzz {
     pub use crate::stream::token::{LineIndex, Token, TokenKind, Tokenizer};
 }

@@ -3,7 +3,7 @@
 
 use std::io::Cursor;
 
-use pocketfen::__fuzz::{LineIndex, Tokenizer};
+use pocketfen::fuzz::{LineIndex, Tokenizer};
 use pocketfen::bughouse::{BoardId, Match};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, San, SanPlus};
