@@ -50,7 +50,7 @@ mod variant;
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use moves::{CastlingSide, MAX_MOVES, Move, MoveList};
-pub use name::{Choice, ParseNameError};
+pub use name::{Choice, ParseNameError, ParseValueError};
 pub use position::{
     EndReason, IllegalMove, IllegalReason, Outcome, Position, PositionError, Repetitions,
     SetupProblem, SetupProblemKind, Severity, SquareMoves,

@@ -52,6 +52,31 @@ impl fmt::Display for ParseNameError {
 
 impl std::error::Error for ParseNameError {}
 
+/// A value that does not read: a tag criterion, a list of tags, a position to reach, a
+/// way to deduplicate or to end, a part of a file. `what` names the kind of value,
+/// `message` says which text and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseValueError {
+    /// What was being read (`tag criterion`, `part`, …).
+    pub what: &'static str,
+    /// The text and why it does not read, in a sentence.
+    pub message: String,
+}
+
+impl ParseValueError {
+    pub(crate) fn new(what: &'static str, message: String) -> ParseValueError {
+        ParseValueError { what, message }
+    }
+}
+
+impl fmt::Display for ParseValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseValueError {}
+
 /// A kind of choice the command line, the Python package and PGN tags name (a variant, a
 /// FEN dialect, a site, a drop style, a format, what `replay` emits): each named once
 /// here, in the library; the command line's lists of values, its manual pages and its

@@ -369,9 +369,10 @@ fn parts_that_do_not_fit_are_refused() {
     // Not a part at all, and a part out of range.
     let whole = summary_of(&records(&a, None, 1, max));
     assert!(err(&[whole]).contains("read whole, not as a part"));
+    let e = Split::new(4, 3).unwrap_err();
     assert_eq!(
-        Split::new(4, 3).unwrap_err(),
-        "there is no part 4 of 3: parts are numbered 1 to N (K/N, 1 <= K <= N)"
+        (e.what, e.to_string().as_str()),
+        ("part", "there is no part 4 of 3: parts are numbered 1 to N (K/N, 1 <= K <= N)")
     );
     assert!("0/3".parse::<Split>().is_err() && "a/3".parse::<Split>().is_err());
 }

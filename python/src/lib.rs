@@ -144,10 +144,12 @@ fn check_fen<'py>(py: Python<'py>, fen: &str, variant: &str) -> PyResult<Bound<'
 /// A part named as `"K/N"`, `(K, N)` or a dict of `splits()`.
 fn parse_split(split: &Bound<'_, PyAny>) -> PyResult<Split> {
     if let Ok(text) = split.extract::<String>() {
-        return text.parse().map_err(PyValueError::new_err);
+        return text
+            .parse()
+            .map_err(|e: pocketfen::ParseValueError| PyValueError::new_err(e.to_string()));
     }
     if let Ok((k, n)) = split.extract::<(usize, usize)>() {
-        return Split::new(k, n).map_err(PyValueError::new_err);
+        return Split::new(k, n).map_err(|e| PyValueError::new_err(e.to_string()));
     }
     if let Ok(dict) = split.cast::<PyDict>()
         && let Some(text) = dict.get_item("split")?

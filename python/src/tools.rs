@@ -86,7 +86,10 @@ pub(crate) fn select(
         .map_err(|e| value(format!("position {e}")))?;
     let variant: Option<Variant> = variant.map(parse_name).transpose()?;
     let ends_in: Option<Ending> = ends_in
-        .map(|e| e.parse().map_err(|e: String| value(format!("ends_in {e}"))))
+        .map(|e| {
+            e.parse()
+                .map_err(|e: pocketfen::ParseValueError| value(format!("ends_in {e}")))
+        })
         .transpose()?;
     let selection = Selection {
         tags,
@@ -146,7 +149,7 @@ pub(crate) fn dedupe(
 ) -> PyResult<RunIterator> {
     let by: DedupeBy = by
         .parse()
-        .map_err(|e: String| PyValueError::new_err(format!("by {e}")))?;
+        .map_err(|e: pocketfen::ParseValueError| PyValueError::new_err(format!("by {e}")))?;
     let feed = Feed::new();
     let (sources, split) = sources(py, source, split, &feed)?;
     let task = Task::Dedupe { by };

@@ -710,18 +710,22 @@ impl LayoutArgs {
 
 fn parse_kept_tags(s: &str) -> Result<pocketfen::game::KeptTags, String> {
     s.parse()
+        .map_err(|e: pocketfen::ParseValueError| e.to_string())
 }
 
 fn parse_tag(s: &str) -> Result<pocketfen::game::TagCriterion, String> {
     s.parse()
+        .map_err(|e: pocketfen::ParseValueError| e.to_string())
 }
 
 fn parse_ending(s: &str) -> Result<pocketfen::game::Ending, String> {
     s.parse()
+        .map_err(|e: pocketfen::ParseValueError| e.to_string())
 }
 
 fn parse_dedupe_by(s: &str) -> Result<pocketfen::game::DedupeBy, String> {
     s.parse()
+        .map_err(|e: pocketfen::ParseValueError| e.to_string())
 }
 
 #[derive(Debug, Args)]

@@ -147,8 +147,8 @@ pub enum KeptTags {
 }
 
 impl std::str::FromStr for KeptTags {
-    type Err = String;
-    fn from_str(s: &str) -> Result<KeptTags, String> {
+    type Err = crate::ParseValueError;
+    fn from_str(s: &str) -> Result<KeptTags, crate::ParseValueError> {
         match s.trim() {
             "all" => Ok(KeptTags::All),
             "roster" => Ok(KeptTags::Roster),
@@ -157,8 +157,11 @@ impl std::str::FromStr for KeptTags {
                 if names.iter().any(|n| {
                     n.is_empty() || !n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
                 }) {
-                    return Err(format!(
-                        "`{s}`: expected roster, all or tag names separated by commas (WhiteElo,BlackElo)"
+                    return Err(crate::ParseValueError::new(
+                        "tags to keep",
+                        format!(
+                            "`{s}`: expected roster, all or tag names separated by commas (WhiteElo,BlackElo)"
+                        ),
                     ));
                 }
                 Ok(KeptTags::These(names))

@@ -14,13 +14,15 @@
 //! sel.tags.push("Event~^Rated".parse()?);
 //! let game = RawGame::new(b"[Event \"Rated Blitz\"]\n[WhiteElo \"2100\"]\n\n1. e4 *\n".to_vec());
 //! assert!(select_game(&game, &sel, &Options::default()).selected);
-//! # Ok::<_, String>(())
+//! # Ok::<_, pocketfen::ParseValueError>(())
 //! ```
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 use std::str::FromStr;
+
+use crate::name::ParseValueError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -117,19 +119,22 @@ pub struct TagCriterion {
 }
 
 impl FromStr for TagCriterion {
-    type Err = String;
+    type Err = ParseValueError;
 
     /// `NAME=VALUE`, `NAME~REGEX`, `NAME>=N`, `NAME>N`, `NAME<=N`, `NAME<N`; numbers
     /// compare as numbers, `YYYY.MM.DD` dates as dates.
-    fn from_str(s: &str) -> Result<TagCriterion, String> {
+    fn from_str(s: &str) -> Result<TagCriterion, ParseValueError> {
+        let bad = |message: String| ParseValueError::new("tag criterion", message);
         let at = s.find(['=', '~', '<', '>']).ok_or_else(|| {
-            format!("`{s}`: expected NAME=VALUE, NAME~REGEX or NAME>=N (also >, <, <=)")
+            bad(format!(
+                "`{s}`: expected NAME=VALUE, NAME~REGEX or NAME>=N (also >, <, <=)"
+            ))
         })?;
         let name = s[..at].trim();
         if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            return Err(format!(
+            return Err(bad(format!(
                 "`{s}`: `{name}` is no tag name (letters, digits and `_`)"
-            ));
+            )));
         }
         let rest = &s[at..];
         let (op, value) = if let Some(v) = rest.strip_prefix(">=") {
@@ -142,7 +147,7 @@ impl FromStr for TagCriterion {
             (Some(Compare::Less), v)
         } else if let Some(v) = rest.strip_prefix('~') {
             let re = regex::Regex::new(v)
-                .map_err(|e| format!("`{s}`: not a regular expression: {e}"))?;
+                .map_err(|e| bad(format!("`{s}`: not a regular expression: {e}")))?;
             return Ok(TagCriterion {
                 name: name.to_owned(),
                 test: TagTest::Matches(re),
@@ -158,9 +163,9 @@ impl FromStr for TagCriterion {
         };
         let op = op.expect("a comparison");
         let bound = Ordered::read(value).ok_or_else(|| {
-            format!(
+            bad(format!(
                 "`{s}`: `{value}` is neither a number nor a date YYYY.MM.DD with every part known: a comparison needs one"
-            )
+            ))
         })?;
         Ok(TagCriterion {
             name: name.to_owned(),
@@ -206,13 +211,16 @@ pub enum Ending {
 }
 
 impl FromStr for Ending {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Ending, String> {
+    type Err = ParseValueError;
+    fn from_str(s: &str) -> Result<Ending, ParseValueError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "mate" | "checkmate" => Ok(Ending::Mate),
             "stalemate" => Ok(Ending::Stalemate),
             "drop-mate" | "dropmate" => Ok(Ending::DropMate),
-            _ => Err(format!("`{s}`: expected mate, stalemate or drop-mate")),
+            _ => Err(ParseValueError::new(
+                "ending",
+                format!("`{s}`: expected mate, stalemate or drop-mate"),
+            )),
         }
     }
 }
@@ -235,18 +243,19 @@ impl Reaches {
     /// # Errors
     ///
     /// A FEN that does not parse, or a bughouse pair.
-    pub fn new(text: &str, board_only: bool) -> Result<Reaches, String> {
+    pub fn new(text: &str, board_only: bool) -> Result<Reaches, ParseValueError> {
+        let bad = |message: String| ParseValueError::new("position", message);
         let pasted = fen::unwrap_pasted(text);
-        let parsed = fen::parse(&pasted.fen, None).map_err(|e| format!("`{text}`: {e}"))?;
+        let parsed = fen::parse(&pasted.fen, None).map_err(|e| bad(format!("`{text}`: {e}")))?;
         match parsed.fen {
             crate::setup::Fen::Single(setup) => Ok(Reaches {
                 setup,
                 board_only,
                 variant: pasted.variant,
             }),
-            crate::setup::Fen::Pair(_) => Err(format!(
+            crate::setup::Fen::Pair(_) => Err(bad(format!(
                 "`{text}`: a bughouse pair; give one board, which either board of a match may reach"
-            )),
+            ))),
         }
     }
 
@@ -549,12 +558,15 @@ pub enum DedupeBy {
 }
 
 impl FromStr for DedupeBy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<DedupeBy, String> {
+    type Err = ParseValueError;
+    fn from_str(s: &str) -> Result<DedupeBy, ParseValueError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "moves" => Ok(DedupeBy::Moves),
             "moves-and-tags" => Ok(DedupeBy::MovesAndTags),
-            _ => Err(format!("`{s}`: expected moves or moves-and-tags")),
+            _ => Err(ParseValueError::new(
+                "dedupe key",
+                format!("`{s}`: expected moves or moves-and-tags"),
+            )),
         }
     }
 }
@@ -767,6 +779,7 @@ mod tests {
             "Elo>>2"
                 .parse::<TagCriterion>()
                 .unwrap_err()
+                .message
                 .contains("`>2` is neither a number nor a date")
         );
     }

@@ -22,7 +22,7 @@ use crate::stream::split::{GameSplitter, PartEnd};
 /// assert_eq!((split.part, split.of), (2, 8));
 /// assert_eq!(split.to_string(), "2/8");
 /// assert!("9/8".parse::<Split>().is_err());
-/// # Ok::<_, String>(())
+/// # Ok::<_, pocketfen::ParseValueError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Split {
@@ -38,10 +38,13 @@ impl Split {
     /// # Errors
     ///
     /// A part out of range: parts are numbered 1 to `of`.
-    pub fn new(part: usize, of: usize) -> Result<Split, String> {
+    pub fn new(part: usize, of: usize) -> Result<Split, crate::ParseValueError> {
         if part == 0 || of == 0 || part > of {
-            return Err(format!(
-                "there is no part {part} of {of}: parts are numbered 1 to N (K/N, 1 <= K <= N)"
+            return Err(crate::ParseValueError::new(
+                "part",
+                format!(
+                    "there is no part {part} of {of}: parts are numbered 1 to N (K/N, 1 <= K <= N)"
+                ),
             ));
         }
         Ok(Split { part, of })
@@ -49,15 +52,18 @@ impl Split {
 }
 
 impl std::str::FromStr for Split {
-    type Err = String;
+    type Err = crate::ParseValueError;
 
-    fn from_str(s: &str) -> Result<Split, String> {
+    fn from_str(s: &str) -> Result<Split, crate::ParseValueError> {
+        let bad = |message: String| crate::ParseValueError::new("part", message);
         let (k, n) = s
             .split_once('/')
-            .ok_or_else(|| format!("`{s}` is no part: write K/N, for example 1/4"))?;
+            .ok_or_else(|| bad(format!("`{s}` is no part: write K/N, for example 1/4")))?;
         let number = |t: &str| {
             t.trim().parse::<usize>().map_err(|_| {
-                format!("`{s}` is no part: `{t}` is not a number (K/N, for example 1/4)")
+                bad(format!(
+                    "`{s}` is no part: `{t}` is not a number (K/N, for example 1/4)"
+                ))
             })
         };
         Split::new(number(k)?, number(n)?)
