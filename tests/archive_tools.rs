@@ -1,4 +1,4 @@
-//! Issue 27: `pgn select`, `pgn dedupe` and `pgn split`, driven as a user drives them,
+//! `pgn select`, `pgn dedupe` and `pgn split`, driven as a user drives them,
 //! and checked against pgn-extract (Debian's package) where it can express the same.
 
 use std::fs;
@@ -368,7 +368,7 @@ fn dedupe_reports_and_keeps_the_first() {
     fs::write(&second, gz.finish().unwrap()).unwrap();
     let dups = dir.join("dups.pgn");
     let (f, s) = (first.to_str().unwrap(), second.to_str().unwrap());
-    // Quiet by default (issue 33.16): the summary counts the duplicates, `-v` names each.
+    // Quiet by default: the summary counts the duplicates, `-v` names each.
     let quiet = run(&["pgn", "dedupe", f, s]);
     assert_eq!(text(&quiet.stdout), format!("{a}{c}"));
     let err = text(&quiet.stderr);
@@ -638,7 +638,7 @@ fn run_in_out(args: &[&str], stdin: &[u8]) -> String {
     text(&child.wait_with_output().unwrap().stdout)
 }
 
-/// Review of issue 27: a game over `--max-game-bytes` is in no output and says so (its
+/// A game over `--max-game-bytes` is in no output and says so (its
 /// bytes were never read); two outputs that are one file are refused; the roster of a
 /// bughouse match keeps its four players; `--strip clocks` takes only `%clk` and `%emt`;
 /// FICS dates compare; a pattern with the other command's placeholder is refused.
@@ -748,8 +748,8 @@ fn review_fixes() {
 }
 
 /// `pgn split --by-tag` compresses each file by its extension, as `--every` does, through
-/// temporary files (issue 33.5), and values that differ in letter case or Unicode form
-/// only never share a file (issue 33.6): no two names are alike once case is folded, and
+/// temporary files, and values that differ in letter case or Unicode form
+/// only never share a file: no two names are alike once case is folded, and
 /// every name is ASCII (macOS normalises Unicode names). Over 128 values, files are
 /// closed and reopened: their compressed streams concatenate.
 #[test]
@@ -846,7 +846,7 @@ fn split_by_tag_compresses_by_extension_and_never_shares_a_file() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `pgn select` criteria that can never match are not silent (issue 33.21): a value that
+/// `pgn select` criteria that can never match are not silent: a value that
 /// starts like an operator (`WhiteElo=>2400`, the exact value `>2400`) is warned of at
 /// once, a criterion on a tag no game has is warned of after the run with the nearest
 /// name the input has; `--position` of a Lichess crazyhouse URL takes its variant.

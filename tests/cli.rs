@@ -424,7 +424,7 @@ fn completions_and_manpage_cover_every_subcommand() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// Issue 14.5 and 14.6: an absurd `-j` is a usage error, and `--json` writes a summary
+/// An absurd `-j` is a usage error, and `--json` writes a summary
 /// for an input it cannot open, as for a broken stream.
 #[test]
 fn absurd_jobs_and_unopenable_inputs() {
@@ -484,7 +484,7 @@ fn absurd_jobs_and_unopenable_inputs() {
     }
 }
 
-/// Issue 14.4: `-o` writes a regular file through an unpredictable temporary file and
+/// `-o` writes a regular file through an unpredictable temporary file and
 /// renames it only after a complete run (keeping the destination's permissions); a
 /// symlink or a FIFO is written through, as `>` would; a directory is refused, leaving
 /// nothing behind.
@@ -552,7 +552,7 @@ fn convert_output_files_are_safe() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 14.10: a file name that is not UTF-8 is validated (and printed lossily); a
+/// A file name that is not UTF-8 is validated (and printed lossily); a
 /// newline in a name cannot forge a report line.
 #[cfg(unix)]
 #[test]
@@ -585,7 +585,7 @@ fn any_file_name_is_read_and_printed_safely() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 14.8: `moves` streams stdin (any length, one move at a time), guessing the
+/// `moves` streams stdin (any length, one move at a time), guessing the
 /// variant from its start.
 #[test]
 fn moves_stream_stdin() {
@@ -623,8 +623,7 @@ fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
     out
 }
 
-/// Issue 23.7, 9, 13, 14, in the words of `fen convert`: the issue's Chess.com FEN with a
-/// promoted square and no pocket (it is crazyhouse: its empty pocket is written), an en
+/// In the words of `fen convert`: a Chess.com FEN with a promoted square and no pocket (it is crazyhouse: its empty pocket is written), an en
 /// passant square without a capture (dropped) beside one with (kept), EPD lines (written
 /// back with their operations), and a pocket in each dialect's order.
 #[test]
@@ -662,7 +661,7 @@ fn fen_convert_dialect_details() {
     );
 }
 
-/// Issue 23.7: `fen convert --variant` says what a FEN that names no pocket is: a pocket
+/// `fen convert --variant` says what a FEN that names no pocket is: a pocket
 /// variant writes its empty pockets, chess writes none and refuses pieces in a pocket.
 #[test]
 fn fen_convert_variant() {
@@ -716,7 +715,7 @@ fn fen_convert_variant() {
     );
 }
 
-/// Issue 23.4: FEN lines ended by a lone CR (old Mac files), CRLF or LF are lines alike,
+/// FEN lines ended by a lone CR (old Mac files), CRLF or LF are lines alike,
 /// a CRLF split between two reads included.
 #[test]
 fn fen_lines_end_at_a_lone_cr() {
@@ -734,7 +733,7 @@ fn fen_lines_end_at_a_lone_cr() {
 }
 
 /// `legal` and `perft` read the position from a FEN argument and from stdin (one per
-/// line), as every command reads its input (issue 33.14); they answered for the start
+/// line), as every command reads its input; they answered for the start
 /// position before. Several positions: `legal` separates their lists by an empty line,
 /// `perft` writes a count a line (an empty line for a position refused).
 #[test]
@@ -772,7 +771,7 @@ fn legal_and_perft_read_fens_from_arguments_and_stdin() {
     assert!(err.contains("quote it"), "{err}");
 }
 
-/// A bughouse pair is bughouse for `fen convert --variant auto` too (issue 33.13): both
+/// A bughouse pair is bughouse for `fen convert --variant auto` too: both
 /// boards are written with their (empty) pockets, as `--variant bughouse` writes them;
 /// a pair whose boards were written in two dialects is `mixed` in `--json`.
 #[test]
@@ -810,7 +809,7 @@ fn fen_convert_writes_a_pair_as_bughouse() {
 
 /// `fen url` writes the en passant square only when a capture there is legal, as `fen
 /// convert` does, and one output line per input line: an empty one for a blank or
-/// refused input (issue 33.19).
+/// refused input.
 #[test]
 fn fen_url_keeps_lines_and_writes_en_passant_as_convert_does() {
     let no_capture = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
@@ -838,7 +837,7 @@ fn fen_url_keeps_lines_and_writes_en_passant_as_convert_does() {
 }
 
 /// `fen show --svg --last-move` takes UCI: anything else is a usage error (exit 2) that
-/// says so, with an example (issue 33.24).
+/// says so, with an example.
 #[test]
 fn last_move_is_a_usage_error_when_not_uci() {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

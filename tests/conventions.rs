@@ -1,4 +1,4 @@
-//! Issue 26: the command line behaves as the tools its users live in do (ripgrep, grep,
+//! The command line behaves as the tools its users live in do (ripgrep, grep,
 //! pgn-extract): live and interruptible, input as people paste it, outputs that cannot
 //! hurt, and a manual. Every test drives the binary; where a terminal matters it runs in
 //! a pseudo-terminal (`script`, util-linux).
@@ -698,7 +698,7 @@ fn directories_and_files_that_are_not_pgn() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("a directory with no archive in it"));
     // Among other inputs, an empty directory is named and the others are still read, the
-    // exit 2 at the end, as for a missing file (issue 33.9).
+    // exit 2 at the end, as for a missing file.
     let e = empty.to_str().unwrap();
     for args in [
         &["validate", "--json", "-q", ILLEGAL, e][..],
@@ -928,7 +928,7 @@ fn an_interrupted_fen_convert_keeps_its_lines() {
 
 /// 26.13: the README's install commands work on a fresh `$HOME`: the manual pages land
 /// where `man` finds them for a binary `cargo install` put in `~/.cargo/bin`, with no
-/// `MANPATH` (issue 33.22), and the completions where the shells look.
+/// `MANPATH`, and the completions where the shells look.
 #[test]
 fn the_readme_install_commands_work_on_a_fresh_home() {
     let readme = fs::read_to_string("README.md").unwrap();
@@ -1172,7 +1172,7 @@ fn manual_pages() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Review of issue 26: `validate --html *.pgn` (the shell puts the first archive after
+/// `validate --html *.pgn` (the shell puts the first archive after
 /// `--html`) leaves the archive alone; a report or an empty file is replaced.
 #[test]
 fn html_never_replaces_an_archive() {
@@ -1214,7 +1214,7 @@ fn html_never_replaces_an_archive() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Review of issue 26: `timeout -s INT` signals the process and then its group; the
+/// `timeout -s INT` signals the process and then its group; the
 /// repeat is one interrupt, not a second one that quits with nothing.
 #[cfg(unix)]
 #[test]
@@ -1250,7 +1250,7 @@ fn one_interrupt_delivered_twice_is_one() {
     assert_eq!(records.iter().filter(|r| r["type"] == "game").count(), 10);
 }
 
-/// Review of issue 26: `replay` gives a summary and a total on stderr as `validate` does
+/// `replay` gives a summary and a total on stderr as `validate` does
 /// (`-q`: none); `moves` says what cannot be read after the moves before it; a pasted
 /// board-editor URL or a variant's analysis page is read.
 #[test]
@@ -1309,7 +1309,7 @@ fn replay_summaries_moves_errors_and_more_urls() {
 }
 
 /// `validate` (and the other archive commands) with no file, on a terminal, says it
-/// reads the terminal, as other tools do, instead of waiting silently (issue 33.24); a
+/// reads the terminal, as other tools do, instead of waiting silently; a
 /// pipe gets no such line.
 #[test]
 fn reading_the_terminal_says_so() {

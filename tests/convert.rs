@@ -264,7 +264,7 @@ fn chesscom_to_bracket(fen: &str) -> String {
     format!("{board}[{pocket}] {}", fields[1..6].join(" "))
 }
 
-/// Issue 17: an outside reader confirms the Chess.com output. shakmaty replays the
+/// An outside reader confirms the Chess.com output. shakmaty replays the
 /// converted movetext (bare `@e4` drops included), and its final position equals the
 /// `CurrentPosition` pocketfen wrote, read through the rewrite above.
 #[test]
@@ -323,7 +323,7 @@ fn the_chesscom_game_becomes_lichess_importable() {
     assert!(lichess.contains("[Variant \"Crazyhouse\"]"));
 }
 
-/// Issue 12: `pgn convert` reads games with `validate`'s options and refuses exactly what
+/// `pgn convert` reads games with `validate`'s options and refuses exactly what
 /// `validate` refuses, in its words.
 #[test]
 fn convert_refuses_what_validate_refuses_with_the_same_options() {
@@ -430,7 +430,7 @@ fn bughouse_matches_convert_and_validate_again() {
     assert!(matches >= 24, "{matches}");
 }
 
-/// Issue 13: Chess960 keeps its name in each target's spelling (Lichess and Chess.com
+/// Chess960 keeps its name in each target's spelling (Lichess and Chess.com
 /// `Chess960`, Xboard `fischerandom`), always with its FEN and the castling letters as
 /// read, whichever alias the input used.
 #[test]
@@ -455,7 +455,7 @@ fn chess960_survives_every_target_under_every_alias() {
             ),
         ] {
             let pgn = format!("[Variant \"{alias}\"]\n[FEN \"{fen}\"]\n\n{movetext}\n");
-            // Each target's own form (issue 33.28): Lichess X-FEN, Chess.com Shredder-FEN,
+            // Each target's own form: Lichess X-FEN, Chess.com Shredder-FEN,
             // XBoard the letters as read.
             for (target, name, castling) in [
                 (Target::Lichess, "Chess960", "KQkq"),
@@ -487,7 +487,7 @@ fn chess960_survives_every_target_under_every_alias() {
 }
 
 mod law {
-    //! The law of `pgn convert` (issue 14.3): it writes exactly the games `validate`
+    //! The law of `pgn convert`: it writes exactly the games `validate`
     //! accepts with the same options and variations on, and what it writes validates again
     //! to the same plies.
 
@@ -618,7 +618,7 @@ mod law {
     }
 }
 
-/// Issue 14.9: `pgn convert` keeps what it can (a second `White` tag, Latin-1 text, a NAG
+/// `pgn convert` keeps what it can (a second `White` tag, Latin-1 text, a NAG
 /// beyond $255) and warns about what it cannot (a second `FEN`, `Variant` or `Result`);
 /// under `strict` such a game is refused.
 #[test]
@@ -670,7 +670,7 @@ fn tag_value<'a>(text: &'a str, name: &str) -> Option<&'a str> {
         .map(|v| v.trim_end_matches("\"]"))
 }
 
-/// Issue 23.8: a chess game's Variant tag survives Lichess → Xboard → Lichess and
+/// A chess game's Variant tag survives Lichess → Xboard → Lichess and
 /// Lichess → Chess.com → Lichess as written (`Standard` from Lichess and lichobile,
 /// `normal` from TCEC, `From Position`); a game without one gets none.
 #[test]
@@ -711,7 +711,7 @@ fn a_chess_games_variant_tag_is_kept() {
     );
 }
 
-/// Issue 23.6: Chess.com's `CurrentPosition` has four fields for chess and Chess960
+/// Chess.com's `CurrentPosition` has four fields for chess and Chess960
 /// (`… b - -`, as all its exports of those write it) and the clocks and pocket for
 /// crazyhouse (`… w q - 0 22 QNrp`); validate reads both without a mismatch.
 #[test]
@@ -755,7 +755,7 @@ fn chesscom_current_position_per_variant() {
     }
 }
 
-/// Issue 23: the real files of other programs convert and compose byte for byte (their
+/// The real files of other programs convert and compose byte for byte (their
 /// Variant tags, Chess.com's four-field positions and long algebraic moves included).
 #[test]
 fn real_files_round_trip() {
@@ -783,7 +783,7 @@ fn real_files_round_trip() {
 
 /// `pgn convert --keep-broken` cannot copy a game over `--max-game-bytes` (its bytes were
 /// never kept): it says so, counts it as left out (not "copied unchanged") and exits 2,
-/// while the other games, a broken one among them, are written (issue 33.7).
+/// while the other games, a broken one among them, are written.
 #[test]
 fn keep_broken_says_a_game_over_the_size_limit_is_in_no_output() {
     let dir = common::temp_dir("keep-broken");
@@ -823,8 +823,8 @@ fn keep_broken_says_a_game_over_the_size_limit_is_in_no_output() {
 
 /// `pgn convert` writes an unknown date as the PGN standard does (`????.??.??`, 8.1.1.3)
 /// and takes it from `UTCDate` when there is one, as Lichess's study exports give
-/// (issue 33.27); a kept `[PlyCount]` counts the plies written, whatever the game said
-/// (issue 33.28).
+///; a kept `[PlyCount]` counts the plies written, whatever the game said
+///.
 #[test]
 fn convert_writes_dates_and_ply_counts_as_the_standard_does() {
     let dir = common::temp_dir("dates");
@@ -863,7 +863,7 @@ fn convert_writes_dates_and_ply_counts_as_the_standard_does() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Each target's layout is its own exports' (issue 33.18): a Lichess export converted to
+/// Each target's layout is its own exports': a Lichess export converted to
 /// Lichess is written line for line as it was (Lichess puts each game's movetext on one
 /// line; only the ` 0-1` it writes for a game without moves loses its space), Chess.com
 /// gets one line per game too, XBoard lines of at most 75 columns, and `-w` still sets

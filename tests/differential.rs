@@ -4,7 +4,7 @@
 //! (board, pockets, promoted marks, side, castling, en passant square, clocks).
 //!
 //! The half-move clock is compared only without drops: pocketfen resets it on pawn drops
-//! (issue 3), shakmaty does not. Castling is compared for the pocket variants and Horde;
+//!, shakmaty does not. Castling is compared for the pocket variants and Horde;
 //! in chess, whose suites include Chess960 starts, the two write the same rights with
 //! other letters (`KQkq` against `HAha`), so the rights are compared as legal moves. Debug builds play a few thousand positions per variant; release builds
 //! (`cargo test --release --test differential`, run by `.ci/run`) at least 200 000.

@@ -240,8 +240,7 @@ fn bad_svg_arguments_are_refused() {
         )
     };
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    // A --last-move that is not UCI, or names board B of one board: usage errors (exit 2,
-    // issue 33.24).
+    // A --last-move that is not UCI, or names board B of one board: usage errors (exit 2).
     let (code, err) = run(&["fen", "show", "--svg", "--last-move", "e2e9", start]);
     assert_eq!(code, Some(2));
     assert!(err.contains("'e2e9' for '--last-move <UCI>'"), "{err}");

@@ -210,7 +210,7 @@ fn generated() -> Vec<(&'static str, Vec<u8>)> {
     let shuffle = "Nf3 Nf6 Ng1 Ng8 ";
     vec![
         (
-            // Issue 14.1: one long line is read once, not again after each refill.
+            // One long line is read once, not again after each refill.
             "one 5 MB line of comment",
             game(
                 "[Event \"long line\"]",
@@ -350,7 +350,7 @@ fn cpu_and_memory(args: &[&str], limit: u64) -> (f64, i64) {
     (best, rss)
 }
 
-/// Shapes of input that once took quadratic time (issue 33.1–2): the time of an input
+/// Shapes of input that once took quadratic time: the time of an input
 /// twice as large is about twice as much (linear), never four times (quadratic). Time is
 /// counted as the child's CPU time, so that other tests running beside it change little.
 #[cfg(unix)]
@@ -418,7 +418,7 @@ fn hostile_shapes_take_linear_time() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A stop (SIGINT, SIGTERM) is honoured inside a game too (issue 33.1–2): a FIFO that
+/// A stop (SIGINT, SIGTERM) is honoured inside a game too: a FIFO that
 /// never ends one hostile game is read until the signal, then the run ends within a
 /// second, its summary `interrupted`.
 #[cfg(unix)]

@@ -541,7 +541,7 @@ fn hand_made_bpgn_errors_are_located() {
     });
 }
 
-/// Issue 13.3: a crazyhouse game in BPGN form (four player tags, `1A.` numbers, board A
+/// A crazyhouse game in BPGN form (four player tags, `1A.` numbers, board A
 /// only) is judged by crazyhouse rules to its mate, and the variant announced is the one
 /// applied; `--format bpgn` still makes it a bughouse match.
 #[test]
@@ -584,7 +584,7 @@ fn a_crazyhouse_game_in_bpgn_form_is_crazyhouse() {
     );
 }
 
-/// Issue 14.7: a `(` never closed is reported where it opens, and a missing result
+/// A `(` never closed is reported where it opens, and a missing result
 /// marker (`--strict`) after the game's last token, not at the next game's first line.
 #[test]
 fn unclosed_variations_and_missing_markers_are_located_in_their_game() {
@@ -640,7 +640,7 @@ fn variations_are_read_only_when_asked() {
     );
 }
 
-/// Issue 17.8 and 17.10: move-number checks only under `--strict`; the reasons given for
+/// Move-number checks only under `--strict`; the reasons given for
 /// over-disambiguation, blocked castling and illegal pawn moves; `has_errors`.
 #[test]
 fn strict_checks_and_reasons() {
@@ -700,7 +700,7 @@ fn strict_checks_and_reasons() {
     assert!(!fine.has_errors());
 }
 
-/// Issue 17.3: a correct Chess.com `CurrentPosition` gives no warning; a wrong board, side
+/// A correct Chess.com `CurrentPosition` gives no warning; a wrong board, side
 /// to move or pocket does.
 #[test]
 fn current_position_is_compared() {
@@ -867,7 +867,7 @@ fn bughouse_result_against_mate_and_abort() {
     }
 }
 
-// Issue 23: archives as other programs write them.
+// Archives as other programs write them.
 
 /// The JSON records of `validate --json --all ARGS`, and its exit code.
 fn json_records(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>) {
@@ -929,7 +929,7 @@ fn pzstd_frames(bytes: &[u8]) -> Option<usize> {
     (at == bytes.len()).then_some(frames)
 }
 
-/// Issue 23.1: an archive as Lichess writes its database files (pzstd: a skippable frame
+/// An archive as Lichess writes its database files (pzstd: a skippable frame
 /// before each of several zstd frames) gives exactly the records of its text, for any
 /// number of jobs, made with the real pzstd.
 #[test]
@@ -978,7 +978,7 @@ fn pzstd_archives_are_read_frame_by_frame() {
     }
 }
 
-/// Issue 23.1: the bundled pzstd sample (the README's first command) reads as its
+/// The bundled pzstd sample (the README's first command) reads as its
 /// decompressed text reads.
 #[test]
 fn the_bundled_lichess_sample_is_read_whole() {
@@ -1000,7 +1000,7 @@ fn the_bundled_lichess_sample_is_read_whole() {
     assert_eq!(summary["complete"], true);
 }
 
-/// Issue 23.2: bytes after the last complete frame (a tape's zero padding, junk) keep
+/// Bytes after the last complete frame (a tape's zero padding, junk) keep
 /// every game before them, are reported once with their offset, and exit 0; a second
 /// frame that starts but breaks is still an error (exit 2).
 #[test]
@@ -1081,7 +1081,7 @@ fn problems_of(text: &str, strict: bool) -> (Status, Vec<Said>, usize) {
     (r.status, problems, r.plies)
 }
 
-/// Issue 23.10: castling rights that the FEN tag's kings and rooks do not allow are
+/// Castling rights that the FEN tag's kings and rooks do not allow are
 /// dropped with a warning naming them, and every move is still checked (castling then is
 /// illegal); under --strict the FEN is an error. The Lichess database's November 2023
 /// Chess960 FEN (lichess-org/database#54) replays with `-`.
@@ -1142,7 +1142,7 @@ fn impossible_castling_rights_are_dropped_and_the_game_replayed() {
     );
 }
 
-/// Issue 23.11: a real game's moves written as UCI (`replay --emit uci`) read as the same
+/// A real game's moves written as UCI (`replay --emit uci`) read as the same
 /// game, each with a non-san-move warning, and convert to the same SAN; under --strict
 /// the first is an error.
 #[test]
@@ -1209,7 +1209,7 @@ fn uci_movetext_reads_as_its_san() {
     }
 }
 
-/// Issue 23.12: a result with an en dash or `½` is that result, with a warning; the
+/// A result with an en dash or `½` is that result, with a warning; the
 /// game stays legal and converts with PGN's spelling.
 #[test]
 fn unicode_results_are_read() {
@@ -1244,7 +1244,7 @@ fn unicode_results_are_read() {
 /// A game as (number, first line, status, problems as (line, column, kind)).
 type GameSaid = (usize, usize, Status, Vec<(usize, usize, String)>);
 
-/// Issue 23.3–5 in the library: a BOM between games and tokens, lone CRs and a blank
+/// In the library: a BOM between games and tokens, lone CRs and a blank
 /// line in the tag section give the games the plain file gives, at the same lines.
 #[test]
 fn boms_lone_crs_and_blank_tag_lines_change_nothing() {
@@ -1301,7 +1301,7 @@ fn boms_lone_crs_and_blank_tag_lines_change_nothing() {
     }
 }
 
-/// Issue 23: files that other programs wrote (`grammar-tests/pgn/real`, provenance in its
+/// Files that other programs wrote (`grammar-tests/pgn/real`, provenance in its
 /// SOURCES.md) validate without error; what is said of each is snapshotted.
 #[test]
 fn real_files_of_other_programs_validate() {
@@ -1324,7 +1324,7 @@ fn real_files_of_other_programs_validate() {
     });
 }
 
-/// Issue 24.3: one walker for PGN and BPGN. Each problem kind that both forms can have
+/// One walker for PGN and BPGN. Each problem kind that both forms can have
 /// means the same in both: the same kind, severity, ply and token, for the same moves
 /// written as a PGN game and as a match on board A.
 #[test]
@@ -1398,7 +1398,7 @@ fn every_problem_kind_means_the_same_in_pgn_and_bpgn() {
     );
 }
 
-/// Issue 24.4: a visitor stops the walk, or skips a variation (whose moves are then not
+/// A visitor stops the walk, or skips a variation (whose moves are then not
 /// validated, nor shown).
 #[test]
 fn visitors_stop_and_skip() {
@@ -1471,7 +1471,7 @@ fn visitors_stop_and_skip() {
     assert_eq!(report.plies, 1);
 }
 
-// Issue 25: archives at database scale.
+// Archives at database scale.
 
 /// A real compression tool of Debian's (`.ci/run` installs them), run on `args`.
 fn tool(name: &str, args: &[&str]) -> std::process::Output {
@@ -1556,7 +1556,7 @@ fn untimed(out: &[u8]) -> Vec<String> {
         .collect()
 }
 
-/// Issue 25.1: archives compressed by the real pbzip2 (one stream per block), pzstd
+/// Archives compressed by the real pbzip2 (one stream per block), pzstd
 /// (frames after skippable frames), gzip (one member) and as BGZF (`pgn convert -o
 /// x.gz`), whole, with trailing junk, or cut short, give with three jobs (the frames
 /// decoded side by side) exactly the records of one.
@@ -1600,7 +1600,7 @@ fn parallel_decoding_gives_the_records_of_one_thread() {
     }
 }
 
-/// Issue 25.2: `pgn convert -o FILE.zst|.gz|.bz2` compresses by the extension, in frames
+/// `pgn convert -o FILE.zst|.gz|.bz2` compresses by the extension, in frames
 /// the real tools read back (pzstd's layout for zstd), at the level asked for; a level
 /// out of range, or one for plain output, is refused.
 #[test]
@@ -1679,7 +1679,7 @@ fn run_out(args: &[&str]) -> (Vec<u8>, String, Option<i32>) {
     )
 }
 
-/// Issue 25.3: `--split K/N` on files the real tools wrote (pbzip2's streams, pzstd's
+/// `--split K/N` on files the real tools wrote (pbzip2's streams, pzstd's
 /// frames, BGZF blocks; whole, with trailing junk and cut short) and on plain text:
 /// `pocketfen merge` of the parts' `--json` is byte for byte what one run writes (but
 /// for the time), its `--text` is `validate`'s text, and one-stream files are refused.
@@ -1829,7 +1829,7 @@ fn split_parts_merge_to_one_run() {
     );
 }
 
-/// Issue 25.3: `pgn convert --split` parts, joined, are the whole conversion (its
+/// `pgn convert --split` parts, joined, are the whole conversion (its
 /// output carries no numbers), and `replay --json --split` parts merge to one replay,
 /// also in its text form.
 #[test]
@@ -1890,8 +1890,7 @@ fn split_convert_and_replay() {
     );
 }
 
-/// `merge` reads each part once and puts the parts in order itself (issue 33.4 and
-/// 33.17): twelve parts named as a shell sorts them (`part-10` before `part-2`), and the
+/// `merge` reads each part once and puts the parts in order itself: twelve parts named as a shell sorts them (`part-10` before `part-2`), and the
 /// same parts through pipes (`<(…)`, which could not be read twice: every game record was
 /// dropped), merge to one run's records.
 #[test]
@@ -1961,7 +1960,7 @@ fn merge_takes_parts_in_any_order_and_from_pipes() {
 /// A tag line whose value holds unescaped quotes (`[White ""Socrates Expert""]`, as
 /// Lichess's study exports write names in quotes) is a located `malformed-tag` warning
 /// of the tag section: the movetext is still replayed (it was an illegal game at ply 1),
-/// and `pgn convert` writes the value escaped (issue 33.25).
+/// and `pgn convert` writes the value escaped.
 #[test]
 fn a_tag_value_with_unescaped_quotes_is_read_with_a_warning() {
     let dir = temp_dir("malformed-tag");
@@ -2006,7 +2005,7 @@ fn a_tag_value_with_unescaped_quotes_is_read_with_a_warning() {
 }
 
 /// The binary-file check judges the same first 4 KiB however the decoder hands them out
-/// (issue 33.11): a zstd file whose first frame is 22 bytes of PGN and the rest binary
+///: a zstd file whose first frame is 22 bytes of PGN and the rest binary
 /// was validated with `-j 1` and refused as binary with `-j 4`; now every `-j` refuses
 /// it, and a text file made of many tiny frames is read by every `-j`.
 #[test]
@@ -2049,7 +2048,7 @@ fn the_binary_check_is_the_same_for_every_job_count() {
 }
 
 /// Archives of different formats joined with `cat` (`cat a.pgn.gz b.pgn.zst`) are read
-/// whole, as concatenated archives of one format are, by every `-j` (issue 33.12): the
+/// whole, as concatenated archives of one format are, by every `-j`: the
 /// zstd frame after gzip members was taken for trailing bytes, its illegal game never
 /// checked (exit 0).
 #[test]
@@ -2102,8 +2101,8 @@ fn concatenated_archives_of_different_formats_are_read_whole() {
 }
 
 /// The share of a file a progress line shows follows the work done, not the compressed
-/// bytes the parallel decoder has read ahead (issue 33.15: "56 %, ETA 0 s" at 8 % of the
-/// work on a pzstd file): at every report, the share of the file is within a few
+/// bytes the parallel decoder has read ahead (once "56 %, ETA 0 s" at 8 % of the work on
+/// a pzstd file): at every report, the share of the file is within a few
 /// percent of the share of the text split so far.
 #[test]
 fn progress_follows_the_work_not_the_read_ahead() {
@@ -2154,7 +2153,7 @@ fn progress_follows_the_work_not_the_read_ahead() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A part's text output says which part its lines count in (issue 33.20): `FILE (part
+/// A part's text output says which part its lines count in: `FILE (part
 /// 3/3):LINE`, as its lines and games count from the part's start; a one-frame file too
 /// small to be worth splitting says so, with a recompression that makes frames; a part
 /// of a compressed file in which no game starts is explained by its frames.

@@ -440,7 +440,7 @@ fn bughouse_perft_keeps_the_pocket_fixed() {
     );
 }
 
-/// Issue 13.2: a side has at most one castling right per wing; a setup that gives two is
+/// A side has at most one castling right per wing; a setup that gives two is
 /// an error naming the castling field, so no command plays from it.
 #[test]
 fn two_castling_rights_on_one_wing_are_an_error() {
@@ -489,7 +489,7 @@ fn two_castling_rights_on_one_wing_are_an_error() {
     }
 }
 
-/// Issue 13.8: bughouse warns about too much material as crazyhouse does, counted over
+/// Bughouse warns about too much material as crazyhouse does, counted over
 /// the match (a board against the match's four sets, a pair over both boards).
 #[test]
 fn bughouse_material_is_counted_over_the_match() {
@@ -527,7 +527,7 @@ fn bughouse_material_is_counted_over_the_match() {
     );
 }
 
-/// Issue 13.4: a FEN names the en passant square only when an en-passant capture there is
+/// A FEN names the en passant square only when an en-passant capture there is
 /// legal (Lichess writes it so), in every dialect.
 #[test]
 fn the_ep_square_is_written_only_when_the_capture_is_legal() {
@@ -574,7 +574,7 @@ fn the_ep_square_is_written_only_when_the_capture_is_legal() {
     }
 }
 
-/// Issue 17.6: insufficient material ends a chess game (both `moves` and `validate` say
+/// Insufficient material ends a chess game (both `moves` and `validate` say
 /// so) and never a pocket game, where material does not leave the game.
 #[test]
 fn insufficient_material_ends_chess_only() {
@@ -750,7 +750,7 @@ fn one_sides_material_against_one_set() {
     );
 }
 
-/// Issue 17.7: the setup checks behind `fen check`, each reported with its kind.
+/// The setup checks behind `fen check`, each reported with its kind.
 #[test]
 fn setup_checks_report_their_kind() {
     let kinds = |fen: &str, variant: Variant| -> Vec<SetupProblemKind> {
@@ -793,7 +793,7 @@ fn setup_checks_report_their_kind() {
     );
 }
 
-/// Issue 17.9: the repetition key tells promoted pieces apart; 17.10: the capture mode
+/// The repetition key tells promoted pieces apart; 17.10: the capture mode
 /// decides where a capture goes.
 #[test]
 fn repetition_keys_and_capture_modes() {

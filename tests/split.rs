@@ -1,4 +1,4 @@
-//! Issue 25.3: game-aligned splits. For random archives (comments across lines, blank
+//! Game-aligned splits. For random archives (comments across lines, blank
 //! lines and tag lines inside comments, tag-only games, `%` and `;` lines, CRLF and lone
 //! CR, byte-order marks, illegal moves) and any number of parts, the parts' records
 //! merged equal one run over the whole file, plain and in independent compressed
@@ -372,7 +372,10 @@ fn parts_that_do_not_fit_are_refused() {
     let e = Split::new(4, 3).unwrap_err();
     assert_eq!(
         (e.what, e.to_string().as_str()),
-        ("part", "there is no part 4 of 3: parts are numbered 1 to N (K/N, 1 <= K <= N)")
+        (
+            "part",
+            "there is no part 4 of 3: parts are numbered 1 to N (K/N, 1 <= K <= N)"
+        )
     );
     assert!("0/3".parse::<Split>().is_err() && "a/3".parse::<Split>().is_err());
 }
