@@ -3,15 +3,15 @@
 
 use std::io::Cursor;
 
-use pocketfen::fuzz::{LineIndex, Tokenizer};
 use pocketfen::bughouse::{BoardId, Match};
+use pocketfen::fuzz::{LineIndex, Tokenizer};
+use pocketfen::game::Format;
+use pocketfen::game::{Converted, Target, convert_game};
+use pocketfen::game::{Options, Status, validate_game};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, San, SanPlus};
 use pocketfen::notation::uci::UciMove;
-use pocketfen::game::{Converted, Target, convert_game};
-use pocketfen::game::Format;
 use pocketfen::stream::{GameSplitter, RawGame};
-use pocketfen::game::{Options, Status, validate_game};
 use pocketfen::{Bitboard, Color, Fen, Position, Role, Rules, Setup, Variant};
 
 /// The fuzzer's bytes read as a stream of choices.
