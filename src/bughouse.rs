@@ -39,6 +39,9 @@ pub enum BoardId {
 }
 
 impl BoardId {
+    /// Both boards.
+    pub const ALL: [BoardId; 2] = [BoardId::A, BoardId::B];
+
     /// The other board.
     pub fn partner(self) -> BoardId {
         match self {

@@ -22,6 +22,8 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+use std::borrow::Cow;
+
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -49,11 +51,8 @@ macro_rules! serialize_as_name {
     )*};
 }
 
-#[cfg(feature = "serde")]
-serialize_as_name!(FenDialect, FenField, SetupProblemKind, BoardId);
-
-/// Names that records also read back ([`crate::run::record`]): by their exact name, as
-/// [`Named`] lists them.
+/// The names records are written with and read back by: each exact name, as [`Named`]
+/// lists them.
 #[cfg(feature = "serde")]
 macro_rules! serde_as_name {
     ($($t:ty),* $(,)?) => {$(
@@ -76,6 +75,10 @@ macro_rules! serde_as_name {
 
 #[cfg(feature = "serde")]
 serde_as_name!(
+    FenDialect,
+    FenField,
+    SetupProblemKind,
+    BoardId,
     Variant,
     Severity,
     crate::stream::Compression,
@@ -125,6 +128,31 @@ impl Serialize for LineDialect {
     }
 }
 
+/// A line's dialect or `plain`, read from its name.
+#[cfg(feature = "serde")]
+fn dialect_or_plain<E: serde::de::Error>(name: &str) -> Result<Option<FenDialect>, E> {
+    match name {
+        "plain" => Ok(None),
+        _ => FenDialect::from_name(name).map(Some).ok_or_else(|| {
+            E::custom(format!(
+                "unknown dialect `{}`",
+                crate::notation::printable(name)
+            ))
+        }),
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> Deserialize<'de> for LineDialect {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Ok(match name.as_str() {
+            "mixed" => LineDialect::Mixed,
+            _ => dialect_or_plain(&name)?.map_or(LineDialect::Plain, LineDialect::One),
+        })
+    }
+}
+
 #[cfg(feature = "serde")]
 fn board_dialect_names<S: Serializer>(
     d: &Option<[Option<FenDialect>; 2]>,
@@ -134,18 +162,28 @@ fn board_dialect_names<S: Serializer>(
     names.serialize(s)
 }
 
+#[cfg(feature = "serde")]
+fn board_dialects_named<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<[Option<FenDialect>; 2]>, D::Error> {
+    let Some([a, b]) = Option::<[String; 2]>::deserialize(d)? else {
+        return Ok(None);
+    };
+    Ok(Some([dialect_or_plain(&a)?, dialect_or_plain(&b)?]))
+}
+
 /// A FEN that did not parse, as `--json` gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct FenErrorRecord<'a> {
     /// 1-based column (in characters) in the line.
     pub column: usize,
     /// The field it is in.
     pub field: FenField,
     /// What was expected there.
-    pub expected: &'static str,
+    pub expected: Cow<'static, str>,
     /// What stands there.
-    pub found: &'a str,
+    pub found: Cow<'a, str>,
     /// The whole message.
     pub message: String,
 }
@@ -155,8 +193,8 @@ impl<'a> From<&'a ParseFenError> for FenErrorRecord<'a> {
         FenErrorRecord {
             column: e.column,
             field: e.field,
-            expected: e.expected,
-            found: &e.found,
+            expected: e.expected.into(),
+            found: e.found.as_str().into(),
             message: e.to_string(),
         }
     }
@@ -166,7 +204,7 @@ impl<'a> From<&'a ParseFenError> for FenErrorRecord<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(
     feature = "serde",
-    derive(Serialize),
+    derive(Serialize, Deserialize),
     serde(tag = "type", rename_all = "snake_case")
 )]
 pub enum ConvertRecord<'a> {
@@ -175,19 +213,21 @@ pub enum ConvertRecord<'a> {
         /// 1-based input line.
         line: usize,
         /// The line as read.
-        input: &'a str,
+        input: Cow<'a, str>,
         /// The dialect its pocket was written in (`plain`: none; `mixed`: a pair's boards
         /// in two, named in `board_dialects`).
         dialect: LineDialect,
         /// The line in the target dialect.
-        output: &'a str,
+        output: Cow<'a, str>,
         /// Of a bughouse pair, each board's dialect (`[A, B]`, `plain` for a board without
         /// a pocket): a pair may be written in two.
         #[cfg_attr(
             feature = "serde",
             serde(
+                default,
                 skip_serializing_if = "Option::is_none",
-                serialize_with = "board_dialect_names"
+                serialize_with = "board_dialect_names",
+                deserialize_with = "board_dialects_named"
             )
         )]
         board_dialects: Option<[Option<FenDialect>; 2]>,
@@ -197,7 +237,7 @@ pub enum ConvertRecord<'a> {
         /// 1-based input line.
         line: usize,
         /// The line as read.
-        input: &'a str,
+        input: Cow<'a, str>,
         /// Where and why.
         error: FenErrorRecord<'a>,
     },
@@ -207,7 +247,7 @@ pub enum ConvertRecord<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(
     feature = "serde",
-    derive(Serialize),
+    derive(Serialize, Deserialize),
     serde(tag = "type", rename_all = "snake_case")
 )]
 pub enum UrlRecord<'a> {
@@ -216,24 +256,24 @@ pub enum UrlRecord<'a> {
         /// 1-based input line.
         line: usize,
         /// The line as read.
-        input: &'a str,
+        input: Cow<'a, str>,
         /// The URL.
-        url: &'a str,
+        url: Cow<'a, str>,
     },
     /// A line that has no URL: it does not parse, or the site has no board for it.
     Error {
         /// 1-based input line.
         line: usize,
         /// The line as read.
-        input: &'a str,
+        input: Cow<'a, str>,
         /// Why.
-        error: &'a str,
+        error: Cow<'a, str>,
     },
 }
 
 /// One problem of a position, and its board in a bughouse pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct BoardProblem<'a> {
     /// The board (`A`, `B`), for a pair; none for a single board or the pair as a whole.
     pub board: Option<BoardId>,
@@ -242,7 +282,7 @@ pub struct BoardProblem<'a> {
     /// What is wrong.
     pub kind: SetupProblemKind,
     /// The explanation.
-    pub message: &'a str,
+    pub message: Cow<'a, str>,
 }
 
 impl<'a> BoardProblem<'a> {
@@ -252,7 +292,7 @@ impl<'a> BoardProblem<'a> {
             board,
             severity: p.severity,
             kind: p.kind,
-            message: &p.message,
+            message: p.message.as_str().into(),
         }
     }
 }
@@ -261,7 +301,7 @@ impl<'a> BoardProblem<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(
     feature = "serde",
-    derive(Serialize),
+    derive(Serialize, Deserialize),
     serde(tag = "type", rename_all = "snake_case")
 )]
 pub enum CheckRecord<'a> {
@@ -270,7 +310,7 @@ pub enum CheckRecord<'a> {
         /// 1-based input line.
         line: usize,
         /// The line as read.
-        input: &'a str,
+        input: Cow<'a, str>,
         /// The variant whose rules applied.
         variant: Variant,
         /// Whether it has no error.
@@ -283,7 +323,7 @@ pub enum CheckRecord<'a> {
         /// 1-based input line.
         line: usize,
         /// The line as read.
-        input: &'a str,
+        input: Cow<'a, str>,
         /// Where and why.
         error: FenErrorRecord<'a>,
     },
@@ -293,7 +333,7 @@ pub enum CheckRecord<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(
     feature = "serde",
-    derive(Serialize),
+    derive(Serialize, Deserialize),
     serde(tag = "type", rename_all = "snake_case")
 )]
 pub enum MoveRecord<'a> {
@@ -302,7 +342,7 @@ pub enum MoveRecord<'a> {
         /// 1-based move number in the input.
         index: usize,
         /// The token as given.
-        token: &'a str,
+        token: Cow<'a, str>,
         /// Its canonical SAN.
         san: String,
         /// Its UCI.
@@ -317,9 +357,9 @@ pub enum MoveRecord<'a> {
         /// 1-based move number in the input.
         index: usize,
         /// The token as given.
-        token: &'a str,
+        token: Cow<'a, str>,
         /// `syntax`, `game-over` or the engine's reason.
-        kind: &'static str,
+        kind: Cow<'static, str>,
         /// Why.
         message: String,
         /// The position it was tried in.
@@ -332,6 +372,99 @@ pub enum MoveRecord<'a> {
         /// The final position.
         fen: String,
         /// `1-0`, `0-1` or `1/2-1/2` when the game has ended.
-        outcome: Option<&'static str>,
+        outcome: Option<Cow<'static, str>>,
     },
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::*;
+    use crate::bughouse::check_fen;
+    use crate::notation::fen;
+
+    /// Writes `record`, reads it back, and writes it again: the same record and bytes.
+    fn round_trip<T>(record: &T) -> String
+    where
+        T: Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        let json = serde_json::to_string(record).unwrap();
+        let back: T = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        assert_eq!(&back, record, "{json}");
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        json
+    }
+
+    /// The FEN and move commands' records read back from their JSON unchanged, every
+    /// variant of each, names of dialects, fields, problem kinds and boards included.
+    #[test]
+    fn the_fen_and_move_records_read_back_from_their_json() {
+        let bad = fen::parse("8/8/8/8/8/8/8/K6k w - - 0 1 x", None).unwrap_err();
+        let error = FenErrorRecord::from(&bad);
+        let pair = "8/8/8/4k3/8/8/8/4K3[Q] w - - 0 1 | 8/8/8/4k3/8/8/8/4K3/ b - - 0 1";
+        let mixed = [Some(FenDialect::Bracket), Some(FenDialect::Lichess)];
+        let converted = ConvertRecord::Converted {
+            line: 3,
+            input: pair.into(),
+            dialect: LineDialect::of(Some(FenDialect::Bracket), Some(mixed)),
+            output: "out".into(),
+            board_dialects: Some([Some(FenDialect::Bracket), None]),
+        };
+        let json = round_trip(&converted);
+        assert!(
+            json.contains(r#""board_dialects":["bracket","plain"]"#),
+            "{json}"
+        );
+        round_trip(&ConvertRecord::Error {
+            line: 1,
+            input: "x".into(),
+            error: error.clone(),
+        });
+        round_trip(&UrlRecord::Url {
+            line: 1,
+            input: "a".into(),
+            url: "https://lichess.org/analysis/a".into(),
+        });
+        round_trip(&UrlRecord::Error {
+            line: 2,
+            input: "b".into(),
+            error: "why".into(),
+        });
+        let problems = check_fen(&pair.parse().unwrap(), Variant::Bughouse);
+        let problems: Vec<BoardProblem<'_>> = problems
+            .iter()
+            .map(|(b, p)| BoardProblem::new(*b, p))
+            .collect();
+        round_trip(&CheckRecord::Checked {
+            line: 1,
+            input: pair.into(),
+            variant: Variant::Bughouse,
+            valid: false,
+            problems,
+        });
+        round_trip(&CheckRecord::Error {
+            line: 1,
+            input: "x".into(),
+            error,
+        });
+        round_trip(&MoveRecord::Move {
+            index: 1,
+            token: "P@e4".into(),
+            san: "P@e4".into(),
+            uci: "P@e4".into(),
+            fen: "f".into(),
+            defects: vec!["lowercase-piece".into()],
+        });
+        round_trip(&MoveRecord::Error {
+            index: 2,
+            token: "Kh8".into(),
+            kind: "game-over".into(),
+            message: "m".into(),
+            fen: "f".into(),
+        });
+        round_trip(&MoveRecord::End {
+            plies: 2,
+            fen: "f".into(),
+            outcome: Some("1-0".into()),
+        });
+    }
 }

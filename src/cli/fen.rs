@@ -1,6 +1,7 @@
 //! The FEN commands: `fen convert` (between dialects), `fen check` (legality), `fen show`
 //! (a diagram or SVG) and `fen url` (an analysis board), one record per input line.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, BufWriter, Write};
 
 use anyhow::{Context, Result};
@@ -164,9 +165,9 @@ pub(super) fn convert(args: &ConvertArgs) -> Result<bool> {
                     .map(|p| p.board_dialects);
                 let record = ConvertRecord::Converted {
                     line: n,
-                    input: line,
+                    input: line.into(),
                     dialect: LineDialect::of(*dialect, board_dialects),
-                    output: &text,
+                    output: Cow::from(&text),
                     board_dialects,
                 };
                 serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;
@@ -174,7 +175,7 @@ pub(super) fn convert(args: &ConvertArgs) -> Result<bool> {
             Err(e) => {
                 let record = ConvertRecord::Error {
                     line: n,
-                    input: line,
+                    input: line.into(),
                     error: FenErrorRecord::from(e),
                 };
                 serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;
@@ -213,8 +214,8 @@ pub(super) fn url(args: &UrlArgs) -> Result<bool> {
             Ok(url) if args.input.json => {
                 let record = UrlRecord::Url {
                     line: n,
-                    input: line,
-                    url: &url,
+                    input: line.into(),
+                    url: Cow::from(&url),
                 };
                 serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
                 out.write_all(b"\n")?;
@@ -225,8 +226,8 @@ pub(super) fn url(args: &UrlArgs) -> Result<bool> {
                 if args.input.json {
                     let record = UrlRecord::Error {
                         line: n,
-                        input: line,
-                        error: &e,
+                        input: line.into(),
+                        error: Cow::from(&e),
                     };
                     serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
                     out.write_all(b"\n")?;
@@ -283,7 +284,7 @@ fn check_line(
                 return if args.input.json {
                     let rec = CheckRecord::Error {
                         line: n,
-                        input: line,
+                        input: line.into(),
                         error: FenErrorRecord::from(&e),
                     };
                     writeln!(
@@ -310,7 +311,7 @@ fn check_line(
                 .collect();
             let rec = CheckRecord::Checked {
                 line: n,
-                input: line,
+                input: line.into(),
                 variant,
                 valid,
                 problems,

@@ -1,6 +1,7 @@
 //! The move commands: `moves` (a game played move by move), `legal` (a position's legal
 //! moves) and `perft`.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, BufWriter, Write};
 
 use anyhow::{Context, Result};
@@ -144,8 +145,8 @@ pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
                 let text = format!("pocketfen: move {}: syntax: {e}", i + 1);
                 let record = MoveRecord::Error {
                     index: i + 1,
-                    token: "",
-                    kind: "syntax",
+                    token: "".into(),
+                    kind: "syntax".into(),
                     message: e.to_string(),
                     fen: fen_of(&pos),
                 };
@@ -167,8 +168,8 @@ pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
                 );
                 let record = MoveRecord::Error {
                     index,
-                    token,
-                    kind,
+                    token: token.into(),
+                    kind: kind.into(),
                     message,
                     fen,
                 };
@@ -187,7 +188,7 @@ pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
                 &mut out,
                 &MoveRecord::Move {
                     index,
-                    token,
+                    token: token.into(),
                     san,
                     uci,
                     fen: fen_of(&pos),
@@ -214,7 +215,7 @@ pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
             &MoveRecord::End {
                 plies,
                 fen: fen_of(&pos),
-                outcome,
+                outcome: outcome.map(Cow::from),
             },
         )?;
     } else {

@@ -41,6 +41,22 @@ pub enum SetupProblemKind {
 }
 
 impl SetupProblemKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [SetupProblemKind; 12] = [
+        SetupProblemKind::MissingKing,
+        SetupProblemKind::TooManyKings,
+        SetupProblemKind::UnexpectedKing,
+        SetupProblemKind::PawnsOnBackrank,
+        SetupProblemKind::OppositeCheck,
+        SetupProblemKind::ImpossibleCheck,
+        SetupProblemKind::InvalidEpSquare,
+        SetupProblemKind::InvalidCastlingRights,
+        SetupProblemKind::InvalidPromotedMark,
+        SetupProblemKind::UnexpectedPockets,
+        SetupProblemKind::TooMuchMaterial,
+        SetupProblemKind::InvalidFullmoves,
+    ];
+
     /// The kebab-case name used in JSON output.
     pub fn name(self) -> &'static str {
         match self {

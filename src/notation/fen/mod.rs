@@ -162,6 +162,19 @@ pub enum FenField {
 }
 
 impl FenField {
+    /// Every field, in the order a FEN has them.
+    pub const ALL: [FenField; 9] = [
+        FenField::Board,
+        FenField::Pocket,
+        FenField::Turn,
+        FenField::Castling,
+        FenField::EnPassant,
+        FenField::Clocks,
+        FenField::PromotedSquares,
+        FenField::Operations,
+        FenField::Record,
+    ];
+
     /// The field's name in messages (`board`, `pocket`, …).
     pub fn name(self) -> &'static str {
         match self {
