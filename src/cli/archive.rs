@@ -27,6 +27,8 @@ pub(super) struct Archive {
     line: Option<Shared>,
     progress: Option<ProgressFn>,
     games: GameArgs,
+    /// Whether the run keeps the bytes of games with problems (`validate --html`).
+    pub(super) keep_bytes: bool,
 }
 
 /// How a run ended: whether an archive could not be read whole, and whether it was
@@ -60,6 +62,7 @@ impl Archive {
             line,
             progress: callback,
             games: games.clone(),
+            keep_bytes: false,
         })
     }
 
@@ -70,7 +73,10 @@ impl Archive {
 
     /// Starts the run of `task`, reading games with `game` on `jobs` workers.
     pub(super) fn run(&mut self, game: Options, jobs: Option<usize>, task: Task) -> Run {
-        let opts = run_options(&self.games, game, jobs, self.progress.take());
+        let opts = RunOptions {
+            keep_bytes: self.keep_bytes,
+            ..run_options(&self.games, game, jobs, self.progress.take())
+        };
         Run::new(sources(&self.paths, &opts), task, opts)
     }
 
@@ -214,6 +220,7 @@ pub(super) fn run_options(
         split: games.split,
         timings: games.timings,
         stop: Some(live::catch_signals()),
+        keep_bytes: false,
         // Games that come slowly down a pipe are worked on one by one, so that each
         // record comes as its game does.
         eager: live::line_buffered(games.line_buffered)

@@ -36,10 +36,8 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         }
         None => None,
     };
-    let mut run = archive.run(opts, args.jobs, Task::Validate { all: args.all });
-    if html.is_some() {
-        run = run.keep_bytes();
-    }
+    archive.keep_bytes = html.is_some();
+    let run = archive.run(opts, args.jobs, Task::Validate { all: args.all });
     let line = archive.line();
     let mut out = Out::stdout(live::line_buffered(args.games.line_buffered), line);
     let several = archive.paths.len() > 1;

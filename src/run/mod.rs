@@ -112,6 +112,7 @@ impl fmt::Debug for Run {
 impl Run {
     /// A run of `task` over `sources`, read in order.
     pub fn new(sources: Vec<Source>, task: Task, opts: RunOptions) -> Run {
+        let keep_bytes = Arc::new(AtomicBool::new(opts.keep_bytes));
         Run {
             jobs: jobs(opts.jobs),
             sources: sources.into(),
@@ -125,16 +126,9 @@ impl Run {
             complete: true,
             interrupted: false,
             start: Instant::now(),
-            keep_bytes: Arc::new(AtomicBool::new(false)),
+            keep_bytes,
             finished: false,
         }
-    }
-
-    /// `validate` keeps the bytes of each game with problems in its record (`raw`), until
-    /// [`Run::stop_keeping_bytes`]: the HTML report draws its cards from them.
-    pub fn keep_bytes(self) -> Run {
-        self.keep_bytes.store(true, Ordering::Relaxed);
-        self
     }
 
     /// Stops keeping games' bytes (the games already worked on may still carry theirs).

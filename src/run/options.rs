@@ -52,6 +52,10 @@ pub struct RunOptions {
     /// summary and the total, marked `interrupted` and not `complete`; no further
     /// archive is opened.
     pub stop: Option<Arc<AtomicBool>>,
+    /// `validate` keeps the bytes of each game with problems in its record (`raw`), until
+    /// [`Run::stop_keeping_bytes`](super::Run::stop_keeping_bytes): the HTML report
+    /// draws its cards from them.
+    pub keep_bytes: bool,
     /// Hand each game to a worker as soon as it is read, not in batches: for input that
     /// comes slowly (a pipe, a terminal), whose records should come as its games do. It
     /// costs throughput on input that comes fast.
@@ -68,6 +72,7 @@ impl Default for RunOptions {
             split: None,
             timings: false,
             stop: None,
+            keep_bytes: false,
             eager: false,
         }
     }

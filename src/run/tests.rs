@@ -7,6 +7,7 @@ fn raws(keep: bool) -> Vec<Option<usize>> {
     let pgn = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Ke3 *\n";
     let opts = RunOptions {
         jobs: 1,
+        keep_bytes: keep,
         ..RunOptions::default()
     };
     let run = Run::new(
@@ -14,7 +15,6 @@ fn raws(keep: bool) -> Vec<Option<usize>> {
         Task::Validate { all: true },
         opts,
     );
-    let run = if keep { run.keep_bytes() } else { run };
     run.filter_map(|r| match r {
         RunRecord::Game(g) => Some(g.raw.map(|raw| raw.number)),
         _ => None,
