@@ -1446,22 +1446,28 @@ fn the_python_stub_and_the_help_name_the_librarys_choices() {
     use pocketfen::game::{PlyText, Target};
     use pocketfen::notation::fen::FenDialect;
     use pocketfen::notation::san::DropStyle;
-    let stub = std::fs::read_to_string("python/python/pocketfen/__init__.pyi").unwrap();
-    let literal = |alias: &str| -> Vec<String> {
-        let line = stub
-            .lines()
-            .find(|l| l.starts_with(&format!("{alias} = Literal[")))
-            .unwrap_or_else(|| panic!("the stub names {alias}"));
-        line[line.find('[').unwrap() + 1..line.rfind(']').unwrap()]
-            .split(", ")
-            .map(|n| n.trim_matches('"').to_owned())
-            .collect()
-    };
-    assert_eq!(literal("Dialect"), FenDialect::NAMES);
-    assert_eq!(literal("Target"), Target::NAMES);
-    assert_eq!(literal("DropStyle"), DropStyle::NAMES);
-    assert_eq!(literal("Emit"), PlyText::NAMES);
-    assert_eq!(literal("VariantName"), pocketfen::Variant::NAMES);
+    // The stub for type checkers, and the package's aliases at run time.
+    for (file, literal) in [
+        ("python/python/pocketfen/__init__.pyi", "Literal["),
+        ("python/python/pocketfen/__init__.py", "_Literal["),
+    ] {
+        let text = std::fs::read_to_string(file).unwrap();
+        let names = |alias: &str| -> Vec<String> {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(&format!("{alias} = {literal}")))
+                .unwrap_or_else(|| panic!("{file} names {alias}"));
+            line[line.find('[').unwrap() + 1..line.rfind(']').unwrap()]
+                .split(", ")
+                .map(|n| n.trim_matches('"').to_owned())
+                .collect()
+        };
+        assert_eq!(names("Dialect"), FenDialect::NAMES, "{file}");
+        assert_eq!(names("Target"), Target::NAMES, "{file}");
+        assert_eq!(names("DropStyle"), DropStyle::NAMES, "{file}");
+        assert_eq!(names("Emit"), PlyText::NAMES, "{file}");
+        assert_eq!(names("VariantName"), pocketfen::Variant::NAMES, "{file}");
+    }
     let help = text(&run(&["validate", "--help"]).stdout);
     let offered = help
         .lines()
