@@ -4,22 +4,11 @@
 //! or skips.
 
 mod common;
-use insta_cmd::get_cargo_bin;
+
+use common::{cmd, run_out, scratch_dir, without_timings};
 use pocketfen::game::{Options, Status, validate_game};
 use pocketfen::stream::GameSplitter;
 use std::fs;
-use std::process::Command;
-
-fn settings() -> insta::Settings {
-    common::snapshot_settings()
-}
-
-fn cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(get_cargo_bin("pocketfen"));
-    c.args(args);
-    c.env("NO_COLOR", "1");
-    c
-}
 
 /// Runs `validate` with `args` on a grammar-test file that must fail; returns the text to
 /// snapshot.
@@ -37,12 +26,6 @@ fn run_failing(path: &std::path::Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
-}
-
-/// The summary line carries timings; keep only its counts.
-fn without_timings(s: &mut insta::Settings) {
-    s.add_filter(r"; [0-9.]+ s, [0-9]+ games/s, [0-9.]+ MB/s", "; [timing]");
-    s.add_filter(r#""seconds":[0-9.]+"#, r#""seconds":"[timing]""#);
 }
 
 /// The problems `validate --json` reports for a file: (game, kind, ply, line, column).
@@ -173,7 +156,7 @@ fn hand_made_errors_are_the_ones_their_names_say() {
 
 #[test]
 fn hand_made_errors_are_located() {
-    let mut s = settings();
+    let mut s = common::snapshot_settings();
     without_timings(&mut s);
     s.bind(|| {
         insta::glob!("../grammar-tests", "pgn/err/*.pgn", |path| {
@@ -184,7 +167,7 @@ fn hand_made_errors_are_located() {
 
 #[test]
 fn hand_made_bpgn_errors_are_located() {
-    let mut s = settings();
+    let mut s = common::snapshot_settings();
     without_timings(&mut s);
     s.bind(|| {
         insta::glob!("../grammar-tests", "bpgn/err/*.bpgn", |path| {
@@ -522,13 +505,6 @@ fn bughouse_result_against_mate_and_abort() {
     }
 }
 
-/// A temporary folder of this test process.
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pocketfen-{name}-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The problems (kind, severity, ply) of the one game in `text`.
 /// A problem as (kind, severity, ply).
 type Said = (String, String, Option<usize>);
@@ -595,7 +571,7 @@ fn impossible_castling_rights_are_dropped_and_the_game_replayed() {
         problems,
         [("impossible-castling".into(), "warning".into(), None)]
     );
-    let dir = temp_dir("castling");
+    let dir = scratch_dir("castling");
     let path = dir.join("960.pgn");
     fs::write(&path, &game).unwrap();
     let out = cmd(&["pgn", "convert", "--to", "lichess", path.to_str().unwrap()])
@@ -619,7 +595,7 @@ fn impossible_castling_rights_are_dropped_and_the_game_replayed() {
 /// the first is an error.
 #[test]
 fn uci_movetext_reads_as_its_san() {
-    let dir = temp_dir("uci");
+    let dir = scratch_dir("uci");
     let source = "grammar-tests/pgn/ok/lichess_zh_2018_JannLee-CrazyAra.pgn";
     let replay = |path: &str, emit: &str| {
         let out = cmd(&["replay", "--emit", emit, path]).output().unwrap();
@@ -717,7 +693,7 @@ fn unicode_results_are_read() {
 /// SOURCES.md) validate without error; what is said of each is snapshotted.
 #[test]
 fn real_files_of_other_programs_validate() {
-    let mut s = settings();
+    let mut s = common::snapshot_settings();
     without_timings(&mut s);
     s.bind(|| {
         insta::glob!("../grammar-tests/pgn/real", "*.pgn", |path| {
@@ -883,23 +859,13 @@ fn visitors_stop_and_skip() {
     assert_eq!(report.plies, 1);
 }
 
-/// Runs pocketfen with `args`, returning stdout, stderr and the exit code.
-fn run_out(args: &[&str]) -> (Vec<u8>, String, Option<i32>) {
-    let out = cmd(args).output().unwrap();
-    (
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code(),
-    )
-}
-
 /// A tag line whose value holds unescaped quotes (`[White ""Socrates Expert""]`, as
 /// Lichess's study exports write names in quotes) is a located `malformed-tag` warning
 /// of the tag section: the movetext is still replayed (it was an illegal game at ply 1),
 /// and `pgn convert` writes the value escaped.
 #[test]
 fn a_tag_value_with_unescaped_quotes_is_read_with_a_warning() {
-    let dir = temp_dir("malformed-tag");
+    let dir = scratch_dir("malformed-tag");
     let path = dir.join("study.pgn");
     fs::write(
         &path,

@@ -3,29 +3,16 @@
 //! records (property tests over random archives, plain and framed).
 
 mod common;
+
+use common::{
+    cmd, framed_cases, games_text, pzstd_frames, run_out, scratch_dir, tool, without_timings,
+};
 use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
 use pocketfen::game::{Options, Status, validate_game};
 use pocketfen::stream::GameSplitter;
 use std::fs;
 use std::io::Write;
 use std::process::Command;
-
-fn settings() -> insta::Settings {
-    common::snapshot_settings()
-}
-
-fn cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(get_cargo_bin("pocketfen"));
-    c.args(args);
-    c.env("NO_COLOR", "1");
-    c
-}
-
-/// The summary line carries timings; keep only its counts.
-fn without_timings(s: &mut insta::Settings) {
-    s.add_filter(r"; [0-9.]+ s, [0-9]+ games/s, [0-9.]+ MB/s", "; [timing]");
-    s.add_filter(r#""seconds":[0-9.]+"#, r#""seconds":"[timing]""#);
-}
 
 #[test]
 fn every_corpus_game_validates() {
@@ -129,7 +116,7 @@ fn output_is_identical_for_one_and_two_jobs() {
 
 #[test]
 fn cli_text_json_compressed_and_replay() {
-    let mut s = settings();
+    let mut s = common::snapshot_settings();
     without_timings(&mut s);
     let dir = std::env::temp_dir().join(format!("pocketfen-test-{}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();
@@ -370,103 +357,6 @@ fn every_bpgn_corpus_match_validates_with_its_outcome() {
     }
 }
 
-/// A temporary folder of this test process.
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pocketfen-{name}-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// How many zstd frames a pzstd file holds, each announced by a skippable frame that
-/// carries its compressed size (pzstd's layout; `None` for any other layout).
-fn pzstd_frames(bytes: &[u8]) -> Option<usize> {
-    let u32_at = |i: usize| Some(u32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?));
-    let (mut at, mut frames) = (0, 0);
-    while at < bytes.len() {
-        if !(0x184D_2A50..=0x184D_2A5F).contains(&u32_at(at)?) || u32_at(at + 4)? != 4 {
-            return None;
-        }
-        let size = u32_at(at + 8)? as usize;
-        if u32_at(at + 12)? != 0xFD2F_B528 {
-            return None;
-        }
-        at += 12 + size;
-        frames += 1;
-    }
-    (at == bytes.len()).then_some(frames)
-}
-
-/// A real compression tool of Debian's (`.ci/run` installs them), run on `args`.
-fn tool(name: &str, args: &[&str]) -> std::process::Output {
-    let out = Command::new(name)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{name} is needed for this test (`.ci/run` installs it): {e}"));
-    assert!(out.status.success(), "{name} {args:?}: {out:?}");
-    out
-}
-
-/// Some megabytes of standard and crazyhouse games, different from one copy to the next
-/// (an Event tag numbers them), so that every compressor makes many frames of them.
-fn games_text(copies: usize) -> Vec<u8> {
-    let parts = [
-        fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap(),
-        fs::read("samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn").unwrap(),
-    ];
-    let mut text = Vec::new();
-    for i in 0..copies {
-        for p in &parts {
-            text.extend_from_slice(format!("[Event \"copy {i}\"]\n").as_bytes());
-            text.extend_from_slice(p);
-            text.extend_from_slice(b"\n\n");
-        }
-    }
-    text
-}
-
-/// The plain file compressed by the real pbzip2 (streams of 100 kB) and pzstd, and as
-/// BGZF by `pgn convert`: each whole, with junk after its frames, and cut short.
-fn framed_cases(dir: &std::path::Path, plain: &std::path::Path) -> Vec<(String, Vec<u8>)> {
-    let p = plain.to_str().unwrap();
-    let bz2 = tool("pbzip2", &["-c", "-1", "-b1", "-p2", p]).stdout;
-    assert!(
-        memchr::memmem::find_iter(&bz2, b"BZh1").count() >= 10,
-        "pbzip2 wrote few streams"
-    );
-    let zst = tool("pzstd", &["-q", "-c", "-1", "-p", "2", p]).stdout;
-    let bgzf_path = dir.join("games-bgzf.pgn.gz");
-    let out = cmd(&[
-        "pgn",
-        "convert",
-        "-q",
-        "--to",
-        "lichess",
-        "-o",
-        bgzf_path.to_str().unwrap(),
-        p,
-    ])
-    .output()
-    .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let bgzf = fs::read(&bgzf_path).unwrap();
-    [("bz2", bz2), ("zst", zst), ("bgzf.gz", bgzf)]
-        .iter()
-        .flat_map(|(name, bytes)| damaged_cases(name, bytes))
-        .collect()
-}
-
-/// A compressed file whole, with junk after its frames, and cut short.
-fn damaged_cases(name: &str, bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
-    vec![
-        (format!("whole.{name}"), bytes.to_vec()),
-        (
-            format!("junk.{name}"),
-            [bytes, b"\0\0\0junk after the frames"].concat(),
-        ),
-        (format!("cut.{name}"), bytes[..bytes.len() * 2 / 3].to_vec()),
-    ]
-}
-
 /// JSON Lines without the summaries' time.
 fn untimed(out: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(out)
@@ -479,23 +369,13 @@ fn untimed(out: &[u8]) -> Vec<String> {
         .collect()
 }
 
-/// Runs pocketfen with `args`, returning stdout, stderr and the exit code.
-fn run_out(args: &[&str]) -> (Vec<u8>, String, Option<i32>) {
-    let out = cmd(args).output().unwrap();
-    (
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code(),
-    )
-}
-
 /// `--split K/N` on files the real tools wrote (pbzip2's streams, pzstd's
 /// frames, BGZF blocks; whole, with trailing junk and cut short) and on plain text:
 /// `pocketfen merge` of the parts' `--json` is byte for byte what one run writes (but
 /// for the time), its `--text` is `validate`'s text, and one-stream files are refused.
 #[test]
 fn split_parts_merge_to_one_run() {
-    let dir = temp_dir("split");
+    let dir = scratch_dir("split");
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(8)).unwrap();
     let p = plain.to_str().unwrap();
@@ -644,7 +524,7 @@ fn split_parts_merge_to_one_run() {
 /// also in its text form.
 #[test]
 fn split_convert_and_replay() {
-    let dir = temp_dir("split-convert");
+    let dir = scratch_dir("split-convert");
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(2)).unwrap();
     let p = plain.to_str().unwrap();
@@ -705,7 +585,7 @@ fn split_convert_and_replay() {
 /// dropped), merge to one run's records.
 #[test]
 fn merge_takes_parts_in_any_order_and_from_pipes() {
-    let dir = temp_dir("merge-order");
+    let dir = scratch_dir("merge-order");
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(4)).unwrap();
     let p = plain.to_str().unwrap();
@@ -776,7 +656,7 @@ fn progress_follows_the_work_not_the_read_ahead() {
     use pocketfen::run::{Progress, Run, RunOptions, Task};
     use pocketfen::stream::Source;
     use std::sync::{Arc, Mutex};
-    let dir = temp_dir("progress-share");
+    let dir = scratch_dir("progress-share");
     let plain = dir.join("games.pgn");
     let text = games_text(16);
     fs::write(&plain, &text).unwrap();
@@ -826,7 +706,7 @@ fn progress_follows_the_work_not_the_read_ahead() {
 /// of a compressed file in which no game starts is explained by its frames.
 #[test]
 fn split_parts_say_where_their_lines_count() {
-    let dir = temp_dir("split-lines");
+    let dir = scratch_dir("split-lines");
     let plain = dir.join("games.pgn");
     let illegal = fs::read_to_string("grammar-tests/pgn/err/illegal-drop.pgn").unwrap();
     let mut text = String::from_utf8(games_text(1)).unwrap();

@@ -3,18 +3,14 @@
 //! several formats joined, and the check that the input is text.
 
 mod common;
-use insta_cmd::get_cargo_bin;
+
+use common::{
+    cmd, damaged_cases, framed_cases, games_text, pzstd_frames, run_out, scratch_dir, tool,
+};
 use pocketfen::game::{Options, Status};
 use std::fs;
 use std::io::Write;
 use std::process::Command;
-
-fn cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(get_cargo_bin("pocketfen"));
-    c.args(args);
-    c.env("NO_COLOR", "1");
-    c
-}
 
 /// The JSON records of `validate --json --all ARGS`, and its exit code.
 fn json_records(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>) {
@@ -42,13 +38,6 @@ fn games_and_summary(
     (records, summary)
 }
 
-/// A temporary folder of this test process.
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pocketfen-{name}-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The real `pzstd` (Debian package `zstd`; `.ci/run` installs it).
 fn pzstd(args: &[&str]) -> std::process::Output {
     Command::new("pzstd")
@@ -57,31 +46,12 @@ fn pzstd(args: &[&str]) -> std::process::Output {
         .expect("pzstd (Debian package zstd) is needed for this test: `.ci/run` installs it")
 }
 
-/// How many zstd frames a pzstd file holds, each announced by a skippable frame that
-/// carries its compressed size (pzstd's layout; `None` for any other layout).
-fn pzstd_frames(bytes: &[u8]) -> Option<usize> {
-    let u32_at = |i: usize| Some(u32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?));
-    let (mut at, mut frames) = (0, 0);
-    while at < bytes.len() {
-        if !(0x184D_2A50..=0x184D_2A5F).contains(&u32_at(at)?) || u32_at(at + 4)? != 4 {
-            return None;
-        }
-        let size = u32_at(at + 8)? as usize;
-        if u32_at(at + 12)? != 0xFD2F_B528 {
-            return None;
-        }
-        at += 12 + size;
-        frames += 1;
-    }
-    (at == bytes.len()).then_some(frames)
-}
-
 /// An archive as Lichess writes its database files (pzstd: a skippable frame
 /// before each of several zstd frames) gives exactly the records of its text, for any
 /// number of jobs, made with the real pzstd.
 #[test]
 fn pzstd_archives_are_read_frame_by_frame() {
-    let dir = temp_dir("pzstd");
+    let dir = scratch_dir("pzstd");
     let plain = dir.join("games.pgn");
     let sample = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
     let copies = 6;
@@ -134,7 +104,7 @@ fn the_bundled_lichess_sample_is_read_whole() {
     assert_eq!(pzstd_frames(&bytes), Some(1));
     let decompressed = pzstd(&["-q", "-d", "-c", path]);
     assert!(decompressed.status.success());
-    let dir = temp_dir("sample");
+    let dir = scratch_dir("sample");
     let plain = dir.join("sample.pgn");
     fs::write(&plain, &decompressed.stdout).unwrap();
     let (ours, code) = json_records(&[path]);
@@ -152,7 +122,7 @@ fn the_bundled_lichess_sample_is_read_whole() {
 /// frame that starts but breaks is still an error (exit 2).
 #[test]
 fn trailing_bytes_keep_every_game() {
-    let dir = temp_dir("trailing");
+    let dir = scratch_dir("trailing");
     let sample = fs::read("samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn").unwrap();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(&sample).unwrap();
@@ -264,84 +234,13 @@ fn boms_lone_crs_and_blank_tag_lines_change_nothing() {
     }
 }
 
-/// A real compression tool of Debian's (`.ci/run` installs them), run on `args`.
-fn tool(name: &str, args: &[&str]) -> std::process::Output {
-    let out = Command::new(name)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{name} is needed for this test (`.ci/run` installs it): {e}"));
-    assert!(out.status.success(), "{name} {args:?}: {out:?}");
-    out
-}
-
-/// Some megabytes of standard and crazyhouse games, different from one copy to the next
-/// (an Event tag numbers them), so that every compressor makes many frames of them.
-fn games_text(copies: usize) -> Vec<u8> {
-    let parts = [
-        fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap(),
-        fs::read("samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn").unwrap(),
-    ];
-    let mut text = Vec::new();
-    for i in 0..copies {
-        for p in &parts {
-            text.extend_from_slice(format!("[Event \"copy {i}\"]\n").as_bytes());
-            text.extend_from_slice(p);
-            text.extend_from_slice(b"\n\n");
-        }
-    }
-    text
-}
-
-/// The plain file compressed by the real pbzip2 (streams of 100 kB) and pzstd, and as
-/// BGZF by `pgn convert`: each whole, with junk after its frames, and cut short.
-fn framed_cases(dir: &std::path::Path, plain: &std::path::Path) -> Vec<(String, Vec<u8>)> {
-    let p = plain.to_str().unwrap();
-    let bz2 = tool("pbzip2", &["-c", "-1", "-b1", "-p2", p]).stdout;
-    assert!(
-        memchr::memmem::find_iter(&bz2, b"BZh1").count() >= 10,
-        "pbzip2 wrote few streams"
-    );
-    let zst = tool("pzstd", &["-q", "-c", "-1", "-p", "2", p]).stdout;
-    let bgzf_path = dir.join("games-bgzf.pgn.gz");
-    let out = cmd(&[
-        "pgn",
-        "convert",
-        "-q",
-        "--to",
-        "lichess",
-        "-o",
-        bgzf_path.to_str().unwrap(),
-        p,
-    ])
-    .output()
-    .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let bgzf = fs::read(&bgzf_path).unwrap();
-    [("bz2", bz2), ("zst", zst), ("bgzf.gz", bgzf)]
-        .iter()
-        .flat_map(|(name, bytes)| damaged_cases(name, bytes))
-        .collect()
-}
-
-/// A compressed file whole, with junk after its frames, and cut short.
-fn damaged_cases(name: &str, bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
-    vec![
-        (format!("whole.{name}"), bytes.to_vec()),
-        (
-            format!("junk.{name}"),
-            [bytes, b"\0\0\0junk after the frames"].concat(),
-        ),
-        (format!("cut.{name}"), bytes[..bytes.len() * 2 / 3].to_vec()),
-    ]
-}
-
 /// Archives compressed by the real pbzip2 (one stream per block), pzstd
 /// (frames after skippable frames), gzip (one member) and as BGZF (`pgn convert -o
 /// x.gz`), whole, with trailing junk, or cut short, give with three jobs (the frames
 /// decoded side by side) exactly the records of one.
 #[test]
 fn parallel_decoding_gives_the_records_of_one_thread() {
-    let dir = temp_dir("parallel");
+    let dir = scratch_dir("parallel");
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(3)).unwrap();
     let p = plain.to_str().unwrap();
@@ -384,7 +283,7 @@ fn parallel_decoding_gives_the_records_of_one_thread() {
 /// out of range, or one for plain output, is refused.
 #[test]
 fn pgn_convert_writes_compressed_frames() {
-    let dir = temp_dir("packed");
+    let dir = scratch_dir("packed");
     let plain = dir.join("games.pgn");
     fs::write(&plain, games_text(12)).unwrap();
     let p = plain.to_str().unwrap();
@@ -448,23 +347,13 @@ fn pgn_convert_writes_compressed_frames() {
     }
 }
 
-/// Runs pocketfen with `args`, returning stdout, stderr and the exit code.
-fn run_out(args: &[&str]) -> (Vec<u8>, String, Option<i32>) {
-    let out = cmd(args).output().unwrap();
-    (
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code(),
-    )
-}
-
 /// The binary-file check judges the same first 4 KiB however the decoder hands them out
 ///: a zstd file whose first frame is 22 bytes of PGN and the rest binary
 /// was validated with `-j 1` and refused as binary with `-j 4`; now every `-j` refuses
 /// it, and a text file made of many tiny frames is read by every `-j`.
 #[test]
 fn the_binary_check_is_the_same_for_every_job_count() {
-    let dir = temp_dir("binary-check");
+    let dir = scratch_dir("binary-check");
     let mut bytes = zstd::encode_all(&b"[Event \"x\"]\n\n1. e4 *\n"[..], 3).unwrap();
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
     let noise: Vec<u8> = (0..64 * 1024)
@@ -507,7 +396,7 @@ fn the_binary_check_is_the_same_for_every_job_count() {
 /// checked (exit 0).
 #[test]
 fn concatenated_archives_of_different_formats_are_read_whole() {
-    let dir = temp_dir("mixed-formats");
+    let dir = scratch_dir("mixed-formats");
     let good = "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n".repeat(50);
     let bad = "[Event \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
     let gz = |text: &str| {

@@ -68,3 +68,127 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+// Helpers of the archive tests (tests/game.rs, stream.rs, run.rs).
+
+use std::process::Command;
+
+pub fn cmd(args: &[&str]) -> Command {
+    let mut c = Command::new(insta_cmd::get_cargo_bin("pocketfen"));
+    c.args(args);
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// A compressed file whole, with junk after its frames, and cut short.
+pub fn damaged_cases(name: &str, bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    vec![
+        (format!("whole.{name}"), bytes.to_vec()),
+        (
+            format!("junk.{name}"),
+            [bytes, b"\0\0\0junk after the frames"].concat(),
+        ),
+        (format!("cut.{name}"), bytes[..bytes.len() * 2 / 3].to_vec()),
+    ]
+}
+
+/// The plain file compressed by the real pbzip2 (streams of 100 kB) and pzstd, and as
+/// BGZF by `pgn convert`: each whole, with junk after its frames, and cut short.
+pub fn framed_cases(dir: &std::path::Path, plain: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let p = plain.to_str().unwrap();
+    let bz2 = tool("pbzip2", &["-c", "-1", "-b1", "-p2", p]).stdout;
+    assert!(
+        memchr::memmem::find_iter(&bz2, b"BZh1").count() >= 10,
+        "pbzip2 wrote few streams"
+    );
+    let zst = tool("pzstd", &["-q", "-c", "-1", "-p", "2", p]).stdout;
+    let bgzf_path = dir.join("games-bgzf.pgn.gz");
+    let out = cmd(&[
+        "pgn",
+        "convert",
+        "-q",
+        "--to",
+        "lichess",
+        "-o",
+        bgzf_path.to_str().unwrap(),
+        p,
+    ])
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let bgzf = std::fs::read(&bgzf_path).unwrap();
+    [("bz2", bz2), ("zst", zst), ("bgzf.gz", bgzf)]
+        .iter()
+        .flat_map(|(name, bytes)| damaged_cases(name, bytes))
+        .collect()
+}
+
+/// Some megabytes of standard and crazyhouse games, different from one copy to the next
+/// (an Event tag numbers them), so that every compressor makes many frames of them.
+pub fn games_text(copies: usize) -> Vec<u8> {
+    let parts = [
+        std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap(),
+        std::fs::read("samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn").unwrap(),
+    ];
+    let mut text = Vec::new();
+    for i in 0..copies {
+        for p in &parts {
+            text.extend_from_slice(format!("[Event \"copy {i}\"]\n").as_bytes());
+            text.extend_from_slice(p);
+            text.extend_from_slice(b"\n\n");
+        }
+    }
+    text
+}
+
+/// How many zstd frames a pzstd file holds, each announced by a skippable frame that
+/// carries its compressed size (pzstd's layout; `None` for any other layout).
+pub fn pzstd_frames(bytes: &[u8]) -> Option<usize> {
+    let u32_at = |i: usize| Some(u32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?));
+    let (mut at, mut frames) = (0, 0);
+    while at < bytes.len() {
+        if !(0x184D_2A50..=0x184D_2A5F).contains(&u32_at(at)?) || u32_at(at + 4)? != 4 {
+            return None;
+        }
+        let size = u32_at(at + 8)? as usize;
+        if u32_at(at + 12)? != 0xFD2F_B528 {
+            return None;
+        }
+        at += 12 + size;
+        frames += 1;
+    }
+    (at == bytes.len()).then_some(frames)
+}
+
+/// Runs pocketfen with `args`, returning stdout, stderr and the exit code.
+pub fn run_out(args: &[&str]) -> (Vec<u8>, String, Option<i32>) {
+    let out = cmd(args).output().unwrap();
+    (
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+/// A temporary folder of this test process, kept as it is when it exists.
+pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pocketfen-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A real compression tool of Debian's (`.ci/run` installs them), run on `args`.
+pub fn tool(name: &str, args: &[&str]) -> std::process::Output {
+    let out = Command::new(name)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{name} is needed for this test (`.ci/run` installs it): {e}"));
+    assert!(out.status.success(), "{name} {args:?}: {out:?}");
+    out
+}
+
+/// The summary line carries timings; keep only its counts.
+pub fn without_timings(s: &mut insta::Settings) {
+    s.add_filter(r"; [0-9.]+ s, [0-9]+ games/s, [0-9.]+ MB/s", "; [timing]");
+    s.add_filter(r#""seconds":[0-9.]+"#, r#""seconds":"[timing]""#);
+}
