@@ -13,7 +13,7 @@
 //! let line = "8/8/8/8/8/8/8/K6k[Q] w - - 0 1";
 //! let dialect = fen::convert_line(line, &fen::Conversion::to(fen::FenDialect::Lichess), &mut out)?;
 //! let dialect = LineDialect::of(dialect, None);
-//! let record = ConvertRecord::Converted { line: 1, input: line, dialect, output: &out, board_dialects: None };
+//! let record = ConvertRecord::Converted { line: 1, input: line.into(), dialect, output: out.as_str().into(), board_dialects: None };
 //! assert_eq!(
 //!     serde_json::to_string(&record)?,
 //!     r#"{"type":"converted","line":1,"input":"8/8/8/8/8/8/8/K6k[Q] w - - 0 1","dialect":"bracket","output":"8/8/8/8/8/8/8/K6k/Q w - - 0 1"}"#

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus as PeerSan, Visitor};
 use pocketfen::game::Options;
-use pocketfen::game::{Converted, Target, convert_game};
+use pocketfen::game::{Converted, Rewrite, Target, convert_game};
 use pocketfen::game::{PlyText, replay_game};
 use pocketfen::notation::fen::FenDialect;
 use pocketfen::stream::GameSplitter;
@@ -26,12 +26,7 @@ const TARGETS: [(Target, &str); 3] = [
 fn convert_all(bytes: &[u8], target: Target) -> String {
     let mut out = String::new();
     for game in GameSplitter::new(bytes) {
-        match convert_game(
-            &game.unwrap(),
-            target,
-            target.drop_style(),
-            &Options::default(),
-        ) {
+        match convert_game(&game.unwrap(), &Rewrite::to(target), &Options::default()) {
             Converted::Game(text, _) => out.push_str(&text),
             Converted::Refused(r) => panic!("a corpus game did not convert: {:?}", r.problems),
         }
@@ -338,7 +333,7 @@ fn convert_refuses_what_validate_refuses_with_the_same_options() {
         drop_mate: false,
         ..Options::default()
     };
-    match convert_game(&game, Target::Lichess, target_style(), &forbid) {
+    match convert_game(&game, &lichess(), &forbid) {
         Converted::Refused(r) => {
             assert_eq!(
                 r,
@@ -358,7 +353,7 @@ fn convert_refuses_what_validate_refuses_with_the_same_options() {
         Converted::Game(text, _) => panic!("a forbidden drop-mate was converted:\n{text}"),
     }
     assert!(matches!(
-        convert_game(&game, Target::Lichess, target_style(), &Options::default()),
+        convert_game(&game, &lichess(), &Options::default()),
         Converted::Game(..)
     ));
 
@@ -374,16 +369,16 @@ fn convert_refuses_what_validate_refuses_with_the_same_options() {
         (r.status, r.variant, r.plies),
         (Status::Ok, Some(Variant::Chess), 2)
     );
-    let Converted::Game(text, _) = convert_game(&game, Target::Lichess, target_style(), &plain)
-    else {
+    let Converted::Game(text, _) = convert_game(&game, &lichess(), &plain) else {
         panic!("a valid PGN game was refused");
     };
     assert!(text.ends_with("\n\n1. e4 e5 *\n\n"), "{text}");
     assert!(text.contains("[WhiteA \"a\"]\n"), "{text}");
 }
 
-fn target_style() -> pocketfen::notation::san::DropStyle {
-    Target::Lichess.drop_style()
+/// Writing for Lichess as its exports do.
+fn lichess() -> Rewrite {
+    Rewrite::to(Target::Lichess)
 }
 
 /// Bughouse matches convert too (canonical SAN, the target's drop style and FEN dialect,
@@ -402,7 +397,7 @@ fn bughouse_matches_convert_and_validate_again() {
             assert_eq!(before.status, Status::Ok, "{}", path.display());
             for (target, _) in TARGETS {
                 let Converted::Game(text, _) =
-                    convert_game(&game, target, target.drop_style(), &Options::default())
+                    convert_game(&game, &Rewrite::to(target), &Options::default())
                 else {
                     panic!("{}: a valid match was refused", path.display());
                 };
@@ -599,7 +594,7 @@ mod law {
             let judged = Options { variations: true, ..opts };
             let verdict = validate_game(&game, &judged);
             for (target, _) in TARGETS {
-                match convert_game(&game, target, target.drop_style(), &opts) {
+                match convert_game(&game, &Rewrite::to(target), &opts) {
                     Converted::Refused(r) => {
                         prop_assert_ne!(verdict.status, Status::Ok, "{}", text);
                         prop_assert_eq!(&r, &verdict);
@@ -627,9 +622,7 @@ fn convert_keeps_what_it_can_and_says_what_it_cannot() {
     use pocketfen::stream::RawGame;
     let mut bytes = b"[Event \"x\"]\n[White \"A\"]\n[White \"B\"]\n[Black \"Ren\xe9\"]\n[Result \"*\"]\n[Result \"1-0\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. O-O $300 Kd7 { caf\xe9 } *\n".to_vec();
     let game = RawGame::new(std::mem::take(&mut bytes));
-    let Converted::Game(text, report) =
-        convert_game(&game, Target::Lichess, target_style(), &Options::default())
-    else {
+    let Converted::Game(text, report) = convert_game(&game, &lichess(), &Options::default()) else {
         panic!("refused");
     };
     let warnings = report.problems;
@@ -657,7 +650,7 @@ fn convert_keeps_what_it_can_and_says_what_it_cannot() {
         ..Options::default()
     };
     assert!(matches!(
-        convert_game(&game, Target::Lichess, target_style(), &strict),
+        convert_game(&game, &lichess(), &strict),
         Converted::Refused(_)
     ));
 }

@@ -678,8 +678,7 @@ fn unicode_results_are_read() {
         let g = GameSplitter::new(game.as_bytes()).next().unwrap().unwrap();
         let pocketfen::game::Converted::Game(text, _) = pocketfen::game::convert_game(
             &g,
-            pocketfen::game::Target::Lichess,
-            pocketfen::notation::san::DropStyle::Letter,
+            &pocketfen::game::Rewrite::to(pocketfen::game::Target::Lichess),
             &Options::default(),
         ) else {
             panic!("{marker} does not convert");

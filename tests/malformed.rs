@@ -16,7 +16,7 @@ use std::io::Write as _;
 use std::process::{Command, Stdio};
 
 use insta_cmd::get_cargo_bin;
-use pocketfen::game::{Converted, Target, convert_game};
+use pocketfen::game::{Converted, Rewrite, Target, convert_game};
 use pocketfen::game::{GameReport, Options, validate_game};
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::notation::uci::UciMove;
@@ -169,7 +169,7 @@ fn run(bytes: &[u8], opts: &Options) -> String {
         games += 1;
         let report = validate_game(&game, opts);
         let converted = matches!(
-            convert_game(&game, Target::Lichess, DropStyle::Letter, opts),
+            convert_game(&game, &Rewrite::to(Target::Lichess), opts),
             Converted::Game(..)
         );
         if games <= 3 {

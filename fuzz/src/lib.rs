@@ -6,7 +6,7 @@ use std::io::Cursor;
 use pocketfen::bughouse::{BoardId, Match};
 use pocketfen::fuzz::{LineIndex, Tokenizer};
 use pocketfen::game::Format;
-use pocketfen::game::{Converted, Target, convert_game};
+use pocketfen::game::{Converted, Rewrite, Target, convert_game};
 use pocketfen::game::{Options, Status, validate_game};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, San, SanPlus};
@@ -278,7 +278,7 @@ pub fn validate(data: &[u8]) {
         };
         let verdict = validate_game(&game, &judged);
         for target in [Target::Lichess, Target::Chesscom, Target::Xboard] {
-            let text = match convert_game(&game, target, target.drop_style(), &opts) {
+            let text = match convert_game(&game, &Rewrite::to(target), &opts) {
                 Converted::Refused(r) => {
                     assert_eq!(r, verdict, "convert refuses in validate's words");
                     continue;

@@ -252,7 +252,7 @@ fn convert_pgn(
         ..Options::default()
     };
     let task = Task::Convert {
-        to: std::sync::Arc::new(pocketfen::run::Rewrite {
+        to: std::sync::Arc::new(pocketfen::game::Rewrite {
             target,
             style,
             layout: Default::default(),

@@ -112,7 +112,7 @@ pub(crate) fn select(
     let rewrite = to
         .map(|to| -> PyResult<_> {
             let target: Target = parse_name(to)?;
-            Ok(Arc::new(pocketfen::run::Rewrite {
+            Ok(Arc::new(pocketfen::game::Rewrite {
                 target,
                 style: target.drop_style(),
                 layout: Default::default(),

@@ -16,8 +16,9 @@ use super::args::PgnConvertArgs;
 use super::live::{self, Out, Shared};
 use super::output::{open_output, persist, refuse_input};
 use pocketfen::Severity;
+use pocketfen::game::Rewrite;
+use pocketfen::run::Task;
 use pocketfen::run::record::{ConvertedRecord, RunRecord, SummaryRecord};
-use pocketfen::run::{Rewrite, Task};
 use pocketfen::stream::{ArchiveWriter, Compression};
 
 /// What `pgn convert` did with a file's games: written, and left out (or copied

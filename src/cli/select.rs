@@ -8,9 +8,10 @@ use anyhow::{Context, Result};
 use super::archive::{Archive, Dest, count, file_end, options, refuse_same, run_end, too_large};
 use super::args::SelectArgs;
 use super::live;
+use pocketfen::game::Rewrite;
 use pocketfen::game::{Reaches, Selection};
+use pocketfen::run::Task;
 use pocketfen::run::record::RunRecord;
-use pocketfen::run::{Rewrite, Task};
 use pocketfen::stream::write_game;
 
 pub fn select(args: &SelectArgs) -> Result<bool> {

@@ -522,21 +522,40 @@ pub enum Converted {
     Refused(GameReport),
 }
 
-/// Converts one game for `target`, pawn drops written in `style`: exactly the games that
-/// `validate` accepts with the same options (variations are always validated here), and
-/// under `strict` only those it accepts without a warning.
-pub fn convert_game(game: &RawGame, target: Target, style: DropStyle, opts: &Options) -> Converted {
-    convert_game_with(game, target, style, opts, &Layout::default())
+/// How a game is written for a site: the site, how pawn drops are written, and what the
+/// game keeps and how its lines are laid out (`pgn convert`, `pgn select --to`). The
+/// default writes for Lichess as Lichess's exports do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewrite {
+    /// The site to write for.
+    pub target: Target,
+    /// How pawn drops are written.
+    pub style: DropStyle,
+    /// What the games keep, and how their lines are laid out.
+    pub layout: Layout,
 }
 
-/// [`convert_game`], laid out as `layout` says.
-pub fn convert_game_with(
-    game: &RawGame,
-    target: Target,
-    style: DropStyle,
-    opts: &Options,
-    layout: &Layout,
-) -> Converted {
+impl Rewrite {
+    /// Writing for `target` as its own exports do: its drop style, everything kept.
+    pub fn to(target: Target) -> Rewrite {
+        Rewrite {
+            target,
+            style: target.drop_style(),
+            layout: Layout::default(),
+        }
+    }
+}
+
+impl Default for Rewrite {
+    fn default() -> Rewrite {
+        Rewrite::to(Target::Lichess)
+    }
+}
+
+/// Converts one game as `to` says: exactly the games that `validate` accepts with the
+/// same options (variations are always validated here), and under `strict` only those
+/// it accepts without a warning.
+pub fn convert_game(game: &RawGame, to: &Rewrite, opts: &Options) -> Converted {
     let text = decode(&game.bytes);
     if game.too_large.is_some()
         || game.bytes.starts_with(&[0xff, 0xfe])
@@ -544,31 +563,18 @@ pub fn convert_game_with(
     {
         return Converted::Refused(super::validate_game(game, opts));
     }
-    convert_text_with(game.number, game.line, &text, target, style, opts, layout)
+    convert_text(game.number, game.line, &text, to, opts)
 }
 
-/// Converts the game in `text` (game `number`, starting on line `line`) for `target`.
+/// [`convert_game`] on a game's text, numbered `number` and starting at `line`.
 pub fn convert_text(
     number: usize,
     line: usize,
     text: &str,
-    target: Target,
-    style: DropStyle,
+    to: &Rewrite,
     opts: &Options,
 ) -> Converted {
-    convert_text_with(number, line, text, target, style, opts, &Layout::default())
-}
-
-/// [`convert_text`], laid out as `layout` says.
-pub fn convert_text_with(
-    number: usize,
-    line: usize,
-    text: &str,
-    target: Target,
-    style: DropStyle,
-    opts: &Options,
-    layout: &Layout,
-) -> Converted {
+    let (target, style, layout) = (to.target, to.style, &to.layout);
     let opts = Options {
         variations: true,
         ..*opts

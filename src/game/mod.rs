@@ -26,10 +26,7 @@ pub(crate) mod visitor;
 mod walk;
 
 pub use crate::stream::token::read_result;
-pub use convert::{
-    Converted, KeptTags, Layout, Target, convert_game, convert_game_with, convert_text,
-    convert_text_with,
-};
+pub use convert::{Converted, KeptTags, Layout, Rewrite, Target, convert_game, convert_text};
 pub use header::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
 pub use replay::{PlyText, replay_game};

@@ -41,8 +41,8 @@ mod task;
 
 pub use options::{MAX_JOBS, Progress, ProgressFn, RunOptions, jobs};
 pub use record::RunRecord;
+pub use task::Task;
 use task::Worked;
-pub use task::{Rewrite, Task};
 
 /// The archive being read.
 struct Current {
@@ -64,10 +64,10 @@ struct Current {
 /// Converting to Lichess's dialect with two workers, keeping what each game was:
 ///
 /// ```
-/// use pocketfen::run::{Rewrite, Run, RunOptions, Task};
+/// use pocketfen::run::{Run, RunOptions, Task};
 /// use pocketfen::stream::Source;
 /// use pocketfen::notation::san::DropStyle;
-/// use pocketfen::game::Target;
+/// use pocketfen::game::{Rewrite, Target};
 /// use pocketfen::run::RunRecord;
 /// let pgn = "[Variant \"Crazyhouse\"]\n[FEN \"8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1\"]\n\n1. @e4 *\n";
 /// let to = Rewrite { target: Target::Lichess, style: DropStyle::Letter, layout: Default::default() };

@@ -9,10 +9,9 @@ use super::record::{
     ConvertedRecord, GameRecord, KeyedRecord, ReplayedRecord, RunRecord, SelectedRecord,
 };
 use crate::game::{
-    Converted, DedupeBy, GameReport, Layout, Options, PlyText, Selection, Target, Totals,
-    convert_game_with, game_key, replay_game, select_game, validate_game,
+    Converted, DedupeBy, GameReport, Options, PlyText, Rewrite, Selection, Totals, convert_game,
+    game_key, replay_game, select_game, validate_game,
 };
-use crate::notation::san::DropStyle;
 use crate::position::Severity;
 use crate::stream::RawGame;
 
@@ -48,18 +47,6 @@ pub enum Task {
         /// What makes two games the same.
         by: DedupeBy,
     },
-}
-
-/// How `pgn convert` writes its games, and `pgn select --to` the games it chooses: for a
-/// site, laid out as asked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rewrite {
-    /// The site to write for.
-    pub target: Target,
-    /// How pawn drops are written.
-    pub style: DropStyle,
-    /// What the games keep, and how their lines are laid out.
-    pub layout: Layout,
 }
 
 /// What a worker hands back for a game: its record (none for a game `validate` has
@@ -112,7 +99,7 @@ impl Task {
                 })
             }
             Task::Convert { to, keep_broken } => Arc::new(move |g: RawGame| {
-                let converted = convert_game_with(&g, to.target, to.style, &opts, &to.layout);
+                let converted = convert_game(&g, &to, &opts);
                 // A game over the size limit has no bytes to copy: it is refused whatever
                 // `keep_broken` says, and its record says so (no `raw`).
                 let (report, text, refused) = match converted {
@@ -158,12 +145,10 @@ impl Task {
             Task::Select(sel, rewrite) => Arc::new(move |g: RawGame| {
                 let chosen = select_game(&g, &sel, &opts);
                 let text = match (&rewrite, chosen.selected) {
-                    (Some(r), true) => {
-                        match convert_game_with(&g, r.target, r.style, &opts, &r.layout) {
-                            Converted::Game(text, _) => Some(text),
-                            Converted::Refused(_) => None,
-                        }
-                    }
+                    (Some(r), true) => match convert_game(&g, r, &opts) {
+                        Converted::Game(text, _) => Some(text),
+                        Converted::Refused(_) => None,
+                    },
                     _ => None,
                 };
                 let counts = counts(&chosen.report);

@@ -92,7 +92,7 @@ fn records_read_back_from_their_json_unchanged() {
     let tasks = [
         Task::Validate { all: true },
         Task::Convert {
-            to: Arc::new(Rewrite {
+            to: Arc::new(crate::game::Rewrite {
                 target: crate::game::Target::Xboard,
                 style: crate::notation::san::DropStyle::Bare,
                 layout: Default::default(),
