@@ -11,7 +11,7 @@ use pocketfen::game::{Options, Status, validate_game};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, San, SanPlus};
 use pocketfen::notation::uci::UciMove;
-use pocketfen::stream::{GameSplitter, RawGame};
+use pocketfen::stream::{GameSplitter, RawGame, SplitOptions};
 use pocketfen::{Bitboard, Color, Fen, Position, Role, Rules, Setup, Variant};
 
 /// The fuzzer's bytes read as a stream of choices.
@@ -228,7 +228,13 @@ fn split_by_any_reads(flags: u8, body: &[u8]) {
     type Games = Vec<(usize, usize, u64, Option<u64>, Vec<u8>)>;
     let games = |capacity: usize| -> Games {
         let reader = std::io::BufReader::with_capacity(capacity, body);
-        let mut splitter = GameSplitter::with_max_game_bytes(reader, max);
+        let mut splitter = GameSplitter::with_options(
+            reader,
+            SplitOptions {
+                max_game_bytes: max,
+                ..SplitOptions::default()
+            },
+        );
         let mut out = Vec::new();
         while let Ok(Some(g)) = splitter.next_game() {
             out.push((g.number, g.line, g.offset, g.too_large, g.bytes));

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::game::{Format, Totals};
-use crate::stream::{Compression, GameSplitter, PartState, Source, TrailingNote};
+use crate::stream::{Compression, GameSplitter, PartState, Source, SplitOptions, TrailingNote};
 use pipeline::Ordered;
 use record::{SCHEMA_VERSION, SplitPoint, SplitRecord, SummaryRecord, TotalRecord, TrailingRecord};
 
@@ -180,7 +180,13 @@ impl Run {
                 if let Some(reached) = &d.reached {
                     read = Arc::clone(reached);
                 }
-                let games = GameSplitter::with_max_game_bytes(d.reader, self.opts.max_game_bytes);
+                let games = GameSplitter::with_options(
+                    d.reader,
+                    SplitOptions {
+                        max_game_bytes: self.opts.max_game_bytes,
+                        ..SplitOptions::default()
+                    },
+                );
                 (games, d.compression, d.trailing, None)
             }),
         };

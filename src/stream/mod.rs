@@ -40,7 +40,7 @@ pub use part::SeekRead;
 pub(crate) use parts::PartState;
 pub use parts::{PartRange, Split, parts};
 pub use source::Source;
-pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame};
+pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame, SplitOptions};
 pub use write::{ArchiveWriter, write_game};
 
 /// A 64-bit FNV-1a fingerprint of `bytes` (the one a split's records give in hex).

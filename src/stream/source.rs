@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::compression::{Compression, Decoded, TrailingNote};
 use super::part::{self, NextStart, PartInfo, PartReader, SeekRead};
 use super::parts::{Part, PartState, Split};
-use super::split::{GameSplitter, PartEnd};
+use super::split::{GameSplitter, PartEnd, SplitOptions};
 
 /// Where an archive comes from.
 pub enum Source {
@@ -155,7 +155,13 @@ impl Source {
             Arc::clone(&info),
         );
         let boxed: Box<dyn io::BufRead + Send> = Box::new(reader);
-        let mut games = GameSplitter::with_max_game_bytes(boxed, max_game_bytes);
+        let mut games = GameSplitter::with_options(
+            boxed,
+            SplitOptions {
+                max_game_bytes,
+                ..SplitOptions::default()
+            },
+        );
         games.end_at(Arc::clone(&end));
         Ok(Part {
             games,

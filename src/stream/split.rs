@@ -12,6 +12,7 @@
 //! the game had no movetext and they start the next one.
 
 use std::collections::HashSet;
+use std::fmt;
 use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -61,6 +62,39 @@ impl RawGame {
 /// constant memory and handed out with its size only. Real games stay far below it (an
 /// annotated game with every clock is some tens of KB).
 pub const DEFAULT_MAX_GAME_BYTES: usize = 32 << 20;
+
+/// How a splitter reads: its game size limit, the flag that stops it, and whom it tells
+/// of its progress.
+#[derive(Clone)]
+pub struct SplitOptions {
+    /// A game larger than this is skipped in constant memory and handed out with its
+    /// size only ([`RawGame::too_large`]); [`DEFAULT_MAX_GAME_BYTES`] by default.
+    pub max_game_bytes: usize,
+    /// Once set, the splitter hands out no further game, inside a game of any size too
+    /// ([`GameSplitter::stopped`] then says so).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Called with the bytes read and the games split after each game.
+    pub progress: Option<Arc<dyn Fn(u64, usize) + Send + Sync>>,
+}
+
+impl Default for SplitOptions {
+    fn default() -> SplitOptions {
+        SplitOptions {
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+            stop: None,
+            progress: None,
+        }
+    }
+}
+
+impl fmt::Debug for SplitOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SplitOptions")
+            .field("max_game_bytes", &self.max_game_bytes)
+            .field("stop", &self.stop)
+            .finish_non_exhaustive()
+    }
+}
 
 /// Reads games one by one from a stream, in blocks: lines are found with `memchr` in
 /// the block and a game is copied out once, whole.
@@ -149,7 +183,7 @@ impl PartEnd {
 }
 
 /// The progress callback of a splitter: told the bytes read and the games split.
-struct ProgressHook(Box<dyn Fn(u64, usize) + Send + Sync>);
+struct ProgressHook(Arc<dyn Fn(u64, usize) + Send + Sync>);
 
 impl std::fmt::Debug for ProgressHook {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -210,11 +244,11 @@ impl<R: BufRead> GameSplitter<R> {
     /// Stops as soon as `stop` is set, within the current game too: the game being read
     /// is dropped and [`GameSplitter::next_game`] gives `None` from then on
     /// ([`GameSplitter::stopped`] tells why).
-    pub fn stop_on(&mut self, stop: Arc<AtomicBool>) {
+    pub(crate) fn stop_on(&mut self, stop: Arc<AtomicBool>) {
         self.stop = Some(stop);
     }
 
-    /// Whether the stop flag ([`GameSplitter::stop_on`]) ended the stream.
+    /// Whether the stop flag ([`SplitOptions::stop`]) ended the stream.
     pub fn stopped(&self) -> bool {
         self.stopped
     }
@@ -231,15 +265,16 @@ impl<R: BufRead> GameSplitter<R> {
     }
 
     /// Calls `progress` with the bytes read and the games split after each game.
-    pub fn on_progress(&mut self, progress: impl Fn(u64, usize) + Send + Sync + 'static) {
-        self.progress = Some(ProgressHook(Box::new(progress)));
+    pub(crate) fn on_progress(&mut self, progress: impl Fn(u64, usize) + Send + Sync + 'static) {
+        self.progress = Some(ProgressHook(Arc::new(progress)));
     }
 
-    /// Splits the games of `reader`, skipping (in constant memory) any game larger than
-    /// `max` bytes: it is handed out with [`RawGame::too_large`] set.
-    pub fn with_max_game_bytes(reader: R, max: usize) -> GameSplitter<R> {
+    /// Splits the games of `reader` as `opts` say.
+    pub fn with_options(reader: R, opts: SplitOptions) -> GameSplitter<R> {
         GameSplitter {
-            max_game_bytes: max.max(1),
+            max_game_bytes: opts.max_game_bytes.max(1),
+            stop: opts.stop,
+            progress: opts.progress.map(ProgressHook),
             ..GameSplitter::new(reader)
         }
     }
