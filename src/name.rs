@@ -155,18 +155,7 @@ macro_rules! named {
 }
 
 #[cfg(feature = "serde")]
-named! {
-    crate::Variant: "variant", crate::Variant::ALL;
-    crate::Severity: "severity", crate::Severity::ALL;
-    crate::stream::Compression: "compression", crate::stream::Compression::ALL;
-    crate::game::Status: "status", crate::game::Status::ALL;
-    crate::game::ResultReading: "result reading", crate::game::ResultReading::ALL;
-    crate::game::GameProblemKind: "problem kind", crate::game::GameProblemKind::all();
-    crate::notation::fen::FenDialect: "dialect", crate::notation::fen::FenDialect::ALL;
-    crate::notation::fen::FenField: "FEN field", crate::notation::fen::FenField::ALL;
-    crate::SetupProblemKind: "setup problem kind", crate::SetupProblemKind::ALL;
-    crate::bughouse::BoardId: "board", crate::bughouse::BoardId::ALL;
-}
+pub(crate) use named;
 
 #[cfg(test)]
 mod tests {

@@ -51,6 +51,21 @@ macro_rules! serialize_as_name {
     )*};
 }
 
+// Each kind of name records carry, and its list of every value.
+#[cfg(feature = "serde")]
+crate::name::named! {
+    crate::Variant: "variant", crate::Variant::ALL;
+    crate::Severity: "severity", crate::Severity::ALL;
+    crate::stream::Compression: "compression", crate::stream::Compression::ALL;
+    crate::game::Status: "status", crate::game::Status::ALL;
+    crate::game::ResultReading: "result reading", crate::game::ResultReading::ALL;
+    crate::game::GameProblemKind: "problem kind", crate::game::GameProblemKind::all();
+    crate::notation::fen::FenDialect: "dialect", crate::notation::fen::FenDialect::ALL;
+    crate::notation::fen::FenField: "FEN field", crate::notation::fen::FenField::ALL;
+    crate::SetupProblemKind: "setup problem kind", crate::SetupProblemKind::ALL;
+    crate::bughouse::BoardId: "board", crate::bughouse::BoardId::ALL;
+}
+
 /// The names records are written with and read back by: each exact name, as [`Named`]
 /// lists them.
 #[cfg(feature = "serde")]
