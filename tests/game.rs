@@ -904,3 +904,42 @@ fn a_tag_value_with_unescaped_quotes_is_read_with_a_warning() {
     assert!(String::from_utf8(out).unwrap().contains("\"problems\":[]"));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A comment's commands are read under `--strict`: a clock, evaluation, arrow or marked
+/// square that does not read is a `malformed-annotation` warning at its `[`, with the
+/// move it follows; well-formed ones, unknown ones and any outside `--strict` say
+/// nothing.
+#[test]
+fn malformed_annotations_are_located_under_strict() {
+    let pgn = "[Event \"a\"]\n\n1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%eval x] [%timestamp 3] }\n2. Nf3 { [%cal Ge2e4,Ge2] [%csl Rd4] } *\n";
+    let strict = Options {
+        strict: true,
+        ..Options::default()
+    };
+    let report = &pocketfen::game::validate_str(pgn, &strict)[0];
+    // Severity, ply, line, column and token of each.
+    type Said<'a> = (&'a str, Option<usize>, usize, usize, Option<&'a str>);
+    let found: Vec<Said<'_>> = report
+        .problems
+        .iter()
+        .filter(|p| p.kind.name() == "malformed-annotation")
+        .map(|p| {
+            (
+                p.severity.name(),
+                p.ply,
+                p.line,
+                p.column,
+                p.token.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("warning", Some(2), 3, 48, Some("[%eval x]")),
+            ("warning", Some(3), 4, 10, Some("[%cal Ge2e4,Ge2]")),
+        ]
+    );
+    let plain = &pocketfen::game::validate_str(pgn, &Options::default())[0];
+    assert!(plain.problems.is_empty(), "{:?}", plain.problems);
+}

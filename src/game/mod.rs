@@ -14,6 +14,7 @@
 //! assert_eq!((report.problems[0].line, report.problems[0].column), (3, 26));
 //! ```
 
+mod annotation;
 mod bpgn;
 pub(crate) mod convert;
 pub(crate) mod header;
@@ -26,6 +27,9 @@ pub(crate) mod visitor;
 mod walk;
 
 pub use crate::stream::token::read_result;
+pub use annotation::{
+    AnnotationError, Annotations, Arrow, Eval, Highlight, Mark, read_annotations,
+};
 pub use convert::{Converted, KeptTags, Layout, Rewrite, Target, convert_game, convert_text};
 pub use header::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};

@@ -92,11 +92,14 @@ pub enum GameProblemKind {
     /// Expert""]`, in Lichess's study exports): read, its value everything between the
     /// first quote and the last.
     MalformedTag,
+    /// A comment's command (`[%clk …]`, `[%eval …]`, `[%emt …]`, `[%cal …]`, `[%csl …]`)
+    /// whose value does not read (`--strict`).
+    MalformedAnnotation,
 }
 
 impl GameProblemKind {
     /// The kinds that stand alone (not an illegal move's reason or a SAN defect).
-    const OTHERS: [GameProblemKind; 27] = [
+    const OTHERS: [GameProblemKind; 28] = [
         GameProblemKind::UnparseableToken,
         GameProblemKind::MoveAfterEnd,
         GameProblemKind::MoveAfterResult,
@@ -124,6 +127,7 @@ impl GameProblemKind {
         GameProblemKind::BlankLineInTags,
         GameProblemKind::ImpossibleCastling,
         GameProblemKind::MalformedTag,
+        GameProblemKind::MalformedAnnotation,
     ];
 
     /// Every kind: each illegal move's reason, each SAN defect, then the others, in
@@ -168,6 +172,7 @@ impl GameProblemKind {
             GameProblemKind::BlankLineInTags => "blank-line-in-tags",
             GameProblemKind::ImpossibleCastling => "impossible-castling",
             GameProblemKind::MalformedTag => "malformed-tag",
+            GameProblemKind::MalformedAnnotation => "malformed-annotation",
         }
     }
 }
@@ -610,7 +615,7 @@ mod tests {
         assert_eq!(names.len(), all.len(), "one name per kind");
         assert_eq!(
             all.len(),
-            IllegalReason::ALL.len() + DefectKind::ALL.len() + 27
+            IllegalReason::ALL.len() + DefectKind::ALL.len() + 28
         );
         for kind in all {
             assert_eq!(GameProblemKind::from_name(kind.name()), Some(kind));

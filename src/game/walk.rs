@@ -206,6 +206,9 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
                 if self.depth == 0 {
                     self.play.comment(self.rep, c, t.offset, self.plies);
                 }
+                if self.opts.strict && c.contains("[%") {
+                    self.annotations(t, c);
+                }
                 self.visitor.comment(c).into()
             }
             TokenKind::Nag(n) => {
@@ -246,6 +249,32 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
             }
             TokenKind::Move(_) if self.depth > 0 && !self.opts.variations => Next::On,
             TokenKind::Move(tok) => self.mv(t, tok),
+        }
+    }
+
+    /// The commands of the comment `c` (`--strict`): each that does not read is reported
+    /// where it stands, with the move it follows.
+    #[cold]
+    fn annotations(&mut self, t: &Token<'t>, c: &'t str) {
+        let ply = (self.depth == 0 && self.plies > 0).then_some(self.plies);
+        for e in super::annotation::read_annotations(c).1 {
+            let end = c[e.offset..]
+                .find(']')
+                .map_or(c.len(), |n| e.offset + n + 1);
+            self.rep.warn(
+                GameProblemKind::MalformedAnnotation,
+                At {
+                    ply,
+                    token: Some(&c[e.offset..end]),
+                    // After the comment's `{`.
+                    offset: t.offset + 1 + e.offset,
+                },
+                format!(
+                    "a comment's command that does not read: expected {}",
+                    e.expected
+                ),
+                None,
+            );
         }
     }
 

@@ -1,0 +1,397 @@
+//! The commands of a move's comment, as Lichess, Chess.com and ChessBase write them, read
+//! into typed values: clocks (`[%clk 0:03:00]`, `[%clkc …]`), the time a move took
+//! (`[%emt 0:00:03]`), the engine's evaluation (`[%eval 0.25]`, `[%eval #-3]`, with an
+//! optional depth: `[%eval 0.25,18]`), arrows (`[%cal Ge2e4,Rd7d5]`) and marked squares
+//! (`[%csl Rd4]`).
+//!
+//! ```text
+//! command  = "[%" name SP value "]"
+//! time     = int *3(":" int) ["." digits]        ; [[[days:]hours:]minutes:]seconds
+//! eval     = (["+" / "-"] int ["." digits] / "#" ["+" / "-"] int) ["," int]
+//! arrows   = mark square square *("," mark square square)
+//! squares  = mark square *("," mark square)
+//! mark     = "G" / "R" / "Y" / "B"
+//! ```
+//!
+//! Other commands (`[%timestamp …]`) are left alone; a known command whose value does
+//! not read is an [`AnnotationError`], with its place in the comment.
+//!
+//! ```
+//! use pocketfen::game::{Eval, read_annotations};
+//! let (notes, errors) = read_annotations(" [%eval #-3] [%clk 0:02:59.5] [%cal Ge2e4] ");
+//! assert_eq!(notes.eval, Some(Eval::Mate(-3)));
+//! assert_eq!(notes.clock.map(|c| c.as_millis()), Some(179_500));
+//! assert_eq!(notes.arrows[0].to.to_string(), "e4");
+//! assert!(errors.is_empty());
+//! ```
+
+use std::fmt;
+use std::time::Duration;
+
+use nom::branch::alt;
+use nom::character::complete::{char, digit1, one_of, space0};
+use nom::combinator::{all_consuming, map, map_res, opt, recognize};
+use nom::multi::separated_list1;
+use nom::sequence::{delimited, preceded};
+use nom::{IResult, Parser};
+
+use crate::types::Square;
+
+/// The colour of an arrow or a marked square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// `G`.
+    Green,
+    /// `R`.
+    Red,
+    /// `Y`.
+    Yellow,
+    /// `B`.
+    Blue,
+}
+
+impl Mark {
+    /// `G`, `R`, `Y` or `B`.
+    pub fn letter(self) -> char {
+        match self {
+            Mark::Green => 'G',
+            Mark::Red => 'R',
+            Mark::Yellow => 'Y',
+            Mark::Blue => 'B',
+        }
+    }
+}
+
+/// An arrow drawn on the board (`[%cal Ge2e4]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Arrow {
+    /// Its colour.
+    pub mark: Mark,
+    /// Where it starts.
+    pub from: Square,
+    /// Where it points.
+    pub to: Square,
+}
+
+/// A marked square (`[%csl Rd4]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Highlight {
+    /// Its colour.
+    pub mark: Mark,
+    /// The square.
+    pub square: Square,
+}
+
+/// An engine's evaluation, from White's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Eval {
+    /// An advantage in centipawns (`[%eval 0.25]` is 25).
+    Centipawns(i32),
+    /// Mate in this many moves, for White when positive (`[%eval #-3]` is -3).
+    Mate(i32),
+}
+
+/// What a comment's commands say of its move.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// The mover's remaining time (`%clk`).
+    pub clock: Option<Duration>,
+    /// A correspondence clock (`%clkc`).
+    pub correspondence_clock: Option<Duration>,
+    /// The time the move took (`%emt`).
+    pub elapsed: Option<Duration>,
+    /// The evaluation (`%eval`).
+    pub eval: Option<Eval>,
+    /// The depth the evaluation was searched to, when given (`[%eval 0.25,18]`).
+    pub depth: Option<u32>,
+    /// Arrows (`%cal`).
+    pub arrows: Vec<Arrow>,
+    /// Marked squares (`%csl`).
+    pub highlights: Vec<Highlight>,
+}
+
+impl Annotations {
+    /// Whether the comment had none of the commands read here.
+    pub fn is_empty(&self) -> bool {
+        *self == Annotations::default()
+    }
+}
+
+/// A known command whose value does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnnotationError {
+    /// The command's byte offset in the comment (its `[`).
+    pub offset: usize,
+    /// The command as written (`[%eval x]`), clipped to 40 characters.
+    pub command: String,
+    /// What its value should be.
+    pub expected: &'static str,
+}
+
+impl fmt::Display for AnnotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` does not read: expected {}",
+            self.command, self.expected
+        )
+    }
+}
+
+impl std::error::Error for AnnotationError {}
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+fn int(i: &str) -> Res<'_, u64> {
+    map_res(digit1, str::parse::<u64>).parse(i)
+}
+
+/// A time: `[[[days:]hours:]minutes:]seconds[.fraction]`.
+fn time(i: &str) -> Res<'_, Duration> {
+    let (i, fields) = separated_list1(char(':'), int).parse(i)?;
+    let (i, fraction) = opt(preceded(char('.'), digit1)).parse(i)?;
+    if fields.len() > 4 {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Count,
+        )));
+    }
+    let units = [1u64, 60, 3600, 86_400];
+    let secs: u64 = fields.iter().rev().zip(units).fold(0u64, |sum, (v, unit)| {
+        sum.saturating_add(v.saturating_mul(unit))
+    });
+    let nanos = fraction.map_or(0, |f| {
+        let digits: String = f.chars().take(9).collect();
+        let scale = 10u32.pow(9 - digits.len() as u32);
+        digits.parse::<u32>().unwrap_or(0) * scale
+    });
+    Ok((i, Duration::new(secs, nanos)))
+}
+
+/// A signed integer (`-3`, `+2`, `4`).
+fn signed(i: &str) -> Res<'_, i64> {
+    let (i, sign) = opt(one_of("+-")).parse(i)?;
+    let (i, n) = int(i)?;
+    let n = i64::try_from(n).unwrap_or(i64::MAX);
+    Ok((i, if sign == Some('-') { -n } else { n }))
+}
+
+/// An evaluation and its depth.
+fn eval(i: &str) -> Res<'_, (Eval, Option<u32>)> {
+    let mate = map(preceded(char('#'), signed), |n| {
+        Eval::Mate(n.clamp(i32::MIN.into(), i32::MAX.into()) as i32)
+    });
+    let pawns = map(
+        recognize((opt(one_of("+-")), digit1, opt((char('.'), digit1)))),
+        |text: &str| {
+            let pawns: f64 = text.parse().unwrap_or(0.0);
+            Eval::Centipawns((pawns * 100.0).round().clamp(-1e9, 1e9) as i32)
+        },
+    );
+    let (i, value) = alt((mate, pawns)).parse(i)?;
+    let (i, depth) = opt(preceded(
+        (space0, char(','), space0),
+        map_res(digit1, str::parse::<u32>),
+    ))
+    .parse(i)?;
+    Ok((i, (value, depth)))
+}
+
+fn mark(i: &str) -> Res<'_, Mark> {
+    map(one_of("GRYB"), |c| match c {
+        'G' => Mark::Green,
+        'R' => Mark::Red,
+        'Y' => Mark::Yellow,
+        _ => Mark::Blue,
+    })
+    .parse(i)
+}
+
+fn square(i: &str) -> Res<'_, Square> {
+    map_res(
+        recognize((one_of("abcdefgh"), one_of("12345678"))),
+        str::parse::<Square>,
+    )
+    .parse(i)
+}
+
+/// A comma between list items, with blanks around it.
+fn comma(i: &str) -> Res<'_, ()> {
+    map((space0, char(','), space0), |_| ()).parse(i)
+}
+
+fn arrows(i: &str) -> Res<'_, Vec<Arrow>> {
+    separated_list1(
+        comma,
+        map((mark, square, square), |(mark, from, to)| Arrow {
+            mark,
+            from,
+            to,
+        }),
+    )
+    .parse(i)
+}
+
+fn highlights(i: &str) -> Res<'_, Vec<Highlight>> {
+    separated_list1(
+        comma,
+        map((mark, square), |(mark, square)| Highlight { mark, square }),
+    )
+    .parse(i)
+}
+
+/// Reads `value` whole with `parser`.
+fn whole<'a, T>(
+    value: &'a str,
+    parser: impl Parser<&'a str, Output = T, Error = nom::error::Error<&'a str>>,
+) -> Option<T> {
+    all_consuming(delimited(space0, parser, space0))
+        .parse(value)
+        .ok()
+        .map(|(_, v)| v)
+}
+
+/// The commands of a comment's text (without its braces), read into [`Annotations`];
+/// the known commands whose values do not read, with their places.
+pub fn read_annotations(comment: &str) -> (Annotations, Vec<AnnotationError>) {
+    let mut notes = Annotations::default();
+    let mut errors = Vec::new();
+    let mut from = 0;
+    while let Some(at) = comment[from..].find("[%").map(|n| from + n) {
+        let Some(close) = comment[at..].find(']').map(|n| at + n) else {
+            break;
+        };
+        from = close + 1;
+        let body = &comment[at + 2..close];
+        let name_len = body
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        let (name, value) = body.split_at(name_len);
+        let expected = match name {
+            "clk" | "clkc" | "emt" => "a time, H:MM:SS (days, hours and a fraction optional)",
+            "eval" => "pawns (0.25, -1.3) or a mate (#-3), and a depth after a comma",
+            "cal" => "arrows: a colour G, R, Y or B, two squares (Ge2e4), separated by commas",
+            "csl" => "squares: a colour G, R, Y or B and a square (Rd4), separated by commas",
+            _ => continue,
+        };
+        let read = match name {
+            "clk" => whole(value, time).map(|t| notes.clock = Some(t)),
+            "clkc" => whole(value, time).map(|t| notes.correspondence_clock = Some(t)),
+            "emt" => whole(value, time).map(|t| notes.elapsed = Some(t)),
+            "eval" => whole(value, eval).map(|(e, d)| {
+                notes.eval = Some(e);
+                notes.depth = d;
+            }),
+            "cal" => whole(value, arrows).map(|a| notes.arrows.extend(a)),
+            _ => whole(value, highlights).map(|h| notes.highlights.extend(h)),
+        };
+        if read.is_none() {
+            let command = &comment[at..=close];
+            errors.push(AnnotationError {
+                offset: at,
+                command: command.chars().take(40).collect(),
+                expected,
+            });
+        }
+    }
+    (notes, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn lichess_chess_com_and_chessbase_commands_read() {
+        let (n, e) = read_annotations(
+            "[%clk 0:03:00] [%eval 0.25] [%cal Ge2e4,Rd7d5] [%csl Rd4, Yf5] text [%emt 0:00:03]",
+        );
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(n.clock, Some(Duration::from_secs(180)));
+        assert_eq!(n.elapsed, Some(Duration::from_secs(3)));
+        assert_eq!(n.eval, Some(Eval::Centipawns(25)));
+        assert_eq!(n.depth, None);
+        assert_eq!(
+            n.arrows,
+            [
+                Arrow {
+                    mark: Mark::Green,
+                    from: sq("e2"),
+                    to: sq("e4")
+                },
+                Arrow {
+                    mark: Mark::Red,
+                    from: sq("d7"),
+                    to: sq("d5")
+                }
+            ]
+        );
+        assert_eq!(
+            n.highlights,
+            [
+                Highlight {
+                    mark: Mark::Red,
+                    square: sq("d4")
+                },
+                Highlight {
+                    mark: Mark::Yellow,
+                    square: sq("f5")
+                }
+            ]
+        );
+        for (text, eval, depth) in [
+            ("[%eval -1.3]", Eval::Centipawns(-130), None),
+            ("[%eval +0.05,24]", Eval::Centipawns(5), Some(24)),
+            ("[%eval #2]", Eval::Mate(2), None),
+            ("[%eval #-3, 30]", Eval::Mate(-3), Some(30)),
+            ("[%eval 12]", Eval::Centipawns(1200), None),
+        ] {
+            let (n, e) = read_annotations(text);
+            assert!(e.is_empty(), "{text}: {e:?}");
+            assert_eq!((n.eval, n.depth), (Some(eval), depth), "{text}");
+        }
+        for (text, millis) in [
+            ("[%clk 0:02:59.5]", 179_500),
+            ("[%clk 1:00:00]", 3_600_000),
+            ("[%clk 59]", 59_000),
+            ("[%clk 3:00]", 180_000),
+            ("[%clkc 2:01:00:00]", 176_400_000),
+            ("[%clk 0:00:00.123]", 123),
+        ] {
+            let (n, e) = read_annotations(text);
+            assert!(e.is_empty(), "{text}: {e:?}");
+            let clock = n.clock.or(n.correspondence_clock).unwrap();
+            assert_eq!(clock.as_millis(), millis, "{text}");
+        }
+    }
+
+    #[test]
+    fn unknown_commands_are_left_alone_and_bad_values_located() {
+        let (n, e) = read_annotations("[%timestamp 12] no commands [%evp 1,2]");
+        assert!(n.is_empty() && e.is_empty());
+        let text = "ok [%clk 0:01:00] [%eval x] [%cal Ge2] [%csl Z4] [%clk 1:2:3:4:5]";
+        let (n, e) = read_annotations(text);
+        assert_eq!(n.clock, Some(Duration::from_secs(60)));
+        let got: Vec<(usize, &str)> = e.iter().map(|e| (e.offset, e.command.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (18, "[%eval x]"),
+                (28, "[%cal Ge2]"),
+                (39, "[%csl Z4]"),
+                (49, "[%clk 1:2:3:4:5]")
+            ]
+        );
+        for e in &e {
+            assert_eq!(&text[e.offset..e.offset + e.command.len()], e.command);
+        }
+        assert!(e[0].to_string().contains("expected pawns"), "{}", e[0]);
+        // A command never closed is no command.
+        assert!(read_annotations("[%clk 0:01").0.is_empty());
+    }
+}
