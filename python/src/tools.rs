@@ -74,7 +74,8 @@ pub(crate) fn select(
         })
         .collect::<PyResult<Vec<_>>>()?;
     for r in &result {
-        if !["1-0", "0-1", "1/2-1/2", "*"].contains(&r.as_str()) {
+        // PGN's spelling of a result: the one the library reads it as.
+        if pocketfen::game::read_result(r) != Some(r.as_str()) {
             return Err(value(format!(
                 "result `{r}`: expected 1-0, 0-1, 1/2-1/2 or *"
             )));
@@ -93,8 +94,7 @@ pub(crate) fn select(
         .transpose()?;
     let selection = Selection {
         tags,
-        // A Lichess URL's variant, unless one is asked for.
-        variant: variant.or(position.as_ref().and_then(|p| p.variant)),
+        variant,
         players: player,
         results: result,
         min_plies,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::args::{GameArgs, ToolInput};
+use super::args::GameArgs;
 use super::live::{self, ProgressLine, Shared};
 use super::output::{open_output, persist, refuse_input};
 use pocketfen::game::{Format, GameProblem, Options};
@@ -454,14 +454,14 @@ impl Dest {
     }
 }
 
-/// What the end of a file of `pgn select`, `dedupe` and `split` says (unless `-q`):
-/// `what`, and the time it took.
-pub(super) fn file_end(line: Option<&Shared>, input: &ToolInput, s: &SummaryRecord, what: &str) {
+/// What the end of a file of `pgn convert`, `select`, `dedupe` and `split` says: `what`,
+/// and the time it took (with `quiet`, only that it was cut short).
+pub(super) fn file_end(line: Option<&Shared>, quiet: bool, s: &SummaryRecord, what: &str) {
     let name = printable(&s.file);
     if !s.opened {
         return;
     }
-    if input.quiet {
+    if quiet {
         quiet_end(line, &name, s);
     } else {
         live::end_line(line);
@@ -517,20 +517,12 @@ pub(super) fn refuse_same(a: (&str, Option<&Path>), b: (&str, Option<&Path>)) ->
         };
         Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
     };
-    let same = match (std::fs::metadata(pa), std::fs::metadata(pb)) {
-        (Ok(x), Ok(y)) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::MetadataExt;
-                x.dev() == y.dev() && x.ino() == y.ino()
-            }
-            #[cfg(not(unix))]
-            {
-                let _ = (x, y);
-                key(pa) == key(pb)
-            }
-        }
-        _ => key(pa).is_some() && key(pa) == key(pb),
+    // Files that exist are one file through links too; names of files still to be
+    // made, by their folder.
+    let same = if pa.exists() && pb.exists() {
+        pocketfen::run::split_files::same_file(pa, pb)
+    } else {
+        key(pa).is_some() && key(pa) == key(pb)
     };
     if same {
         anyhow::bail!(

@@ -10,15 +10,15 @@ use pocketfen::notation::printable;
 use pocketfen::stream::write_game;
 
 use super::archive::{
-    Archive, Ended, count, options, problem_lines, quiet_end, shown_in, timing_text,
+    Archive, Ended, count, file_end, options, problem_lines, shown_in, timing_text,
 };
 use super::args::PgnConvertArgs;
-use super::live::{self, Out, Shared};
+use super::live::{self, Out};
 use super::output::{open_output, persist, refuse_input};
 use pocketfen::Severity;
 use pocketfen::game::Rewrite;
 use pocketfen::run::Task;
-use pocketfen::run::record::{ConvertedRecord, RunRecord, SummaryRecord};
+use pocketfen::run::record::{ConvertedRecord, RunRecord};
 use pocketfen::stream::{ArchiveWriter, Compression};
 
 /// What `pgn convert` did with a file's games: written, and left out (or copied
@@ -149,7 +149,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                 if s.opened {
                     files += 1;
                     all_written.merge(&written);
-                    file_end(line, args, &s, &written);
+                    file_end(line, args.games.quiet, &s, &written.text(args.keep_broken));
                 }
                 written = Written::default();
             }
@@ -214,24 +214,4 @@ fn keep_or_drop(
         );
     }
     Ok(())
-}
-
-/// What a file's end says: what was written and left out (only that it was cut short
-/// with `-q`).
-fn file_end(line: Option<&Shared>, args: &PgnConvertArgs, s: &SummaryRecord, written: &Written) {
-    let name = printable(&s.file);
-    if args.games.quiet {
-        quiet_end(line, &name, s);
-    } else {
-        live::end_line(line);
-        live::note(
-            line,
-            format_args!(
-                "{name}: {}{}{}",
-                if s.interrupted { "interrupted: " } else { "" },
-                written.text(args.keep_broken),
-                timing_text(s.seconds, s.totals.games, s.bytes)
-            ),
-        );
-    }
 }

@@ -90,7 +90,7 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                         count(found as u64, "duplicate", "duplicates")
                     ));
                 }
-                file_end(line, &args.input, &s, &what);
+                file_end(line, args.input.quiet, &s, &what);
                 all_found += found;
                 found = 0;
             }

@@ -20,7 +20,7 @@ pub fn refuse_input(flag: &str, dest: &Path, inputs: &[std::path::PathBuf]) -> R
         let same = if input == Path::new("-") {
             stdin_identity() == Some(out)
         } else {
-            identity(std::fs::metadata(input).ok()) == Some(out)
+            pocketfen::run::split_files::same_file(input, dest)
         };
         if same {
             let what = if input == Path::new("-") {
@@ -171,10 +171,7 @@ impl pocketfen::run::split_files::Outputs for SplitOutputs {
     }
 
     fn persist(&mut self, temp: &Path, dest: &Path) -> io::Result<()> {
-        if let Ok(meta) = std::fs::metadata(dest) {
-            let _ = std::fs::set_permissions(temp, meta.permissions());
-        }
-        let renamed = std::fs::rename(temp, dest);
+        let renamed = pocketfen::run::split_files::rename_over(temp, dest);
         forget_partial(temp);
         renamed
     }

@@ -81,7 +81,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
                     "{chosen} of {} selected",
                     count(s.totals.games as u64, "game", "games")
                 );
-                file_end(line, &args.input, &s, &what);
+                file_end(line, args.input.quiet, &s, &what);
                 all_chosen += chosen;
                 chosen = 0;
             }
@@ -151,8 +151,7 @@ fn selection(args: &SelectArgs) -> Result<Selection> {
     }
     Ok(Selection {
         tags: args.tags.clone(),
-        // A Lichess URL's variant, unless one is asked for.
-        variant: args.variant.or(position.as_ref().and_then(|p| p.variant)),
+        variant: args.variant,
         players: args.player.clone(),
         results: args.result.clone(),
         min_plies: args.min_plies,

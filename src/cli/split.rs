@@ -45,7 +45,7 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
             RunRecord::Selected(g) => files.write(&g)?,
             RunRecord::Summary(s) => {
                 let what = count(s.totals.games as u64, "game", "games");
-                file_end(line, &args.input, &s, &what);
+                file_end(line, args.input.quiet, &s, &what);
             }
             _ => {}
         }

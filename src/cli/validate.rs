@@ -87,7 +87,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                 if let Some((report, ..)) = &mut html {
                     report.end_file(file_totals(s));
                 }
-                file_end(line, args.games.quiet, s);
+                summary_line(line, args.games.quiet, s);
                 all_ok &= s.totals.illegal_games == 0
                     && s.totals.error_games == 0
                     && !(args.strict && s.totals.warnings > 0);
@@ -129,7 +129,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
 
 /// What a file's end says on stderr: its summary line (only that it was cut short with
 /// `-q`), unless it could not be read at all (the reason is all there is to say then).
-fn file_end(line: Option<&live::Shared>, quiet: bool, s: &SummaryRecord) {
+fn summary_line(line: Option<&live::Shared>, quiet: bool, s: &SummaryRecord) {
     let name = printable(&s.file);
     let unread = s.totals.games == 0 && s.bytes == 0 && s.stream_error.is_some();
     if !s.opened || unread {

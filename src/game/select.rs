@@ -275,7 +275,8 @@ impl Reaches {
 pub struct Selection {
     /// Tag criteria; two on the same tag mean either.
     pub tags: Vec<TagCriterion>,
-    /// The variant the game is read as.
+    /// The variant the game is read as (none: any, or the one `position`'s Lichess URL
+    /// names).
     pub variant: Option<Variant>,
     /// Players who play in the game (any seat, all four in bughouse; case-insensitive).
     pub players: Vec<String>,
@@ -307,6 +308,13 @@ impl Selection {
             || self.position.is_some()
             || self.ends_in.is_some()
             || self.valid.is_some()
+    }
+
+    /// The variant a game must be: the selection's own, else the one its position's
+    /// Lichess URL names.
+    fn variant_asked(&self) -> Option<Variant> {
+        self.variant
+            .or(self.position.as_ref().and_then(|p| p.variant))
     }
 
     /// Whether nothing is asked of a game's text (every game is chosen unread).
@@ -482,7 +490,7 @@ pub fn select_game(game: &RawGame, sel: &Selection, opts: &Options) -> Chosen {
             .filter(|t| t.name == name)
             .any(|t| value.is_some_and(|v| t.accepts(v)));
     }
-    if let Some(v) = sel.variant {
+    if let Some(v) = sel.variant_asked() {
         selected &= c.variant == Some(v);
     }
     for player in &sel.players {

@@ -305,15 +305,25 @@ impl Outputs for TempFiles {
     }
 
     fn persist(&mut self, temp: &Path, dest: &Path) -> io::Result<()> {
-        if let Ok(meta) = std::fs::metadata(dest) {
-            let _ = std::fs::set_permissions(temp, meta.permissions());
-        }
-        std::fs::rename(temp, dest)
+        rename_over(temp, dest)
     }
 
     fn discard(&mut self, temp: &Path) {
         let _ = std::fs::remove_file(temp);
     }
+}
+
+/// Renames a finished temporary file over `dest`, which keeps its permissions when it
+/// exists.
+///
+/// # Errors
+///
+/// The rename's.
+pub fn rename_over(temp: &Path, dest: &Path) -> io::Result<()> {
+    if let Ok(meta) = std::fs::metadata(dest) {
+        let _ = std::fs::set_permissions(temp, meta.permissions());
+    }
+    std::fs::rename(temp, dest)
 }
 
 /// Whether `a` and `b` are one existing file (the same device and inode on Unix, through

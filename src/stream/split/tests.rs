@@ -1,5 +1,16 @@
 use super::*;
 
+/// A splitter of `reader` that skips games over `max` bytes.
+fn limited<R: BufRead>(reader: R, max: usize) -> GameSplitter<R> {
+    GameSplitter::with_options(
+        reader,
+        SplitOptions {
+            max_game_bytes: max,
+            ..SplitOptions::default()
+        },
+    )
+}
+
 fn split(s: &str) -> Vec<(usize, usize, String)> {
     GameSplitter::new(s.as_bytes())
         .map(|g| {
@@ -253,15 +264,7 @@ fn games_over_the_limit_are_skipped_with_their_size() {
     let text = format!("{ok}{long_line}{ok}{many_lines}{ok}");
     // Small blocks: the long line is read in many pieces.
     let reader = io::BufReader::with_capacity(4096, text.as_bytes());
-    let games: Vec<RawGame> = GameSplitter::with_options(
-        reader,
-        SplitOptions {
-            max_game_bytes: 50_000,
-            ..SplitOptions::default()
-        },
-    )
-    .map(Result::unwrap)
-    .collect();
+    let games: Vec<RawGame> = limited(reader, 50_000).map(Result::unwrap).collect();
     let sizes: Vec<Option<u64>> = games.iter().map(|g| g.too_large).collect();
     assert_eq!(
         sizes,
@@ -308,16 +311,10 @@ fn the_size_limit_does_not_depend_on_the_read_sizes() {
     text.push_str(&game(99, 10));
     let read = |chunk: usize| -> Vec<(usize, usize, Option<u64>, usize)> {
         let reader = io::BufReader::with_capacity(chunk, text.as_bytes());
-        GameSplitter::with_options(
-            reader,
-            SplitOptions {
-                max_game_bytes: max,
-                ..SplitOptions::default()
-            },
-        )
-        .map(Result::unwrap)
-        .map(|g| (g.number, g.line, g.too_large, g.bytes.len()))
-        .collect()
+        limited(reader, max)
+            .map(Result::unwrap)
+            .map(|g| (g.number, g.line, g.too_large, g.bytes.len()))
+            .collect()
     };
     let whole = read(1 << 20);
     assert_eq!(whole.len(), 42);
@@ -345,16 +342,10 @@ fn a_first_line_over_the_limit_is_skipped() {
     let text = format!("[Event \"a\"]\n\n1. e4 *\n{long}");
     for cap in 1..120 {
         let reader = io::BufReader::with_capacity(cap, text.as_bytes());
-        let games: Vec<_> = GameSplitter::with_options(
-            reader,
-            SplitOptions {
-                max_game_bytes: 40,
-                ..SplitOptions::default()
-            },
-        )
-        .map(Result::unwrap)
-        .map(|g| (g.number, g.line, g.too_large))
-        .collect();
+        let games: Vec<_> = limited(reader, 40)
+            .map(Result::unwrap)
+            .map(|g| (g.number, g.line, g.too_large))
+            .collect();
         assert_eq!(
             games,
             [(1, 1, None), (2, 4, Some(long.len() as u64))],
@@ -385,16 +376,10 @@ fn a_game_at_the_limit_before_a_byte_order_mark() {
         let text = format!("{game}\u{feff}[Event \"b\"]\n\n1. d4 *\n");
         for cap in 1..80 {
             let reader = io::BufReader::with_capacity(cap, text.as_bytes());
-            let games: Vec<_> = GameSplitter::with_options(
-                reader,
-                SplitOptions {
-                    max_game_bytes: game.len(),
-                    ..SplitOptions::default()
-                },
-            )
-            .map(Result::unwrap)
-            .map(|g| (g.number, g.line, g.too_large))
-            .collect();
+            let games: Vec<_> = limited(reader, game.len())
+                .map(Result::unwrap)
+                .map(|g| (g.number, g.line, g.too_large))
+                .collect();
             assert_eq!(games, [(1, 1, None), (2, 5, None)], "n {n}, reads of {cap}");
         }
     }
@@ -403,16 +388,10 @@ fn a_game_at_the_limit_before_a_byte_order_mark() {
 fn bom_in_pieces(text: &str) {
     for cap in 1..100 {
         let reader = io::BufReader::with_capacity(cap, text.as_bytes());
-        let games: Vec<_> = GameSplitter::with_options(
-            reader,
-            SplitOptions {
-                max_game_bytes: 50,
-                ..SplitOptions::default()
-            },
-        )
-        .map(Result::unwrap)
-        .map(|g| (g.number, g.line, g.too_large))
-        .collect();
+        let games: Vec<_> = limited(reader, 50)
+            .map(Result::unwrap)
+            .map(|g| (g.number, g.line, g.too_large))
+            .collect();
         assert_eq!(games, [(1, 1, Some(text.len() as u64))], "reads of {cap}");
     }
 }
@@ -425,16 +404,10 @@ fn a_last_line_over_the_limit_without_a_line_end() {
         b"[Ev\n\0\0\0ent \"x\"]\n[Reiult \"0\xe2\x80\x931\"]\n\n1. f3 e5 2. g4 Qh4# 0\xe2\x80\x931";
     for cap in [1, 2, 3, 5, 7, 251, 1000] {
         let reader = io::BufReader::with_capacity(cap, &body[..]);
-        let games: Vec<_> = GameSplitter::with_options(
-            reader,
-            SplitOptions {
-                max_game_bytes: 40,
-                ..SplitOptions::default()
-            },
-        )
-        .map(Result::unwrap)
-        .map(|g| (g.number, g.line, g.too_large, g.bytes.len()))
-        .collect();
+        let games: Vec<_> = limited(reader, 40)
+            .map(Result::unwrap)
+            .map(|g| (g.number, g.line, g.too_large, g.bytes.len()))
+            .collect();
         assert_eq!(
             games,
             [(1, 1, None, 16), (2, 3, Some(43), 0)],
