@@ -312,6 +312,14 @@ mod tests {
             "[%clk 0:03:00] [%eval 0.25] [%cal Ge2e4,Rd7d5] [%csl Rd4, Yf5] text [%emt 0:00:03]",
         );
         assert!(e.is_empty(), "{e:?}");
+        assert!(!n.is_empty());
+        let marks: String = n.arrows.iter().map(|a| a.mark.letter()).collect();
+        assert_eq!(marks, "GR");
+        let marks: String = [Mark::Yellow, Mark::Blue]
+            .iter()
+            .map(|m| m.letter())
+            .collect();
+        assert_eq!(marks, "YB");
         assert_eq!(n.clock, Some(Duration::from_secs(180)));
         assert_eq!(n.elapsed, Some(Duration::from_secs(3)));
         assert_eq!(n.eval, Some(Eval::Centipawns(25)));
