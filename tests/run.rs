@@ -580,6 +580,108 @@ fn split_convert_and_replay() {
     );
 }
 
+/// `replay --json` carries each ply's annotations: on a real Lichess crazyhouse game with
+/// an eval and a clock after every move, a second comment on some moves (the analysis's
+/// words) and variations, each ply's clock and eval equal the `[%clk]` and `[%eval]` of
+/// the text after its move (read here by plain string search), a ply without one is
+/// null, variations lend nothing, and two comments on one move merge.
+#[test]
+fn replay_json_carries_each_plys_annotations() {
+    let sample = "samples/lichess_zh_2018_JannLee-CrazyAra.pgn";
+    let (out, err, code) = run_out(&["replay", "--json", "--emit", "uci", sample]);
+    assert_eq!(code, Some(0), "{err}");
+    let record: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out).lines().next().unwrap()).unwrap();
+    let plies = record["plies"].as_array().unwrap();
+    let notes = record["annotations"].as_array().unwrap();
+    assert_eq!(notes.len(), plies.len());
+    // The main line's comments, by string search: the text between `{` `}` outside
+    // parentheses, after each move.
+    let text = fs::read_to_string(sample).unwrap();
+    let movetext = &text[text.find("\n\n").unwrap()..];
+    let (mut depth, mut comment, mut in_comment) = (0, String::new(), false);
+    let mut mainline_comments = Vec::new();
+    for c in movetext.chars() {
+        match (in_comment, c) {
+            (false, '{') => {
+                in_comment = true;
+                comment.clear();
+            }
+            (true, '}') => {
+                in_comment = false;
+                if depth == 0 {
+                    mainline_comments.push(comment.clone());
+                }
+            }
+            (true, c) => comment.push(c),
+            (false, '(') => depth += 1,
+            (false, ')') => depth -= 1,
+            _ => {}
+        }
+    }
+    let value = |c: &str, cmd: &str| -> Option<String> {
+        let at = c.find(&format!("[%{cmd} "))? + cmd.len() + 3;
+        Some(c[at..at + c[at..].find(']').unwrap()].to_owned())
+    };
+    let clocks: Vec<f64> = mainline_comments
+        .iter()
+        .filter_map(|c| value(c, "clk"))
+        .map(|t| {
+            t.split(':')
+                .fold(0.0, |s, f| s * 60.0 + f.parse::<f64>().unwrap())
+        })
+        .collect();
+    let evals: Vec<i64> = mainline_comments
+        .iter()
+        .filter_map(|c| value(c, "eval"))
+        .filter(|e| !e.starts_with('#'))
+        .map(|e| (e.parse::<f64>().unwrap() * 100.0).round() as i64)
+        .collect();
+    assert_eq!(clocks.len(), plies.len(), "a clock after every move");
+    let got_clocks: Vec<f64> = notes.iter().map(|n| n["clock"].as_f64().unwrap()).collect();
+    assert_eq!(got_clocks, clocks);
+    let got_evals: Vec<i64> = notes.iter().filter_map(|n| n["cp"].as_i64()).collect();
+    assert_eq!(got_evals, evals);
+    assert!(evals.len() > 20);
+
+    // Hand-made: a ply without any is null, a variation's comment lends nothing, two
+    // comments merge (the later eval wins, arrows add up), and an unread one is left out.
+    let dir = scratch_dir("replay-annotations");
+    let game = dir.join("g.pgn");
+    fs::write(
+        &game,
+        "[Variant \"Crazyhouse\"]\n\n1. e4 { [%cal Ge2e4] [%eval 0.2] } { [%eval #-3,18] [%cal Rd7d5] [%csl Yd4] } \
+         1... d5 (1... e5 { [%clk 0:01:00] }) 2. exd5 { [%clk 0:00:59.5] [%emt 0:00:01] [%clkc 1:00:00:00] [%eval x] } \
+         2... Qxd5 3. P@e4 { [%eval -1.25] } *\n",
+    )
+    .unwrap();
+    let (out, err, code) = run_out(&["replay", "--json", "--emit", "san", game.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let record: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out).lines().next().unwrap()).unwrap();
+    assert_eq!(
+        record["annotations"],
+        serde_json::json!([
+            {"mate": -3, "depth": 18, "arrows": ["Ge2e4", "Rd7d5"], "highlights": ["Yd4"]},
+            null,
+            {"clock": 59.5, "elapsed": 1.0, "correspondence_clock": 86400.0},
+            null,
+            {"cp": -125},
+        ])
+    );
+    // Without annotations the record has no such list, and text output is unchanged.
+    let (out, _, _) = run_out(&[
+        "replay",
+        "--json",
+        "--emit",
+        "san",
+        "samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn",
+    ]);
+    let first: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out).lines().next().unwrap()).unwrap();
+    assert!(first.get("annotations").is_none(), "{first}");
+}
+
 /// `merge` reads each part once and puts the parts in order itself: twelve parts named as a shell sorts them (`part-10` before `part-2`), and the
 /// same parts through pipes (`<(…)`, which could not be read twice: every game record was
 /// dropped), merge to one run's records.

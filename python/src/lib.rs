@@ -262,19 +262,24 @@ fn convert_pgn(
     Ok(run::start(sources, feed, task, opts, jobs, split, false))
 }
 
-/// replay(source, emit="fen", *, jobs=0, split=None)
+/// replay(source, emit="fen", *, annotations=False, jobs=0, split=None)
 /// --
 ///
 /// Replays every game and yields `(game number, plies)`: per mainline ply the FEN after it
-/// (Lichess dialect; `emit="fen"`), its SAN (`"san"`) or UCI (`"uci"`). A game stops at
-/// its first illegal move. `jobs=0` uses every core; games come in input order; `split`
-/// reads one part, as `validate`'s. A read error of the stream raises OSError.
+/// (Lichess dialect; `emit="fen"`), its SAN (`"san"`) or UCI (`"uci"`). With
+/// `annotations=True` it yields `(game number, plies, annotations)`: per ply a dict of
+/// what its comments' commands say (`clock`, `correspondence_clock` and `elapsed` in
+/// seconds, `cp` or `mate`, `depth`, `arrows` as `"Ge2e4"`, `highlights` as `"Rd4"`;
+/// only those present), or None. A game stops at its first illegal move. `jobs=0` uses
+/// every core; games come in input order; `split` reads one part, as `validate`'s. A
+/// read error of the stream raises OSError.
 #[pyfunction]
-#[pyo3(signature = (source, emit = "fen", *, jobs = 0, split = None))]
+#[pyo3(signature = (source, emit = "fen", *, annotations = false, jobs = 0, split = None))]
 fn replay(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     emit: &str,
+    annotations: bool,
     jobs: usize,
     split: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<RunIterator> {
@@ -284,7 +289,7 @@ fn replay(
     Ok(run::start(
         sources,
         feed,
-        Task::Replay { text },
+        Task::Replay { text, annotations },
         Options::default(),
         jobs,
         split,

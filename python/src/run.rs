@@ -176,8 +176,8 @@ pub(crate) enum Yields {
     Records,
     /// `convert_pgn`: each game's text.
     Texts,
-    /// `replay`: `(game number, plies)`.
-    Plies,
+    /// `replay`: `(game number, plies)`, or `(game number, plies, annotations)`.
+    Plies { annotations: bool },
     /// `select`: the text of each game chosen.
     Chosen,
     /// `dedupe`: the text of each game whose key is new.
@@ -430,13 +430,23 @@ impl RunIterator {
                     let text = String::from_utf8_lossy(&g.raw.bytes);
                     return Ok(PyString::new(py, &text).into_any());
                 }
-                (Yields::Plies, RunRecord::Replayed(r)) => {
+                (Yields::Plies { annotations }, RunRecord::Replayed(r)) => {
                     let plies = PyList::new(py, r.plies().collect::<Vec<_>>())?;
-                    return Ok(PyTuple::new(
-                        py,
-                        [r.game.into_pyobject(py)?.into_any(), plies.into_any()],
-                    )?
-                    .into_any());
+                    let count = plies.len();
+                    let mut items = vec![r.game.into_pyobject(py)?.into_any(), plies.into_any()];
+                    if annotations {
+                        // One entry per ply, however many the record carries (none when
+                        // no ply has any).
+                        let notes = (0..count)
+                            .map(|i| match r.annotations.get(i) {
+                                Some(Some(n)) => pythonize(py, n)
+                                    .map_err(|e| PyValueError::new_err(e.to_string())),
+                                _ => Ok(py.None().into_bound(py)),
+                            })
+                            .collect::<PyResult<Vec<_>>>()?;
+                        items.push(PyList::new(py, notes)?.into_any());
+                    }
+                    return Ok(PyTuple::new(py, items)?.into_any());
                 }
                 _ => {}
             }
@@ -473,7 +483,7 @@ pub(crate) fn start(
     let yields = match task {
         Task::Validate { .. } => Yields::Records,
         Task::Convert { .. } => Yields::Texts,
-        Task::Replay { .. } => Yields::Plies,
+        Task::Replay { annotations, .. } => Yields::Plies { annotations },
         Task::Select(..) => Yields::Chosen,
         Task::Dedupe { .. } => Yields::Kept,
     };

@@ -195,6 +195,27 @@ def test_replay_emits_fens_sans_and_ucis(pocketfen_cli):
     assert (n, sans) == (1, ["e4", "d5", "exd5", "Qxd5"])
 
 
+def test_replay_yields_annotations_as_the_cli_records_them(pocketfen_cli):
+    # The Lichess samples carry [%clk] and [%eval] on their moves; the cutechess one none.
+    for name in ("lichess_zh_2018_JannLee-CrazyAra.pgn", "lichess_standard_2025-05_sample438.pgn",
+                 "cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn"):
+        path = SAMPLES / name
+        ours = list(pocketfen.replay(path, emit="uci", annotations=True))
+        out = run_cli(pocketfen_cli, "replay", "--json", "--emit", "uci", path).stdout.decode()
+        records = [json.loads(line) for line in out.splitlines()]
+        theirs = [
+            (r["game"], r["plies"], r.get("annotations", [None] * len(r["plies"])))
+            for r in records if r["type"] == "replayed"
+        ]
+        assert ours == theirs, name
+        # Without asking, the plain pairs.
+        assert [t[:2] for t in ours] == list(pocketfen.replay(path, emit="uci"))
+    game, plies, notes = next(pocketfen.replay(SAMPLES / "lichess_zh_2018_JannLee-CrazyAra.pgn", annotations=True))
+    assert len(notes) == len(plies)
+    assert notes[0] == {"clock": 300.0, "cp": 152}
+    assert all(isinstance(n["clock"], float) for n in notes)
+
+
 def write_large(path, megabytes):
     game = (SAMPLES / "lichess_zh_2017_knightvuillaume-JannLee.pgn").read_bytes().rstrip() + b"\n\n"
     with open(path, "wb") as f:

@@ -483,8 +483,9 @@ pub struct ReplayArgs {
     /// How `--emit san` writes pawn drops: p-at (`P@e4`) or at (`@e4`).
     #[arg(long, value_parser = named::<DropStyle>(), default_value = "p-at")]
     pub drop_style: DropStyle,
-    /// JSON Lines output: a `replayed` record per game (its plies as a list), then the
-    /// summary.
+    /// JSON Lines output: a `replayed` record per game (its plies as a list, and the
+    /// annotations of their comments, `[%clk]`, `[%eval]`, `[%cal]`…, as a list beside
+    /// it), then the summary.
     #[arg(long)]
     pub json: bool,
     /// Worker threads, 1 to 256; 0 or none: every core. The output is the same for any
@@ -665,9 +666,10 @@ pub struct SplitArgs {
 #[derive(Debug, Args)]
 pub struct LayoutArgs {
     /// Leave out of each game (separated by commas): comments, nags, variations, clocks
-    /// (the `[%clk …]` and `[%emt …]` commands of comments; the rest of a comment stays).
+    /// (the `[%clk …]`, `[%clkc …]` and `[%emt …]` commands of comments; the rest of a
+    /// comment stays), evals (`[%eval …]`), arrows (`[%cal …]` and `[%csl …]`).
     #[arg(long, value_name = "WHAT", value_delimiter = ',',
-          value_parser = clap::builder::PossibleValuesParser::new(["comments", "nags", "variations", "clocks"]))]
+          value_parser = clap::builder::PossibleValuesParser::new(["comments", "nags", "variations", "clocks", "evals", "arrows"]))]
     pub strip: Vec<String>,
     /// The tags kept: all (the default), roster (the seven-tag roster, and those the
     /// game needs: Variant, FEN, SetUp, CurrentPosition), or NAME,NAME… (the roster and
@@ -693,6 +695,8 @@ impl LayoutArgs {
             strip_nags: has("nags"),
             strip_variations: has("variations"),
             strip_clocks: has("clocks"),
+            strip_evals: has("evals"),
+            strip_arrows: has("arrows"),
             tags: self.keep_tags.clone().unwrap_or_default(),
             width: self.width,
             ply_limit: self.ply_limit,

@@ -25,7 +25,10 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
     let run = archive.run(
         options(&args.games, false, false),
         args.jobs,
-        Task::Replay { text },
+        Task::Replay {
+            text,
+            annotations: args.json,
+        },
     );
     let several = archive.paths.len() > 1;
     let mut out = Out::stdout(live::line_buffered(args.games.line_buffered), None);

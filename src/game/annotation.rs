@@ -117,6 +117,161 @@ impl Annotations {
     }
 }
 
+impl Annotations {
+    /// Adds what a later comment on the same move says: its values replace these, its
+    /// arrows and squares are added.
+    pub fn merge(&mut self, later: Annotations) {
+        fn take<T>(mine: &mut Option<T>, theirs: Option<T>) {
+            if theirs.is_some() {
+                *mine = theirs;
+            }
+        }
+        take(&mut self.clock, later.clock);
+        take(&mut self.correspondence_clock, later.correspondence_clock);
+        take(&mut self.elapsed, later.elapsed);
+        if later.eval.is_some() {
+            self.eval = later.eval;
+            self.depth = later.depth;
+        }
+        self.arrows.extend(later.arrows);
+        self.highlights.extend(later.highlights);
+    }
+}
+
+impl fmt::Display for Arrow {
+    /// `Ge2e4`, as `[%cal]` writes it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}{}", self.mark.letter(), self.from, self.to)
+    }
+}
+
+impl fmt::Display for Highlight {
+    /// `Rd4`, as `[%csl]` writes it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.mark.letter(), self.square)
+    }
+}
+
+impl std::str::FromStr for Arrow {
+    type Err = crate::ParseValueError;
+    /// `Ge2e4`.
+    fn from_str(s: &str) -> Result<Arrow, crate::ParseValueError> {
+        whole(s, (mark, square, square))
+            .map(|(mark, from, to)| Arrow { mark, from, to })
+            .ok_or_else(|| {
+                crate::ParseValueError::new(
+                    "arrow",
+                    format!("`{s}`: expected a colour G, R, Y or B and two squares (Ge2e4)"),
+                )
+            })
+    }
+}
+
+impl std::str::FromStr for Highlight {
+    type Err = crate::ParseValueError;
+    /// `Rd4`.
+    fn from_str(s: &str) -> Result<Highlight, crate::ParseValueError> {
+        whole(s, (mark, square))
+            .map(|(mark, square)| Highlight { mark, square })
+            .ok_or_else(|| {
+                crate::ParseValueError::new(
+                    "marked square",
+                    format!("`{s}`: expected a colour G, R, Y or B and a square (Rd4)"),
+                )
+            })
+    }
+}
+
+/// The serde form of [`Annotations`]: a flat object with only what the comment said,
+/// times in seconds, the evaluation as `cp` or `mate`, arrows and squares as written
+/// (`"Ge2e4"`, `"Rd4"`).
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct AnnotationsForm {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    correspondence_clock: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    elapsed: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cp: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mate: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    arrows: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    highlights: Vec<String>,
+}
+
+/// Seconds, to the millisecond.
+#[cfg(feature = "serde")]
+fn seconds(d: Duration) -> f64 {
+    d.as_millis() as f64 / 1000.0
+}
+
+#[cfg(feature = "serde")]
+fn duration<E: serde::de::Error>(s: f64) -> Result<Duration, E> {
+    if s.is_finite() && s >= 0.0 {
+        Ok(Duration::from_millis((s * 1000.0).round() as u64))
+    } else {
+        Err(E::custom(format!("{s}: not a time in seconds")))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Annotations {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (cp, mate) = match self.eval {
+            Some(Eval::Centipawns(n)) => (Some(n), None),
+            Some(Eval::Mate(n)) => (None, Some(n)),
+            None => (None, None),
+        };
+        AnnotationsForm {
+            clock: self.clock.map(seconds),
+            correspondence_clock: self.correspondence_clock.map(seconds),
+            elapsed: self.elapsed.map(seconds),
+            cp,
+            mate,
+            depth: self.depth,
+            arrows: self.arrows.iter().map(Arrow::to_string).collect(),
+            highlights: self.highlights.iter().map(Highlight::to_string).collect(),
+        }
+        .serialize(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Annotations, D::Error> {
+        use serde::de::Error;
+        let form = AnnotationsForm::deserialize(d)?;
+        let time = |t: Option<f64>| t.map(duration::<D::Error>).transpose();
+        let eval = match (form.cp, form.mate) {
+            (Some(_), Some(_)) => return Err(D::Error::custom("both `cp` and `mate`")),
+            (Some(n), None) => Some(Eval::Centipawns(n)),
+            (None, Some(n)) => Some(Eval::Mate(n)),
+            (None, None) => None,
+        };
+        Ok(Annotations {
+            clock: time(form.clock)?,
+            correspondence_clock: time(form.correspondence_clock)?,
+            elapsed: time(form.elapsed)?,
+            eval,
+            depth: form.depth,
+            arrows: (form.arrows.iter().map(|a| a.parse()))
+                .collect::<Result<_, _>>()
+                .map_err(D::Error::custom)?,
+            highlights: (form.highlights.iter().map(|h| h.parse()))
+                .collect::<Result<_, _>>()
+                .map_err(D::Error::custom)?,
+        })
+    }
+}
+
 /// A known command whose value does not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnnotationError {

@@ -181,9 +181,14 @@ pub struct Layout {
     pub strip_nags: bool,
     /// Leave out variations.
     pub strip_variations: bool,
-    /// Leave out the `[%clk …]` and `[%emt …]` commands of comments (the rest of a
-    /// comment stays; a comment left empty goes).
+    /// Leave out the `[%clk …]`, `[%clkc …]` and `[%emt …]` commands of comments (the
+    /// rest of a comment stays; a comment left empty goes).
     pub strip_clocks: bool,
+    /// Leave out the `[%eval …]` commands of comments.
+    pub strip_evals: bool,
+    /// Leave out the `[%cal …]` and `[%csl …]` commands of comments (arrows and marked
+    /// squares).
+    pub strip_arrows: bool,
     /// The tags kept.
     pub tags: KeptTags,
     /// The line width of the movetext (0: one line per game; `None`: the target's own,
@@ -201,6 +206,8 @@ impl Default for Layout {
             strip_nags: false,
             strip_variations: false,
             strip_clocks: false,
+            strip_evals: false,
+            strip_arrows: false,
             tags: KeptTags::All,
             width: None,
             ply_limit: None,
@@ -208,17 +215,37 @@ impl Default for Layout {
     }
 }
 
-/// `text` without its `[%clk …]` and `[%emt …]` commands (`None`: nothing is left).
-fn without_clocks(text: &str) -> Option<std::borrow::Cow<'_, str>> {
-    if !text.contains("[%clk") && !text.contains("[%emt") {
+impl Layout {
+    /// The comment commands left out (`clk`, `eval` …).
+    fn stripped_commands(&self) -> arrayvec::ArrayVec<&'static str, 6> {
+        let mut names = arrayvec::ArrayVec::new();
+        if self.strip_clocks {
+            names.extend(["clk", "clkc", "emt"]);
+        }
+        if self.strip_evals {
+            names.push("eval");
+        }
+        if self.strip_arrows {
+            names.extend(["cal", "csl"]);
+        }
+        names
+    }
+}
+
+/// `text` without its `[%NAME …]` commands of these names (`None`: nothing is left).
+fn without_commands<'a>(text: &'a str, names: &[&str]) -> Option<std::borrow::Cow<'a, str>> {
+    if names.is_empty() {
+        return Some(std::borrow::Cow::Borrowed(text));
+    }
+    if !text.contains("[%") {
         return (!text.trim().is_empty()).then_some(std::borrow::Cow::Borrowed(text));
     }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("[%") {
         let cmd = &rest[at + 2..];
-        // `[%clk …]` and `[%emt …]`, not `[%clkx …]`.
-        let clock = ["clk", "emt"].iter().any(|c| {
+        // `[%clk …]`, not `[%clkx …]`.
+        let clock = names.iter().any(|c| {
             cmd.strip_prefix(c)
                 .is_some_and(|r| r.starts_with(|ch: char| ch.is_ascii_whitespace() || ch == ']'))
         });
@@ -271,13 +298,9 @@ impl<'t> Writer<'t> {
         if self.cut || self.layout.strip_comments {
             return ControlFlow::Continue(());
         }
-        let text = if self.layout.strip_clocks {
-            match without_clocks(text) {
-                Some(t) => t.into_owned(),
-                None => return ControlFlow::Continue(()),
-            }
-        } else {
-            text.to_owned()
+        let text = match without_commands(text, &self.layout.stripped_commands()) {
+            Some(t) => t.into_owned(),
+            None => return ControlFlow::Continue(()),
         };
         self.w.comment(&text);
         self.need_number = true;
@@ -375,13 +398,9 @@ impl<'t> Visitor<'t> for Writer<'t> {
         if self.cut || self.layout.strip_comments {
             return ControlFlow::Continue(());
         }
-        let text = if self.layout.strip_clocks {
-            match without_clocks(text) {
-                Some(t) => t,
-                None => return ControlFlow::Continue(()),
-            }
-        } else {
-            Cow::Borrowed(text)
+        let text = match without_commands(text, &self.layout.stripped_commands()) {
+            Some(t) => t,
+            None => return ControlFlow::Continue(()),
         };
         self.w.comment(&text);
         self.need_number = true;

@@ -33,7 +33,7 @@ pub use annotation::{
 pub use convert::{Converted, KeptTags, Layout, Rewrite, Target, convert_game, convert_text};
 pub use header::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
-pub use replay::{PlyText, replay_game};
+pub use replay::{PlyText, replay_annotated, replay_game};
 pub use select::{
     Chosen, Compare, DedupeBy, Ending, Reaches, Selection, TagCriterion, TagTest, game_key,
     select_game,

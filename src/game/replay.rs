@@ -14,10 +14,11 @@
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
+use super::annotation::{Annotations, read_annotations};
 use super::header::{MoveAt, Options};
 use super::problem::GameReport;
 use super::validate::visit_game;
-use super::visitor::Visitor;
+use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
 use crate::notation::fen::FenDialect;
@@ -60,13 +61,43 @@ struct Lines<'f> {
     buf: String,
     /// A mainline move whose FEN is written once it is played.
     pending: bool,
+    /// Each mainline ply's annotations, when asked for.
+    notes: Option<Vec<Option<Annotations>>>,
+    /// How deep in variations the walk is.
+    depth: usize,
 }
 
-impl Visitor<'_> for Lines<'_> {
+impl<'t> Visitor<'t> for Lines<'_> {
+    fn comment(&mut self, text: &'t str) -> ControlFlow<()> {
+        if let (Some(notes), 0) = (&mut self.notes, self.depth)
+            && let Some(last) = notes.last_mut()
+            && text.contains("[%")
+        {
+            let (read, _) = read_annotations(text);
+            if !read.is_empty() {
+                last.get_or_insert_with(Annotations::default).merge(read);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        self.depth += 1;
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self) -> ControlFlow<()> {
+        self.depth = self.depth.saturating_sub(1);
+        ControlFlow::Continue(())
+    }
+
     fn san(&mut self, before: &Position, _: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
         self.pending = false;
         if !at.is_mainline() {
             return ControlFlow::Continue(());
+        }
+        if let Some(notes) = &mut self.notes {
+            notes.push(None);
         }
         self.buf.clear();
         match at.board {
@@ -112,6 +143,40 @@ pub fn replay_game(
         line,
         buf: String::with_capacity(96),
         pending: false,
+        notes: None,
+        depth: 0,
     };
     visit_game(game, opts, &mut lines)
+}
+
+/// [`replay_game`], and each mainline ply's annotations: the commands of the comments
+/// that follow it ([`read_annotations`]), one entry per ply (`None` for a ply without
+/// any). A command that does not read is left out (`validate --strict` reports it).
+///
+/// ```
+/// use pocketfen::game::{Eval, Options, PlyText, replay_annotated};
+/// use pocketfen::stream::RawGame;
+/// let game = RawGame::new(b"1. e4 { [%eval 0.3] [%clk 0:03:00] } e5 2. Nf3 { [%clk 0:02:58] } *\n".to_vec());
+/// let (report, notes) = replay_annotated(&game, &Options::default(), PlyText::Uci, &mut |_| {});
+/// assert_eq!(report.plies, 3);
+/// assert_eq!(notes[0].as_ref().and_then(|n| n.eval), Some(Eval::Centipawns(30)));
+/// assert!(notes[1].is_none());
+/// assert_eq!(notes[2].as_ref().and_then(|n| n.clock).map(|c| c.as_secs()), Some(178));
+/// ```
+pub fn replay_annotated(
+    game: &RawGame,
+    opts: &Options,
+    text: PlyText,
+    line: &mut dyn FnMut(&str),
+) -> (GameReport, Vec<Option<Annotations>>) {
+    let mut lines = Lines {
+        text,
+        line,
+        buf: String::with_capacity(96),
+        pending: false,
+        notes: Some(Vec::new()),
+        depth: 0,
+    };
+    let report = visit_game(game, opts, &mut lines);
+    (report, lines.notes.unwrap_or_default())
 }

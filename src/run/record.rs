@@ -91,6 +91,15 @@ pub struct ReplayedRecord {
         )
     )]
     pub text: String,
+    /// Each ply's annotations (its comments' `[%clk]`, `[%eval]`, `[%cal]` …), one entry
+    /// per ply, `None` for a ply without any; empty when no ply has any, or when they
+    /// were not asked for. In JSON a list beside `plies` (`null` for a ply without),
+    /// absent when empty.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub annotations: Vec<Option<crate::game::Annotations>>,
     /// Its errors (the replay stopped at the first).
     pub problems: Vec<GameProblem>,
 }

@@ -10,7 +10,7 @@ use super::record::{
 };
 use crate::game::{
     Converted, DedupeBy, GameReport, Options, PlyText, Rewrite, Selection, Totals, convert_game,
-    game_key, replay_game, select_game, validate_game,
+    game_key, replay_annotated, replay_game, select_game, validate_game,
 };
 use crate::position::Severity;
 use crate::stream::RawGame;
@@ -35,6 +35,8 @@ pub enum Task {
     Replay {
         /// What each ply's text is.
         text: PlyText,
+        /// Each ply's annotations too (the record's `annotations`).
+        annotations: bool,
     },
     /// `pgn select` and `pgn split`: a [`RunRecord::Selected`](super::RunRecord::Selected) for each game, its bytes
     /// with it, and whether it meets the selection; with a [`Rewrite`], each chosen game
@@ -122,12 +124,20 @@ impl Task {
                     counts,
                 }
             }),
-            Task::Replay { text } => Arc::new(move |g: RawGame| {
+            Task::Replay { text, annotations } => Arc::new(move |g: RawGame| {
                 let mut plies = String::new();
-                let mut report = replay_game(&g, &opts, text, &mut |line| {
+                let mut line = |line: &str| {
                     plies.push_str(line);
                     plies.push('\n');
-                });
+                };
+                let (mut report, mut notes) = if annotations {
+                    replay_annotated(&g, &opts, text, &mut line)
+                } else {
+                    (replay_game(&g, &opts, text, &mut line), Vec::new())
+                };
+                if notes.iter().all(Option::is_none) {
+                    notes.clear();
+                }
                 let counts = counts(&report);
                 report.problems.retain(|p| p.severity == Severity::Error);
                 let record = RunRecord::Replayed(ReplayedRecord {
@@ -135,6 +145,7 @@ impl Task {
                     game: report.number,
                     line: report.line,
                     text: plies,
+                    annotations: notes,
                     problems: report.problems,
                 });
                 Worked {

@@ -101,6 +101,7 @@ fn records_read_back_from_their_json_unchanged() {
         },
         Task::Replay {
             text: crate::game::PlyText::Uci,
+            annotations: true,
         },
         Task::Dedupe {
             by: crate::game::DedupeBy::Moves,

@@ -166,6 +166,23 @@ Record = _Union[GameRecord, SummaryRecord]
 """A record of `validate`: tell them apart by `record["type"]`."""
 
 
+class Annotation(_TypedDict):
+    """What a ply's comments say, from `replay(…, annotations=True)`: the mover's
+    `clock`, a `correspondence_clock` and the `elapsed` move time in seconds
+    (`[%clk]`, `[%clkc]`, `[%emt]`); the evaluation in centipawns `cp` or as `mate` in
+    N (negative: Black mates) with its `depth` (`[%eval]`); `arrows` (`"Ge2e4"`,
+    `[%cal]`) and `highlights` (`"Rd4"`, `[%csl]`). Only the keys present are given."""
+
+    clock: _NotRequired[float]
+    correspondence_clock: _NotRequired[float]
+    elapsed: _NotRequired[float]
+    cp: _NotRequired[int]
+    mate: _NotRequired[int]
+    depth: _NotRequired[int]
+    arrows: _NotRequired["list[str]"]
+    highlights: _NotRequired["list[str]"]
+
+
 class FenProblem(_TypedDict):
     """A problem of a position, from `check_fen`: the `board` of a pair (`A`, `B`, or
     None), `severity`, `kind` and `message`."""
@@ -192,6 +209,7 @@ Split = _Union[str, _Tuple[int, int], Part]
 
 
 __all__ = [
+    "Annotation",
     "Dialect",
     "DropStyle",
     "Emit",

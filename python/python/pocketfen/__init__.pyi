@@ -2,7 +2,7 @@
 
 import os
 from types import TracebackType
-from typing import IO, Generic, Iterable, Iterator, Literal, Optional, Protocol, TypeVar, Union
+from typing import IO, Generic, Iterable, Iterator, Literal, Optional, Protocol, TypeVar, Union, overload
 
 import chess
 from typing_extensions import NotRequired, Self, TypedDict
@@ -340,13 +340,40 @@ def split(
     jobs: int = 0,
 ) -> list[tuple[str, int]]: ...
 
+class Annotation(TypedDict):
+    """What a ply's comments say, from `replay(…, annotations=True)`: the mover's
+    `clock`, a `correspondence_clock` and the `elapsed` move time in seconds
+    (`[%clk]`, `[%clkc]`, `[%emt]`); the evaluation in centipawns `cp` or as `mate` in
+    N (negative: Black mates) with its `depth` (`[%eval]`); `arrows` (`"Ge2e4"`,
+    `[%cal]`) and `highlights` (`"Rd4"`, `[%csl]`). Only the keys present are given."""
+
+    clock: NotRequired[float]
+    correspondence_clock: NotRequired[float]
+    elapsed: NotRequired[float]
+    cp: NotRequired[int]
+    mate: NotRequired[int]
+    depth: NotRequired[int]
+    arrows: NotRequired[list[str]]
+    highlights: NotRequired[list[str]]
+
+@overload
 def replay(
     source: Source,
     emit: Emit = "fen",
     *,
+    annotations: Literal[False] = False,
     jobs: int = 0,
     split: Optional[Split] = None,
 ) -> RunIterator[tuple[int, list[str]]]: ...
+@overload
+def replay(
+    source: Source,
+    emit: Emit = "fen",
+    *,
+    annotations: Literal[True],
+    jobs: int = 0,
+    split: Optional[Split] = None,
+) -> RunIterator[tuple[int, list[str], list[Optional[Annotation]]]]: ...
 
 def splits(source: Source, n: int) -> list[Part]: ...
 
