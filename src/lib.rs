@@ -44,6 +44,8 @@ pub mod record;
 pub mod run;
 mod setup;
 pub mod stream;
+#[cfg(feature = "parquet")]
+pub mod table;
 mod types;
 mod variant;
 

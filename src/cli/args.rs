@@ -39,6 +39,9 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Replay PGN games and print, per ply, the FEN after it, the SAN or the UCI.
     Replay(ReplayArgs),
+    /// Write games as Parquet tables for DuckDB, Polars, pandas or Spark: a row per game
+    /// (Lichess's columns first, then what the replay found) and a row per ply.
+    Export(ExportArgs),
     /// PGN archives: re-export for a site, select, deduplicate and split.
     #[command(subcommand)]
     Pgn(PgnCommand),
@@ -489,6 +492,44 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub json: bool,
     /// Worker threads, 1 to 256; 0 or none: every core. The output is the same for any
+    /// number.
+    #[arg(long, short = 'j', value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub input: GameArgs,
+    /// Write the games table, a row per game, to this Parquet file: Lichess's columns
+    /// with Lichess's types (a tag whose value does not fit its column is null and
+    /// counted), then the variant, start FEN, plies, the replayed end, validity, the
+    /// first problem and where the game is (docs/REFERENCE.md).
+    #[arg(long = "games", value_name = "FILE.parquet", conflicts_with = "output")]
+    pub games_table: Option<std::path::PathBuf>,
+    /// Write the plies table, a row per mainline ply, to this Parquet file: the move
+    /// (SAN, UCI, piece, capture, promotion, check, mate), the pockets after it, its
+    /// clock, move time and evaluation from the comments, its NAGs.
+    #[arg(long, value_name = "FILE.parquet")]
+    pub plies: Option<std::path::PathBuf>,
+    /// Add the FEN after each ply to the plies table (Lichess's dialect; most of the
+    /// table's size).
+    #[arg(long, requires = "plies")]
+    pub fen: bool,
+    /// Write the games table into this folder in Lichess's layout, a file per month
+    /// (`DIR/year=2024/month=05/train-00000-of-00001.parquet`; part K of `--split K/N`
+    /// writes `train-{K-1}-of-{N}`, five digits each), by `[UTCDate]` or else `[Date]`;
+    /// an unknown year or month is `__HIVE_DEFAULT_PARTITION__`.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub output: Option<std::path::PathBuf>,
+    /// How `-o` divides the games: year/month or year.
+    #[arg(long, value_parser = named::<pocketfen::table::Partition>(), default_value = "year/month", requires = "output")]
+    pub partition: pocketfen::table::Partition,
+    /// Also count non-canonical SAN, a missing result marker and malformed annotations
+    /// as problems (the `problems` column and the first problem).
+    #[arg(long)]
+    pub strict: bool,
+    /// Worker threads, 1 to 256; 0 or none: every core. The tables are the same for any
     /// number.
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,

@@ -8,6 +8,7 @@ mod archive;
 mod args;
 mod convert;
 mod dedupe;
+mod export;
 mod fen;
 mod live;
 mod manual;
@@ -106,6 +107,7 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Legal(args) => moves::legal(&args),
         Command::Validate(args) => validate::validate(&args),
         Command::Replay(args) => replay::replay(&args),
+        Command::Export(args) => export::export(&args),
         Command::Pgn(args::PgnCommand::Convert(args)) => convert::convert(&args),
         Command::Pgn(args::PgnCommand::Select(args)) => select::select(&args),
         Command::Pgn(args::PgnCommand::Dedupe(args)) => dedupe::dedupe(&args),

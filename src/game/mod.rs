@@ -20,6 +20,7 @@ pub(crate) mod convert;
 pub(crate) mod header;
 pub(crate) mod problem;
 pub(crate) mod replay;
+mod row;
 mod select;
 mod step;
 pub(crate) mod validate;
@@ -34,6 +35,9 @@ pub use convert::{Converted, KeptTags, Layout, Rewrite, Target, convert_game, co
 pub use header::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
 pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
 pub use replay::{PlyText, replay_annotated, replay_game};
+#[cfg(all(test, feature = "parquet"))]
+pub(crate) use row::days_from_civil;
+pub use row::{BoardEnd, FirstProblem, GameRow, GameRows, PlyRow, RowOptions, game_rows};
 pub use select::{
     Chosen, Compare, DedupeBy, Ending, Reaches, Selection, TagCriterion, TagTest, game_key,
     select_game,

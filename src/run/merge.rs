@@ -184,6 +184,14 @@ impl Merge {
                 k.line += lines;
                 return;
             }
+            RunRecord::Exported(e) => {
+                e.game += games;
+                e.line += lines;
+                if let Some(p) = &mut e.row.first_problem {
+                    p.line += lines as u64;
+                }
+                return;
+            }
             RunRecord::Summary(_) | RunRecord::Total(_) => return,
         };
         *game += games;

@@ -322,6 +322,23 @@ pub struct TotalRecord {
     pub interrupted: bool,
 }
 
+/// A game of `export`: its row of the games table and its rows of the plies table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game.
+    pub game: usize,
+    /// Its first line.
+    pub line: usize,
+    /// The game's row.
+    pub row: crate::game::GameRow,
+    /// A row per mainline ply, when asked for.
+    pub plies: Vec<crate::game::PlyRow>,
+    /// The size of a game over the size limit, which was skipped unread.
+    pub too_large: Option<u64>,
+}
+
 /// A record of an archive run ([`crate::run::Run`]), in input order: the games of
 /// each archive, then its summary; a total at the end of the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -341,6 +358,9 @@ pub enum RunRecord {
     Selected(SelectedRecord),
     /// A game of `pgn dedupe`.
     Keyed(KeyedRecord),
+    /// A game of `export`: its table rows (not part of the JSON records).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    Exported(Box<ExportedRecord>),
     /// The end of an archive.
     Summary(SummaryRecord),
     /// The end of the run.

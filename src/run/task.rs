@@ -6,11 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::pipeline::Work;
 use super::record::{
-    ConvertedRecord, GameRecord, KeyedRecord, ReplayedRecord, RunRecord, SelectedRecord,
+    ConvertedRecord, ExportedRecord, GameRecord, KeyedRecord, ReplayedRecord, RunRecord,
+    SelectedRecord,
 };
 use crate::game::{
-    Converted, DedupeBy, GameReport, Options, PlyText, Rewrite, Selection, Totals, convert_game,
-    game_key, replay_annotated, replay_game, select_game, validate_game,
+    Converted, DedupeBy, GameReport, Options, PlyText, Rewrite, RowOptions, Selection, Totals,
+    convert_game, game_key, game_rows, replay_annotated, replay_game, select_game, validate_game,
 };
 use crate::position::Severity;
 use crate::stream::RawGame;
@@ -43,6 +44,12 @@ pub enum Task {
     /// rewritten too (in the record's `text`; a game that does not replay keeps only its
     /// bytes).
     Select(Arc<Selection>, Option<Arc<Rewrite>>),
+    /// `export`: a [`RunRecord::Exported`](super::RunRecord::Exported) for each game, its
+    /// table rows.
+    Export {
+        /// Which rows besides the game's.
+        rows: RowOptions,
+    },
     /// `pgn dedupe`: a [`RunRecord::Keyed`](super::RunRecord::Keyed) for each game, its bytes with it, and its key
     /// ([`game_key`](crate::game::game_key)).
     Dedupe {
@@ -176,6 +183,21 @@ impl Task {
                 });
                 Worked {
                     record: Some(record),
+                    counts,
+                }
+            }),
+            Task::Export { rows } => Arc::new(move |g: RawGame| {
+                let made = game_rows(&g, &opts, rows);
+                let counts = counts(&made.report);
+                Worked {
+                    record: Some(RunRecord::Exported(Box::new(ExportedRecord {
+                        file: file.to_string(),
+                        game: made.report.number,
+                        line: made.report.line,
+                        row: made.game,
+                        plies: made.plies,
+                        too_large: g.too_large,
+                    }))),
                     counts,
                 }
             }),

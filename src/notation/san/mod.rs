@@ -110,6 +110,18 @@ impl Glyph {
             Glyph::Dubious => "?!",
         }
     }
+
+    /// The NAG that means the same (`!` is `$1`, `?!` is `$6`).
+    pub fn nag(self) -> u8 {
+        match self {
+            Glyph::Good => 1,
+            Glyph::Mistake => 2,
+            Glyph::Brilliant => 3,
+            Glyph::Blunder => 4,
+            Glyph::Speculative => 5,
+            Glyph::Dubious => 6,
+        }
+    }
 }
 
 /// Non-canonical spellings the parser accepted.

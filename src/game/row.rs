@@ -1,0 +1,610 @@
+//! A game as table rows: one [`GameRow`] (Lichess's columns from its tags, then what
+//! the replay found) and, when asked, a [`PlyRow`] per mainline ply (the move in SAN and
+//! UCI, what it moved, took and promoted to, check and mate, the pockets after it, its
+//! comments' clock and evaluation, its NAGs, the FEN after it). The rows are plain
+//! values: `crate::table` turns them into Arrow and Parquet.
+//!
+//! ```
+//! use pocketfen::game::{Options, RowOptions, game_rows};
+//! use pocketfen::stream::RawGame;
+//! let pgn = b"[Variant \"Crazyhouse\"]\n[WhiteElo \"1500\"]\n[BlackElo \"?\"]\n\n\
+//!             1. e4 { [%clk 0:03:00] } d5 2. exd5 Qxd5 3. P@e4 *\n";
+//! let rows = game_rows(&RawGame::new(pgn.to_vec()), &Options::default(), RowOptions { plies: true, fen: false });
+//! assert_eq!(rows.game.white_elo, Some(1500));
+//! assert_eq!(rows.game.black_elo, None);
+//! assert_eq!(rows.game.unfit, ["BlackElo"]);
+//! assert_eq!(rows.game.movetext, "1. e4 { [%clk 0:03:00] } d5 2. exd5 Qxd5 3. P@e4 *");
+//! assert_eq!(rows.plies[4].san, "P@e4");
+//! assert_eq!(rows.plies[4].pockets.as_ref().map(|(w, b)| (w.as_str(), b.as_str())), Some(("", "p")));
+//! assert_eq!(rows.plies[0].clock, Some(180.0));
+//! ```
+
+use std::ops::ControlFlow;
+
+use super::annotation::{Annotations, Eval, read_annotations};
+use super::header::{Boards, Format, MoveAt, Options, unescape};
+use super::problem::{GameReport, Status};
+use super::validate::{decode, visit_game, visit_text};
+use super::visitor::{Skip, Visitor};
+use crate::bughouse::{BoardId, Match};
+use crate::moves::Move;
+use crate::notation::fen::FenDialect;
+use crate::notation::san::{DropStyle, San};
+use crate::position::{EndReason, Outcome, Position};
+use crate::setup::{Fen, Pocket};
+use crate::stream::split::RawGame;
+use crate::types::{Color, Role};
+
+/// What [`game_rows`] builds besides the game's row.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RowOptions {
+    /// A [`PlyRow`] per mainline ply.
+    pub plies: bool,
+    /// Each ply row's FEN after the move (most of a plies table's size).
+    pub fen: bool,
+}
+
+/// How a game ended on the board, as the replay found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BoardEnd {
+    /// Checkmate by a move on the board.
+    Checkmate,
+    /// Checkmate by a drop.
+    DropMate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Horde: every white piece was captured.
+    Extinction,
+    /// Chess: neither side can mate.
+    InsufficientMaterial,
+}
+
+impl BoardEnd {
+    /// `checkmate`, `drop-mate`, `stalemate`, `extinction` or `insufficient-material`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardEnd::Checkmate => "checkmate",
+            BoardEnd::DropMate => "drop-mate",
+            BoardEnd::Stalemate => "stalemate",
+            BoardEnd::Extinction => "extinction",
+            BoardEnd::InsufficientMaterial => "insufficient-material",
+        }
+    }
+}
+
+/// A game's first problem, where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FirstProblem {
+    /// Its kind's name (`not-in-pocket`).
+    pub kind: &'static str,
+    /// 1-based line in the archive.
+    pub line: u64,
+    /// 1-based column.
+    pub column: u32,
+    /// The ply of the move concerned.
+    pub ply: Option<u32>,
+}
+
+/// One game's row: Lichess's columns, then what pocketfen found. A tag that is absent
+/// is `None`; one whose value does not fit its column (an Elo of `?`, a date of
+/// `2024.??.??`) is `None` and named in `unfit`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GameRow {
+    /// `[Event]`.
+    pub event: Option<String>,
+    /// `[Site]`.
+    pub site: Option<String>,
+    /// `[White]`.
+    pub white: Option<String>,
+    /// `[Black]`.
+    pub black: Option<String>,
+    /// `[Result]`.
+    pub result: Option<String>,
+    /// `[WhiteTitle]`.
+    pub white_title: Option<String>,
+    /// `[BlackTitle]`.
+    pub black_title: Option<String>,
+    /// `[WhiteElo]`.
+    pub white_elo: Option<i16>,
+    /// `[BlackElo]`.
+    pub black_elo: Option<i16>,
+    /// `[WhiteRatingDiff]`.
+    pub white_rating_diff: Option<i16>,
+    /// `[BlackRatingDiff]`.
+    pub black_rating_diff: Option<i16>,
+    /// `[UTCDate]`, in days since 1970-01-01.
+    pub utc_date: Option<i32>,
+    /// `[UTCTime]`, in seconds since midnight.
+    pub utc_time: Option<i32>,
+    /// `[Date]` as written (`2021.10.05`, `2021-10-05`, `????.??.??`).
+    pub date: Option<String>,
+    /// `[ECO]`.
+    pub eco: Option<String>,
+    /// `[Opening]`.
+    pub opening: Option<String>,
+    /// `[Termination]`.
+    pub termination: Option<String>,
+    /// `[TimeControl]`.
+    pub time_control: Option<String>,
+    /// The movetext as in the source (from the end of the tags, blanks around it
+    /// trimmed).
+    pub movetext: String,
+    /// The variant it was read as (`crazyhouse`; `None` when it could not be told).
+    pub variant: Option<&'static str>,
+    /// The start position in Lichess's dialect (a pair `A | B` for bughouse).
+    pub fen: Option<String>,
+    /// Mainline plies replayed.
+    pub plies: u32,
+    /// How the main line ended on the board (`None`: it did not, or the game did not
+    /// replay).
+    pub end: Option<BoardEnd>,
+    /// The board that ended a bughouse match.
+    pub end_board: Option<BoardId>,
+    /// Who won on the board (of `end_board` in bughouse).
+    pub winner: Option<Color>,
+    /// Every move legal (warnings aside).
+    pub valid: bool,
+    /// How many problems (errors and warnings).
+    pub problems: u32,
+    /// The first of them.
+    pub first_problem: Option<FirstProblem>,
+    /// Bughouse: `[WhiteA]`, `[BlackA]`, `[WhiteB]`, `[BlackB]`.
+    pub players: [Option<String>; 4],
+    /// Bughouse: `[WhiteAElo]`, `[BlackAElo]`, `[WhiteBElo]`, `[BlackBElo]`.
+    pub ratings: [Option<i16>; 4],
+    /// The tags whose values did not fit their columns.
+    pub unfit: Vec<&'static str>,
+}
+
+/// One mainline ply's row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlyRow {
+    /// 1-based ply (across both boards in bughouse).
+    pub ply: u32,
+    /// The board, in bughouse.
+    pub board: Option<BoardId>,
+    /// The move number on its board.
+    pub move_number: u32,
+    /// Who moved.
+    pub side: Color,
+    /// Canonical SAN (`P@e4` for pawn drops), with `+` or `#`.
+    pub san: String,
+    /// UCI (`P@e4`).
+    pub uci: String,
+    /// A drop.
+    pub is_drop: bool,
+    /// What moved or was dropped.
+    pub piece: Role,
+    /// What it took (a pawn en passant).
+    pub captured: Option<Role>,
+    /// What a pawn promoted to.
+    pub promotion: Option<Role>,
+    /// It gives check.
+    pub check: bool,
+    /// It mates.
+    pub mate: bool,
+    /// The pockets after it, White's (`PNN`) and Black's (`pq`), in Lichess's order (on
+    /// its board in bughouse); `None` in variants without pockets.
+    pub pockets: Option<(String, String)>,
+    /// The mover's clock after the move, in seconds (`[%clk]`; a BPGN `{179}`).
+    pub clock: Option<f64>,
+    /// The time the move took, in seconds (`[%emt]`).
+    pub elapsed: Option<f64>,
+    /// The evaluation after it (`[%eval]`).
+    pub eval: Option<Eval>,
+    /// Its NAGs: the move's own glyph first (`!` is 1, `?!` is 6), then its `$N`.
+    pub nags: Vec<u8>,
+    /// The FEN after it (Lichess's dialect; a pair in bughouse), when asked for.
+    pub fen: Option<String>,
+}
+
+/// A game's rows, and its report.
+#[derive(Debug, Clone)]
+pub struct GameRows {
+    /// The game's row.
+    pub game: GameRow,
+    /// A row per mainline ply, when asked for.
+    pub plies: Vec<PlyRow>,
+    /// What validation found.
+    pub report: GameReport,
+}
+
+const PLAYER_TAGS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
+const RATING_TAGS: [&str; 4] = ["WhiteAElo", "BlackAElo", "WhiteBElo", "BlackBElo"];
+
+struct Rows<'t> {
+    text: &'t str,
+    asked: RowOptions,
+    row: GameRow,
+    plies: Vec<PlyRow>,
+    /// Where the last tag ends.
+    header_end: usize,
+    depth: usize,
+    mainline: u32,
+    bughouse_clocks: bool,
+    /// The mainline move being played: its SAN (its suffix comes once it is played).
+    pending: Option<(San, Move, MoveAt)>,
+    last_was_drop: bool,
+    /// A bughouse match as the plies play it, for their FEN pairs.
+    pair: Option<Match>,
+}
+
+impl<'t> Rows<'t> {
+    fn offset_of(&self, s: &str) -> usize {
+        (s.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize)
+    }
+
+    fn set_tag(&mut self, name: &str, value: &str) {
+        let row = &mut self.row;
+        let text = || Some(unescape(value).into_owned());
+        let mut fits = |tag: &'static str, v: Option<i32>| {
+            if v.is_none() {
+                row_unfit(&mut row.unfit, tag);
+            }
+            v
+        };
+        match name {
+            "Event" => row.event = text(),
+            "Site" => row.site = text(),
+            "White" => row.white = text(),
+            "Black" => row.black = text(),
+            "Result" => row.result = text(),
+            "WhiteTitle" => row.white_title = text(),
+            "BlackTitle" => row.black_title = text(),
+            "ECO" => row.eco = text(),
+            "Opening" => row.opening = text(),
+            "Termination" => row.termination = text(),
+            "TimeControl" => row.time_control = text(),
+            "Date" => row.date = text(),
+            "WhiteElo" => row.white_elo = short(fits("WhiteElo", read_i16(value))),
+            "BlackElo" => row.black_elo = short(fits("BlackElo", read_i16(value))),
+            "WhiteRatingDiff" => {
+                row.white_rating_diff = short(fits("WhiteRatingDiff", read_i16(value)))
+            }
+            "BlackRatingDiff" => {
+                row.black_rating_diff = short(fits("BlackRatingDiff", read_i16(value)))
+            }
+            "UTCDate" => row.utc_date = fits("UTCDate", read_date(value)),
+            "UTCTime" => row.utc_time = fits("UTCTime", read_time(value)),
+            _ => {
+                if let Some(i) = PLAYER_TAGS.iter().position(|t| *t == name) {
+                    row.players[i] = text();
+                } else if let Some(i) = RATING_TAGS.iter().position(|t| *t == name) {
+                    row.ratings[i] = short(fits(RATING_TAGS[i], read_i16(value)));
+                }
+            }
+        }
+    }
+}
+
+/// Names a tag that did not fit (once).
+fn row_unfit(unfit: &mut Vec<&'static str>, tag: &'static str) {
+    if !unfit.contains(&tag) {
+        unfit.push(tag);
+    }
+}
+
+fn short(v: Option<i32>) -> Option<i16> {
+    v.and_then(|v| i16::try_from(v).ok())
+}
+
+/// An Elo or rating change: `1500`, `+6`, `-13` (within an i16).
+fn read_i16(v: &str) -> Option<i32> {
+    let v = v.trim();
+    let n: i16 = v.strip_prefix('+').unwrap_or(v).parse().ok()?;
+    Some(i32::from(n))
+}
+
+/// `YYYY.MM.DD` as days since 1970-01-01.
+fn read_date(v: &str) -> Option<i32> {
+    let mut parts = v.trim().split(['.', '-', '/']);
+    let y: i64 = parts.next()?.parse().ok()?;
+    let m: u32 = parts.next()?.parse().ok()?;
+    let d: u32 = parts.next()?.parse().ok()?;
+    if parts.next().is_some() || !(1..=12).contains(&m) || d == 0 || d > days_in(y, m) {
+        return None;
+    }
+    i32::try_from(days_from_civil(y, m, d)).ok()
+}
+
+fn days_in(y: i64, m: u32) -> u32 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub(crate) fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(m);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `HH:MM:SS` as seconds since midnight.
+fn read_time(v: &str) -> Option<i32> {
+    let mut parts = v.trim().split(':');
+    let h: i32 = parts.next()?.parse().ok()?;
+    let m: i32 = parts.next()?.parse().ok()?;
+    let s: i32 = parts.next()?.parse().ok()?;
+    (parts.next().is_none() && (0..24).contains(&h) && (0..60).contains(&m) && (0..61).contains(&s))
+        .then_some(h * 3600 + m * 60 + s)
+}
+
+/// A side's pocket letters in Lichess's order (P N B R Q).
+fn pocket_letters(pocket: &Pocket, color: Color) -> String {
+    let mut s = String::new();
+    for role in Role::POCKET {
+        let c = match color {
+            Color::White => role.upper_char(),
+            Color::Black => role.char(),
+        };
+        for _ in 0..pocket.get(role) {
+            s.push(c);
+        }
+    }
+    s
+}
+
+fn seconds(d: std::time::Duration) -> f64 {
+    d.as_millis() as f64 / 1000.0
+}
+
+impl<'t> Visitor<'t> for Rows<'t> {
+    fn tag(&mut self, name: &'t str, value: &'t str) -> ControlFlow<()> {
+        let end = self.offset_of(value) + value.len();
+        if end <= self.text.len() {
+            let close = self.text[end..].find(']').map_or(end, |n| end + n + 1);
+            self.header_end = self.header_end.max(close);
+        }
+        self.set_tag(name, value);
+        ControlFlow::Continue(())
+    }
+
+    fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
+        self.row.fen = Some(match boards {
+            Boards::One(pos) => pos.to_setup().display(FenDialect::Lichess).to_string(),
+            Boards::Two(m) => {
+                self.bughouse_clocks = true;
+                if self.asked.plies && self.asked.fen {
+                    self.pair = Some(m.clone());
+                }
+                pair_fen(m)
+            }
+        });
+        // The games table needs the end too: the walk goes on, whatever is asked.
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, text: &'t str) -> ControlFlow<()> {
+        if !self.asked.plies || self.depth > 0 {
+            return ControlFlow::Continue(());
+        }
+        let Some(last) = self.plies.last_mut() else {
+            return ControlFlow::Continue(());
+        };
+        if text.contains("[%") {
+            let (notes, _) = read_annotations(text);
+            apply(last, notes);
+        } else if self.bughouse_clocks
+            && let Ok(secs) = text.trim().parse::<f64>()
+            && secs.is_finite()
+            && secs >= 0.0
+        {
+            last.clock = Some(secs);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, nag: &'t str) -> ControlFlow<()> {
+        if self.asked.plies
+            && self.depth == 0
+            && let Some(last) = self.plies.last_mut()
+            && let Ok(n) = nag.trim_start_matches('$').parse::<u8>()
+        {
+            last.nags.push(n);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        self.depth += 1;
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self) -> ControlFlow<()> {
+        self.depth = self.depth.saturating_sub(1);
+        ControlFlow::Continue(())
+    }
+
+    fn san(
+        &mut self,
+        before: &Position,
+        written: &crate::notation::san::SanPlus,
+        m: Move,
+        at: MoveAt,
+    ) -> ControlFlow<()> {
+        self.pending = None;
+        if !at.is_mainline() {
+            return ControlFlow::Continue(());
+        }
+        self.mainline += 1;
+        self.last_was_drop = m.is_drop();
+        if !self.asked.plies {
+            return ControlFlow::Continue(());
+        }
+        let san = San::from_move(before, m);
+        let mut uci = String::with_capacity(6);
+        use std::fmt::Write as _;
+        let _ = write!(uci, "{}", m.to_uci(before.is_chess960()));
+        let captured = match m {
+            Move::Normal { capture, .. } => capture,
+            Move::EnPassant { .. } => Some(Role::Pawn),
+            _ => None,
+        };
+        self.plies.push(PlyRow {
+            ply: at.ply as u32,
+            board: at.board,
+            move_number: before.fullmoves(),
+            side: before.turn(),
+            san: String::new(),
+            uci,
+            is_drop: m.is_drop(),
+            piece: m.role(),
+            captured,
+            promotion: m.promotion(),
+            check: false,
+            mate: false,
+            pockets: None,
+            clock: None,
+            elapsed: None,
+            eval: None,
+            nags: written.glyph.map(|g| g.nag()).into_iter().collect(),
+            fen: None,
+        });
+        self.pending = Some((san, m, at));
+        ControlFlow::Continue(())
+    }
+
+    fn played(&mut self, after: &Position) -> ControlFlow<()> {
+        let (Some((san, m, at)), Some(row)) = (self.pending.take(), self.plies.last_mut()) else {
+            return ControlFlow::Continue(());
+        };
+        row.check = after.is_check();
+        row.mate = row.check && after.is_checkmate();
+        san.append_to(&mut row.san, DropStyle::Letter);
+        if row.mate {
+            row.san.push('#');
+        } else if row.check {
+            row.san.push('+');
+        }
+        if after.variant().has_drops() {
+            let p = after.pockets();
+            row.pockets = Some((
+                pocket_letters(&p[Color::White], Color::White),
+                pocket_letters(&p[Color::Black], Color::Black),
+            ));
+        }
+        if self.asked.fen {
+            row.fen = Some(match (&mut self.pair, at.board) {
+                (Some(pair), Some(board)) => {
+                    pair.play_unchecked(board, m);
+                    pair_fen(pair)
+                }
+                _ => after.to_setup().display(FenDialect::Lichess).to_string(),
+            });
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end(&mut self, boards: Boards<'_>) {
+        let ended = |pos: &Position| pos.outcome();
+        let (outcome, board) = match boards {
+            Boards::One(pos) => (ended(pos), None),
+            Boards::Two(m) => match m.outcome() {
+                Some((board, o)) => (Some(o), Some(board)),
+                None => (None, None),
+            },
+        };
+        if let Some(o) = outcome {
+            self.row.end = Some(match o.reason() {
+                EndReason::Checkmate if self.last_was_drop => BoardEnd::DropMate,
+                EndReason::Checkmate => BoardEnd::Checkmate,
+                EndReason::Stalemate => BoardEnd::Stalemate,
+                EndReason::Extinction => BoardEnd::Extinction,
+                EndReason::InsufficientMaterial => BoardEnd::InsufficientMaterial,
+            });
+            self.row.end_board = board;
+            self.row.winner = match o {
+                Outcome::Decisive { winner, .. } => Some(winner),
+                Outcome::Draw { .. } => None,
+            };
+        }
+    }
+}
+
+/// Adds a comment's annotations to a ply's row.
+fn apply(row: &mut PlyRow, notes: Annotations) {
+    if let Some(c) = notes.clock {
+        row.clock = Some(seconds(c));
+    }
+    if let Some(e) = notes.elapsed {
+        row.elapsed = Some(seconds(e));
+    }
+    if notes.eval.is_some() {
+        row.eval = notes.eval;
+    }
+}
+
+/// A game's rows: its [`GameRow`], and with `asked.plies` a [`PlyRow`] per mainline
+/// ply, built while the game is validated (the report is the one `validate` gives).
+pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows {
+    if game.too_large.is_some() {
+        let report = visit_game(game, opts, &mut NoVisit);
+        return GameRows {
+            game: finish(GameRow::default(), &report),
+            plies: Vec::new(),
+            report,
+        };
+    }
+    let text = decode(&game.bytes);
+    let mut rows = Rows {
+        text: &text,
+        asked,
+        row: GameRow::default(),
+        plies: Vec::new(),
+        header_end: 0,
+        depth: 0,
+        mainline: 0,
+        bughouse_clocks: opts.format == Format::Bpgn,
+        pending: None,
+        last_was_drop: false,
+        pair: None,
+    };
+    let report = visit_text(game.number, game.line, &text, opts, &mut rows);
+    let start = rows.header_end.min(text.len());
+    let mut row = rows.row;
+    row.movetext = text[start..].trim().to_owned();
+    GameRows {
+        game: finish(row, &report),
+        plies: rows.plies,
+        report,
+    }
+}
+
+/// The counts and verdict of the report in a row.
+fn finish(mut row: GameRow, report: &GameReport) -> GameRow {
+    row.variant = report.variant.map(|v| v.name());
+    row.plies = report.plies as u32;
+    row.valid = report.status == Status::Ok;
+    row.problems = report.problems.len() as u32;
+    row.first_problem = report.problems.first().map(|p| FirstProblem {
+        kind: p.kind.name(),
+        line: p.line as u64,
+        column: p.column as u32,
+        ply: p.ply.map(|n| n as u32),
+    });
+    if !row.valid {
+        row.end = None;
+        row.end_board = None;
+        row.winner = None;
+    }
+    row
+}
+
+struct NoVisit;
+impl Visitor<'_> for NoVisit {}
+
+/// A bughouse match's FEN pair in Lichess's dialect.
+fn pair_fen(m: &Match) -> String {
+    let pair = [BoardId::A, BoardId::B].map(|b| m.board(b).to_setup());
+    Fen::Pair(Box::new(pair))
+        .display(FenDialect::Lichess)
+        .to_string()
+}

@@ -1,0 +1,424 @@
+//! Rows into Arrow record batches: [`GamesBuilder`] and [`PliesBuilder`] gather the rows
+//! of [`ExportedRecord`]s, column by column, and hand them out as a [`RecordBatch`].
+
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    BooleanBuilder, Date32Builder, Float64Builder, Int16Builder, Int32Builder, Int64Builder,
+    ListBuilder, StringBuilder, Time32MillisecondBuilder, UInt8Builder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{ArrowError, SchemaRef};
+
+use super::schema::{games_schema, plies_schema};
+use crate::bughouse::BoardId;
+use crate::game::Eval;
+use crate::run::record::ExportedRecord;
+use crate::types::{Color, Role};
+
+fn color(c: Color) -> &'static str {
+    c.name()
+}
+
+fn board(b: BoardId) -> &'static str {
+    match b {
+        BoardId::A => "A",
+        BoardId::B => "B",
+    }
+}
+
+fn role(r: Role) -> &'static str {
+    match r {
+        Role::Pawn => "P",
+        Role::Knight => "N",
+        Role::Bishop => "B",
+        Role::Rook => "R",
+        Role::Queen => "Q",
+        Role::King => "K",
+    }
+}
+
+/// The games table's rows, gathered column by column.
+pub struct GamesBuilder {
+    schema: SchemaRef,
+    /// Lichess's string columns, then its Int16 ones.
+    strings: [StringBuilder; 7],
+    ints: [Int16Builder; 4],
+    utc_date: Date32Builder,
+    utc_time: Time32MillisecondBuilder,
+    late_strings: [StringBuilder; 4],
+    movetext: StringBuilder,
+    variant: StringBuilder,
+    fen: StringBuilder,
+    plies: Int32Builder,
+    ending: StringBuilder,
+    ending_board: StringBuilder,
+    winner: StringBuilder,
+    valid: BooleanBuilder,
+    problems: Int32Builder,
+    problem_kind: StringBuilder,
+    problem_line: Int64Builder,
+    problem_column: Int32Builder,
+    problem_ply: Int32Builder,
+    file: StringBuilder,
+    game: Int64Builder,
+    line: Int64Builder,
+    players: [StringBuilder; 4],
+    ratings: [Int16Builder; 4],
+    date: StringBuilder,
+    unfit: StringBuilder,
+    rows: usize,
+    bytes: usize,
+}
+
+impl std::fmt::Debug for GamesBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GamesBuilder")
+            .field("rows", &self.rows)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for GamesBuilder {
+    fn default() -> GamesBuilder {
+        GamesBuilder::new()
+    }
+}
+
+impl GamesBuilder {
+    /// An empty table.
+    pub fn new() -> GamesBuilder {
+        GamesBuilder {
+            schema: games_schema(),
+            strings: Default::default(),
+            ints: Default::default(),
+            utc_date: Date32Builder::new(),
+            utc_time: Time32MillisecondBuilder::new(),
+            late_strings: Default::default(),
+            movetext: StringBuilder::new(),
+            variant: StringBuilder::new(),
+            fen: StringBuilder::new(),
+            plies: Int32Builder::new(),
+            ending: StringBuilder::new(),
+            ending_board: StringBuilder::new(),
+            winner: StringBuilder::new(),
+            valid: BooleanBuilder::new(),
+            problems: Int32Builder::new(),
+            problem_kind: StringBuilder::new(),
+            problem_line: Int64Builder::new(),
+            problem_column: Int32Builder::new(),
+            problem_ply: Int32Builder::new(),
+            file: StringBuilder::new(),
+            game: Int64Builder::new(),
+            line: Int64Builder::new(),
+            players: Default::default(),
+            ratings: Default::default(),
+            date: StringBuilder::new(),
+            unfit: StringBuilder::new(),
+            rows: 0,
+            bytes: 0,
+        }
+    }
+
+    /// Adds a game's row.
+    pub fn push(&mut self, record: &ExportedRecord) {
+        let r = &record.row;
+        let strings = [
+            &r.event,
+            &r.site,
+            &r.white,
+            &r.black,
+            &r.result,
+            &r.white_title,
+            &r.black_title,
+        ];
+        for (b, v) in self.strings.iter_mut().zip(strings) {
+            b.append_option(v.as_deref());
+        }
+        let ints = [
+            r.white_elo,
+            r.black_elo,
+            r.white_rating_diff,
+            r.black_rating_diff,
+        ];
+        for (b, v) in self.ints.iter_mut().zip(ints) {
+            b.append_option(v);
+        }
+        self.utc_date.append_option(r.utc_date);
+        self.utc_time.append_option(r.utc_time.map(|s| s * 1000));
+        let late = [&r.eco, &r.opening, &r.termination, &r.time_control];
+        for (b, v) in self.late_strings.iter_mut().zip(late) {
+            b.append_option(v.as_deref());
+        }
+        self.movetext.append_value(&r.movetext);
+        self.variant.append_option(r.variant);
+        self.fen.append_option(r.fen.as_deref());
+        self.plies.append_value(r.plies as i32);
+        self.ending.append_option(r.end.map(|e| e.name()));
+        self.ending_board.append_option(r.end_board.map(board));
+        self.winner.append_option(r.winner.map(color));
+        self.valid.append_value(r.valid);
+        self.problems.append_value(r.problems as i32);
+        let p = r.first_problem.as_ref();
+        self.problem_kind.append_option(p.map(|p| p.kind));
+        self.problem_line.append_option(p.map(|p| p.line as i64));
+        self.problem_column
+            .append_option(p.map(|p| p.column as i32));
+        self.problem_ply
+            .append_option(p.and_then(|p| p.ply).map(|n| n as i32));
+        self.file.append_value(&record.file);
+        self.game.append_value(record.game as i64);
+        self.line.append_value(record.line as i64);
+        for (b, v) in self.players.iter_mut().zip(&r.players) {
+            b.append_option(v.as_deref());
+        }
+        for (b, v) in self.ratings.iter_mut().zip(r.ratings) {
+            b.append_option(v);
+        }
+        self.date.append_option(r.date.as_deref());
+        if r.unfit.is_empty() {
+            self.unfit.append_null();
+        } else {
+            self.unfit.append_value(r.unfit.join(","));
+        }
+        self.rows += 1;
+        self.bytes += r.movetext.len() + 256;
+    }
+
+    /// Rows gathered.
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// Whether no row was gathered.
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// A rough size of the rows gathered, in bytes.
+    pub fn size(&self) -> usize {
+        self.bytes
+    }
+
+    /// The rows gathered as a batch; the builder starts again empty.
+    pub fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
+        let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
+        for b in &mut self.strings {
+            columns.push(Arc::new(b.finish()));
+        }
+        for b in &mut self.ints {
+            columns.push(Arc::new(b.finish()));
+        }
+        columns.push(Arc::new(self.utc_date.finish()));
+        columns.push(Arc::new(self.utc_time.finish()));
+        for b in &mut self.late_strings {
+            columns.push(Arc::new(b.finish()));
+        }
+        columns.push(Arc::new(self.movetext.finish()));
+        columns.push(Arc::new(self.variant.finish()));
+        columns.push(Arc::new(self.fen.finish()));
+        columns.push(Arc::new(self.plies.finish()));
+        columns.push(Arc::new(self.ending.finish()));
+        columns.push(Arc::new(self.ending_board.finish()));
+        columns.push(Arc::new(self.winner.finish()));
+        columns.push(Arc::new(self.valid.finish()));
+        columns.push(Arc::new(self.problems.finish()));
+        columns.push(Arc::new(self.problem_kind.finish()));
+        columns.push(Arc::new(self.problem_line.finish()));
+        columns.push(Arc::new(self.problem_column.finish()));
+        columns.push(Arc::new(self.problem_ply.finish()));
+        columns.push(Arc::new(self.file.finish()));
+        columns.push(Arc::new(self.game.finish()));
+        columns.push(Arc::new(self.line.finish()));
+        for b in &mut self.players {
+            columns.push(Arc::new(b.finish()));
+        }
+        for b in &mut self.ratings {
+            columns.push(Arc::new(b.finish()));
+        }
+        columns.push(Arc::new(self.date.finish()));
+        columns.push(Arc::new(self.unfit.finish()));
+        self.rows = 0;
+        self.bytes = 0;
+        RecordBatch::try_new(Arc::clone(&self.schema), columns)
+    }
+
+    /// The table's schema.
+    pub fn schema(&self) -> SchemaRef {
+        Arc::clone(&self.schema)
+    }
+}
+
+/// The plies table's rows, gathered column by column.
+pub struct PliesBuilder {
+    schema: SchemaRef,
+    fen: bool,
+    file: StringBuilder,
+    game: Int64Builder,
+    site: StringBuilder,
+    ply: Int32Builder,
+    board: StringBuilder,
+    move_number: Int32Builder,
+    side: StringBuilder,
+    san: StringBuilder,
+    uci: StringBuilder,
+    is_drop: BooleanBuilder,
+    piece: StringBuilder,
+    captured: StringBuilder,
+    promotion: StringBuilder,
+    check: BooleanBuilder,
+    mate: BooleanBuilder,
+    white_pocket: StringBuilder,
+    black_pocket: StringBuilder,
+    clock: Float64Builder,
+    elapsed: Float64Builder,
+    eval_cp: Int32Builder,
+    eval_mate: Int16Builder,
+    nags: ListBuilder<UInt8Builder>,
+    fens: StringBuilder,
+    rows: usize,
+    bytes: usize,
+}
+
+impl std::fmt::Debug for PliesBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PliesBuilder")
+            .field("rows", &self.rows)
+            .field("fen", &self.fen)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PliesBuilder {
+    /// An empty table, with a `fen` column when `fen`.
+    pub fn new(fen: bool) -> PliesBuilder {
+        PliesBuilder {
+            schema: plies_schema(fen),
+            fen,
+            file: StringBuilder::new(),
+            game: Int64Builder::new(),
+            site: StringBuilder::new(),
+            ply: Int32Builder::new(),
+            board: StringBuilder::new(),
+            move_number: Int32Builder::new(),
+            side: StringBuilder::new(),
+            san: StringBuilder::new(),
+            uci: StringBuilder::new(),
+            is_drop: BooleanBuilder::new(),
+            piece: StringBuilder::new(),
+            captured: StringBuilder::new(),
+            promotion: StringBuilder::new(),
+            check: BooleanBuilder::new(),
+            mate: BooleanBuilder::new(),
+            white_pocket: StringBuilder::new(),
+            black_pocket: StringBuilder::new(),
+            clock: Float64Builder::new(),
+            elapsed: Float64Builder::new(),
+            eval_cp: Int32Builder::new(),
+            eval_mate: Int16Builder::new(),
+            nags: ListBuilder::new(UInt8Builder::new()),
+            fens: StringBuilder::new(),
+            rows: 0,
+            bytes: 0,
+        }
+    }
+
+    /// Adds a game's ply rows.
+    pub fn push(&mut self, record: &ExportedRecord) {
+        let site = record.row.site.as_deref();
+        for p in &record.plies {
+            self.file.append_value(&record.file);
+            self.game.append_value(record.game as i64);
+            self.site.append_option(site);
+            self.ply.append_value(p.ply as i32);
+            self.board.append_option(p.board.map(board));
+            self.move_number.append_value(p.move_number as i32);
+            self.side.append_value(color(p.side));
+            self.san.append_value(&p.san);
+            self.uci.append_value(&p.uci);
+            self.is_drop.append_value(p.is_drop);
+            self.piece.append_value(role(p.piece));
+            self.captured.append_option(p.captured.map(role));
+            self.promotion.append_option(p.promotion.map(role));
+            self.check.append_value(p.check);
+            self.mate.append_value(p.mate);
+            let pockets = p.pockets.as_ref();
+            self.white_pocket
+                .append_option(pockets.map(|(w, _)| w.as_str()));
+            self.black_pocket
+                .append_option(pockets.map(|(_, b)| b.as_str()));
+            self.clock.append_option(p.clock);
+            self.elapsed.append_option(p.elapsed);
+            let (cp, mate) = match p.eval {
+                Some(Eval::Centipawns(n)) => (Some(n), None),
+                Some(Eval::Mate(n)) => (None, Some(n.clamp(-32768, 32767) as i16)),
+                None => (None, None),
+            };
+            self.eval_cp.append_option(cp);
+            self.eval_mate.append_option(mate);
+            self.nags.values().append_slice(&p.nags);
+            self.nags.append(true);
+            if self.fen {
+                let fen = p.fen.as_deref().unwrap_or_default();
+                self.fens.append_value(fen);
+                self.bytes += fen.len();
+            }
+            self.rows += 1;
+            self.bytes += 64 + record.file.len() + site.map_or(0, str::len);
+        }
+    }
+
+    /// Rows gathered.
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// Whether no row was gathered.
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// A rough size of the rows gathered, in bytes.
+    pub fn size(&self) -> usize {
+        self.bytes
+    }
+
+    /// The rows gathered as a batch; the builder starts again empty.
+    pub fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(self.file.finish()),
+            Arc::new(self.game.finish()),
+            Arc::new(self.site.finish()),
+            Arc::new(self.ply.finish()),
+            Arc::new(self.board.finish()),
+            Arc::new(self.move_number.finish()),
+            Arc::new(self.side.finish()),
+            Arc::new(self.san.finish()),
+            Arc::new(self.uci.finish()),
+            Arc::new(self.is_drop.finish()),
+            Arc::new(self.piece.finish()),
+            Arc::new(self.captured.finish()),
+            Arc::new(self.promotion.finish()),
+            Arc::new(self.check.finish()),
+            Arc::new(self.mate.finish()),
+            Arc::new(self.white_pocket.finish()),
+            Arc::new(self.black_pocket.finish()),
+            Arc::new(self.clock.finish()),
+            Arc::new(self.elapsed.finish()),
+            Arc::new(self.eval_cp.finish()),
+            Arc::new(self.eval_mate.finish()),
+            Arc::new(self.nags.finish()),
+        ];
+        if self.fen {
+            columns.push(Arc::new(self.fens.finish()));
+        }
+        self.rows = 0;
+        self.bytes = 0;
+        RecordBatch::try_new(Arc::clone(&self.schema), columns)
+    }
+
+    /// The table's schema.
+    pub fn schema(&self) -> SchemaRef {
+        Arc::clone(&self.schema)
+    }
+}

@@ -1,0 +1,290 @@
+//! The files of an export: the games table in one file or a file per partition
+//! (Lichess's `year=YYYY/month=MM/train-00000-of-00001.parquet`), the plies table in
+//! one file; each written through a temporary file beside it ([`Outputs`]) and renamed
+//! over its destination at the end, or removed.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::{Path, PathBuf};
+
+use parquet::errors::ParquetError;
+
+use super::build::{GamesBuilder, PliesBuilder};
+use super::write::{Partition, Rows, TableWriter, WriteOptions};
+use crate::run::record::ExportedRecord;
+use crate::run::split_files::Outputs;
+use crate::stream::Split;
+
+/// The bytes the open partitions may hold before the largest ends its row group.
+const PARTITIONS_BUFFERED: usize = 96 << 20;
+
+/// A file of an export that could not be written, and why.
+#[derive(Debug)]
+pub struct TableError {
+    /// The file.
+    pub path: PathBuf,
+    /// Why.
+    pub error: ParquetError,
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "writing {}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+fn failed(path: &Path, error: impl Into<ParquetError>) -> TableError {
+    TableError {
+        path: path.to_owned(),
+        error: error.into(),
+    }
+}
+
+fn io_failed(path: &Path, e: io::Error) -> TableError {
+    failed(path, ParquetError::External(Box::new(e)))
+}
+
+/// One table written through a temporary file beside its destination.
+struct TableFile<R: Rows> {
+    dest: PathBuf,
+    temp: PathBuf,
+    writer: TableWriter<R, BufWriter<File>>,
+}
+
+impl<R: Rows> TableFile<R> {
+    fn open(
+        outputs: &mut dyn Outputs,
+        dest: &Path,
+        rows: R,
+        opts: WriteOptions,
+    ) -> Result<Self, TableError> {
+        let (file, temp) = outputs.create(dest).map_err(|e| io_failed(dest, e))?;
+        match TableWriter::new(rows, BufWriter::with_capacity(1 << 16, file), opts) {
+            Ok(writer) => Ok(TableFile {
+                dest: dest.to_owned(),
+                temp,
+                writer,
+            }),
+            Err(e) => {
+                outputs.discard(&temp);
+                Err(failed(dest, e))
+            }
+        }
+    }
+
+    fn push(&mut self, record: &ExportedRecord) -> Result<(), TableError> {
+        self.writer.push(record).map_err(|e| failed(&self.dest, e))
+    }
+
+    /// Ends the file and renames it over its destination when `keep`, else removes it.
+    fn finish(self, outputs: &mut dyn Outputs, keep: bool) -> Result<(), TableError> {
+        if !keep {
+            drop(self.writer);
+            outputs.discard(&self.temp);
+            return Ok(());
+        }
+        let dest = self.dest;
+        let written = self
+            .writer
+            .finish()
+            .map_err(|e| failed(&dest, e))
+            .and_then(|w| w.into_inner().map_err(|e| io_failed(&dest, e.into_error())))
+            .and_then(|f| f.sync_data().map_err(|e| io_failed(&dest, e)));
+        if let Err(e) = written {
+            outputs.discard(&self.temp);
+            return Err(e);
+        }
+        outputs
+            .persist(&self.temp, &dest)
+            .map_err(|e| io_failed(&dest, e))
+    }
+}
+
+/// What an export writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExportTargets {
+    /// The games table's file.
+    pub games: Option<PathBuf>,
+    /// The games table's folder, a file per partition (Lichess's layout).
+    pub games_dir: Option<PathBuf>,
+    /// How the folder's files divide the games.
+    pub partition: Option<Partition>,
+    /// The plies table's file.
+    pub plies: Option<PathBuf>,
+    /// The plies table has the FEN after each ply.
+    pub fen: bool,
+    /// The part of a split run being exported: the partitions' files are named for it
+    /// (`train-00002-of-00004.parquet` for part 3 of 4).
+    pub split: Option<Split>,
+}
+
+impl ExportTargets {
+    /// Whether the plies table is written.
+    pub fn plies(&self) -> bool {
+        self.plies.is_some()
+    }
+}
+
+/// The files of an export, open: each game's rows go to every table asked for.
+pub struct ExportFiles {
+    outputs: Box<dyn Outputs>,
+    games: Option<TableFile<GamesBuilder>>,
+    plies: Option<TableFile<PliesBuilder>>,
+    dir: Option<PathBuf>,
+    partition: Partition,
+    name: String,
+    parts: BTreeMap<String, TableFile<GamesBuilder>>,
+    pushed: usize,
+}
+
+impl fmt::Debug for ExportFiles {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ExportFiles")
+            .field("games", &self.games.as_ref().map(|t| &t.dest))
+            .field("plies", &self.plies.as_ref().map(|t| &t.dest))
+            .field("dir", &self.dir)
+            .field("parts", &self.parts.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ExportFiles {
+    /// Opens the files `targets` name (the partitions' as their first games come),
+    /// through `outputs`.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be made (or must not be: an input).
+    pub fn open(
+        mut outputs: Box<dyn Outputs>,
+        targets: &ExportTargets,
+    ) -> Result<ExportFiles, TableError> {
+        let games = match &targets.games {
+            Some(p) => Some(TableFile::open(
+                &mut *outputs,
+                p,
+                GamesBuilder::new(),
+                WriteOptions::GAMES,
+            )?),
+            None => None,
+        };
+        let plies = match &targets.plies {
+            Some(p) => match TableFile::open(
+                &mut *outputs,
+                p,
+                PliesBuilder::new(targets.fen),
+                WriteOptions::PLIES,
+            ) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    if let Some(g) = games {
+                        let _ = g.finish(&mut *outputs, false);
+                    }
+                    return Err(e);
+                }
+            },
+            None => None,
+        };
+        let name = match targets.split {
+            Some(s) => format!("train-{:05}-of-{:05}.parquet", s.part - 1, s.of),
+            None => "train-00000-of-00001.parquet".to_owned(),
+        };
+        Ok(ExportFiles {
+            outputs,
+            games,
+            plies,
+            dir: targets.games_dir.clone(),
+            partition: targets.partition.unwrap_or(Partition::YearMonth),
+            name,
+            parts: BTreeMap::new(),
+            pushed: 0,
+        })
+    }
+
+    /// Adds a game's rows to every table.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be written.
+    pub fn push(&mut self, record: &ExportedRecord) -> Result<(), TableError> {
+        if let Some(t) = &mut self.games {
+            t.push(record)?;
+        }
+        if let Some(t) = &mut self.plies {
+            t.push(record)?;
+        }
+        if self.dir.is_some() {
+            self.push_part(record)?;
+        }
+        Ok(())
+    }
+
+    fn push_part(&mut self, record: &ExportedRecord) -> Result<(), TableError> {
+        let Some(dir) = &self.dir else {
+            return Ok(());
+        };
+        let folder = self.partition.folder(&record.row);
+        if !self.parts.contains_key(&folder) {
+            let dir = dir.join(&folder);
+            std::fs::create_dir_all(&dir).map_err(|e| io_failed(&dir, e))?;
+            let opts = WriteOptions {
+                batch_bytes: 4 << 20,
+                ..WriteOptions::GAMES
+            };
+            let dest = dir.join(&self.name);
+            let table = TableFile::open(&mut *self.outputs, &dest, GamesBuilder::new(), opts)?;
+            self.parts.insert(folder.clone(), table);
+        }
+        if let Some(table) = self.parts.get_mut(&folder) {
+            table.push(record)?;
+        }
+        self.pushed += 1;
+        // Months interleaved: the row groups in progress stay bounded.
+        if self.parts.len() > 1 && self.pushed.is_multiple_of(256) {
+            let held: usize = self.parts.values().map(|t| t.writer.buffered()).sum();
+            if held > PARTITIONS_BUFFERED
+                && let Some(t) = self.parts.values_mut().max_by_key(|t| t.writer.buffered())
+            {
+                t.writer.end_row_group().map_err(|e| failed(&t.dest, e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The files written so far, or to be (the partitions' as they came).
+    pub fn paths(&self) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = self.games.iter().map(|t| t.dest.clone()).collect();
+        paths.extend(self.parts.values().map(|t| t.dest.clone()));
+        paths.extend(self.plies.iter().map(|t| t.dest.clone()));
+        paths
+    }
+
+    /// Ends every file and, when `keep`, renames each over its destination; else
+    /// removes them all. After a file that fails, those not yet renamed are removed.
+    ///
+    /// # Errors
+    ///
+    /// The first file that could not be ended or renamed.
+    pub fn finish(mut self, keep: bool) -> Result<(), TableError> {
+        let mut result = Ok(());
+        let outputs = &mut *self.outputs;
+        let games = self.games.into_iter().chain(self.parts.into_values());
+        for t in games {
+            let r = t.finish(outputs, keep && result.is_ok());
+            result = result.and(r);
+        }
+        if let Some(t) = self.plies {
+            let r = t.finish(outputs, keep && result.is_ok());
+            result = result.and(r);
+        }
+        result
+    }
+}

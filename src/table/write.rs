@@ -1,0 +1,279 @@
+//! Tables into Parquet files: a [`TableWriter`] gathers rows in a builder, hands them to
+//! Parquet's Arrow writer a batch at a time (zstd pages, row groups of a bounded number
+//! of rows), and ends the file with its footer. [`Partition`] names the file of a game
+//! in Lichess's layout (`year=YYYY/month=MM`).
+
+use std::io::Write;
+
+use arrow_array::RecordBatch;
+use arrow_schema::{ArrowError, SchemaRef};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::errors::ParquetError;
+use parquet::file::properties::WriterProperties;
+
+use super::build::{GamesBuilder, PliesBuilder};
+use crate::game::GameRow;
+use crate::run::record::ExportedRecord;
+
+/// A table's rows as they are gathered: the games table's or the plies table's.
+pub trait Rows {
+    /// Adds a game's rows.
+    fn push(&mut self, record: &ExportedRecord);
+    /// Rows gathered since the last batch.
+    fn len(&self) -> usize;
+    /// Whether none was.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// A rough size of them, in bytes.
+    fn size(&self) -> usize;
+    /// Them as a batch; the builder starts again empty.
+    fn finish(&mut self) -> Result<RecordBatch, ArrowError>;
+    /// The table's schema.
+    fn schema(&self) -> SchemaRef;
+}
+
+impl Rows for GamesBuilder {
+    fn push(&mut self, record: &ExportedRecord) {
+        GamesBuilder::push(self, record)
+    }
+    fn len(&self) -> usize {
+        GamesBuilder::len(self)
+    }
+    fn size(&self) -> usize {
+        GamesBuilder::size(self)
+    }
+    fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
+        GamesBuilder::finish(self)
+    }
+    fn schema(&self) -> SchemaRef {
+        GamesBuilder::schema(self)
+    }
+}
+
+impl Rows for PliesBuilder {
+    fn push(&mut self, record: &ExportedRecord) {
+        PliesBuilder::push(self, record)
+    }
+    fn len(&self) -> usize {
+        PliesBuilder::len(self)
+    }
+    fn size(&self) -> usize {
+        PliesBuilder::size(self)
+    }
+    fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
+        PliesBuilder::finish(self)
+    }
+    fn schema(&self) -> SchemaRef {
+        PliesBuilder::schema(self)
+    }
+}
+
+/// How a table's Parquet file is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The zstd level of its pages (1–22).
+    pub zstd_level: i32,
+    /// The most rows of a row group.
+    pub row_group_rows: usize,
+    /// Rows gathered before they are handed to the writer as a batch.
+    pub batch_rows: usize,
+    /// Bytes gathered before they are handed over, whatever their number of rows.
+    pub batch_bytes: usize,
+}
+
+impl WriteOptions {
+    /// The games table's: row groups of 65,536 games.
+    pub const GAMES: WriteOptions = WriteOptions {
+        zstd_level: 3,
+        row_group_rows: 1 << 16,
+        batch_rows: 8192,
+        batch_bytes: 16 << 20,
+    };
+    /// The plies table's: row groups of a million plies.
+    pub const PLIES: WriteOptions = WriteOptions {
+        zstd_level: 3,
+        row_group_rows: 1 << 20,
+        batch_rows: 1 << 16,
+        batch_bytes: 16 << 20,
+    };
+}
+
+/// A table being written to a Parquet file.
+pub struct TableWriter<R: Rows, W: Write + Send> {
+    rows: R,
+    writer: ArrowWriter<W>,
+    options: WriteOptions,
+    written: usize,
+}
+
+impl<R: Rows, W: Write + Send> std::fmt::Debug for TableWriter<R, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableWriter")
+            .field("rows", &self.rows())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Rows, W: Write + Send> TableWriter<R, W> {
+    /// A table of `rows`' schema written to `out`.
+    pub fn new(rows: R, out: W, options: WriteOptions) -> Result<Self, ParquetError> {
+        let level = ZstdLevel::try_new(options.zstd_level)?;
+        let props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(level))
+            .set_max_row_group_row_count(Some(options.row_group_rows))
+            .set_created_by(format!("pocketfen {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        let writer = ArrowWriter::try_new(out, rows.schema(), Some(props))?;
+        Ok(TableWriter {
+            rows,
+            writer,
+            options,
+            written: 0,
+        })
+    }
+
+    /// Adds a game's rows.
+    pub fn push(&mut self, record: &ExportedRecord) -> Result<(), ParquetError> {
+        self.rows.push(record);
+        if self.rows.len() >= self.options.batch_rows
+            || self.rows.size() >= self.options.batch_bytes
+        {
+            self.hand_over()?;
+        }
+        Ok(())
+    }
+
+    fn hand_over(&mut self) -> Result<(), ParquetError> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let batch = self.rows.finish()?;
+        self.written += batch.num_rows();
+        self.writer.write(&batch)
+    }
+
+    /// The bytes held in memory: rows gathered, and the row group being encoded.
+    pub fn buffered(&self) -> usize {
+        self.rows.size() + self.writer.memory_size()
+    }
+
+    /// Ends the row group in progress (written to the output), however few its rows.
+    pub fn end_row_group(&mut self) -> Result<(), ParquetError> {
+        self.hand_over()?;
+        self.writer.flush()
+    }
+
+    /// Rows written so far (handed over or gathered).
+    pub fn rows(&self) -> usize {
+        self.written + self.rows.len()
+    }
+
+    /// Ends the file (its last row group and its footer) and gives the output back.
+    pub fn finish(mut self) -> Result<W, ParquetError> {
+        self.hand_over()?;
+        self.writer.into_inner()
+    }
+}
+
+/// How the games table is divided into files, as Lichess divides its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Partition {
+    /// `year=YYYY/month=MM`.
+    YearMonth,
+    /// `year=YYYY`.
+    Year,
+}
+
+impl std::str::FromStr for Partition {
+    type Err = crate::ParseNameError;
+    /// `year/month` or `year`.
+    fn from_str(s: &str) -> Result<Partition, crate::ParseNameError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "year/month" => Ok(Partition::YearMonth),
+            "year" => Ok(Partition::Year),
+            _ => Err(<Partition as crate::Choice>::unknown(s)),
+        }
+    }
+}
+
+impl crate::Choice for Partition {
+    const WHAT: &'static str = "partition";
+    const NAMES: &'static [&'static str] = &["year/month", "year"];
+}
+
+/// The folder name of an unknown value, as Hive (and pyarrow, Spark, DuckDB) write it.
+pub const UNKNOWN_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
+
+impl Partition {
+    /// The folder of a game's row (`year=2024/month=05`): from its `[UTCDate]`, or its
+    /// `[Date]` when it has none; [`UNKNOWN_PARTITION`] for a part that is unknown.
+    pub fn folder(self, row: &GameRow) -> String {
+        let (year, month) = match row.utc_date.map(civil_from_days) {
+            Some((y, m, _)) => (Some(y), Some(m)),
+            None => row.date.as_deref().map_or((None, None), date_parts),
+        };
+        let year = year.map_or(UNKNOWN_PARTITION.to_owned(), |y| format!("{y:04}"));
+        let month = month.map_or(UNKNOWN_PARTITION.to_owned(), |m| format!("{m:02}"));
+        match self {
+            Partition::YearMonth => format!("year={year}/month={month}"),
+            Partition::Year => format!("year={year}"),
+        }
+    }
+}
+
+/// The year and month of a `[Date]` (`2021.10.05`, `2021-10-??`), each when known.
+fn date_parts(date: &str) -> (Option<i64>, Option<u32>) {
+    let mut parts = date.trim().split(['.', '-', '/']);
+    let year = parts.next().and_then(|y| y.parse::<i64>().ok());
+    let month = parts
+        .next()
+        .and_then(|m| m.parse::<u32>().ok())
+        .filter(|m| (1..=12).contains(m));
+    (year, month)
+}
+
+/// The date of a day since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i32) -> (i64, u32, u32) {
+    let z = i64::from(days) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_follow_utc_date_then_date() {
+        let mut row = GameRow {
+            utc_date: Some(19_000),
+            ..GameRow::default()
+        };
+        // 19,000 days after 1970-01-01 is 2022-01-08.
+        assert_eq!(Partition::YearMonth.folder(&row), "year=2022/month=01");
+        assert_eq!(Partition::Year.folder(&row), "year=2022");
+        row.utc_date = None;
+        row.date = Some("2001.11.??".into());
+        assert_eq!(Partition::YearMonth.folder(&row), "year=2001/month=11");
+        row.date = Some("????.??.??".into());
+        assert_eq!(
+            Partition::YearMonth.folder(&row),
+            "year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__"
+        );
+        for days in [-1_000_000, -1, 0, 59, 60, 11_016, 19_000, 2_000_000] {
+            let (y, m, d) = civil_from_days(days);
+            let back = crate::game::days_from_civil(y, m, d);
+            assert_eq!(back, i64::from(days), "{y}-{m}-{d}");
+        }
+    }
+}

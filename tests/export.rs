@@ -1,0 +1,398 @@
+//! `export`: the games and plies tables, read back with the parquet crate's own reader and
+//! held against what `validate` and `replay` say of the same games; tag values that do
+//! not fit their columns; Lichess's partitioned layout; outputs that are refused.
+#![cfg(feature = "parquet")]
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use arrow_array::{
+    Array, BooleanArray, Date32Array, Float64Array, Int16Array, Int32Array, Int64Array, ListArray,
+    StringArray, Time32MillisecondArray, UInt8Array,
+};
+use arrow_schema::{DataType, TimeUnit};
+use common::{run_out, scratch_dir};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use serde_json::{Map, Value, json};
+
+/// A Parquet file's rows as JSON objects, column by column.
+fn rows(path: &Path) -> Vec<Map<String, Value>> {
+    let file = fs::File::open(path).unwrap();
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        let schema = batch.schema();
+        let mut rows = vec![Map::new(); batch.num_rows()];
+        for (field, column) in schema.fields().iter().zip(batch.columns()) {
+            for (i, row) in rows.iter_mut().enumerate() {
+                let v = if column.is_null(i) {
+                    Value::Null
+                } else {
+                    value(column.as_ref(), field.data_type(), i)
+                };
+                row.insert(field.name().clone(), v);
+            }
+        }
+        out.extend(rows);
+    }
+    out
+}
+
+fn value(column: &dyn Array, t: &DataType, i: usize) -> Value {
+    let any = column.as_any();
+    match t {
+        DataType::Utf8 => json!(any.downcast_ref::<StringArray>().unwrap().value(i)),
+        DataType::Int16 => json!(any.downcast_ref::<Int16Array>().unwrap().value(i)),
+        DataType::Int32 => json!(any.downcast_ref::<Int32Array>().unwrap().value(i)),
+        DataType::Int64 => json!(any.downcast_ref::<Int64Array>().unwrap().value(i)),
+        DataType::Boolean => json!(any.downcast_ref::<BooleanArray>().unwrap().value(i)),
+        DataType::Float64 => json!(any.downcast_ref::<Float64Array>().unwrap().value(i)),
+        DataType::Date32 => json!(any.downcast_ref::<Date32Array>().unwrap().value(i)),
+        DataType::Time32(TimeUnit::Millisecond) => {
+            json!(
+                any.downcast_ref::<Time32MillisecondArray>()
+                    .unwrap()
+                    .value(i)
+            )
+        }
+        DataType::List(_) => {
+            let list = any.downcast_ref::<ListArray>().unwrap().value(i);
+            let items = list.as_any().downcast_ref::<UInt8Array>().unwrap();
+            json!(items.values().to_vec())
+        }
+        other => panic!("no reading of {other:?}"),
+    }
+}
+
+/// The archives every test exports: every variant the samples and the corpus have.
+fn inputs() -> Vec<String> {
+    let mut files: Vec<String> = fs::read_dir("samples")
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".pgn") || p.ends_with(".pgn.zst"))
+        .collect();
+    files.sort();
+    let mut bpgn: Vec<String> = fs::read_dir("../shared/corpus/bpgn")
+        .map(|d| {
+            d.map(|e| e.unwrap().path().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    bpgn.sort();
+    files.extend(bpgn);
+    files
+}
+
+/// Every row of the games table says what `validate --all --json` says of its game, and
+/// the plies table's SAN, UCI, FEN and clock are `replay`'s.
+#[test]
+fn the_tables_say_what_validate_and_replay_say() {
+    let dir = scratch_dir("export-tables");
+    let games = dir.join("games.parquet");
+    let plies = dir.join("plies.parquet");
+    let inputs = inputs();
+    let mut args = vec![
+        "export",
+        "-q",
+        "--games",
+        games.to_str().unwrap(),
+        "--plies",
+        plies.to_str().unwrap(),
+        "--fen",
+    ];
+    args.extend(inputs.iter().map(String::as_str));
+    let (_, err, code) = run_out(&args);
+    assert_eq!(code, Some(0), "{err}");
+    let games = rows(&games);
+    let plies = rows(&plies);
+
+    let mut args = vec!["validate", "-q", "--json", "--all"];
+    args.extend(inputs.iter().map(String::as_str));
+    let (out, _, _) = run_out(&args);
+    let records: Vec<Value> = String::from_utf8_lossy(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &Value| r["type"] == "game")
+        .collect();
+    assert_eq!(games.len(), records.len());
+    assert!(games.len() > 600);
+    let mut variants = std::collections::BTreeSet::new();
+    for (row, rec) in games.iter().zip(&records) {
+        assert_eq!(row["file"], rec["file"]);
+        assert_eq!(row["game"], rec["game"]);
+        assert_eq!(row["line"], rec["line"]);
+        assert_eq!(row["variant"], rec["variant"]);
+        assert_eq!(row["plies"], rec["plies"]);
+        assert_eq!(row["valid"], json!(rec["status"] == "ok"), "{rec}");
+        let problems = rec["problems"].as_array().unwrap();
+        assert_eq!(row["problems"], json!(problems.len()));
+        match problems.first() {
+            Some(p) => {
+                assert_eq!(row["problem_kind"], p["kind"]);
+                assert_eq!(row["problem_line"], p["line"]);
+                assert_eq!(row["problem_column"], p["column"]);
+                assert_eq!(row["problem_ply"], p["ply"]);
+            }
+            None => assert_eq!(row["problem_kind"], Value::Null),
+        }
+        variants.insert(row["variant"].as_str().unwrap_or("none").to_owned());
+        if row["valid"] == json!(false) {
+            assert_eq!(row["ending"], Value::Null);
+        }
+    }
+    for v in ["chess", "crazyhouse", "horde", "bughouse"] {
+        assert!(variants.contains(v), "{variants:?}");
+    }
+    // Every ending the samples reach is named, with its winner.
+    let endings: std::collections::BTreeSet<String> = games
+        .iter()
+        .filter_map(|g| Some(format!("{} {}", g["ending"].as_str()?, g["winner"])))
+        .collect();
+    for e in [
+        "checkmate \"white\"",
+        "checkmate \"black\"",
+        "drop-mate \"black\"",
+    ] {
+        assert!(endings.contains(e), "{endings:?}");
+    }
+
+    // The plies: replay's SAN, UCI and FEN, ply by ply, for every game.
+    for (emit, column) in [("san", "san"), ("uci", "uci"), ("fen", "fen")] {
+        let mut args = vec!["replay", "-q", "--emit", emit];
+        args.extend(inputs.iter().map(String::as_str));
+        let (out, _, _) = run_out(&args);
+        let replayed: Vec<String> = String::from_utf8_lossy(&out)
+            .lines()
+            .filter(|l| !l.starts_with("# "))
+            .map(|l| {
+                l.strip_prefix("A ")
+                    .or(l.strip_prefix("B "))
+                    .unwrap_or(l)
+                    .to_owned()
+            })
+            .collect();
+        let ours: Vec<&str> = plies.iter().map(|p| p[column].as_str().unwrap()).collect();
+        assert_eq!(ours.len(), replayed.len(), "{emit}");
+        for (i, (a, b)) in ours.iter().zip(&replayed).enumerate() {
+            if emit == "fen" && a.contains(" | ") {
+                // A bughouse ply's FEN is the pair; replay gives the board moved on.
+                let (fa, fb) = a.split_once(" | ").unwrap();
+                let board = plies[i]["board"].as_str().unwrap();
+                assert_eq!(if board == "A" { fa } else { fb }, b, "{i}");
+            } else {
+                assert_eq!(a, b, "{emit}, ply row {i}");
+            }
+        }
+    }
+    // The clocks and evaluations: replay --json's annotations.
+    let mut args = vec!["replay", "-q", "--json", "--emit", "uci"];
+    args.extend(inputs.iter().map(String::as_str));
+    let (out, _, _) = run_out(&args);
+    let mut clocks = Vec::new();
+    for line in String::from_utf8_lossy(&out).lines() {
+        let r: Value = serde_json::from_str(line).unwrap();
+        if r["type"] != "replayed" {
+            continue;
+        }
+        let n = r["plies"].as_array().unwrap().len();
+        for i in 0..n {
+            let note = &r["annotations"][i];
+            clocks.push((note["clock"].clone(), note["cp"].clone()));
+        }
+    }
+    let bughouse: Vec<bool> = plies.iter().map(|p| p["board"] != Value::Null).collect();
+    for (i, (p, (clock, cp))) in plies.iter().zip(&clocks).enumerate() {
+        if !bughouse[i] {
+            assert_eq!(&p["clock"], clock, "ply row {i}");
+        }
+        assert_eq!(&p["eval_cp"], cp, "ply row {i}");
+    }
+    assert!(plies.iter().filter(|p| p["clock"] != Value::Null).count() > 20_000);
+    // BPGN's `{179}` clocks are read in bughouse.
+    assert!(
+        plies
+            .iter()
+            .any(|p| p["board"] == json!("B") && p["clock"].as_f64().is_some())
+    );
+    // A drop's row: its piece, no capture, the pockets after it.
+    let drop = plies
+        .iter()
+        .find(|p| p["is_drop"] == json!(true) && p["piece"] == json!("N"))
+        .unwrap();
+    assert!(drop["san"].as_str().unwrap().starts_with("N@"));
+    assert_eq!(drop["captured"], Value::Null);
+    assert!(drop["white_pocket"].is_string() && drop["black_pocket"].is_string());
+    // A game whose moves carry NAGs.
+    assert!(plies.iter().any(|p| p["nags"] != json!([])));
+}
+
+/// Lichess's columns have Lichess's types; a tag value that does not fit is null, named
+/// in `unfit` and counted on stderr; dates and times are read exactly.
+#[test]
+fn tag_values_fill_lichess_columns_or_are_counted() {
+    let dir = scratch_dir("export-unfit");
+    let pgn = dir.join("g.pgn");
+    fs::write(
+        &pgn,
+        "[Event \"Rated \\\"Blitz\\\" game\"]\n[Site \"https://lichess.org/abcd\"]\n[UTCDate \"2024.02.29\"]\n\
+         [UTCTime \"23:59:58\"]\n[WhiteElo \"1500\"]\n[BlackElo \"?\"]\n[WhiteRatingDiff \"+6\"]\n\
+         [BlackRatingDiff \"-13\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n\n\
+         [UTCDate \"2024.??.??\"]\n[UTCTime \"25:00:00\"]\n[WhiteElo \"99999\"]\n\n1. e4!? $14 $32 { [%eval #-2] } *\n",
+    )
+    .unwrap();
+    let table = dir.join("t.parquet");
+    let (_, err, code) = run_out(&[
+        "export",
+        "--games",
+        table.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("BlackElo: 1 value did not fit"), "{err}");
+    assert!(err.contains("UTCDate: 1 value did not fit"), "{err}");
+    assert!(err.contains("UTCTime: 1 value did not fit"), "{err}");
+    assert!(err.contains("WhiteElo: 1 value did not fit"), "{err}");
+    let games = rows(&table);
+    assert_eq!(games[0]["Event"], json!("Rated \"Blitz\" game"));
+    assert_eq!(games[0]["WhiteElo"], json!(1500));
+    assert_eq!(games[0]["BlackElo"], Value::Null);
+    assert_eq!(games[0]["WhiteRatingDiff"], json!(6));
+    assert_eq!(games[0]["BlackRatingDiff"], json!(-13));
+    // 2024-02-29 is day 19,782 since 1970-01-01.
+    assert_eq!(games[0]["UTCDate"], json!(19_782));
+    assert_eq!(
+        games[0]["UTCTime"],
+        json!((23 * 3600 + 59 * 60 + 58) * 1000)
+    );
+    assert_eq!(games[0]["unfit"], json!("BlackElo"));
+    assert_eq!(games[0]["variant"], json!("crazyhouse"));
+    assert_eq!(
+        games[0]["movetext"],
+        json!("1. e4 d5 2. exd5 Qxd5 3. P@e4 *")
+    );
+    assert_eq!(games[1]["unfit"], json!("UTCDate,UTCTime,WhiteElo"));
+    assert_eq!(games[1]["UTCDate"], Value::Null);
+    assert_eq!(games[1]["WhiteElo"], Value::Null);
+    assert_eq!(games[1]["variant"], json!("chess"));
+    // A move's glyph is its first NAG; a mate evaluation is `eval_mate`.
+    let plies = dir.join("p.parquet");
+    let (_, err, code) = run_out(&[
+        "export",
+        "-q",
+        "--plies",
+        plies.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let plies = rows(&plies);
+    assert_eq!(plies.len(), 6);
+    assert_eq!(plies[5]["nags"], json!([5, 14, 32]));
+    assert_eq!(plies[5]["eval_mate"], json!(-2));
+    assert_eq!(plies[5]["eval_cp"], Value::Null);
+    assert_eq!(plies[5]["Site"], Value::Null);
+    assert_eq!(plies[4]["san"], json!("P@e4"));
+    assert_eq!(plies[4]["white_pocket"], json!(""));
+    assert_eq!(plies[4]["black_pocket"], json!("p"));
+    assert_eq!(plies[3]["captured"], json!("P"));
+    assert_eq!(plies[5]["white_pocket"], Value::Null);
+}
+
+/// `-o DIR` writes Lichess's layout: a file per month, by UTCDate, else Date, else the
+/// Hive folder of unknown values; every game once.
+#[test]
+fn a_folder_of_months_in_lichess_layout() {
+    let dir = scratch_dir("export-partitions");
+    let pgn = dir.join("g.pgn");
+    let game = |date: &str| format!("{date}\n\n1. e4 e5 *\n\n");
+    let text = [
+        game("[UTCDate \"2024.05.31\"]"),
+        game("[UTCDate \"2023.12.01\"]"),
+        game("[Date \"2001.11.??\"]"),
+        game("[Date \"????.??.??\"]"),
+        game("[UTCDate \"2024.05.01\"]"),
+    ]
+    .concat();
+    fs::write(&pgn, text).unwrap();
+    let out = dir.join("table");
+    let (_, err, code) = run_out(&[
+        "export",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let file = |folder: &str| out.join(folder).join("train-00000-of-00001.parquet");
+    assert_eq!(rows(&file("year=2024/month=05")).len(), 2);
+    assert_eq!(rows(&file("year=2023/month=12")).len(), 1);
+    assert_eq!(rows(&file("year=2001/month=11")).len(), 1);
+    assert_eq!(
+        rows(&file(
+            "year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__"
+        ))
+        .len(),
+        1
+    );
+    // By year, and a part of a split run named for its part.
+    let (_, err, code) = run_out(&[
+        "export",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+        "--partition",
+        "year",
+        "--split",
+        "1/1",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        rows(&out.join("year=2024/train-00000-of-00001.parquet")).len(),
+        2
+    );
+    // No temporary file is left behind.
+    let mut leftovers = Vec::new();
+    let mut stack = vec![out.clone()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if !p.to_string_lossy().ends_with(".parquet") {
+                leftovers.push(p);
+            }
+        }
+    }
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// Nothing to write, stdout, an input as output, one file twice: refused, nothing read.
+#[test]
+fn outputs_that_are_refused() {
+    let dir = scratch_dir("export-refused");
+    let pgn = dir.join("g.pgn");
+    fs::write(&pgn, "1. e4 e5 *\n").unwrap();
+    let p = pgn.to_str().unwrap();
+    let (_, err, code) = run_out(&["export", p]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("say what to write"), "{err}");
+    let (_, err, code) = run_out(&["export", "--games", "-", p]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not to stdout"), "{err}");
+    let (_, err, code) = run_out(&["export", "--games", p, p]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("this is the input"), "{err}");
+    assert_eq!(fs::read_to_string(&pgn).unwrap(), "1. e4 e5 *\n");
+    let same = dir.join("t.parquet");
+    let s = same.to_str().unwrap();
+    let (_, err, code) = run_out(&["export", "--games", s, "--plies", s, p]);
+    assert_eq!(code, Some(2));
+    assert!(!err.is_empty());
+    assert!(!same.exists());
+}
