@@ -78,12 +78,10 @@ fn inputs() -> Vec<String> {
         .filter(|p| p.ends_with(".pgn") || p.ends_with(".pgn.zst"))
         .collect();
     files.sort();
-    let mut bpgn: Vec<String> = fs::read_dir("../shared/corpus/bpgn")
-        .map(|d| {
-            d.map(|e| e.unwrap().path().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut bpgn: Vec<String> = fs::read_dir("grammar-tests/bpgn/ok")
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
     bpgn.sort();
     files.extend(bpgn);
     files

@@ -12,6 +12,7 @@ mod interop;
 mod position;
 mod run;
 mod source;
+mod tables;
 mod tools;
 mod values;
 
@@ -426,6 +427,9 @@ fn pocketfen_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(convert_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::_table, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::export, m)?)?;
+    m.add_class::<tables::ArrowStream>()?;
     m.add_function(wrap_pyfunction!(tools::select, m)?)?;
     m.add_function(wrap_pyfunction!(tools::dedupe, m)?)?;
     m.add_function(wrap_pyfunction!(tools::split, m)?)?;

@@ -182,6 +182,9 @@ pub(crate) enum Yields {
     Chosen,
     /// `dedupe`: the text of each game whose key is new.
     Kept,
+    /// Table rows, which the Rust side reads (`next_record_or_end`): the iteration gives
+    /// none.
+    Rows,
 }
 
 /// The items of a run over an archive: the records of `validate` as dicts, the games of
@@ -486,6 +489,7 @@ pub(crate) fn start(
         Task::Replay { annotations, .. } => Yields::Plies { annotations },
         Task::Select(..) => Yields::Chosen,
         Task::Dedupe { .. } => Yields::Kept,
+        Task::Export { .. } => Yields::Rows,
     };
     let opts = RunOptions {
         game,

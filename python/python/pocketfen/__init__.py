@@ -50,6 +50,7 @@ from ._pocketfen import (
     convert_fen,
     convert_pgn,
     dedupe,
+    export,
     merge,
     replay,
     select,
@@ -57,6 +58,7 @@ from ._pocketfen import (
     splits,
     validate,
 )
+from ._pocketfen import _table
 
 # The records and arguments, named for annotations (`from pocketfen import GameRecord`);
 # the stub gives type checkers the same, with the keys that may be absent marked so.
@@ -183,6 +185,14 @@ class Annotation(_TypedDict):
     highlights: _NotRequired["list[str]"]
 
 
+class ExportResult(_TypedDict):
+    """What `export` wrote: the rows of each table and the files."""
+
+    games: int
+    plies: int
+    files: "list[str]"
+
+
 class FenProblem(_TypedDict):
     """A problem of a position, from `check_fen`: the `board` of a pair (`A`, `B`, or
     None), `severity`, `kind` and `message`."""
@@ -213,6 +223,7 @@ __all__ = [
     "Dialect",
     "DropStyle",
     "Emit",
+    "ExportResult",
     "FenError",
     "FenProblem",
     "GameRecord",
@@ -241,13 +252,51 @@ __all__ = [
     "convert_fen",
     "convert_pgn",
     "dedupe",
+    "export",
+    "games_table",
     "merge",
+    "plies_table",
     "replay",
     "select",
     "split",
     "splits",
     "validate",
 ]
+
+def _read_table(stream):
+    try:
+        import pyarrow
+    except ImportError as e:  # pyarrow is needed for tables only
+        raise ImportError("games_table and plies_table return pyarrow Tables: pip install pyarrow") from e
+    return pyarrow.RecordBatchReader.from_stream(stream).read_all()
+
+
+def games_table(source: Source, *, strict: bool = False, jobs: int = 0, split: "_Optional[Split]" = None):
+    """The games table of an archive as a `pyarrow.Table`, a row per game: Lichess's
+    columns with Lichess's types (`Event`, `Site`, `White`, `Black`, `Result`,
+    `WhiteTitle`, `BlackTitle`, `WhiteElo`…`BlackRatingDiff` as int16, `UTCDate` as
+    date32, `UTCTime` as time32, `ECO`, `Opening`, `Termination`, `TimeControl`,
+    `movetext`), then pocketfen's (`variant`, `fen`, `plies`, `ending`, `ending_board`,
+    `winner`, `valid`, `problems`, the first problem's `problem_kind`, `problem_line`,
+    `problem_column`, `problem_ply`, the source's `file`, `game`, `line`, bughouse's four
+    players and ratings, `Date`, `unfit`), as `pocketfen export --games` writes them. The
+    batches come from the native module through the Arrow C stream interface, with no copy
+    through Python objects. `source`, `strict`, `jobs` and `split` are as `validate`'s; a
+    game over the size limit is in no table. Needs pyarrow."""
+    return _read_table(_table(source, "games", strict=strict, jobs=jobs, split=split))
+
+
+def plies_table(
+    source: Source, *, fen: bool = False, strict: bool = False, jobs: int = 0, split: "_Optional[Split]" = None
+):
+    """The plies table of an archive as a `pyarrow.Table`, a row per mainline ply: the
+    game's `file`, `game` and `Site`, `ply`, `board` (bughouse), `move_number`, `side`,
+    `san`, `uci`, `is_drop`, `piece`, `captured`, `promotion`, `check`, `mate`, the
+    pockets after it (`white_pocket`, `black_pocket`), `clock` and `elapsed` in seconds,
+    `eval_cp` or `eval_mate`, `nags`, and with `fen=True` the FEN after it, as
+    `pocketfen export --plies` writes them. Needs pyarrow."""
+    return _read_table(_table(source, "plies", fen=fen, strict=strict, jobs=jobs, split=split))
+
 
 # The native module is an implementation detail: everything is here.
 del _pocketfen  # noqa: F821 (bound by the import above)

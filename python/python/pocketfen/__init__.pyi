@@ -5,6 +5,7 @@ from types import TracebackType
 from typing import IO, Generic, Iterable, Iterator, Literal, Optional, Protocol, TypeVar, Union, overload
 
 import chess
+import pyarrow  # type: ignore[import-untyped, import-not-found, unused-ignore]
 from typing_extensions import NotRequired, Self, TypedDict
 
 __version__: str
@@ -339,6 +340,42 @@ def split(
     by_tag: Optional[str] = None,
     jobs: int = 0,
 ) -> list[tuple[str, int]]: ...
+
+def games_table(
+    source: Source,
+    *,
+    strict: bool = False,
+    jobs: int = 0,
+    split: Optional[Split] = None,
+) -> "pyarrow.Table": ...
+def plies_table(
+    source: Source,
+    *,
+    fen: bool = False,
+    strict: bool = False,
+    jobs: int = 0,
+    split: Optional[Split] = None,
+) -> "pyarrow.Table": ...
+
+class ExportResult(TypedDict):
+    """What `export` wrote: the rows of each table and the files."""
+
+    games: int
+    plies: int
+    files: list[str]
+
+def export(
+    source: Source,
+    games: Optional[Union[str, "os.PathLike[str]"]] = None,
+    plies: Optional[Union[str, "os.PathLike[str]"]] = None,
+    *,
+    fen: bool = False,
+    output_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+    partition: Literal["year/month", "year"] = "year/month",
+    strict: bool = False,
+    jobs: int = 0,
+    split: Optional[Split] = None,
+) -> ExportResult: ...
 
 class Annotation(TypedDict):
     """What a ply's comments say, from `replay(…, annotations=True)`: the mover's

@@ -1,0 +1,270 @@
+"""games_table, plies_table and export: the tables read by pyarrow, Polars and DuckDB;
+Lichess's columns of the same types as a table in Lichess's schema written by pyarrow;
+the plies checked move by move against python-chess; special games column by column."""
+
+import datetime
+import pathlib
+
+import chess
+import chess.pgn
+import chess.variant
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import pocketfen
+from conftest import GRAMMAR, SAMPLES, run_cli
+
+LICHESS_SAMPLE = SAMPLES / "lichess_standard_2025-05_sample438.pgn"
+ZH_SAMPLE = SAMPLES / "lichess_zh_2018_JannLee-CrazyAra.pgn"
+HORDE_SAMPLE = SAMPLES / "lichess_horde_2022_Daymon_Rivera-pripredi.pgn"
+BUGHOUSE = GRAMMAR / "bpgn" / "ok" / "bughousedb_1934587.bpgn"
+
+# Lichess's Parquet schema (the column types its files on Hugging Face have).
+LICHESS_SCHEMA = pa.schema(
+    [
+        ("Event", pa.string()),
+        ("Site", pa.string()),
+        ("White", pa.string()),
+        ("Black", pa.string()),
+        ("Result", pa.string()),
+        ("WhiteTitle", pa.string()),
+        ("BlackTitle", pa.string()),
+        ("WhiteElo", pa.int16()),
+        ("BlackElo", pa.int16()),
+        ("WhiteRatingDiff", pa.int16()),
+        ("BlackRatingDiff", pa.int16()),
+        ("UTCDate", pa.date32()),
+        ("UTCTime", pa.time32("s")),
+        ("ECO", pa.string()),
+        ("Opening", pa.string()),
+        ("Termination", pa.string()),
+        ("TimeControl", pa.string()),
+        ("movetext", pa.string()),
+    ]
+)
+
+
+def lichess_parquet(path, pgn_path, **write_options):
+    """The games of a Lichess PGN in Lichess's schema, written by pyarrow (tags read by
+    python-chess, movetext as the text after the tags)."""
+    text = pathlib.Path(pgn_path).read_text()
+    columns = {name: [] for name in LICHESS_SCHEMA.names}
+    for chunk in text.split("\n\n[Event ")[:50]:
+        chunk = chunk if chunk.startswith("[Event ") else "[Event " + chunk
+        game = chess.pgn.read_game(__import__("io").StringIO(chunk))
+        head, _, movetext = chunk.strip().partition("\n\n")
+        for name in LICHESS_SCHEMA.names[:-1]:
+            value = game.headers.get(name)
+            t = LICHESS_SCHEMA.field(name).type
+            if value is None or "?" in value:
+                value = None
+            elif t == pa.int16():
+                value = int(value)
+            elif t == pa.date32():
+                value = datetime.date(*map(int, value.split(".")))
+            elif t == pa.time32("s"):
+                value = datetime.time(*map(int, value.split(":")))
+            columns[name].append(value)
+        columns["movetext"].append(movetext.strip())
+    table = pa.table(columns, schema=LICHESS_SCHEMA)
+    pq.write_table(table, path, **write_options)
+    return table
+
+
+def test_games_table_is_what_export_writes(tmp_path, pocketfen_cli):
+    path = tmp_path / "games.parquet"
+    plies = tmp_path / "plies.parquet"
+    out = run_cli(pocketfen_cli, "export", "-q", "--games", path, "--plies", plies, SAMPLES)
+    assert out.returncode == 0, out.stderr
+    written = pq.read_table(path)
+    ours = pocketfen.games_table(SAMPLES, jobs=2)
+    assert ours.schema == written.schema
+    assert ours.equals(written)
+    assert pocketfen.plies_table(SAMPLES).equals(pq.read_table(plies))
+    # What the Python function writes is the command's too.
+    again = tmp_path / "again.parquet"
+    result = pocketfen.export(SAMPLES, again)
+    assert result == {"games": ours.num_rows, "plies": 0, "files": [str(again)]}
+    assert pq.read_table(again).equals(written)
+
+
+def test_lichess_columns_have_lichess_types(tmp_path):
+    theirs = tmp_path / "lichess.parquet"
+    lichess_parquet(theirs, LICHESS_SAMPLE)
+    ours = tmp_path / "ours.parquet"
+    pocketfen.export(LICHESS_SAMPLE, ours)
+    their_schema = pq.read_schema(theirs)
+    our_schema = pq.read_schema(ours)
+    assert our_schema.names[: len(LICHESS_SCHEMA)] == LICHESS_SCHEMA.names
+    for field in their_schema:
+        assert our_schema.field(field.name).type == field.type, field.name
+    # DuckDB puts Lichess's rows and ours in one table, column by column.
+    union = duckdb.sql(
+        f"SELECT * FROM read_parquet('{theirs}') UNION ALL BY NAME "
+        f"SELECT {', '.join(LICHESS_SCHEMA.names)} FROM read_parquet('{ours}')"
+    )
+    assert union.columns == LICHESS_SCHEMA.names
+    rows = duckdb.sql(
+        f"SELECT Site, WhiteElo, UTCDate, UTCTime, movetext FROM read_parquet('{theirs}') "
+        f"EXCEPT SELECT Site, WhiteElo, UTCDate, UTCTime, movetext FROM read_parquet('{ours}')"
+    ).fetchall()
+    assert rows == [], rows[:3]
+    # Polars concatenates them.
+    both = pl.concat(
+        [pl.read_parquet(theirs), pl.read_parquet(ours).select(LICHESS_SCHEMA.names)], how="vertical"
+    )
+    assert both.height == 50 + 438
+    assert both.schema["WhiteElo"] == pl.Int16 and both.schema["UTCDate"] == pl.Date
+
+
+def board_for(variant, fen):
+    if variant == "crazyhouse":
+        return chess.variant.CrazyhouseBoard(fen) if fen else chess.variant.CrazyhouseBoard()
+    if variant == "horde":
+        return chess.variant.HordeBoard(fen) if fen else chess.variant.HordeBoard()
+    return chess.Board(fen) if fen else chess.Board()
+
+
+def folder(tmp_path, named):
+    """A folder holding these files under these names (a run reads it in name order)."""
+    for name, source in named.items():
+        (tmp_path / name).write_bytes(pathlib.Path(source).read_bytes())
+    return tmp_path
+
+
+def test_plies_are_python_chess_moves(tmp_path):
+    files = folder(tmp_path, {"a.pgn": LICHESS_SAMPLE, "b.pgn": ZH_SAMPLE, "c.pgn": HORDE_SAMPLE})
+    games = pocketfen.games_table(files).to_pylist()
+    plies = pocketfen.plies_table(files, fen=True).to_pylist()
+    by_game = {}
+    for p in plies:
+        by_game.setdefault((p["file"], p["game"]), []).append(p)
+    checked = 0
+    for g in games:
+        rows = by_game.get((g["file"], g["game"]), [])
+        assert len(rows) == g["plies"]
+        start = g["fen"] if g["variant"] == "crazyhouse" else None
+        board = board_for(g["variant"], None if start and start.startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/") else start)
+        for p in rows:
+            move = board.parse_san(p["san"])
+            assert p["uci"] == move.uci(), p
+            assert p["is_drop"] == (move.drop is not None)
+            assert p["promotion"] == (chess.piece_symbol(move.promotion).upper() if move.promotion else None)
+            captured = board.piece_at(move.to_square) if not board.is_en_passant(move) else chess.Piece(chess.PAWN, not board.turn)
+            assert p["captured"] == (captured.symbol().upper() if captured and move.drop is None else None), p
+            assert p["side"] == ("white" if board.turn else "black")
+            assert p["move_number"] == board.fullmove_number
+            board.push(move)
+            assert p["check"] == board.is_check()
+            assert p["mate"] == board.is_checkmate()
+            assert p["fen"].split(" ")[0].split("/")[:8] == board.board_fen(promoted=g["variant"] == "crazyhouse").split("/")
+            if g["variant"] == "crazyhouse":
+                white = "".join(sorted(str(board.pockets[chess.WHITE]).upper()))
+                black = "".join(sorted(str(board.pockets[chess.BLACK])))
+                assert "".join(sorted(p["white_pocket"])) == white
+                assert "".join(sorted(p["black_pocket"])) == black
+            else:
+                assert p["white_pocket"] is None and p["black_pocket"] is None
+            checked += 1
+        if g["valid"] and g["ending"] == "checkmate":
+            assert board.is_checkmate()
+            assert g["winner"] == ("black" if board.turn else "white")
+    assert checked > 28000
+
+
+def test_special_games_column_by_column(tmp_path):
+    promoted = tmp_path / "a_promoted.pgn"
+    promoted.write_text(
+        '[Event "Promoted"]\n[Site "https://lichess.org/abcdefgh"]\n[UTCDate "2024.01.31"]\n[UTCTime "12:00:05"]\n'
+        '[WhiteElo "1500"]\n[BlackElo "1600"]\n[Variant "Crazyhouse"]\n[SetUp "1"]\n[FEN "4r2k/3P4/5n2/8/8/8/8/K7/ w - - 0 1"]\n\n'
+        "1. dxe8=Q+ { [%clk 0:01:00] [%eval 3.5] } 1... Nxe8 { [%clk 0:00:58] } 2. R@e7 $2 { [%eval #4] } *\n"
+    )
+    chess960 = tmp_path / "b_chess960.pgn"
+    chess960.write_text(
+        '[Event "Fischer"]\n[Result "1/2-1/2"]\n[Variant "Chess960"]\n[SetUp "1"]\n[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"]\n\n'
+        "1. d4 d5 2. Nd3 Nd6 1/2-1/2\n"
+    )
+    horde_file = tmp_path / "c_horde.pgn"
+    bughouse_file = tmp_path / "d_bughouse.bpgn"
+    folder(tmp_path, {horde_file.name: HORDE_SAMPLE, bughouse_file.name: BUGHOUSE})
+    games = pocketfen.games_table(tmp_path).to_pylist()
+    plies = pocketfen.plies_table(tmp_path, fen=True).to_pylist()
+    zh, c960, horde, bug = games
+    assert zh["variant"] == "crazyhouse" and zh["fen"] == "4r2k/3P4/5n2/8/8/8/8/K7/ w - - 0 1"
+    assert (zh["Event"], zh["Site"], zh["WhiteElo"], zh["BlackElo"]) == ("Promoted", "https://lichess.org/abcdefgh", 1500, 1600)
+    assert zh["UTCDate"] == datetime.date(2024, 1, 31) and zh["UTCTime"] == datetime.time(12, 0, 5)
+    assert (zh["plies"], zh["valid"], zh["problems"], zh["ending"], zh["winner"]) == (3, True, 0, None, None)
+    assert zh["movetext"].startswith("1. dxe8=Q+ {") and zh["movetext"].endswith("$2 { [%eval #4] } *")
+    assert zh["unfit"] is None and zh["WhiteA"] is None and zh["Date"] is None
+    zh_plies = [p for p in plies if p["file"] == str(promoted)]
+    first, second, third = zh_plies
+    assert (first["san"], first["uci"], first["piece"], first["captured"], first["promotion"]) == ("dxe8=Q+", "d7e8q", "P", "R", "Q")
+    assert (first["check"], first["white_pocket"], first["black_pocket"]) == (True, "R", "")
+    assert first["fen"].startswith("4Q~2k/")
+    assert (first["clock"], first["eval_cp"], first["eval_mate"], first["nags"]) == (60.0, 350, None, [])
+    # The promoted queen taken goes to Black's pocket as a pawn.
+    assert (second["san"], second["captured"], second["white_pocket"], second["black_pocket"]) == ("Nxe8", "Q", "R", "p")
+    assert (second["clock"], second["side"], second["move_number"]) == (58.0, "black", 1)
+    assert (third["san"], third["is_drop"], third["piece"], third["white_pocket"]) == ("R@e7", True, "R", "")
+    assert (third["eval_mate"], third["nags"], third["ply"], third["board"]) == (4, [2], 3, None)
+
+    assert c960["variant"] == "chess" and c960["fen"].startswith("bbqnnrkr/pppppppp/")
+    assert (c960["plies"], c960["valid"], c960["Result"], c960["ending"]) == (4, True, "1/2-1/2", None)
+    c960_plies = [p for p in plies if p["file"] == str(chess960)]
+    assert [p["uci"] for p in c960_plies] == ["d2d4", "d7d5", "e1d3", "e8d6"]
+
+    assert horde["variant"] == "horde" and horde["valid"]
+    assert horde["fen"].startswith("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP")
+    horde_plies = [p for p in plies if p["file"] == str(horde_file)]
+    assert len(horde_plies) == horde["plies"] and horde_plies[0]["white_pocket"] is None
+
+    text = BUGHOUSE.read_text()
+    assert bug["variant"] == "bughouse" and bug["valid"]
+    for seat in ("WhiteA", "BlackA", "WhiteB", "BlackB"):
+        assert f'[{seat} "{bug[seat]}"]' in text
+        assert f'[{seat}Elo "{bug[seat + "Elo"]}"]' in text
+    bug_plies = [p for p in plies if p["file"] == str(bughouse_file)]
+    assert bug["ending"] == ("drop-mate" if bug_plies[-1]["is_drop"] else "checkmate")
+    assert bug["ending_board"] == bug_plies[-1]["board"]
+    assert bug["winner"] == bug_plies[-1]["side"]
+    assert {p["board"] for p in bug_plies} == {"A", "B"}
+    assert all(" | " in p["fen"] for p in bug_plies)
+    assert sum(p["clock"] is not None for p in bug_plies) == len(bug_plies)
+    assert bug_plies[-1]["mate"]
+
+
+def test_export_layout_is_read_by_polars_and_duckdb_with_its_partitions(tmp_path):
+    result = pocketfen.export(SAMPLES, output_dir=tmp_path / "db")
+    assert all(f.endswith("train-00000-of-00001.parquet") for f in result["files"])
+    frame = pl.read_parquet(tmp_path / "db" / "**" / "*.parquet", hive_partitioning=True)
+    assert frame.height == result["games"]
+    dated = frame.filter(pl.col("UTCDate").is_not_null())
+    assert (dated["UTCDate"].dt.year() == dated["year"].cast(pl.Int32)).all()
+    assert (dated["UTCDate"].dt.month() == dated["month"].cast(pl.Int32)).all()
+    counts = duckdb.sql(
+        f"SELECT year, CAST(month AS INTEGER), count(*) FROM read_parquet('{tmp_path}/db/**/*.parquet', hive_partitioning = true) "
+        "WHERE year = 2025 AND CAST(month AS INTEGER) = 5 GROUP BY ALL"
+    ).fetchall()
+    assert counts == [(2025, 5, 438)]
+
+
+def test_a_table_without_pyarrow_is_refused_clearly_and_bad_arguments(tmp_path):
+    with pytest.raises(ValueError, match="games or plies"):
+        pocketfen._table(SAMPLES, "moves")
+    with pytest.raises(ValueError, match="say what to write"):
+        pocketfen.export(SAMPLES)
+    with pytest.raises(ValueError, match="partition"):
+        pocketfen.export(SAMPLES, output_dir=tmp_path / "x", partition="week")
+    with pytest.raises(ValueError, match="plies"):
+        pocketfen.export(SAMPLES, tmp_path / "g.parquet", fen=True)
+    with pytest.raises(OSError, match="this is the input"):
+        pocketfen.export(LICHESS_SAMPLE, LICHESS_SAMPLE)
+    assert LICHESS_SAMPLE.read_text().startswith("[Event ")
+    # A stream is read once by one consumer.
+    stream = pocketfen._table(ZH_SAMPLE)
+    assert pa.RecordBatchReader.from_stream(stream).read_all().num_rows == 1
+    with pytest.raises(RuntimeError, match="already read"):
+        pa.RecordBatchReader.from_stream(stream)
