@@ -394,3 +394,191 @@ fn outputs_that_are_refused() {
     assert!(!err.is_empty());
     assert!(!same.exists());
 }
+
+/// A problem as the round trip compares it: kind, ply, token, reason, column.
+type Problem = (String, Value, Value, String, Value);
+
+/// The problems of a `validate --json --all` run, per game: (kind, ply, token, reason),
+/// and the column when the problem is a move's (its movetext line is the same text).
+fn problems_of(args: &[&str]) -> Vec<Vec<Problem>> {
+    let mut all = vec!["validate", "-q", "--json", "--all"];
+    all.extend(args);
+    let (out, _, _) = run_out(&all);
+    String::from_utf8_lossy(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["type"] == "game")
+        .map(|r| {
+            r["problems"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    let column = if p["ply"].is_null() {
+                        Value::Null
+                    } else {
+                        p["column"].clone()
+                    };
+                    (
+                        p["kind"].as_str().unwrap().to_owned(),
+                        p["ply"].clone(),
+                        p["token"].clone(),
+                        p["reason"].as_str().unwrap().to_owned(),
+                        column,
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A games table read as an archive gives the problems its PGN gives, game by game (the
+/// games whose start reads; a game numbered by its row); its lines are its movetext's.
+#[test]
+fn a_games_table_validates_as_its_pgn() {
+    let dir = scratch_dir("export-round-trip");
+    let mut inputs = inputs();
+    let mut errs: Vec<String> = fs::read_dir("grammar-tests/pgn/err")
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    errs.sort();
+    inputs.extend(errs);
+    for (i, input) in inputs.iter().enumerate() {
+        let table = dir.join(format!("{i}.parquet"));
+        let t = table.to_str().unwrap();
+        let (_, err, code) = run_out(&["export", "-q", "--games", t, input]);
+        assert_eq!(code, Some(0), "{input}: {err}");
+        let pgn = problems_of(&[input]);
+        let rows = rows(&table);
+        let read = problems_of(&[t]);
+        assert_eq!(read.len(), pgn.len(), "{input}");
+        for (k, (ours, theirs)) in read.iter().zip(&pgn).enumerate() {
+            if rows[k]["fen"].is_null() && !theirs.is_empty() {
+                continue; // a start that did not read: the table has no start to give
+            }
+            // `[CurrentPosition]` and `[PlyCount]` are no columns of the table, and its
+            // `fen` is the start used (Horde's, for a Horde game whose `[FEN]` was the
+            // standard start): their checks have nothing to read there.
+            let untabled = [
+                "current-position-mismatch",
+                "ply-count-mismatch",
+                "horde-standard-fen",
+            ];
+            let theirs: Vec<_> = theirs
+                .iter()
+                .filter(|p| !untabled.contains(&p.0.as_str()))
+                .cloned()
+                .collect();
+            assert_eq!(ours, &theirs, "{input}, game {}", k + 1);
+        }
+    }
+    // A move's problem is located in its movetext: line 1 is the movetext's first.
+    let table = dir.join("drop.parquet");
+    let t = table.to_str().unwrap();
+    run_out(&[
+        "export",
+        "-q",
+        "--games",
+        t,
+        "grammar-tests/pgn/err/illegal-drop.pgn",
+    ]);
+    let (out, _, code) = run_out(&["validate", t]);
+    assert_eq!(code, Some(1));
+    let text = String::from_utf8_lossy(&out);
+    let movetext = rows(&table)[0]["movetext"].as_str().unwrap().to_owned();
+    let first = text.lines().next().unwrap();
+    let place = first.strip_prefix(&format!("{t}:")).unwrap();
+    let (line, rest) = place.split_once(':').unwrap();
+    let column: usize = rest.split_once(':').unwrap().0.parse().unwrap();
+    let token = first.split('(').nth(1).unwrap().split(')').next().unwrap();
+    let at = movetext
+        .lines()
+        .nth(line.parse::<usize>().unwrap() - 1)
+        .unwrap();
+    assert_eq!(&at[column - 1..column - 1 + token.len()], token, "{first}");
+}
+
+/// A part of a split run is the row groups that start in its bytes: the parts' records
+/// merge to the whole file's, and rows keep their numbers.
+#[test]
+fn parts_of_a_table_are_row_groups_and_merge() {
+    use pocketfen::game::{Options, RowOptions, game_rows};
+    use pocketfen::run::record::ExportedRecord;
+    use pocketfen::stream::GameSplitter;
+    use pocketfen::table::{GamesBuilder, TableWriter, WriteOptions};
+    let dir = scratch_dir("export-parts");
+    let table = dir.join("groups.parquet");
+    let text = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+    let mut writer = TableWriter::new(
+        GamesBuilder::new(),
+        fs::File::create(&table).unwrap(),
+        WriteOptions {
+            row_group_rows: 40,
+            batch_rows: 40,
+            ..WriteOptions::GAMES
+        },
+    )
+    .unwrap();
+    for game in GameSplitter::new(&text[..]) {
+        let game = game.unwrap();
+        let rows = game_rows(&game, &Options::default(), RowOptions::default());
+        writer
+            .push(&ExportedRecord {
+                file: "s.pgn".into(),
+                game: game.number,
+                line: game.line,
+                row: rows.game,
+                plies: rows.plies,
+                too_large: None,
+            })
+            .unwrap();
+    }
+    writer.finish().unwrap();
+    let t = table.to_str().unwrap();
+    let (whole, _, code) = run_out(&["validate", "-q", "--json", "--all", t]);
+    assert_eq!(code, Some(0));
+    let mut parts = Vec::new();
+    let mut games = 0;
+    for k in 1..=4 {
+        let split = format!("{k}/4");
+        let (out, err, code) =
+            run_out(&["validate", "-q", "--json", "--all", "--split", &split, t]);
+        assert_eq!(code, Some(0), "{err}");
+        let summary: Value =
+            serde_json::from_str(String::from_utf8_lossy(&out).lines().last().unwrap()).unwrap();
+        assert_eq!(summary["split"]["row_groups"], json!(true));
+        games += summary["games"].as_u64().unwrap();
+        assert!(summary["games"].as_u64().unwrap() > 0, "part {k}");
+        let part = dir.join(format!("part-{k}.jsonl"));
+        fs::write(&part, &out).unwrap();
+        parts.push(part.to_string_lossy().into_owned());
+    }
+    assert_eq!(games, 438);
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(String::as_str));
+    let (merged, err, code) = run_out(&args);
+    assert_eq!(code, Some(0), "{err}");
+    let (merged, whole) = (
+        String::from_utf8_lossy(&merged),
+        String::from_utf8_lossy(&whole),
+    );
+    let differ = merged.lines().zip(whole.lines()).find(|(a, b)| a != b);
+    assert!(merged == whole, "{differ:?}");
+    // A Parquet file without games: its columns are named.
+    let plies = dir.join("plies.parquet");
+    let (_, err, code) = run_out(&[
+        "export",
+        "-q",
+        "--plies",
+        plies.to_str().unwrap(),
+        "samples/lichess_zh_2018_JannLee-CrazyAra.pgn",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let (_, err, code) = run_out(&["validate", plies.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("without a `movetext` column") && err.contains("file, game, Site, ply"),
+        "{err}"
+    );
+}

@@ -285,7 +285,9 @@ pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -
         && s.stream_error.is_none()
         && !s.interrupted
     {
-        let why = if p.compression == pocketfen::stream::Compression::None {
+        let why = if p.row_groups {
+            "a part of a Parquet file holds the row groups that start in its bytes, and none does here (row groups larger than the parts leave parts empty: split into fewer parts)".to_owned()
+        } else if p.compression == pocketfen::stream::Compression::None {
             "after its start the file has no tag line after a blank line that follows movetext (a point where a game surely starts), so the games there belong to the parts before it".to_owned()
         } else {
             format!(

@@ -56,6 +56,8 @@ struct Current {
     part: Option<PartState>,
     /// A fingerprint of the options the archive is read with.
     options: u64,
+    /// The `split` record of a part of a Parquet file, known when it opens.
+    rows_split: Option<SplitRecord>,
 }
 
 /// A run over archives: an iterator of [`RunRecord`]s, in input order whatever the
@@ -158,7 +160,7 @@ impl Run {
             self.complete = false;
             return false;
         }
-        let Some(source) = self.sources.pop_front() else {
+        let Some(mut source) = self.sources.pop_front() else {
             return false;
         };
         self.files += 1;
@@ -168,6 +170,13 @@ impl Run {
         if game.format == Format::Auto {
             game.format = Format::from_path(&name);
         }
+        #[cfg(feature = "parquet")]
+        if crate::stream::parquet::is_parquet(&mut source) {
+            self.open_parquet(source, name, start, game);
+            return true;
+        }
+        #[cfg(not(feature = "parquet"))]
+        let _ = &mut source;
         let mut read = Arc::new(AtomicU64::new(0));
         let mut size = None;
         let opened = match self.opts.split {
@@ -193,21 +202,7 @@ impl Run {
         let (mut splitter, compression, trailing, part) = match opened {
             Ok(o) => o,
             Err(e) => {
-                self.complete = false;
-                self.queued.push_back(RunRecord::Summary(SummaryRecord {
-                    version: SCHEMA_VERSION,
-                    file: name,
-                    totals: Totals::default(),
-                    bytes: 0,
-                    seconds: self.opts.timings.then_some(0.0),
-                    complete: false,
-                    interrupted: false,
-                    stream_error: Some(e.to_string()),
-                    trailing_bytes: None,
-                    opened: false,
-                    compression: Compression::None,
-                    split: None,
-                }));
+                self.unopened(name, &e);
                 return true;
             }
         };
@@ -230,7 +225,7 @@ impl Run {
         self.current = Some(Current {
             name,
             games: Ordered::new(
-                splitter,
+                Box::new(splitter),
                 self.jobs,
                 work,
                 self.opts.stop.clone(),
@@ -242,8 +237,100 @@ impl Run {
             trailing,
             part,
             options,
+            rows_split: None,
         });
         true
+    }
+
+    /// The summary of a source that did not open.
+    fn unopened(&mut self, name: String, e: &std::io::Error) {
+        self.complete = false;
+        self.queued.push_back(RunRecord::Summary(SummaryRecord {
+            version: SCHEMA_VERSION,
+            file: name,
+            totals: Totals::default(),
+            bytes: 0,
+            seconds: self.opts.timings.then_some(0.0),
+            complete: false,
+            interrupted: false,
+            stream_error: Some(e.to_string()),
+            trailing_bytes: None,
+            opened: false,
+            compression: Compression::None,
+            split: None,
+        }));
+    }
+
+    /// Opens a Parquet file's rows as its games (a part's row groups with `--split`).
+    #[cfg(feature = "parquet")]
+    fn open_parquet(
+        &mut self,
+        source: Source,
+        name: String,
+        start: Instant,
+        game: crate::game::Options,
+    ) {
+        use crate::stream::parquet::ParquetGames;
+        let (mut games, part, _size) =
+            match ParquetGames::open(source, self.opts.split, self.opts.max_game_bytes) {
+                Ok(o) => o,
+                Err(e) => return self.unopened(name, &e),
+            };
+        if let Some(progress) = &self.opts.progress {
+            let (progress, file) = (Arc::clone(progress), self.files);
+            games.on_progress(move |bytes, games| {
+                progress(Progress {
+                    file,
+                    bytes,
+                    games,
+                    file_bytes: None,
+                });
+            });
+        }
+        let options = crate::stream::fingerprint(
+            format!("{:?} {:?} {}", self.task, game, self.opts.max_game_bytes).as_bytes(),
+        );
+        let hex = |h: u64| format!("{h:016x}");
+        let point = |p: Option<(u64, u64)>| {
+            p.map(|(offset, print)| SplitPoint {
+                offset,
+                skip: 0,
+                print: hex(print),
+            })
+        };
+        let rows_split = self.opts.split.zip(part).map(|(split, part)| SplitRecord {
+            part: split.part,
+            of: split.of,
+            size: part.size,
+            modified: part.modified,
+            head: hex(part.head),
+            compression: Compression::None,
+            start: point(part.start),
+            end: point(part.end),
+            aligned: true,
+            // A game's lines are its movetext's: the parts add none to the next.
+            lines: 0,
+            options: hex(options),
+            row_groups: true,
+        });
+        let work = self.task.work(&name, game, &self.keep_bytes);
+        self.current = Some(Current {
+            name,
+            games: Ordered::new(
+                Box::new(games),
+                self.jobs,
+                work,
+                self.opts.stop.clone(),
+                self.opts.eager,
+            ),
+            totals: Totals::default(),
+            start,
+            compression: Compression::None,
+            trailing: TrailingNote::default(),
+            part: None,
+            options,
+            rows_split,
+        });
     }
 
     /// The record of a worked-on game (none for a game `validate` has nothing to say
@@ -268,6 +355,7 @@ impl Run {
             bytes = read;
             record
         });
+        let split = split.or(current.rows_split.take());
         let t = current.totals;
         self.total.merge(&t);
         self.bytes += bytes;
@@ -338,6 +426,7 @@ fn split_record(state: &PartState, options: u64, read: u64) -> (u64, SplitRecord
             |(_, line)| line - 1,
         ),
         options: hex(options),
+        row_groups: false,
     };
     (stop.map_or(read, |(offset, _)| offset), record)
 }

@@ -9,7 +9,7 @@
 //! takes, so a slow game holds up at most that many batches behind it, not the stream.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{self, BufRead};
+use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -17,7 +17,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use crate::stream::split::{GameSplitter, RawGame};
+use crate::stream::split::{Games, RawGame};
 
 /// Games handed to a worker at once: at most this many…
 const BATCH_GAMES: usize = 256;
@@ -38,7 +38,7 @@ pub(crate) struct Ordered<T> {
 enum Inner<T> {
     /// One job: each game is split and worked on by the caller, when asked for.
     Here {
-        games: Box<GameSplitter<Box<dyn BufRead + Send>>>,
+        games: Box<dyn Games>,
         work: Work<T>,
         error: Option<io::Error>,
         done: bool,
@@ -81,7 +81,7 @@ struct Shared {
 }
 
 struct State {
-    games: GameSplitter<Box<dyn BufRead + Send>>,
+    games: Box<dyn Games>,
     /// The number of the next batch to take.
     taken: usize,
     /// The stream has ended (or failed), or the consumer has gone.
@@ -111,7 +111,7 @@ impl<T: Send + 'static> Ordered<T> {
     /// Starts working on the games of `games` with `jobs` threads (1: on the caller's
     /// thread, as results are asked for).
     pub(crate) fn new(
-        games: GameSplitter<Box<dyn BufRead + Send>>,
+        games: Box<dyn Games>,
         jobs: usize,
         work: Work<T>,
         stop: Stop,
@@ -126,7 +126,7 @@ impl<T: Send + 'static> Ordered<T> {
         if jobs <= 1 {
             return Ordered {
                 inner: Inner::Here {
-                    games: Box::new(games),
+                    games,
                     work,
                     error: None,
                     done: false,
@@ -368,8 +368,10 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 
-    fn splitter(text: String) -> GameSplitter<Box<dyn BufRead + Send>> {
-        GameSplitter::new(Box::new(io::Cursor::new(text.into_bytes())))
+    fn splitter(text: String) -> Box<dyn Games> {
+        Box::new(crate::stream::GameSplitter::new(io::Cursor::new(
+            text.into_bytes(),
+        )))
     }
 
     fn games(n: usize) -> String {

@@ -279,6 +279,12 @@ pub struct SplitRecord {
     pub lines: usize,
     /// A fingerprint of the options the part was read with (hex).
     pub options: String,
+    /// The part is row groups of a Parquet file (those that start in its bytes), not text.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
+    pub row_groups: bool,
 }
 
 /// A game's place in a split file: the byte of the file (a frame's first when it is

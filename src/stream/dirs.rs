@@ -6,7 +6,11 @@ use std::path::{Path, PathBuf};
 use super::is_archive_name;
 
 /// What is said of a directory with no archive under it ([`archives_under`] finds none).
-pub const NO_ARCHIVE: &str = "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .zstd, .gz or .bz2 or not)";
+pub const NO_ARCHIVE: &str = if cfg!(feature = "parquet") {
+    "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .zstd, .gz or .bz2 or not, or *.parquet)"
+} else {
+    "a directory with no archive in it (*.pgn or *.bpgn, compressed with .zst, .zstd, .gz or .bz2 or not)"
+};
 
 /// The archives under `dir`, in sorted order, as ripgrep walks: hidden entries (their
 /// names start with `.`) are left out, symbolic links to directories are not followed,

@@ -21,6 +21,8 @@ mod names;
 mod open;
 #[cfg(feature = "compression")]
 mod pack;
+#[cfg(feature = "parquet")]
+pub(crate) mod parquet;
 pub(crate) mod part;
 mod parts;
 mod source;

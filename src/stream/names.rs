@@ -44,10 +44,12 @@ impl Compression {
 }
 
 /// Whether a file name is an archive's: `.pgn` or `.bpgn`, then a compression's ending or
-/// none, in any letter case.
+/// none, in any letter case; with the `parquet` feature, `.parquet` too.
 pub fn is_archive_name(name: &str) -> bool {
     let stem = split(name).0;
-    strip_suffix_ignore_case(stem, ".pgn").is_some() || is_bpgn_stem(stem)
+    strip_suffix_ignore_case(stem, ".pgn").is_some()
+        || is_bpgn_stem(stem)
+        || (cfg!(feature = "parquet") && strip_suffix_ignore_case(name, ".parquet").is_some())
 }
 
 /// Whether a file name is a BPGN archive's (`.bpgn`, compressed or not, any letter case).

@@ -809,5 +809,33 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
     }
 }
 
+/// Where a run's games come from, one by one: a text stream's [`GameSplitter`], or the
+/// rows of a Parquet file.
+pub(crate) trait Games: Send {
+    /// The next game; `None` at the end (or once stopped).
+    fn next_game(&mut self) -> io::Result<Option<RawGame>>;
+    /// Bytes of text handed out so far.
+    fn bytes_read(&self) -> u64;
+    /// Whether the stop flag ended them.
+    fn stopped(&self) -> bool;
+    /// Stops as soon as `stop` is set.
+    fn stop_on(&mut self, stop: Arc<AtomicBool>);
+}
+
+impl<R: BufRead + Send> Games for GameSplitter<R> {
+    fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        GameSplitter::next_game(self)
+    }
+    fn bytes_read(&self) -> u64 {
+        GameSplitter::bytes_read(self)
+    }
+    fn stopped(&self) -> bool {
+        GameSplitter::stopped(self)
+    }
+    fn stop_on(&mut self, stop: Arc<AtomicBool>) {
+        GameSplitter::stop_on(self, stop)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -139,6 +139,7 @@ class SplitInfo(_TypedDict):
     aligned: bool
     lines: int
     options: str
+    row_groups: _NotRequired[bool]
 
 
 class SummaryRecord(_TypedDict):

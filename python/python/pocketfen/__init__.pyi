@@ -68,6 +68,7 @@ class SplitInfo(TypedDict):
     aligned: bool
     lines: int
     options: str
+    row_groups: NotRequired[bool]
 
 class SummaryRecord(TypedDict):
     type: Literal["summary"]

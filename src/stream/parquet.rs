@@ -1,0 +1,542 @@
+//! Parquet files as archives (the `parquet` feature): Lichess's game tables, and the games
+//! tables pocketfen writes. Each row is a game: its tags come from the columns named as
+//! tags (`Event`, `Site`, `White`, `WhiteElo`, `UTCDate`…, and a games table's `variant`,
+//! `fen`, bughouse's `WhiteA`…), written back as PGN (`[WhiteElo "1500"]`, `[UTCDate
+//! "2024.05.01"]`), its moves from `movetext`. A game is numbered by its row (from 1;
+//! in a part, from the part's first) and its lines are those of its movetext: line 1 is the
+//! movetext's first, line 0 the tags. A part of a split run (`--split K/N`) is the row
+//! groups that start in the K-th of N equal byte ranges of the file's row groups.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Date32Type, Date64Type, Int8Type, Int16Type, Int32Type, Int64Type, Time32MillisecondType,
+    Time32SecondType, Time64MicrosecondType, Time64NanosecondType, UInt8Type, UInt16Type,
+    UInt32Type, UInt64Type,
+};
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::{DataType, TimeUnit};
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::file::metadata::ParquetMetaData;
+
+use super::parts::Split;
+use super::source::Source;
+use super::split::{Games, RawGame};
+
+/// The columns read as tags, in the order their tags are written.
+const TAG_COLUMNS: [&str; 24] = [
+    "Event",
+    "Site",
+    "Date",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteRatingDiff",
+    "BlackRatingDiff",
+    "UTCDate",
+    "UTCTime",
+    "ECO",
+    "Opening",
+    "Termination",
+    "TimeControl",
+    "WhiteA",
+    "BlackA",
+    "WhiteB",
+    "BlackB",
+    // A games table's columns that name the game's start.
+    "variant",
+    "fen",
+];
+
+/// The standard start as a games table's `fen` column gives it (chess, a pocket
+/// variant, a bughouse pair): no `[FEN]` tag is written for it.
+const STANDARD_STARTS: [&str; 3] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1 | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
+];
+
+/// Bughouse's ratings, after its players.
+const RATING_COLUMNS: [&str; 4] = ["WhiteAElo", "BlackAElo", "WhiteBElo", "BlackBElo"];
+
+/// Rows decoded at once.
+const BATCH_ROWS: usize = 1024;
+
+/// Whether a file starts as a Parquet file does (`PAR1`).
+fn starts_as_parquet(head: &[u8]) -> bool {
+    head.starts_with(b"PAR1")
+}
+
+/// Whether `source` is a Parquet file (a regular file, or a reader that can seek back;
+/// a stream is read as text).
+pub(crate) fn is_parquet(source: &mut Source) -> bool {
+    let mut head = [0u8; 4];
+    match source {
+        // Only a regular file is looked at: a FIFO's or a device's bytes, once read,
+        // are gone for the text reader.
+        Source::Path(p) => {
+            std::fs::metadata(&*p).is_ok_and(|m| m.is_file())
+                && File::open(p)
+                    .and_then(|mut f| f.read_exact(&mut head))
+                    .is_ok_and(|()| starts_as_parquet(&head))
+        }
+        Source::Seekable { reader, .. } => {
+            let Ok(at) = reader.stream_position() else {
+                return false;
+            };
+            let read = reader.read_exact(&mut head).is_ok();
+            let back = reader.seek(SeekFrom::Start(at)).is_ok();
+            read && back && starts_as_parquet(&head)
+        }
+        Source::Stdin | Source::Reader { .. } => false,
+    }
+}
+
+/// Where a part of a Parquet file lies, for its `split` record.
+#[derive(Debug, Clone)]
+pub(crate) struct ParquetPart {
+    /// The file's size.
+    pub(crate) size: u64,
+    /// Its modification time, in nanoseconds since 1970.
+    pub(crate) modified: Option<u64>,
+    /// A fingerprint of its first 4 KiB.
+    pub(crate) head: u64,
+    /// The byte offset and a fingerprint of the part's first row group (none past the
+    /// last).
+    pub(crate) start: Option<(u64, u64)>,
+    /// Those of the next part's first row group (none: this part reads to the end).
+    pub(crate) end: Option<(u64, u64)>,
+}
+
+/// What a part's record says of its file.
+struct Facts {
+    modified: Option<u64>,
+    head: Vec<u8>,
+    size: u64,
+}
+
+/// The games of a Parquet file's rows.
+pub(crate) struct ParquetGames {
+    reader: Option<ParquetRecordBatchReader>,
+    batch: Option<RecordBatch>,
+    row: usize,
+    /// The number the next game gets (its row, from 1).
+    number: usize,
+    max_game_bytes: usize,
+    bytes: u64,
+    stop: Option<Arc<AtomicBool>>,
+    stopped: bool,
+    progress: Option<Arc<dyn Fn(u64, usize) + Send + Sync>>,
+    games: usize,
+}
+
+/// A row group's place and fingerprint.
+fn row_group_point(meta: &ParquetMetaData, i: usize) -> (u64, u64) {
+    let rg = meta.row_group(i);
+    let offset = rg
+        .file_offset()
+        .or_else(|| (rg.num_columns() > 0).then(|| rg.column(0).data_page_offset()))
+        .unwrap_or(0)
+        .max(0) as u64;
+    let print = super::fingerprint(
+        format!("{} {} {}", offset, rg.num_rows(), rg.compressed_size()).as_bytes(),
+    );
+    (offset, print)
+}
+
+impl ParquetGames {
+    /// Opens `source`'s rows (those of part `split`'s row groups), games over
+    /// `max_game_bytes` skipped unread.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read or is not Parquet, or one without a `movetext`
+    /// column (the message names the columns it has).
+    pub(crate) fn open(
+        source: Source,
+        split: Option<Split>,
+        max_game_bytes: usize,
+    ) -> io::Result<(ParquetGames, Option<ParquetPart>, Option<u64>)> {
+        let name = source.name();
+        match source {
+            Source::Path(p) => {
+                let mut file = File::open(&p)?;
+                let modified = file
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map(|d| d.as_nanos() as u64);
+                let mut head = vec![0u8; 4096];
+                let n = read_up_to(&mut file, &mut head)?;
+                head.truncate(n);
+                file.seek(SeekFrom::Start(0))?;
+                let size = file.metadata()?.len();
+                let facts = Facts {
+                    modified,
+                    head,
+                    size,
+                };
+                Self::from_builder(builder(file, &name)?, &facts, split, max_game_bytes)
+            }
+            other => {
+                let mut bytes = Vec::new();
+                match other {
+                    Source::Seekable { mut reader, .. } => {
+                        reader.read_to_end(&mut bytes)?;
+                    }
+                    Source::Reader { mut reader, .. } => {
+                        reader.read_to_end(&mut bytes)?;
+                    }
+                    _ => {
+                        io::stdin().lock().read_to_end(&mut bytes)?;
+                    }
+                }
+                let file = Facts {
+                    modified: None,
+                    head: bytes[..bytes.len().min(4096)].to_vec(),
+                    size: bytes.len() as u64,
+                };
+                let input = bytes::Bytes::from(bytes);
+                Self::from_builder(builder(input, &name)?, &file, split, max_game_bytes)
+            }
+        }
+    }
+
+    fn from_builder<T: parquet::file::reader::ChunkReader + 'static>(
+        builder: ParquetRecordBatchReaderBuilder<T>,
+        file: &Facts,
+        split: Option<Split>,
+        max_game_bytes: usize,
+    ) -> io::Result<(ParquetGames, Option<ParquetPart>, Option<u64>)> {
+        let (modified, file_size) = (file.modified, file.size);
+        let meta = Arc::clone(builder.metadata());
+        let schema = builder.parquet_schema();
+        let names: Vec<String> = schema
+            .root_schema()
+            .get_fields()
+            .iter()
+            .map(|f| f.name().to_owned())
+            .collect();
+        if !names.iter().any(|n| n == "movetext") {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "a Parquet file without a `movetext` column, so without games: its columns are {}",
+                    names.join(", ")
+                ),
+            ));
+        }
+        let wanted: Vec<&str> = TAG_COLUMNS
+            .iter()
+            .chain(&RATING_COLUMNS)
+            .chain(&["movetext"])
+            .copied()
+            .filter(|c| names.iter().any(|n| n == c))
+            .collect();
+        let mask = ProjectionMask::columns(schema, wanted.iter().copied());
+        let groups = meta.num_row_groups();
+        // The row groups' bytes, without the footer, are divided among the parts.
+        let data_end = (0..groups)
+            .map(|i| {
+                row_group_point(&meta, i).0 + meta.row_group(i).compressed_size().max(0) as u64
+            })
+            .max()
+            .unwrap_or(0);
+        let (range, part) = match split {
+            None => (0..groups, None),
+            Some(split) => {
+                let part_of = |i: usize| -> usize {
+                    let offset = row_group_point(&meta, i).0;
+                    ((offset as u128 * split.of as u128) / data_end.max(1) as u128) as usize + 1
+                };
+                let lo = (0..groups)
+                    .find(|&i| part_of(i) >= split.part)
+                    .unwrap_or(groups);
+                let hi = (lo..groups)
+                    .find(|&i| part_of(i) > split.part)
+                    .unwrap_or(groups);
+                let point = |i: usize| (i < groups).then(|| row_group_point(&meta, i));
+                let part = ParquetPart {
+                    size: file_size,
+                    modified,
+                    head: super::fingerprint(&file.head),
+                    start: point(lo),
+                    end: point(hi),
+                };
+                (lo..hi, Some(part))
+            }
+        };
+        let reader = builder
+            .with_projection(mask)
+            .with_row_groups(range.collect())
+            .with_batch_size(BATCH_ROWS)
+            .build()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+        let games = ParquetGames {
+            reader: Some(reader),
+            batch: None,
+            row: 0,
+            // As a part of a text file does, a part numbers its games from 1 (`merge`
+            // makes them the whole file's).
+            number: 1,
+            max_game_bytes: max_game_bytes.max(1),
+            bytes: 0,
+            stop: None,
+            stopped: false,
+            progress: None,
+            games: 0,
+        };
+        Ok((games, part, Some(file_size)))
+    }
+
+    /// Calls `progress` with the bytes of text handed out and the games, after each
+    /// batch of rows.
+    pub(crate) fn on_progress(&mut self, progress: impl Fn(u64, usize) + Send + Sync + 'static) {
+        self.progress = Some(Arc::new(progress));
+    }
+}
+
+fn builder<T: parquet::file::reader::ChunkReader + 'static>(
+    input: T,
+    name: &str,
+) -> io::Result<ParquetRecordBatchReaderBuilder<T>> {
+    ParquetRecordBatchReaderBuilder::try_new(input).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{name}: not a Parquet file that can be read: {e}"),
+        )
+    })
+}
+
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// The date of a day since 1970-01-01 (Howard Hinnant's algorithm).
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A cell as a tag's value (`None`: null, or a type no tag is written from).
+fn cell(column: &dyn Array, i: usize, signed: bool) -> Option<String> {
+    if column.is_null(i) {
+        return None;
+    }
+    let number = |n: i64| {
+        if signed && n > 0 {
+            format!("+{n}")
+        } else {
+            n.to_string()
+        }
+    };
+    let date = |days: i64| {
+        let (y, m, d) = civil_from_days(days);
+        format!("{y:04}.{m:02}.{d:02}")
+    };
+    let time = |secs: i64| {
+        let s = secs.rem_euclid(86_400);
+        format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    };
+    Some(match column.data_type() {
+        DataType::Utf8 => column.as_string::<i32>().value(i).to_owned(),
+        DataType::LargeUtf8 => column.as_string::<i64>().value(i).to_owned(),
+        DataType::Utf8View => column.as_string_view().value(i).to_owned(),
+        DataType::Int8 => number(column.as_primitive::<Int8Type>().value(i).into()),
+        DataType::Int16 => number(column.as_primitive::<Int16Type>().value(i).into()),
+        DataType::Int32 => number(column.as_primitive::<Int32Type>().value(i).into()),
+        DataType::Int64 => number(column.as_primitive::<Int64Type>().value(i)),
+        DataType::UInt8 => number(column.as_primitive::<UInt8Type>().value(i).into()),
+        DataType::UInt16 => number(column.as_primitive::<UInt16Type>().value(i).into()),
+        DataType::UInt32 => number(column.as_primitive::<UInt32Type>().value(i).into()),
+        DataType::UInt64 => column.as_primitive::<UInt64Type>().value(i).to_string(),
+        DataType::Date32 => date(column.as_primitive::<Date32Type>().value(i).into()),
+        DataType::Date64 => date(
+            column
+                .as_primitive::<Date64Type>()
+                .value(i)
+                .div_euclid(86_400_000),
+        ),
+        DataType::Time32(TimeUnit::Second) => {
+            time(column.as_primitive::<Time32SecondType>().value(i).into())
+        }
+        DataType::Time32(_) => time(
+            i64::from(column.as_primitive::<Time32MillisecondType>().value(i)).div_euclid(1000),
+        ),
+        DataType::Time64(TimeUnit::Microsecond) => time(
+            column
+                .as_primitive::<Time64MicrosecondType>()
+                .value(i)
+                .div_euclid(1_000_000),
+        ),
+        DataType::Time64(_) => time(
+            column
+                .as_primitive::<Time64NanosecondType>()
+                .value(i)
+                .div_euclid(1_000_000_000),
+        ),
+        _ => return None,
+    })
+}
+
+/// Appends `value` as a tag value: quotes and backslashes escaped, line ends as spaces.
+fn push_value(out: &mut String, value: &str) {
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+}
+
+impl ParquetGames {
+    /// The text of row `i` of `batch`: its tags on one line, then its movetext.
+    fn game_text(batch: &RecordBatch, i: usize) -> String {
+        let mut text = String::with_capacity(512);
+        let schema = batch.schema();
+        let mut movetext = None;
+        for (field, column) in schema.fields().iter().zip(batch.columns()) {
+            let name = field.name().as_str();
+            if name == "movetext" {
+                movetext = cell(column.as_ref(), i, false);
+                continue;
+            }
+            let signed = name.ends_with("RatingDiff");
+            let Some(value) = cell(column.as_ref(), i, signed) else {
+                continue;
+            };
+            let tag = match name {
+                "variant" => "Variant",
+                // A games table's start: written when it is not the standard one.
+                "fen" if STANDARD_STARTS.contains(&value.as_str()) => continue,
+                "fen" => "FEN",
+                other => other,
+            };
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push('[');
+            text.push_str(tag);
+            text.push_str(" \"");
+            push_value(&mut text, &value);
+            text.push_str("\"]");
+            if tag == "FEN" {
+                text.push_str(" [SetUp \"1\"]");
+            }
+        }
+        text.push('\n');
+        text.push_str(movetext.as_deref().unwrap_or("*").trim());
+        text.push('\n');
+        text
+    }
+}
+
+impl Games for ParquetGames {
+    fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        loop {
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                self.stopped = true;
+                self.reader = None;
+            }
+            if let Some(batch) = &self.batch
+                && self.row < batch.num_rows()
+            {
+                let text = Self::game_text(batch, self.row);
+                self.row += 1;
+                let number = self.number;
+                self.number += 1;
+                self.games += 1;
+                self.bytes += text.len() as u64;
+                let too_large = text.len() > self.max_game_bytes;
+                return Ok(Some(RawGame {
+                    number,
+                    line: 0,
+                    offset: 0,
+                    too_large: too_large.then_some(text.len() as u64),
+                    bytes: if too_large {
+                        Vec::new()
+                    } else {
+                        text.into_bytes()
+                    },
+                }));
+            }
+            let Some(reader) = &mut self.reader else {
+                return Ok(None);
+            };
+            match reader.next() {
+                Some(Ok(batch)) => {
+                    self.batch = Some(batch);
+                    self.row = 0;
+                    if let Some(progress) = &self.progress {
+                        progress(self.bytes, self.games);
+                    }
+                }
+                Some(Err(e)) => {
+                    self.reader = None;
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, e.to_string()));
+                }
+                None => {
+                    self.reader = None;
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    fn bytes_read(&self) -> u64 {
+        self.bytes
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn stop_on(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_read_back_as_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+}
