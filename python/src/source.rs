@@ -322,7 +322,9 @@ pub(crate) fn open_sources(
     feed: &Arc<Feed>,
 ) -> PyResult<Vec<Source>> {
     match given(py, source)? {
-        Given::Bytes(data) => Ok(vec![Source::reader("<bytes>", io::Cursor::new(data))]),
+        // Seekable sources, so that a Parquet file is told from text by its first bytes
+        // (which are read again).
+        Given::Bytes(data) => Ok(vec![Source::seekable("<bytes>", io::Cursor::new(data))]),
         Given::Path(path) if path.is_dir() => {
             let found =
                 pocketfen::stream::archives_under(&path).map_err(|e| os_error(py, &e, &path))?;
@@ -339,14 +341,24 @@ pub(crate) fn open_sources(
         }
         Given::Path(path) => {
             let file = open_file(py, &path)?;
+            if file.metadata().is_ok_and(|m| m.is_file()) {
+                return Ok(vec![Source::seekable(path.to_string_lossy(), file)]);
+            }
             Ok(vec![Source::reader(path.to_string_lossy(), file)])
         }
         Given::File(file, name) => {
-            // Nothing is read before the iteration: a pipe may have nothing yet.
-            Ok(vec![Source::reader(
-                name,
-                PyReader::new(py, file, Arc::clone(feed)),
-            )])
+            // Nothing is read before the iteration: a pipe may have nothing yet. A file
+            // object that can seek is looked at for Parquet's first bytes first.
+            let f = file.bind(py);
+            let seekable = f.hasattr("seek")?
+                && f.call_method0("seekable")
+                    .and_then(|s| s.extract::<bool>())
+                    .unwrap_or(false);
+            let reader = PyReader::new(py, file, Arc::clone(feed));
+            if seekable {
+                return Ok(vec![Source::seekable(name, PySeekReader(reader))]);
+            }
+            Ok(vec![Source::reader(name, reader)])
         }
     }
 }

@@ -3,6 +3,7 @@ Lichess's columns of the same types as a table in Lichess's schema written by py
 the plies checked move by move against python-chess; special games column by column."""
 
 import datetime
+import json
 import pathlib
 
 import chess
@@ -47,13 +48,18 @@ LICHESS_SCHEMA = pa.schema(
 )
 
 
+def lichess_games(pgn_path, n=50):
+    """The first `n` games of a Lichess PGN, each as its text."""
+    text = pathlib.Path(pgn_path).read_text()
+    chunks = text.split("\n\n[Event ")[:n]
+    return [c if c.startswith("[Event ") else "[Event " + c for c in chunks]
+
+
 def lichess_parquet(path, pgn_path, **write_options):
     """The games of a Lichess PGN in Lichess's schema, written by pyarrow (tags read by
     python-chess, movetext as the text after the tags)."""
-    text = pathlib.Path(pgn_path).read_text()
     columns = {name: [] for name in LICHESS_SCHEMA.names}
-    for chunk in text.split("\n\n[Event ")[:50]:
-        chunk = chunk if chunk.startswith("[Event ") else "[Event " + chunk
+    for chunk in lichess_games(pgn_path):
         game = chess.pgn.read_game(__import__("io").StringIO(chunk))
         head, _, movetext = chunk.strip().partition("\n\n")
         for name in LICHESS_SCHEMA.names[:-1]:
@@ -268,3 +274,79 @@ def test_a_table_without_pyarrow_is_refused_clearly_and_bad_arguments(tmp_path):
     assert pa.RecordBatchReader.from_stream(stream).read_all().num_rows == 1
     with pytest.raises(RuntimeError, match="already read"):
         pa.RecordBatchReader.from_stream(stream)
+
+
+def games_and_plies(out):
+    """`validate --json --all`'s games: (plies, status, problem kinds) each."""
+    games = []
+    for line in out.splitlines():
+        r = json.loads(line)
+        if r["type"] == "game":
+            games.append((r["plies"], r["status"], [p["kind"] for p in r["problems"]]))
+    return games
+
+
+def test_lichess_parquet_is_read_by_every_archive_command(tmp_path, pocketfen_cli):
+    # Lichess's schema written by pyarrow: zstd pages in row groups of 7 rows, and
+    # snappy pages in Lichess's folder layout.
+    zstd = tmp_path / "zstd.parquet"
+    table = lichess_parquet(zstd, LICHESS_SAMPLE, compression="zstd", row_group_size=7)
+    assert pq.ParquetFile(zstd).num_row_groups == 8
+    snappy = tmp_path / "db" / "year=2025" / "month=05" / "train-00000-of-00001.parquet"
+    snappy.parent.mkdir(parents=True)
+    pq.write_table(table, snappy, compression="snappy", row_group_size=16)
+    assert pq.ParquetFile(snappy).metadata.row_group(0).column(0).compression == "SNAPPY"
+    # The same games as PGN.
+    pgn = tmp_path / "same.pgn"
+    pgn.write_text("\n\n".join(lichess_games(LICHESS_SAMPLE)) + "\n")
+
+    def cli(*args):
+        out = run_cli(pocketfen_cli, *args)
+        return out.returncode, out.stdout.decode(), out.stderr.decode()
+
+    code, expected, _ = cli("validate", "-q", "--json", "--all", pgn)
+    replayed = cli("replay", "-q", "--emit", "san", pgn)[1].splitlines()
+    moves_only = [l for l in replayed if not l.startswith("# ")]
+    for source in (zstd, tmp_path / "db"):
+        code, out, err = cli("validate", "-q", "--json", "--all", source)
+        assert code == 0, err
+        assert games_and_plies(out) == games_and_plies(expected)
+        code, out, err = cli("replay", "-q", "--emit", "san", source)
+        assert [l for l in out.splitlines() if not l.startswith("# ")] == moves_only
+        # pgn convert: the same movetext as the PGN's, game by game.
+        code, out, err = cli("pgn", "convert", "-q", "--to", "lichess", source)
+        code2, out2, _ = cli("pgn", "convert", "-q", "--to", "lichess", pgn)
+        moves = lambda text: [l for l in text.splitlines() if l and not l.startswith("[")]
+        assert code == 0 and moves(out) == moves(out2), err
+        # pgn select, dedupe and split.
+        white = table.column("White")[3].as_py()
+        code, out, err = cli("pgn", "select", "--count", "--player", white, source)
+        assert out.strip() == cli("pgn", "select", "--count", "--player", white, pgn)[1].strip()
+        code, out, err = cli("pgn", "dedupe", source)
+        assert code == 0 and out.count("[Event ") == 50, err
+        parts = tmp_path / f"split-{source.name}"
+        parts.mkdir()
+        code, out, err = cli("pgn", "split", "-q", "--every", "20", "-o", parts / "p-{N}.pgn", source)
+        assert code == 0, err
+        assert sorted(p.name for p in parts.iterdir()) == ["p-000001.pgn", "p-000002.pgn", "p-000003.pgn"]
+        assert sum(p.read_text().count("[Event ") for p in parts.iterdir()) == 50
+        # export: the games table of a Lichess table has its rows.
+        again = tmp_path / f"again-{source.name}.parquet"
+        code, out, err = cli("export", "-q", "--games", again, source)
+        assert code == 0, err
+        ours = pq.read_table(again)
+        assert ours.num_rows == 50
+        assert ours.select(LICHESS_SCHEMA.names).to_pylist() == pq.read_table(zstd).select(LICHESS_SCHEMA.names).cast(
+            ours.select(LICHESS_SCHEMA.names).schema
+        ).to_pylist()
+    # Parts are row groups: the two halves hold every game once.
+    halves = [games_and_plies(cli("validate", "-q", "--json", "--all", "--split", f"{k}/2", zstd)[1]) for k in (1, 2)]
+    assert halves[0] and halves[1] and halves[0] + halves[1] == games_and_plies(expected)
+    # Python reads it as the command does: a path, bytes, a file object.
+    assert [r["plies"] for r in pocketfen.validate(zstd, all=True) if r["type"] == "game"] == [
+        g[0] for g in games_and_plies(expected)
+    ]
+    with open(zstd, "rb") as f:
+        assert len(list(pocketfen.replay(f))) == 50
+    assert len(list(pocketfen.replay(zstd.read_bytes()))) == 50
+    assert pocketfen.games_table(zstd).num_rows == 50
