@@ -412,8 +412,9 @@ pub fn read_annotations(comment: &str) -> (Annotations, Vec<AnnotationError>) {
     let mut notes = Annotations::default();
     let mut errors = Vec::new();
     let mut from = 0;
-    while let Some(at) = comment[from..].find("[%").map(|n| from + n) {
-        let Some(close) = comment[at..].find(']').map(|n| at + n) else {
+    let bytes = comment.as_bytes();
+    while let Some(at) = memchr::memmem::find(&bytes[from..], b"[%").map(|n| from + n) {
+        let Some(close) = memchr::memchr(b']', &bytes[at..]).map(|n| at + n) else {
             break;
         };
         from = close + 1;

@@ -37,7 +37,9 @@ pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Statu
 pub use replay::{PlyText, replay_annotated, replay_game};
 #[cfg(all(test, feature = "parquet"))]
 pub(crate) use row::days_from_civil;
-pub use row::{BoardEnd, FirstProblem, GameRow, GameRows, PlyRow, RowOptions, game_rows};
+pub use row::{
+    BoardEnd, FirstProblem, GameRow, GameRows, PlyRow, RowOptions, game_rows, pocket_letters,
+};
 pub use select::{
     Chosen, Compare, DedupeBy, Ending, Reaches, Selection, TagCriterion, TagTest, game_key,
     select_game,

@@ -14,8 +14,9 @@
 //! assert_eq!(rows.game.black_elo, None);
 //! assert_eq!(rows.game.unfit, ["BlackElo"]);
 //! assert_eq!(rows.game.movetext, "1. e4 { [%clk 0:03:00] } d5 2. exd5 Qxd5 3. P@e4 *");
-//! assert_eq!(rows.plies[4].san, "P@e4");
-//! assert_eq!(rows.plies[4].pockets.as_ref().map(|(w, b)| (w.as_str(), b.as_str())), Some(("", "p")));
+//! assert_eq!(rows.plies[4].san.as_str(), "P@e4");
+//! let pockets = rows.plies[4].pockets.unwrap();
+//! assert_eq!((pockets.white.count(), pockets.black.count()), (0, 1));
 //! assert_eq!(rows.plies[0].clock, Some(180.0));
 //! ```
 
@@ -33,7 +34,8 @@ use crate::notation::san::{DropStyle, San};
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::{Fen, Pocket};
 use crate::stream::split::RawGame;
-use crate::types::{Color, Role};
+use crate::types::{ByColor, Color, Role};
+use arrayvec::ArrayString;
 
 /// What [`game_rows`] builds besides the game's row.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -168,9 +170,9 @@ pub struct PlyRow {
     /// Who moved.
     pub side: Color,
     /// Canonical SAN (`P@e4` for pawn drops), with `+` or `#`.
-    pub san: String,
+    pub san: ArrayString<16>,
     /// UCI (`P@e4`).
-    pub uci: String,
+    pub uci: ArrayString<8>,
     /// A drop.
     pub is_drop: bool,
     /// What moved or was dropped.
@@ -183,9 +185,9 @@ pub struct PlyRow {
     pub check: bool,
     /// It mates.
     pub mate: bool,
-    /// The pockets after it, White's (`PNN`) and Black's (`pq`), in Lichess's order (on
-    /// its board in bughouse); `None` in variants without pockets.
-    pub pockets: Option<(String, String)>,
+    /// The pockets after it (on its board in bughouse); `None` in variants without
+    /// pockets. [`pocket_letters`] writes one as Lichess does (`PNN`, `pq`).
+    pub pockets: Option<ByColor<Pocket>>,
     /// The mover's clock after the move, in seconds (`[%clk]`; a BPGN `{179}`).
     pub clock: Option<f64>,
     /// The time the move took, in seconds (`[%emt]`).
@@ -227,6 +229,8 @@ struct Rows<'t> {
     last_was_drop: bool,
     /// A bughouse match as the plies play it, for their FEN pairs.
     pair: Option<Match>,
+    /// A SAN being written.
+    scratch: String,
 }
 
 impl<'t> Rows<'t> {
@@ -337,19 +341,18 @@ fn read_time(v: &str) -> Option<i32> {
         .then_some(h * 3600 + m * 60 + s)
 }
 
-/// A side's pocket letters in Lichess's order (P N B R Q).
-fn pocket_letters(pocket: &Pocket, color: Color) -> String {
-    let mut s = String::new();
+/// Appends a side's pocket letters in Lichess's order (P N B R Q): `PNN` for White,
+/// `pq` for Black.
+pub fn pocket_letters(out: &mut String, pocket: &Pocket, color: Color) {
     for role in Role::POCKET {
         let c = match color {
             Color::White => role.upper_char(),
             Color::Black => role.char(),
         };
         for _ in 0..pocket.get(role) {
-            s.push(c);
+            out.push(c);
         }
     }
-    s
 }
 
 fn seconds(d: std::time::Duration) -> f64 {
@@ -389,7 +392,7 @@ impl<'t> Visitor<'t> for Rows<'t> {
         let Some(last) = self.plies.last_mut() else {
             return ControlFlow::Continue(());
         };
-        if text.contains("[%") {
+        if memchr::memmem::find(text.as_bytes(), b"[%").is_some() {
             let (notes, _) = read_annotations(text);
             apply(last, notes);
         } else if self.bughouse_clocks
@@ -440,7 +443,7 @@ impl<'t> Visitor<'t> for Rows<'t> {
             return ControlFlow::Continue(());
         }
         let san = San::from_move(before, m);
-        let mut uci = String::with_capacity(6);
+        let mut uci = ArrayString::new();
         use std::fmt::Write as _;
         let _ = write!(uci, "{}", m.to_uci(before.is_chess960()));
         let captured = match m {
@@ -453,7 +456,7 @@ impl<'t> Visitor<'t> for Rows<'t> {
             board: at.board,
             move_number: before.fullmoves(),
             side: before.turn(),
-            san: String::new(),
+            san: ArrayString::new(),
             uci,
             is_drop: m.is_drop(),
             piece: m.role(),
@@ -478,18 +481,17 @@ impl<'t> Visitor<'t> for Rows<'t> {
         };
         row.check = after.is_check();
         row.mate = row.check && after.is_checkmate();
-        san.append_to(&mut row.san, DropStyle::Letter);
+        self.scratch.clear();
+        san.append_to(&mut self.scratch, DropStyle::Letter);
         if row.mate {
-            row.san.push('#');
+            self.scratch.push('#');
         } else if row.check {
-            row.san.push('+');
+            self.scratch.push('+');
         }
+        // A SAN is at most 9 characters (`Qa1xb2=Q#` is not one: `exd8=Q+` is 7).
+        let _ = row.san.try_push_str(&self.scratch);
         if after.variant().has_drops() {
-            let p = after.pockets();
-            row.pockets = Some((
-                pocket_letters(&p[Color::White], Color::White),
-                pocket_letters(&p[Color::Black], Color::Black),
-            ));
+            row.pockets = Some(*after.pockets());
         }
         if self.asked.fen {
             row.fen = Some(match (&mut self.pair, at.board) {
@@ -566,6 +568,7 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
         pending: None,
         last_was_drop: false,
         pair: None,
+        scratch: String::with_capacity(16),
     };
     let report = visit_text(game.number, game.line, &text, opts, &mut rows);
     let start = rows.header_end.min(text.len());

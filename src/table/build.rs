@@ -12,7 +12,7 @@ use arrow_schema::{ArrowError, SchemaRef};
 
 use super::schema::{games_schema, plies_schema};
 use crate::bughouse::BoardId;
-use crate::game::Eval;
+use crate::game::{Eval, pocket_letters};
 use crate::run::record::ExportedRecord;
 use crate::types::{Color, Role};
 
@@ -276,6 +276,8 @@ pub struct PliesBuilder {
     eval_mate: Int16Builder,
     nags: ListBuilder<UInt8Builder>,
     fens: StringBuilder,
+    /// A pocket's letters being written.
+    letters: String,
     rows: usize,
     bytes: usize,
 }
@@ -318,6 +320,7 @@ impl PliesBuilder {
             eval_mate: Int16Builder::new(),
             nags: ListBuilder::new(UInt8Builder::new()),
             fens: StringBuilder::new(),
+            letters: String::with_capacity(32),
             rows: 0,
             bytes: 0,
         }
@@ -334,19 +337,30 @@ impl PliesBuilder {
             self.board.append_option(p.board.map(board));
             self.move_number.append_value(p.move_number as i32);
             self.side.append_value(color(p.side));
-            self.san.append_value(&p.san);
-            self.uci.append_value(&p.uci);
+            self.san.append_value(p.san);
+            self.uci.append_value(p.uci);
             self.is_drop.append_value(p.is_drop);
             self.piece.append_value(role(p.piece));
             self.captured.append_option(p.captured.map(role));
             self.promotion.append_option(p.promotion.map(role));
             self.check.append_value(p.check);
             self.mate.append_value(p.mate);
-            let pockets = p.pockets.as_ref();
-            self.white_pocket
-                .append_option(pockets.map(|(w, _)| w.as_str()));
-            self.black_pocket
-                .append_option(pockets.map(|(_, b)| b.as_str()));
+            match &p.pockets {
+                Some(pockets) => {
+                    for (color, column) in [
+                        (Color::White, &mut self.white_pocket),
+                        (Color::Black, &mut self.black_pocket),
+                    ] {
+                        self.letters.clear();
+                        pocket_letters(&mut self.letters, &pockets[color], color);
+                        column.append_value(&self.letters);
+                    }
+                }
+                None => {
+                    self.white_pocket.append_null();
+                    self.black_pocket.append_null();
+                }
+            }
             self.clock.append_option(p.clock);
             self.elapsed.append_option(p.elapsed);
             let (cp, mate) = match p.eval {

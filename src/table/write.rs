@@ -11,6 +11,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 
 use super::build::{GamesBuilder, PliesBuilder};
 use crate::game::GameRow;
@@ -81,22 +82,27 @@ pub struct WriteOptions {
     pub batch_rows: usize,
     /// Bytes gathered before they are handed over, whatever their number of rows.
     pub batch_bytes: usize,
+    /// Dictionary pages for the columns whose values repeat (`false`: plain pages,
+    /// which zstd compresses; cheaper to write when most values are short).
+    pub dictionary: bool,
 }
 
 impl WriteOptions {
     /// The games table's: row groups of 65,536 games.
     pub const GAMES: WriteOptions = WriteOptions {
-        zstd_level: 3,
+        zstd_level: 1,
         row_group_rows: 1 << 16,
         batch_rows: 8192,
         batch_bytes: 16 << 20,
+        dictionary: true,
     };
     /// The plies table's: row groups of a million plies.
     pub const PLIES: WriteOptions = WriteOptions {
-        zstd_level: 3,
+        zstd_level: 1,
         row_group_rows: 1 << 20,
         batch_rows: 1 << 16,
         batch_bytes: 16 << 20,
+        dictionary: false,
     };
 }
 
@@ -121,11 +127,16 @@ impl<R: Rows, W: Write + Send> TableWriter<R, W> {
     /// A table of `rows`' schema written to `out`.
     pub fn new(rows: R, out: W, options: WriteOptions) -> Result<Self, ParquetError> {
         let level = ZstdLevel::try_new(options.zstd_level)?;
-        let props = WriterProperties::builder()
+        let mut props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(level))
             .set_max_row_group_row_count(Some(options.row_group_rows))
-            .set_created_by(format!("pocketfen {}", env!("CARGO_PKG_VERSION")))
-            .build();
+            .set_dictionary_enabled(options.dictionary)
+            .set_created_by(format!("pocketfen {}", env!("CARGO_PKG_VERSION")));
+        // Columns of values that seldom repeat: a dictionary would be tried and dropped.
+        for column in ["movetext", "Site", "game", "line", "problem_line"] {
+            props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+        let props = props.build();
         let writer = ArrowWriter::try_new(out, rows.schema(), Some(props))?;
         Ok(TableWriter {
             rows,
