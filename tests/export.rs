@@ -582,3 +582,75 @@ fn parts_of_a_table_are_row_groups_and_merge() {
         "{err}"
     );
 }
+
+/// Ctrl-C keeps what was exported: the files end (their footers written) with the games
+/// read before the stop, and the run exits 130.
+#[test]
+fn an_interrupted_export_keeps_whole_tables() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let dir = scratch_dir("export-interrupted");
+    let fifo = dir.join("games.pgn");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let game = fs::read("samples/lichess_zh_2018_JannLee-CrazyAra.pgn").unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut f = fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            // Games, slowly, until the reader goes (EPIPE).
+            loop {
+                if f.write_all(&game)
+                    .and_then(|()| f.write_all(b"\n\n"))
+                    .is_err()
+                {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        })
+    };
+    let (games, plies) = (dir.join("g.parquet"), dir.join("p.parquet"));
+    let mut child = common::pocketfen(&[
+        "export",
+        "-j",
+        "2",
+        "--games",
+        games.to_str().unwrap(),
+        "--plies",
+        plies.to_str().unwrap(),
+        fifo.to_str().unwrap(),
+    ])
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    writer.join().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let rows_read = rows(&games);
+    assert!(rows_read.len() > 10, "{} games kept", rows_read.len());
+    assert!(rows_read.iter().all(|r| r["valid"] == json!(true)));
+    let replayed: u64 = rows_read.iter().map(|r| r["plies"].as_u64().unwrap()).sum();
+    assert_eq!(rows(&plies).len() as u64, replayed);
+    let leftovers: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

@@ -40,6 +40,24 @@ const SELECT_EXIT: &[(&str, &str)] = &[
     ),
 ];
 
+/// The exit codes of `export`: invalid games are rows, not failures.
+const EXPORT_EXIT: &[(&str, &str)] = &[
+    (
+        "0",
+        "The tables were written (games that are not valid are rows, with valid false).",
+    ),
+    (
+        "2",
+        "A usage error, an I/O error (the tables are removed), or games over \
+         --max-game-bytes, which are in no table.",
+    ),
+    (
+        "130, 143",
+        "Interrupted by SIGINT or SIGTERM: the tables end with the games read before it, \
+         and are kept.",
+    ),
+];
+
 /// The exit codes of the commands that only print.
 const PRINTING_EXIT: &[(&str, &str)] = &[
     ("0", "Done."),
@@ -100,6 +118,24 @@ const EXAMPLES: &[(&[&str], Examples)] = &[
             (
                 "The UCI moves of every game, as JSON Lines:",
                 "pocketfen replay --emit uci --json games.pgn",
+            ),
+        ],
+    ),
+    (
+        &["pocketfen-export"],
+        &[
+            (
+                "The games and plies of a Lichess dump as Parquet tables, then a query:",
+                "pocketfen export --games games.parquet --plies plies.parquet lichess_db_crazyhouse_rated_2025-01.pgn.zst\n\
+                 duckdb -c \"SELECT ending, count(*) FROM 'games.parquet' GROUP BY ALL\"",
+            ),
+            (
+                "The games table by month, in Lichess's folder layout:",
+                "pocketfen export -o table/ archives/",
+            ),
+            (
+                "Validate Lichess's own Parquet files:",
+                "pocketfen validate --variant crazyhouse data/year=2024/",
             ),
         ],
     ),
@@ -265,6 +301,7 @@ fn exit_codes(name: &str) -> &'static [(&'static str, &'static str)] {
     match name {
         "pocketfen-fen-show" | "pocketfen-perft" | "pocketfen-legal" => PRINTING_EXIT,
         "pocketfen-pgn-select" => SELECT_EXIT,
+        "pocketfen-export" => EXPORT_EXIT,
         "pocketfen-completions" | "pocketfen-manpage" => &PRINTING_EXIT[..1],
         _ => JUDGING_EXIT,
     }
