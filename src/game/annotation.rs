@@ -395,6 +395,60 @@ fn highlights(i: &str) -> Res<'_, Vec<Highlight>> {
     .parse(i)
 }
 
+/// A time value: the common ` H:MM:SS` read at once, anything else by the grammar.
+fn read_time(value: &str) -> Option<Duration> {
+    quick_time(value).or_else(|| whole(value, time))
+}
+
+/// ` H:MM:SS`, ` M:SS` or ` S`: digits only, one blank before (as Lichess writes a
+/// clock); `None` for anything else, which the grammar reads.
+fn quick_time(value: &str) -> Option<Duration> {
+    let v = value.strip_prefix(' ')?;
+    let mut secs: u64 = 0;
+    let mut fields = 0;
+    for part in v.split(':') {
+        if part.is_empty() || part.len() > 6 || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        secs = secs * 60 + part.parse::<u64>().ok()?;
+        fields += 1;
+    }
+    (fields <= 3).then(|| Duration::from_secs(secs))
+}
+
+/// An evaluation value: the common ` 0.25` and ` #-3` read at once, anything else (a
+/// depth, blanks, a malformed one) by the grammar.
+fn read_eval(value: &str) -> Option<(Eval, Option<u32>)> {
+    quick_eval(value).or_else(|| whole(value, eval))
+}
+
+/// ` [-]D[.D]` or ` #[-]D`; `None` for anything else.
+fn quick_eval(value: &str) -> Option<(Eval, Option<u32>)> {
+    let v = value.strip_prefix(' ')?;
+    let (mate, number) = match v.strip_prefix('#') {
+        Some(n) => (true, n),
+        None => (false, v),
+    };
+    let digits = number.strip_prefix('-').unwrap_or(number);
+    let (int, fraction) = match digits.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (digits, None),
+    };
+    let all_digits =
+        |s: &str| !s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(int) || fraction.is_some_and(|f| mate || !all_digits(f)) {
+        return None;
+    }
+    if mate {
+        return Some((Eval::Mate(number.parse().ok()?), None));
+    }
+    let pawns: f64 = number.parse().ok()?;
+    Some((
+        Eval::Centipawns((pawns * 100.0).round().clamp(-1e9, 1e9) as i32),
+        None,
+    ))
+}
+
 /// Reads `value` whole with `parser`.
 fn whole<'a, T>(
     value: &'a str,
@@ -413,7 +467,10 @@ pub fn read_annotations(comment: &str) -> (Annotations, Vec<AnnotationError>) {
     let mut errors = Vec::new();
     let mut from = 0;
     let bytes = comment.as_bytes();
-    while let Some(at) = memchr::memmem::find(&bytes[from..], b"[%").map(|n| from + n) {
+    while let Some(at) = memchr::memchr_iter(b'[', &bytes[from..])
+        .map(|n| from + n)
+        .find(|&i| bytes.get(i + 1) == Some(&b'%'))
+    {
         let Some(close) = memchr::memchr(b']', &bytes[at..]).map(|n| at + n) else {
             break;
         };
@@ -432,10 +489,10 @@ pub fn read_annotations(comment: &str) -> (Annotations, Vec<AnnotationError>) {
             _ => continue,
         };
         let read = match name {
-            "clk" => whole(value, time).map(|t| notes.clock = Some(t)),
-            "clkc" => whole(value, time).map(|t| notes.correspondence_clock = Some(t)),
-            "emt" => whole(value, time).map(|t| notes.elapsed = Some(t)),
-            "eval" => whole(value, eval).map(|(e, d)| {
+            "clk" => read_time(value).map(|t| notes.clock = Some(t)),
+            "clkc" => read_time(value).map(|t| notes.correspondence_clock = Some(t)),
+            "emt" => read_time(value).map(|t| notes.elapsed = Some(t)),
+            "eval" => read_eval(value).map(|(e, d)| {
                 notes.eval = Some(e);
                 notes.depth = d;
             }),
@@ -457,6 +514,58 @@ pub fn read_annotations(comment: &str) -> (Annotations, Vec<AnnotationError>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The quick readings of clocks and evaluations give what the grammar gives, on
+    /// every value they take, and leave the others to it.
+    #[test]
+    fn quick_readings_agree_with_the_grammar() {
+        let mut times = vec![
+            " 0:03:00", " 1:00:00", " 59", " 1:2:3", " 0:00:30", " 10:00", " 123456",
+        ];
+        let odd = [
+            " 1:00:00:00",
+            " 0:00:01.5",
+            "0:01",
+            " 0:01 ",
+            " :01",
+            " 1::2",
+            " x",
+            " 1234567",
+        ];
+        times.extend(odd);
+        for v in times {
+            let grammar = whole(v, time);
+            match quick_time(v) {
+                Some(t) => assert_eq!(Some(t), grammar, "{v:?}"),
+                None => assert!(odd.contains(&v), "{v:?} left to the grammar"),
+            }
+            assert_eq!(read_time(v), grammar, "{v:?}");
+        }
+        let mut evals = vec![
+            " 0.25", " -1.3", " 12", " -0.05", " #3", " #-12", " 0.005", " 3.14159",
+        ];
+        let odd = [
+            " 0.25,18",
+            " +0.3",
+            " 1.",
+            " .5",
+            " #1.5",
+            " 1e5",
+            "0.3",
+            " #",
+            " -",
+            " 1234567890",
+        ];
+        evals.extend(odd);
+        for v in evals {
+            let grammar = whole(v, eval);
+            match quick_eval(v) {
+                Some(e) => assert_eq!(Some(e), grammar, "{v:?}"),
+                None => assert!(odd.contains(&v), "{v:?} left to the grammar"),
+            }
+            assert_eq!(read_eval(v), grammar, "{v:?}");
+        }
+    }
 
     fn sq(s: &str) -> Square {
         s.parse().unwrap()

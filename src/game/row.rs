@@ -392,7 +392,7 @@ impl<'t> Visitor<'t> for Rows<'t> {
         let Some(last) = self.plies.last_mut() else {
             return ControlFlow::Continue(());
         };
-        if memchr::memmem::find(text.as_bytes(), b"[%").is_some() {
+        if has_command(text) {
             let (notes, _) = read_annotations(text);
             apply(last, notes);
         } else if self.bughouse_clocks
@@ -444,8 +444,7 @@ impl<'t> Visitor<'t> for Rows<'t> {
         }
         let san = San::from_move(before, m);
         let mut uci = ArrayString::new();
-        use std::fmt::Write as _;
-        let _ = write!(uci, "{}", m.to_uci(before.is_chess960()));
+        m.to_uci(before.is_chess960()).push_to(&mut uci);
         let captured = match m {
             Move::Normal { capture, .. } => capture,
             Move::EnPassant { .. } => Some(Role::Pawn),
@@ -529,6 +528,11 @@ impl<'t> Visitor<'t> for Rows<'t> {
             };
         }
     }
+}
+
+/// Whether a comment holds a `[%` command (a two-byte search: no searcher to build).
+fn has_command(text: &str) -> bool {
+    memchr::memchr_iter(b'[', text.as_bytes()).any(|i| text.as_bytes().get(i + 1) == Some(&b'%'))
 }
 
 /// Adds a comment's annotations to a ply's row.

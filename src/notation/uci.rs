@@ -285,6 +285,38 @@ impl FromStr for UciMove {
     }
 }
 
+impl UciMove {
+    /// Appends the move as [`Display`](fmt::Display) writes it, without the formatting
+    /// machinery (for a hot path).
+    pub fn push_to(self, out: &mut impl fmt::Write) {
+        fn square(out: &mut impl fmt::Write, s: Square) {
+            let _ = out.write_char(s.file().char());
+            let _ = out.write_char(s.rank().char());
+        }
+        match self {
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                square(out, from);
+                square(out, to);
+                if let Some(p) = promotion {
+                    let _ = out.write_char(p.char());
+                }
+            }
+            UciMove::Put { role, to } => {
+                let _ = out.write_char(role.upper_char());
+                let _ = out.write_char('@');
+                square(out, to);
+            }
+            UciMove::Null => {
+                let _ = out.write_str("0000");
+            }
+        }
+    }
+}
+
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -308,6 +340,34 @@ impl fmt::Display for UciMove {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `push_to` writes what `Display` writes: every legal move of positions with
+    /// drops, promotions and castling, and the null move.
+    #[test]
+    fn push_to_is_display() {
+        for fen in [
+            "r3k2r/pPpp1ppp/8/8/8/8/PpPP1PPP/R3K2R/QNp w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
+        ] {
+            let setup: crate::setup::Setup = fen.parse().unwrap();
+            let pos = Position::from_setup(
+                &setup,
+                crate::variant::Rules::new(crate::variant::Variant::Crazyhouse),
+            )
+            .unwrap();
+            for chess960 in [false, true] {
+                for m in pos.legal_moves() {
+                    let uci = m.to_uci(chess960);
+                    let mut pushed = String::new();
+                    uci.push_to(&mut pushed);
+                    assert_eq!(pushed, uci.to_string());
+                }
+            }
+        }
+        let mut null = String::new();
+        UciMove::Null.push_to(&mut null);
+        assert_eq!(null, "0000");
+    }
 
     #[test]
     fn parse_print() {
