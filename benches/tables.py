@@ -150,7 +150,7 @@ def main():
         _, _, memory = run([bin, "export", "-q", "-j", "2", "--games", games, "--plies", plies, mixed])
         print(f"mixed archive: {size / 1e6:.0f} MB; games table {games.stat().st_size / 1e6:.1f} MB, "
               f"plies table {plies.stat().st_size / 1e6:.1f} MB, with FENs {fens.stat().st_size / 1e6:.1f} MB")
-        print("-j 1: one worker; export encodes the Parquet pages on the main thread beside it")
+        print("-j 1: one thread reads, replays and encodes the Parquet pages")
         print(f"{'':24}{'CPU s':>7}{'wall s':>8}{'MB/s':>7}{'x validate (CPU)':>18}{'(wall)':>8}{'target':>9}")
         targets = {"export --games": 0.8, "export --plies": 0.5, "export --plies --fen": 0.3}
         for name, secs in t.items():

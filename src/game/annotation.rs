@@ -395,6 +395,32 @@ fn highlights(i: &str) -> Res<'_, Vec<Highlight>> {
     .parse(i)
 }
 
+/// The commands read.
+#[derive(Clone, Copy)]
+enum Command {
+    Clk,
+    Clkc,
+    Emt,
+    Eval,
+    Cal,
+    Csl,
+}
+
+impl Command {
+    /// The command of a name (compared as bytes: no string comparison per command).
+    fn of(name: &[u8]) -> Option<Command> {
+        match *name {
+            [b'c', b'l', b'k'] => Some(Command::Clk),
+            [b'c', b'l', b'k', b'c'] => Some(Command::Clkc),
+            [b'e', b'm', b't'] => Some(Command::Emt),
+            [b'e', b'v', b'a', b'l'] => Some(Command::Eval),
+            [b'c', b'a', b'l'] => Some(Command::Cal),
+            [b'c', b's', b'l'] => Some(Command::Csl),
+            _ => None,
+        }
+    }
+}
+
 /// A time value: the common ` H:MM:SS` read at once, anything else by the grammar.
 fn read_time(value: &str) -> Option<Duration> {
     quick_time(value).or_else(|| whole(value, time))
@@ -403,17 +429,22 @@ fn read_time(value: &str) -> Option<Duration> {
 /// ` H:MM:SS`, ` M:SS` or ` S`: digits only, one blank before (as Lichess writes a
 /// clock); `None` for anything else, which the grammar reads.
 fn quick_time(value: &str) -> Option<Duration> {
-    let v = value.strip_prefix(' ')?;
-    let mut secs: u64 = 0;
-    let mut fields = 0;
-    for part in v.split(':') {
-        if part.is_empty() || part.len() > 6 || !part.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
+    let v = value.as_bytes().strip_prefix(b" ")?;
+    let (mut secs, mut field, mut digits, mut fields) = (0u64, 0u64, 0, 1);
+    for &b in v {
+        match b {
+            b'0'..=b'9' if digits < 6 => {
+                field = field * 10 + u64::from(b - b'0');
+                digits += 1;
+            }
+            b':' if digits > 0 && fields < 3 => {
+                secs = secs * 60 + field;
+                (field, digits, fields) = (0, 0, fields + 1);
+            }
+            _ => return None,
         }
-        secs = secs * 60 + part.parse::<u64>().ok()?;
-        fields += 1;
     }
-    (fields <= 3).then(|| Duration::from_secs(secs))
+    (digits > 0).then(|| Duration::from_secs(secs * 60 + field))
 }
 
 /// An evaluation value: the common ` 0.25` and ` #-3` read at once, anything else (a
@@ -481,23 +512,31 @@ pub fn read_annotations(comment: &str) -> (Annotations, Vec<AnnotationError>) {
             .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
             .count();
         let (name, value) = body.split_at(name_len);
-        let expected = match name {
-            "clk" | "clkc" | "emt" => "a time, H:MM:SS (days, hours and a fraction optional)",
-            "eval" => "pawns (0.25, -1.3) or a mate (#-3), and a depth after a comma",
-            "cal" => "arrows: a colour G, R, Y or B, two squares (Ge2e4), separated by commas",
-            "csl" => "squares: a colour G, R, Y or B and a square (Rd4), separated by commas",
-            _ => continue,
+        let Some(command) = Command::of(name.as_bytes()) else {
+            continue;
         };
-        let read = match name {
-            "clk" => read_time(value).map(|t| notes.clock = Some(t)),
-            "clkc" => read_time(value).map(|t| notes.correspondence_clock = Some(t)),
-            "emt" => read_time(value).map(|t| notes.elapsed = Some(t)),
-            "eval" => read_eval(value).map(|(e, d)| {
+        let expected = match command {
+            Command::Clk | Command::Clkc | Command::Emt => {
+                "a time, H:MM:SS (days, hours and a fraction optional)"
+            }
+            Command::Eval => "pawns (0.25, -1.3) or a mate (#-3), and a depth after a comma",
+            Command::Cal => {
+                "arrows: a colour G, R, Y or B, two squares (Ge2e4), separated by commas"
+            }
+            Command::Csl => {
+                "squares: a colour G, R, Y or B and a square (Rd4), separated by commas"
+            }
+        };
+        let read = match command {
+            Command::Clk => read_time(value).map(|t| notes.clock = Some(t)),
+            Command::Clkc => read_time(value).map(|t| notes.correspondence_clock = Some(t)),
+            Command::Emt => read_time(value).map(|t| notes.elapsed = Some(t)),
+            Command::Eval => read_eval(value).map(|(e, d)| {
                 notes.eval = Some(e);
                 notes.depth = d;
             }),
-            "cal" => whole(value, arrows).map(|a| notes.arrows.extend(a)),
-            _ => whole(value, highlights).map(|h| notes.highlights.extend(h)),
+            Command::Cal => whole(value, arrows).map(|a| notes.arrows.extend(a)),
+            Command::Csl => whole(value, highlights).map(|h| notes.highlights.extend(h)),
         };
         if read.is_none() {
             let command = &comment[at..=close];

@@ -136,6 +136,13 @@ impl<R: Rows, W: Write + Send> TableWriter<R, W> {
         for column in ["movetext", "Site", "game", "line", "problem_line"] {
             props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
         }
+        // The plies table's columns that repeat a game's value on every ply: a
+        // dictionary page makes them small, and leaves zstd little to do.
+        if !options.dictionary {
+            for column in ["file", "Site", "game"] {
+                props = props.set_column_dictionary_enabled(ColumnPath::from(column), true);
+            }
+        }
         let props = props.build();
         let writer = ArrowWriter::try_new(out, rows.schema(), Some(props))?;
         Ok(TableWriter {
