@@ -908,11 +908,7 @@ fn an_interrupted_fen_convert_keeps_its_lines() {
     stdin.write_all(line.repeat(1000).as_bytes()).unwrap();
     stdin.flush().unwrap();
     next_line(&out).expect("a first line");
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    common::interrupt(&child);
     // The input stays open: the stop alone ends the run.
     let status = child.wait().unwrap();
     drop(stdin);

@@ -631,11 +631,7 @@ fn an_interrupted_export_keeps_whole_tables() {
     .spawn()
     .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    common::interrupt(&child);
     let status = child.wait().unwrap();
     writer.join().unwrap();
     let mut stderr = String::new();

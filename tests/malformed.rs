@@ -458,11 +458,7 @@ fn a_stop_is_honoured_inside_an_endless_game() {
         .spawn()
         .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(1500));
-        let killed = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
+        common::interrupt(&child);
         let signalled = std::time::Instant::now();
         let mut ended = None;
         while signalled.elapsed().as_secs() < 10 {

@@ -469,6 +469,18 @@ fn as_raised(py: Python<'_>, e: PyErr) -> PyErr {
     e
 }
 
+/// The error a run's summary says its stream ended in, as an OSError naming the file
+/// (for work done in Rust: `split`, tables).
+pub(crate) fn stream_error(s: &pocketfen::run::record::SummaryRecord) -> PyResult<()> {
+    match &s.stream_error {
+        Some(e) => Err(PyOSError::new_err(format!(
+            "{}: the stream ends in an error after {} bytes: {e}",
+            s.file, s.bytes
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn to_python<'py>(py: Python<'py>, record: &RunRecord) -> PyResult<Bound<'py, PyAny>> {
     pythonize(py, record).map_err(|e| PyValueError::new_err(e.to_string()))
 }

@@ -124,14 +124,7 @@ fn collect(py: Python<'_>, run: &RunIterator, mut rows: impl Rows) -> PyResult<A
                     batches.push(rows.finish().map_err(arrow)?);
                 }
             }
-            RunRecord::Summary(s) => {
-                if let Some(e) = s.stream_error {
-                    return Err(PyOSError::new_err(format!(
-                        "{}: the stream ends in an error after {} bytes: {e}",
-                        s.file, s.bytes
-                    )));
-                }
-            }
+            RunRecord::Summary(s) => run::stream_error(&s)?,
             _ => {}
         }
     }
@@ -239,14 +232,7 @@ fn read_into(
                 *ply_rows += e.plies.len();
                 detached(py, || files.push(&e)).map_err(|e| PyOSError::new_err(e.to_string()))?;
             }
-            RunRecord::Summary(s) => {
-                if let Some(e) = s.stream_error {
-                    return Err(PyOSError::new_err(format!(
-                        "{}: the stream ends in an error after {} bytes: {e}",
-                        s.file, s.bytes
-                    )));
-                }
-            }
+            RunRecord::Summary(s) => run::stream_error(&s)?,
             _ => {}
         }
     }

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use pocketfen::Variant;
@@ -222,14 +222,7 @@ fn write_all(py: Python<'_>, games: &RunIterator, files: &mut SplitFiles) -> PyR
             RunRecord::Selected(g) if g.raw.too_large.is_none() => {
                 detached(py, || files.write(&g)).map_err(io_error)?;
             }
-            RunRecord::Summary(s) => {
-                if let Some(e) = s.stream_error {
-                    return Err(PyOSError::new_err(format!(
-                        "{}: the stream ends in an error after {} bytes: {e}",
-                        s.file, s.bytes
-                    )));
-                }
-            }
+            RunRecord::Summary(s) => run::stream_error(&s)?,
             _ => {}
         }
     }

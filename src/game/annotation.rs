@@ -395,6 +395,16 @@ fn highlights(i: &str) -> Res<'_, Vec<Highlight>> {
     .parse(i)
 }
 
+/// Where the first `[%` is (a two-byte search: no searcher to build per comment).
+fn command_at(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'[', bytes).find(|&i| bytes.get(i + 1) == Some(&b'%'))
+}
+
+/// Whether a comment holds a command (`[%`).
+pub(crate) fn has_command(comment: &str) -> bool {
+    command_at(comment.as_bytes()).is_some()
+}
+
 /// The commands read.
 #[derive(Clone, Copy)]
 enum Command {
@@ -498,10 +508,7 @@ pub fn read_annotations(comment: &str) -> (Annotations, Vec<AnnotationError>) {
     let mut errors = Vec::new();
     let mut from = 0;
     let bytes = comment.as_bytes();
-    while let Some(at) = memchr::memchr_iter(b'[', &bytes[from..])
-        .map(|n| from + n)
-        .find(|&i| bytes.get(i + 1) == Some(&b'%'))
-    {
+    while let Some(at) = command_at(&bytes[from..]).map(|n| from + n) {
         let Some(close) = memchr::memchr(b']', &bytes[at..]).map(|n| at + n) else {
             break;
         };

@@ -14,7 +14,7 @@
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
-use super::annotation::{Annotations, read_annotations};
+use super::annotation::{Annotations, has_command, read_annotations};
 use super::header::{MoveAt, Options};
 use super::problem::GameReport;
 use super::validate::visit_game;
@@ -71,7 +71,7 @@ impl<'t> Visitor<'t> for Lines<'_> {
     fn comment(&mut self, text: &'t str) -> ControlFlow<()> {
         if let (Some(notes), 0) = (&mut self.notes, self.depth)
             && let Some(last) = notes.last_mut()
-            && text.contains("[%")
+            && has_command(text)
         {
             let (read, _) = read_annotations(text);
             if !read.is_empty() {

@@ -22,8 +22,8 @@
 
 use std::ops::ControlFlow;
 
-use super::annotation::{Annotations, Eval, read_annotations};
-use super::header::{Boards, Format, MoveAt, Options, unescape};
+use super::annotation::{Annotations, Eval, has_command, read_annotations};
+use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
 use super::validate::{decode, visit_game, visit_text};
 use super::visitor::{Skip, Visitor};
@@ -530,11 +530,6 @@ impl<'t> Visitor<'t> for Rows<'t> {
     }
 }
 
-/// Whether a comment holds a `[%` command (a two-byte search: no searcher to build).
-fn has_command(text: &str) -> bool {
-    memchr::memchr_iter(b'[', text.as_bytes()).any(|i| text.as_bytes().get(i + 1) == Some(&b'%'))
-}
-
 /// Adds a comment's annotations to a ply's row.
 fn apply(row: &mut PlyRow, notes: Annotations) {
     if let Some(c) = notes.clock {
@@ -568,7 +563,7 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
         header_end: 0,
         depth: 0,
         mainline: 0,
-        bughouse_clocks: opts.format == Format::Bpgn,
+        bughouse_clocks: false,
         pending: None,
         last_was_drop: false,
         pair: None,

@@ -206,7 +206,7 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
                 if self.depth == 0 {
                     self.play.comment(self.rep, c, t.offset, self.plies);
                 }
-                if self.opts.strict && c.contains("[%") {
+                if self.opts.strict && super::annotation::has_command(c) {
                     self.annotations(t, c);
                 }
                 self.visitor.comment(c).into()

@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::game::{Format, Totals};
+use crate::stream::split::Games;
 use crate::stream::{Compression, GameSplitter, PartState, Source, SplitOptions, TrailingNote};
 use pipeline::Ordered;
 use record::{SCHEMA_VERSION, SplitPoint, SplitRecord, SummaryRecord, TotalRecord, TrailingRecord};
@@ -218,14 +219,32 @@ impl Run {
                 });
             });
         }
+        self.current = Some(Current {
+            compression,
+            trailing,
+            part,
+            ..self.reading(name, Box::new(splitter), game, start)
+        });
+        true
+    }
+
+    /// The archive `name` about to be read: its `games` worked on as the task says,
+    /// under `game`'s options (a plain stream, until the caller says otherwise).
+    fn reading(
+        &self,
+        name: String,
+        games: Box<dyn Games>,
+        game: crate::game::Options,
+        start: Instant,
+    ) -> Current {
         let options = crate::stream::fingerprint(
             format!("{:?} {:?} {}", self.task, game, self.opts.max_game_bytes).as_bytes(),
         );
         let work = self.task.work(&name, game, &self.keep_bytes);
-        self.current = Some(Current {
+        Current {
             name,
             games: Ordered::new(
-                Box::new(splitter),
+                games,
                 self.jobs,
                 work,
                 self.opts.stop.clone(),
@@ -233,13 +252,12 @@ impl Run {
             ),
             totals: Totals::default(),
             start,
-            compression,
-            trailing,
-            part,
+            compression: Compression::None,
+            trailing: TrailingNote::default(),
+            part: None,
             options,
             rows_split: None,
-        });
-        true
+        }
     }
 
     /// The summary of a source that did not open.
@@ -271,7 +289,7 @@ impl Run {
         game: crate::game::Options,
     ) {
         use crate::stream::parquet::ParquetGames;
-        let (mut games, part, _size) =
+        let (mut games, part) =
             match ParquetGames::open(source, self.opts.split, self.opts.max_game_bytes) {
                 Ok(o) => o,
                 Err(e) => return self.unopened(name, &e),
@@ -287,9 +305,7 @@ impl Run {
                 });
             });
         }
-        let options = crate::stream::fingerprint(
-            format!("{:?} {:?} {}", self.task, game, self.opts.max_game_bytes).as_bytes(),
-        );
+        let mut current = self.reading(name, Box::new(games), game, start);
         let hex = |h: u64| format!("{h:016x}");
         let point = |p: Option<(u64, u64)>| {
             p.map(|(offset, print)| SplitPoint {
@@ -298,7 +314,7 @@ impl Run {
                 print: hex(print),
             })
         };
-        let rows_split = self.opts.split.zip(part).map(|(split, part)| SplitRecord {
+        current.rows_split = self.opts.split.zip(part).map(|(split, part)| SplitRecord {
             part: split.part,
             of: split.of,
             size: part.size,
@@ -310,27 +326,10 @@ impl Run {
             aligned: true,
             // A game's lines are its movetext's: the parts add none to the next.
             lines: 0,
-            options: hex(options),
+            options: hex(current.options),
             row_groups: true,
         });
-        let work = self.task.work(&name, game, &self.keep_bytes);
-        self.current = Some(Current {
-            name,
-            games: Ordered::new(
-                Box::new(games),
-                self.jobs,
-                work,
-                self.opts.stop.clone(),
-                self.opts.eager,
-            ),
-            totals: Totals::default(),
-            start,
-            compression: Compression::None,
-            trailing: TrailingNote::default(),
-            part: None,
-            options,
-            rows_split,
-        });
+        self.current = Some(current);
     }
 
     /// The record of a worked-on game (none for a game `validate` has nothing to say

@@ -165,7 +165,7 @@ impl ParquetGames {
         source: Source,
         split: Option<Split>,
         max_game_bytes: usize,
-    ) -> io::Result<(ParquetGames, Option<ParquetPart>, Option<u64>)> {
+    ) -> io::Result<(ParquetGames, Option<ParquetPart>)> {
         let name = source.name();
         match source {
             Source::Path(p) => {
@@ -217,7 +217,7 @@ impl ParquetGames {
         file: &Facts,
         split: Option<Split>,
         max_game_bytes: usize,
-    ) -> io::Result<(ParquetGames, Option<ParquetPart>, Option<u64>)> {
+    ) -> io::Result<(ParquetGames, Option<ParquetPart>)> {
         let (modified, file_size) = (file.modified, file.size);
         let meta = Arc::clone(builder.metadata());
         let schema = builder.parquet_schema();
@@ -296,7 +296,7 @@ impl ParquetGames {
             progress: None,
             games: 0,
         };
-        Ok((games, part, Some(file_size)))
+        Ok((games, part))
     }
 
     /// Calls `progress` with the bytes of text handed out and the games, after each

@@ -11,6 +11,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, SchemaRef};
 
 use super::schema::{games_schema, plies_schema};
+use super::write::Rows;
 use crate::bughouse::BoardId;
 use crate::game::{Eval, pocket_letters};
 use crate::run::record::ExportedRecord;
@@ -119,9 +120,11 @@ impl GamesBuilder {
             bytes: 0,
         }
     }
+}
 
+impl Rows for GamesBuilder {
     /// Adds a game's row.
-    pub fn push(&mut self, record: &ExportedRecord) {
+    fn push(&mut self, record: &ExportedRecord) {
         let r = &record.row;
         let strings = [
             &r.event,
@@ -186,22 +189,17 @@ impl GamesBuilder {
     }
 
     /// Rows gathered.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.rows
     }
 
-    /// Whether no row was gathered.
-    pub fn is_empty(&self) -> bool {
-        self.rows == 0
-    }
-
     /// A rough size of the rows gathered, in bytes.
-    pub fn size(&self) -> usize {
+    fn size(&self) -> usize {
         self.bytes
     }
 
     /// The rows gathered as a batch; the builder starts again empty.
-    pub fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
+    fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
         let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
         for b in &mut self.strings {
             columns.push(Arc::new(b.finish()));
@@ -244,7 +242,7 @@ impl GamesBuilder {
     }
 
     /// The table's schema.
-    pub fn schema(&self) -> SchemaRef {
+    fn schema(&self) -> SchemaRef {
         Arc::clone(&self.schema)
     }
 }
@@ -325,9 +323,11 @@ impl PliesBuilder {
             bytes: 0,
         }
     }
+}
 
+impl Rows for PliesBuilder {
     /// Adds a game's ply rows.
-    pub fn push(&mut self, record: &ExportedRecord) {
+    fn push(&mut self, record: &ExportedRecord) {
         let site = record.row.site.as_deref();
         for p in &record.plies {
             self.file.append_value(&record.file);
@@ -383,22 +383,17 @@ impl PliesBuilder {
     }
 
     /// Rows gathered.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.rows
     }
 
-    /// Whether no row was gathered.
-    pub fn is_empty(&self) -> bool {
-        self.rows == 0
-    }
-
     /// A rough size of the rows gathered, in bytes.
-    pub fn size(&self) -> usize {
+    fn size(&self) -> usize {
         self.bytes
     }
 
     /// The rows gathered as a batch; the builder starts again empty.
-    pub fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
+    fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.file.finish()),
             Arc::new(self.game.finish()),
@@ -432,7 +427,7 @@ impl PliesBuilder {
     }
 
     /// The table's schema.
-    pub fn schema(&self) -> SchemaRef {
+    fn schema(&self) -> SchemaRef {
         Arc::clone(&self.schema)
     }
 }

@@ -13,9 +13,9 @@ use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
-use super::build::{GamesBuilder, PliesBuilder};
 use crate::game::GameRow;
 use crate::run::record::ExportedRecord;
+use crate::stream::parquet::civil_from_days;
 
 /// A table's rows as they are gathered: the games table's or the plies table's.
 pub trait Rows {
@@ -33,42 +33,6 @@ pub trait Rows {
     fn finish(&mut self) -> Result<RecordBatch, ArrowError>;
     /// The table's schema.
     fn schema(&self) -> SchemaRef;
-}
-
-impl Rows for GamesBuilder {
-    fn push(&mut self, record: &ExportedRecord) {
-        GamesBuilder::push(self, record)
-    }
-    fn len(&self) -> usize {
-        GamesBuilder::len(self)
-    }
-    fn size(&self) -> usize {
-        GamesBuilder::size(self)
-    }
-    fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
-        GamesBuilder::finish(self)
-    }
-    fn schema(&self) -> SchemaRef {
-        GamesBuilder::schema(self)
-    }
-}
-
-impl Rows for PliesBuilder {
-    fn push(&mut self, record: &ExportedRecord) {
-        PliesBuilder::push(self, record)
-    }
-    fn len(&self) -> usize {
-        PliesBuilder::len(self)
-    }
-    fn size(&self) -> usize {
-        PliesBuilder::size(self)
-    }
-    fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
-        PliesBuilder::finish(self)
-    }
-    fn schema(&self) -> SchemaRef {
-        PliesBuilder::schema(self)
-    }
 }
 
 /// How a table's Parquet file is written.
@@ -229,7 +193,7 @@ impl Partition {
     /// The folder of a game's row (`year=2024/month=05`): from its `[UTCDate]`, or its
     /// `[Date]` when it has none; [`UNKNOWN_PARTITION`] for a part that is unknown.
     pub fn folder(self, row: &GameRow) -> String {
-        let (year, month) = match row.utc_date.map(civil_from_days) {
+        let (year, month) = match row.utc_date.map(|d| civil_from_days(d.into())) {
             Some((y, m, _)) => (Some(y), Some(m)),
             None => row.date.as_deref().map_or((None, None), date_parts),
         };
@@ -251,20 +215,6 @@ fn date_parts(date: &str) -> (Option<i64>, Option<u32>) {
         .and_then(|m| m.parse::<u32>().ok())
         .filter(|m| (1..=12).contains(m));
     (year, month)
-}
-
-/// The date of a day since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i32) -> (i64, u32, u32) {
-    let z = i64::from(days) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
@@ -289,7 +239,7 @@ mod tests {
             "year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__"
         );
         for days in [-1_000_000, -1, 0, 59, 60, 11_016, 19_000, 2_000_000] {
-            let (y, m, d) = civil_from_days(days);
+            let (y, m, d) = civil_from_days(days.into());
             let back = crate::game::days_from_civil(y, m, d);
             assert_eq!(back, i64::from(days), "{y}-{m}-{d}");
         }

@@ -192,3 +192,12 @@ pub fn without_timings(s: &mut insta::Settings) {
     s.add_filter(r"; [0-9.]+ s, [0-9]+ games/s, [0-9.]+ MB/s", "; [timing]");
     s.add_filter(r#""seconds":[0-9.]+"#, r#""seconds":"[timing]""#);
 }
+
+/// Sends SIGINT to `child`, as Ctrl-C does.
+pub fn interrupt(child: &std::process::Child) {
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+}
