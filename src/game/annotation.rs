@@ -577,6 +577,8 @@ mod tests {
             " 1::2",
             " x",
             " 1234567",
+            // Past u64: the grammar refuses it, the quick reading must not overflow.
+            " 99999999999999999999999",
         ];
         times.extend(odd);
         for v in times {
