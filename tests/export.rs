@@ -395,6 +395,102 @@ fn outputs_that_are_refused() {
     assert!(!same.exists());
 }
 
+/// Every column chunk's codec, as the file's footer says.
+fn codecs(path: &Path) -> Vec<parquet::basic::Compression> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(fs::File::open(path).unwrap()).unwrap();
+    let meta = reader.metadata();
+    let mut codecs: Vec<_> = meta
+        .row_groups()
+        .iter()
+        .flat_map(|g| g.columns().iter().map(|c| c.compression()))
+        .collect();
+    codecs.dedup();
+    codecs
+}
+
+#[test]
+fn pages_are_compressed_as_asked_and_hold_the_same_rows() {
+    use parquet::basic::{Compression, ZstdLevel};
+    let dir = scratch_dir("export-codecs");
+    let input = "samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn";
+    let mut tables = Vec::new();
+    for (codec, want) in [
+        (None, Compression::ZSTD(ZstdLevel::default())),
+        (
+            Some("zstd:9"),
+            Compression::ZSTD(ZstdLevel::try_new(9).unwrap()),
+        ),
+        (Some("SNAPPY"), Compression::SNAPPY),
+        (Some("none"), Compression::UNCOMPRESSED),
+    ] {
+        let name = codec.unwrap_or("default").replace(':', "-");
+        let games = dir.join(format!("{name}-games.parquet"));
+        let plies = dir.join(format!("{name}-plies.parquet"));
+        let mut args = vec![
+            "export",
+            "-q",
+            "--games",
+            games.to_str().unwrap(),
+            "--plies",
+            plies.to_str().unwrap(),
+        ];
+        if let Some(c) = codec {
+            args.extend(["--compression", c]);
+        }
+        args.push(input);
+        let (_, err, code) = run_out(&args);
+        assert_eq!(code, Some(0), "{err}");
+        // The codec's level is not in the footer: zstd:9 reads back as zstd.
+        let read_back = |c: Compression| match c {
+            Compression::ZSTD(_) => "zstd",
+            Compression::SNAPPY => "snappy",
+            Compression::UNCOMPRESSED => "none",
+            _ => "other",
+        };
+        for path in [&games, &plies] {
+            let got: Vec<_> = codecs(path).into_iter().map(read_back).collect();
+            assert_eq!(got, [read_back(want)], "{codec:?}: {}", path.display());
+        }
+        tables.push((
+            name,
+            fs::metadata(&games).unwrap().len(),
+            rows(&games),
+            rows(&plies),
+        ));
+    }
+    let (_, _, games, plies) = &tables[0];
+    assert!(games.len() > 1 && plies.len() > games.len());
+    for (name, _, g, p) in &tables[1..] {
+        assert_eq!(g, games, "{name}: the games table's rows");
+        assert_eq!(p, plies, "{name}: the plies table's rows");
+    }
+    let size = |n: &str| tables.iter().find(|t| t.0 == n).unwrap().1;
+    assert!(size("zstd-9") < size("default") && size("default") < size("SNAPPY"));
+    assert!(size("SNAPPY") < size("none"));
+    for (bad, why) in [
+        ("zstd:23", "from 1 to 22"),
+        ("zstd:x", "from 1 to 22"),
+        ("lzo", "snappy or none"),
+    ] {
+        let out = dir.join("bad.parquet");
+        let (_, err, code) = run_out(&[
+            "export",
+            "--games",
+            out.to_str().unwrap(),
+            "--compression",
+            bad,
+            input,
+        ]);
+        assert_eq!(code, Some(2), "{bad}");
+        assert!(
+            err.contains(&format!("compression `{bad}`")) && err.contains(why),
+            "{err}"
+        );
+        assert!(!out.exists());
+    }
+}
+
 /// A problem as the round trip compares it: kind, ply, token, reason, column.
 type Problem = (String, Value, Value, String, Value);
 

@@ -18,7 +18,9 @@ use pocketfen::game::{Options, RowOptions};
 use pocketfen::run::Task;
 use pocketfen::run::record::RunRecord;
 use pocketfen::run::split_files::TempFiles;
-use pocketfen::table::{ExportFiles, ExportTargets, GamesBuilder, Partition, PliesBuilder, Rows};
+use pocketfen::table::{
+    Codec, ExportFiles, ExportTargets, GamesBuilder, Partition, PliesBuilder, Rows,
+};
 
 use crate::run::{self, Feed, RunIterator, detached};
 use crate::{parse_name, sources};
@@ -137,18 +139,20 @@ fn collect(py: Python<'_>, run: &RunIterator, mut rows: impl Rows) -> PyResult<A
     })
 }
 
-/// export(source, games=None, plies=None, *, fen=False, output_dir=None, partition="year/month", strict=False, jobs=0, split=None)
+/// export(source, games=None, plies=None, *, fen=False, output_dir=None, partition="year/month", compression="zstd", strict=False, jobs=0, split=None)
 /// --
 ///
 /// Writes the Parquet files `pocketfen export` writes: the games table to `games`, the
 /// plies table to `plies` (with the FEN after each ply when `fen`), the games table by
-/// month in Lichess's layout into `output_dir` (`partition="year"`: by year). Each file
+/// month in Lichess's layout into `output_dir` (`partition="year"`: by year). Pages are
+/// compressed by `compression`: `"zstd"` (level 1), `"zstd:LEVEL"` (1 to 22), `"snappy"`
+/// (larger files, cheaper to write and read) or `"none"`. Each file
 /// is written beside its destination and renamed over it at the end; after Ctrl-C or a
 /// file object's exception the files keep the games read before it. Returns a dict:
 /// `games` (rows of the games table), `plies` (rows of the plies table), `files` (the
 /// paths written). A game over the size limit is in no table.
 #[pyfunction]
-#[pyo3(signature = (source, games = None, plies = None, *, fen = false, output_dir = None, partition = "year/month", strict = false, jobs = 0, split = None))]
+#[pyo3(signature = (source, games = None, plies = None, *, fen = false, output_dir = None, partition = "year/month", compression = "zstd", strict = false, jobs = 0, split = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn export<'py>(
     py: Python<'py>,
@@ -158,6 +162,7 @@ pub(crate) fn export<'py>(
     fen: bool,
     output_dir: Option<PathBuf>,
     partition: &str,
+    compression: &str,
     strict: bool,
     jobs: usize,
     split: Option<&Bound<'py, PyAny>>,
@@ -173,6 +178,9 @@ pub(crate) fn export<'py>(
         ));
     }
     let partition: Partition = parse_name(partition)?;
+    let codec: Codec = compression
+        .parse()
+        .map_err(|e: pocketfen::ParseValueError| PyValueError::new_err(e.to_string()))?;
     let inputs: Vec<PathBuf> = source.extract::<PathBuf>().into_iter().collect();
     let feed = Feed::new();
     let (sources, split) = sources(py, source, split, &feed)?;
@@ -182,6 +190,7 @@ pub(crate) fn export<'py>(
         partition: Some(partition),
         plies,
         fen,
+        codec: Some(codec),
         split,
     };
     let mut files = ExportFiles::open(Box::new(TempFiles::new(inputs)), &targets)

@@ -257,6 +257,25 @@ def test_export_layout_is_read_by_polars_and_duckdb_with_its_partitions(tmp_path
     assert counts == [(2025, 5, 438)]
 
 
+def test_compression_is_the_one_asked_for_and_the_rows_the_same(tmp_path):
+    tables = {}
+    for codec, footer in [("zstd", "ZSTD"), ("zstd:9", "ZSTD"), ("snappy", "SNAPPY"), ("none", "UNCOMPRESSED")]:
+        games, plies = tmp_path / f"{codec}-g.parquet", tmp_path / f"{codec}-p.parquet"
+        pocketfen.export(ZH_SAMPLE, games, plies, output_dir=tmp_path / codec, compression=codec)
+        for path in [games, plies, *sorted((tmp_path / codec).rglob("*.parquet"))]:
+            meta = pq.ParquetFile(path).metadata
+            got = {meta.row_group(g).column(c).compression for g in range(meta.num_row_groups) for c in range(meta.num_columns)}
+            assert got == {footer}, (codec, path)
+        tables[codec] = (pq.read_table(games), pq.read_table(plies))
+    for codec, (g, p) in tables.items():
+        assert g.equals(tables["zstd"][0]) and p.equals(tables["zstd"][1]), codec
+    with pytest.raises(ValueError, match="from 1 to 22"):
+        pocketfen.export(ZH_SAMPLE, tmp_path / "x.parquet", compression="zstd:0")
+    with pytest.raises(ValueError, match="compression `brotli`"):
+        pocketfen.export(ZH_SAMPLE, tmp_path / "x.parquet", compression="brotli")
+    assert not (tmp_path / "x.parquet").exists()
+
+
 def test_a_table_without_pyarrow_is_refused_clearly_and_bad_arguments(tmp_path):
     with pytest.raises(ValueError, match="games or plies"):
         pocketfen._table(SAMPLES, "moves")

@@ -525,6 +525,11 @@ pub struct ExportArgs {
     /// How `-o` divides the games: year/month or year.
     #[arg(long, value_parser = named::<pocketfen::table::Partition>(), default_value = "year/month", requires = "output")]
     pub partition: pocketfen::table::Partition,
+    /// How the files' pages are compressed: zstd (level 1), zstd:LEVEL (1 to 22; higher
+    /// is smaller and slower), snappy (about half as large again as zstd, and cheaper to
+    /// write and read) or none.
+    #[arg(long, value_name = "CODEC", value_parser = parse_codec, default_value = "zstd")]
+    pub compression: pocketfen::table::Codec,
     /// Also count non-canonical SAN, a missing result marker and malformed annotations
     /// as problems (the `problems` column and the first problem).
     #[arg(long)]
@@ -764,6 +769,11 @@ fn parse_tag(s: &str) -> Result<pocketfen::game::TagCriterion, String> {
 }
 
 fn parse_ending(s: &str) -> Result<pocketfen::game::Ending, String> {
+    s.parse()
+        .map_err(|e: pocketfen::ParseValueError| e.to_string())
+}
+
+fn parse_codec(s: &str) -> Result<pocketfen::table::Codec, String> {
     s.parse()
         .map_err(|e: pocketfen::ParseValueError| e.to_string())
 }

@@ -37,6 +37,7 @@ pub fn export(args: &ExportArgs) -> Result<bool> {
         partition: Some(args.partition),
         plies: args.plies.clone(),
         fen: args.fen,
+        codec: Some(args.compression),
         split: args.input.split,
     };
     let outputs = SplitOutputs {

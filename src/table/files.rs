@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use parquet::errors::ParquetError;
 
 use super::build::{GamesBuilder, PliesBuilder};
-use super::write::{Partition, Rows, TableWriter, WriteOptions};
+use super::write::{Codec, Partition, Rows, TableWriter, WriteOptions};
 use crate::run::record::ExportedRecord;
 use crate::run::split_files::Outputs;
 use crate::stream::Split;
@@ -121,6 +121,8 @@ pub struct ExportTargets {
     pub plies: Option<PathBuf>,
     /// The plies table has the FEN after each ply.
     pub fen: bool,
+    /// How every file's pages are compressed (`None`: zstd, level 1).
+    pub codec: Option<Codec>,
     /// The part of a split run being exported: the partitions' files are named for it
     /// (`train-00002-of-00004.parquet` for part 3 of 4).
     pub split: Option<Split>,
@@ -140,6 +142,7 @@ pub struct ExportFiles {
     plies: Option<TableFile<PliesBuilder>>,
     dir: Option<PathBuf>,
     partition: Partition,
+    codec: Codec,
     name: String,
     parts: BTreeMap<String, TableFile<GamesBuilder>>,
     pushed: usize,
@@ -167,12 +170,16 @@ impl ExportFiles {
         mut outputs: Box<dyn Outputs>,
         targets: &ExportTargets,
     ) -> Result<ExportFiles, TableError> {
+        let codec = targets.codec.unwrap_or(WriteOptions::GAMES.codec);
         let games = match &targets.games {
             Some(p) => Some(TableFile::open(
                 &mut *outputs,
                 p,
                 GamesBuilder::new(),
-                WriteOptions::GAMES,
+                WriteOptions {
+                    codec,
+                    ..WriteOptions::GAMES
+                },
             )?),
             None => None,
         };
@@ -181,7 +188,10 @@ impl ExportFiles {
                 &mut *outputs,
                 p,
                 PliesBuilder::new(targets.fen),
-                WriteOptions::PLIES,
+                WriteOptions {
+                    codec,
+                    ..WriteOptions::PLIES
+                },
             ) {
                 Ok(t) => Some(t),
                 Err(e) => {
@@ -203,6 +213,7 @@ impl ExportFiles {
             plies,
             dir: targets.games_dir.clone(),
             partition: targets.partition.unwrap_or(Partition::YearMonth),
+            codec,
             name,
             parts: BTreeMap::new(),
             pushed: 0,
@@ -237,6 +248,7 @@ impl ExportFiles {
             std::fs::create_dir_all(&dir).map_err(|e| io_failed(&dir, e))?;
             let opts = WriteOptions {
                 batch_bytes: 4 << 20,
+                codec: self.codec,
                 ..WriteOptions::GAMES
             };
             let dest = dir.join(&self.name);

@@ -30,4 +30,4 @@ pub use build::{GamesBuilder, PliesBuilder};
 pub use files::{ExportFiles, ExportTargets, TableError};
 pub use parquet::errors::ParquetError;
 pub use schema::{LICHESS_COLUMNS, LichessType, games_schema, plies_schema};
-pub use write::{Partition, Rows, TableWriter, UNKNOWN_PARTITION, WriteOptions};
+pub use write::{Codec, Partition, Rows, TableWriter, UNKNOWN_PARTITION, WriteOptions};

@@ -1,6 +1,6 @@
 //! Tables into Parquet files: a [`TableWriter`] gathers rows in a builder, hands them to
-//! Parquet's Arrow writer a batch at a time (zstd pages, row groups of a bounded number
-//! of rows), and ends the file with its footer. [`Partition`] names the file of a game
+//! Parquet's Arrow writer a batch at a time (pages compressed by a [`Codec`], row groups
+//! of a bounded number of rows), and ends the file with its footer. [`Partition`] names the file of a game
 //! in Lichess's layout (`year=YYYY/month=MM`).
 
 use std::io::Write;
@@ -35,11 +35,82 @@ pub trait Rows {
     fn schema(&self) -> SchemaRef;
 }
 
+/// How a table's pages are compressed. Every Parquet reader (pyarrow, Polars, DuckDB,
+/// Spark) reads all three.
+///
+/// ```
+/// use pocketfen::table::Codec;
+/// assert_eq!("zstd".parse::<Codec>().unwrap(), Codec::Zstd(1));
+/// assert_eq!("ZSTD:9".parse::<Codec>().unwrap(), Codec::Zstd(9));
+/// assert_eq!("snappy".parse::<Codec>().unwrap().to_string(), "snappy");
+/// assert!("zstd:23".parse::<Codec>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Codec {
+    /// zstd at a level from 1 (fastest) to 22: the smallest files.
+    Zstd(i32),
+    /// Snappy: files about half as large again as zstd's, written and read with less
+    /// work (pyarrow's and DuckDB's default).
+    Snappy,
+    /// Pages as they are.
+    None,
+}
+
+impl Codec {
+    /// The zstd levels there are.
+    pub const ZSTD_LEVELS: std::ops::RangeInclusive<i32> = 1..=22;
+
+    fn compression(self) -> Result<Compression, ParquetError> {
+        Ok(match self {
+            Codec::Zstd(level) => Compression::ZSTD(ZstdLevel::try_new(level)?),
+            Codec::Snappy => Compression::SNAPPY,
+            Codec::None => Compression::UNCOMPRESSED,
+        })
+    }
+}
+
+impl std::str::FromStr for Codec {
+    type Err = crate::ParseValueError;
+    /// `zstd` (level 1), `zstd:LEVEL` (1 to 22), `snappy` or `none`.
+    fn from_str(s: &str) -> Result<Codec, crate::ParseValueError> {
+        let name = s.trim().to_ascii_lowercase();
+        let wrong = |why: &str| {
+            crate::ParseValueError::new(
+                "compression",
+                format!(
+                    "compression `{}`: {why}",
+                    crate::notation::printable(s.trim())
+                ),
+            )
+        };
+        match name.split_once(':') {
+            None if name == "zstd" => Ok(Codec::Zstd(1)),
+            None if name == "snappy" => Ok(Codec::Snappy),
+            None if name == "none" || name == "uncompressed" => Ok(Codec::None),
+            Some(("zstd", level)) => match level.trim().parse::<i32>() {
+                Ok(n) if Codec::ZSTD_LEVELS.contains(&n) => Ok(Codec::Zstd(n)),
+                _ => Err(wrong("expected a zstd level from 1 to 22 after `zstd:`")),
+            },
+            _ => Err(wrong("expected zstd, zstd:LEVEL (1 to 22), snappy or none")),
+        }
+    }
+}
+
+impl std::fmt::Display for Codec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Codec::Zstd(level) => write!(f, "zstd:{level}"),
+            Codec::Snappy => f.write_str("snappy"),
+            Codec::None => f.write_str("none"),
+        }
+    }
+}
+
 /// How a table's Parquet file is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WriteOptions {
-    /// The zstd level of its pages (1–22).
-    pub zstd_level: i32,
+    /// How its pages are compressed.
+    pub codec: Codec,
     /// The most rows of a row group.
     pub row_group_rows: usize,
     /// Rows gathered before they are handed to the writer as a batch.
@@ -54,7 +125,7 @@ pub struct WriteOptions {
 impl WriteOptions {
     /// The games table's: row groups of 65,536 games.
     pub const GAMES: WriteOptions = WriteOptions {
-        zstd_level: 1,
+        codec: Codec::Zstd(1),
         row_group_rows: 1 << 16,
         batch_rows: 8192,
         batch_bytes: 16 << 20,
@@ -62,7 +133,7 @@ impl WriteOptions {
     };
     /// The plies table's: row groups of a million plies.
     pub const PLIES: WriteOptions = WriteOptions {
-        zstd_level: 1,
+        codec: Codec::Zstd(1),
         row_group_rows: 1 << 20,
         batch_rows: 1 << 16,
         batch_bytes: 16 << 20,
@@ -90,9 +161,8 @@ impl<R: Rows, W: Write + Send> std::fmt::Debug for TableWriter<R, W> {
 impl<R: Rows, W: Write + Send> TableWriter<R, W> {
     /// A table of `rows`' schema written to `out`.
     pub fn new(rows: R, out: W, options: WriteOptions) -> Result<Self, ParquetError> {
-        let level = ZstdLevel::try_new(options.zstd_level)?;
         let mut props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(level))
+            .set_compression(options.codec.compression()?)
             .set_max_row_group_row_count(Some(options.row_group_rows))
             .set_dictionary_enabled(options.dictionary)
             .set_created_by(format!("pocketfen {}", env!("CARGO_PKG_VERSION")));

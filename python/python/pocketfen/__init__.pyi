@@ -373,6 +373,7 @@ def export(
     fen: bool = False,
     output_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
     partition: Literal["year/month", "year"] = "year/month",
+    compression: str = "zstd",
     strict: bool = False,
     jobs: int = 0,
     split: Optional[Split] = None,
