@@ -128,6 +128,8 @@ struct Facts {
 pub(crate) struct ParquetGames {
     reader: Option<ParquetRecordBatchReader>,
     batch: Option<RecordBatch>,
+    /// The batch's columns that give tags, and its movetext's.
+    columns: (Vec<TagColumn>, Option<usize>),
     row: usize,
     /// The number the next game gets (its row, from 1).
     number: usize,
@@ -285,6 +287,7 @@ impl ParquetGames {
         let games = ParquetGames {
             reader: Some(reader),
             batch: None,
+            columns: (Vec::new(), None),
             row: 0,
             // As a part of a text file does, a part numbers its games from 1 (`merge`
             // makes them the whole file's).
@@ -345,30 +348,36 @@ pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// A cell as a tag's value (`None`: null, or a type no tag is written from).
-fn cell(column: &dyn Array, i: usize, signed: bool) -> Option<String> {
+/// A string cell's text (`None`: null, or not a string column).
+fn str_cell(column: &dyn Array, i: usize) -> Option<&str> {
     if column.is_null(i) {
         return None;
     }
-    let number = |n: i64| {
-        if signed && n > 0 {
-            format!("+{n}")
-        } else {
-            n.to_string()
-        }
+    match column.data_type() {
+        DataType::Utf8 => Some(column.as_string::<i32>().value(i)),
+        DataType::LargeUtf8 => Some(column.as_string::<i64>().value(i)),
+        DataType::Utf8View => Some(column.as_string_view().value(i)),
+        _ => None,
+    }
+}
+
+/// Appends a cell as a tag's value: a string escaped, a number (`+6` when `signed`
+/// and positive), a date `YYYY.MM.DD` or a time `HH:MM:SS`. `false` (nothing appended):
+/// null, or a type no tag is written from.
+fn push_cell(out: &mut String, column: &dyn Array, i: usize, signed: bool) -> bool {
+    use std::fmt::Write as _;
+    if column.is_null(i) {
+        return false;
+    }
+    if let Some(text) = str_cell(column, i) {
+        push_value(out, text);
+        return true;
+    }
+    let mut number = |n: i64| {
+        let sign = if signed && n > 0 { "+" } else { "" };
+        let _ = write!(out, "{sign}{n}");
     };
-    let date = |days: i64| {
-        let (y, m, d) = civil_from_days(days);
-        format!("{y:04}.{m:02}.{d:02}")
-    };
-    let time = |secs: i64| {
-        let s = secs.rem_euclid(86_400);
-        format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-    };
-    Some(match column.data_type() {
-        DataType::Utf8 => column.as_string::<i32>().value(i).to_owned(),
-        DataType::LargeUtf8 => column.as_string::<i64>().value(i).to_owned(),
-        DataType::Utf8View => column.as_string_view().value(i).to_owned(),
+    match column.data_type() {
         DataType::Int8 => number(column.as_primitive::<Int8Type>().value(i).into()),
         DataType::Int16 => number(column.as_primitive::<Int16Type>().value(i).into()),
         DataType::Int32 => number(column.as_primitive::<Int32Type>().value(i).into()),
@@ -376,38 +385,67 @@ fn cell(column: &dyn Array, i: usize, signed: bool) -> Option<String> {
         DataType::UInt8 => number(column.as_primitive::<UInt8Type>().value(i).into()),
         DataType::UInt16 => number(column.as_primitive::<UInt16Type>().value(i).into()),
         DataType::UInt32 => number(column.as_primitive::<UInt32Type>().value(i).into()),
-        DataType::UInt64 => column.as_primitive::<UInt64Type>().value(i).to_string(),
-        DataType::Date32 => date(column.as_primitive::<Date32Type>().value(i).into()),
-        DataType::Date64 => date(
+        DataType::UInt64 => {
+            let _ = write!(out, "{}", column.as_primitive::<UInt64Type>().value(i));
+        }
+        DataType::Date32 => push_date(out, column.as_primitive::<Date32Type>().value(i).into()),
+        DataType::Date64 => push_date(
+            out,
             column
                 .as_primitive::<Date64Type>()
                 .value(i)
                 .div_euclid(86_400_000),
         ),
         DataType::Time32(TimeUnit::Second) => {
-            time(column.as_primitive::<Time32SecondType>().value(i).into())
+            push_time(
+                out,
+                column.as_primitive::<Time32SecondType>().value(i).into(),
+            );
         }
-        DataType::Time32(_) => time(
+        DataType::Time32(_) => push_time(
+            out,
             i64::from(column.as_primitive::<Time32MillisecondType>().value(i)).div_euclid(1000),
         ),
-        DataType::Time64(TimeUnit::Microsecond) => time(
+        DataType::Time64(TimeUnit::Microsecond) => push_time(
+            out,
             column
                 .as_primitive::<Time64MicrosecondType>()
                 .value(i)
                 .div_euclid(1_000_000),
         ),
-        DataType::Time64(_) => time(
+        DataType::Time64(_) => push_time(
+            out,
             column
                 .as_primitive::<Time64NanosecondType>()
                 .value(i)
                 .div_euclid(1_000_000_000),
         ),
-        _ => return None,
-    })
+        _ => return false,
+    }
+    true
+}
+
+fn push_date(out: &mut String, days: i64) {
+    use std::fmt::Write as _;
+    let (y, m, d) = civil_from_days(days);
+    let _ = write!(out, "{y:04}.{m:02}.{d:02}");
+}
+
+fn push_time(out: &mut String, secs: i64) {
+    use std::fmt::Write as _;
+    let s = secs.rem_euclid(86_400);
+    let _ = write!(out, "{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
 }
 
 /// Appends `value` as a tag value: quotes and backslashes escaped, line ends as spaces.
 fn push_value(out: &mut String, value: &str) {
+    if !value
+        .bytes()
+        .any(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))
+    {
+        out.push_str(value);
+        return;
+    }
     for c in value.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -418,43 +456,88 @@ fn push_value(out: &mut String, value: &str) {
     }
 }
 
+/// A column of a batch that gives a tag.
+#[derive(Debug, Clone, Copy)]
+struct TagColumn {
+    /// The column's index in the batch.
+    index: usize,
+    /// The tag it gives.
+    tag: &'static str,
+    /// A rating difference (`+6`).
+    signed: bool,
+}
+
+/// The columns of a batch's schema that give tags, in order, and its `movetext`.
+fn tag_columns(batch: &RecordBatch) -> (Vec<TagColumn>, Option<usize>) {
+    let schema = batch.schema();
+    let mut tags = Vec::new();
+    let mut movetext = None;
+    for (index, field) in schema.fields().iter().enumerate() {
+        let name = field.name().as_str();
+        if name == "movetext" {
+            movetext = Some(index);
+            continue;
+        }
+        let tag = match name {
+            "variant" => "Variant",
+            "fen" => "FEN",
+            other => match TAG_COLUMNS
+                .iter()
+                .chain(&RATING_COLUMNS)
+                .find(|c| **c == other)
+            {
+                Some(c) => c,
+                None => continue,
+            },
+        };
+        tags.push(TagColumn {
+            index,
+            tag,
+            signed: name.ends_with("RatingDiff"),
+        });
+    }
+    (tags, movetext)
+}
+
 impl ParquetGames {
     /// The text of row `i` of `batch`: its tags on one line, then its movetext.
-    fn game_text(batch: &RecordBatch, i: usize) -> String {
-        let mut text = String::with_capacity(512);
-        let schema = batch.schema();
-        let mut movetext = None;
-        for (field, column) in schema.fields().iter().zip(batch.columns()) {
-            let name = field.name().as_str();
-            if name == "movetext" {
-                movetext = cell(column.as_ref(), i, false);
+    fn game_text(
+        batch: &RecordBatch,
+        columns: &[TagColumn],
+        movetext: Option<usize>,
+        i: usize,
+    ) -> String {
+        let movetext = movetext
+            .and_then(|m| str_cell(batch.column(m).as_ref(), i))
+            .unwrap_or("*")
+            .trim();
+        let mut text = String::with_capacity(movetext.len() + 512);
+        for c in columns {
+            let column = batch.column(c.index).as_ref();
+            // A games table's start: written when it is not the standard one.
+            if c.tag == "FEN"
+                && str_cell(column, i).is_none_or(|fen| STANDARD_STARTS.contains(&fen))
+            {
                 continue;
             }
-            let signed = name.ends_with("RatingDiff");
-            let Some(value) = cell(column.as_ref(), i, signed) else {
-                continue;
-            };
-            let tag = match name {
-                "variant" => "Variant",
-                // A games table's start: written when it is not the standard one.
-                "fen" if STANDARD_STARTS.contains(&value.as_str()) => continue,
-                "fen" => "FEN",
-                other => other,
-            };
-            if !text.is_empty() {
+            let mark = text.len();
+            if mark > 0 {
                 text.push(' ');
             }
             text.push('[');
-            text.push_str(tag);
+            text.push_str(c.tag);
             text.push_str(" \"");
-            push_value(&mut text, &value);
+            if !push_cell(&mut text, column, i, c.signed) {
+                text.truncate(mark);
+                continue;
+            }
             text.push_str("\"]");
-            if tag == "FEN" {
+            if c.tag == "FEN" {
                 text.push_str(" [SetUp \"1\"]");
             }
         }
         text.push('\n');
-        text.push_str(movetext.as_deref().unwrap_or("*").trim());
+        text.push_str(movetext);
         text.push('\n');
         text
     }
@@ -474,7 +557,7 @@ impl Games for ParquetGames {
             if let Some(batch) = &self.batch
                 && self.row < batch.num_rows()
             {
-                let text = Self::game_text(batch, self.row);
+                let text = Self::game_text(batch, &self.columns.0, self.columns.1, self.row);
                 self.row += 1;
                 let number = self.number;
                 self.number += 1;
@@ -498,6 +581,7 @@ impl Games for ParquetGames {
             };
             match reader.next() {
                 Some(Ok(batch)) => {
+                    self.columns = tag_columns(&batch);
                     self.batch = Some(batch);
                     self.row = 0;
                     if let Some(progress) = &self.progress {
@@ -538,5 +622,63 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+
+    #[test]
+    fn a_row_reads_as_tags_then_its_movetext() {
+        use arrow_array::{
+            ArrayRef, Date32Array, Int16Array, StringArray, Time32SecondArray, UInt64Array,
+        };
+        let strings = |v: [Option<&str>; 2]| Arc::new(StringArray::from(v.to_vec())) as ArrayRef;
+        let chess960 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+        let batch = RecordBatch::try_from_iter([
+            (
+                "Event",
+                strings([Some("Rated \"Blitz\" \\ game\r\nTwo"), None]),
+            ),
+            ("Site", strings([Some("https://lichess.org/x"), Some("")])),
+            (
+                "WhiteElo",
+                Arc::new(Int16Array::from(vec![Some(1500), None])) as ArrayRef,
+            ),
+            (
+                "WhiteRatingDiff",
+                Arc::new(Int16Array::from(vec![6, -4])) as ArrayRef,
+            ),
+            (
+                "UTCDate",
+                Arc::new(Date32Array::from(vec![19_782, -1])) as ArrayRef,
+            ),
+            (
+                "UTCTime",
+                Arc::new(Time32SecondArray::from(vec![3_723, 0])) as ArrayRef,
+            ),
+            ("game", Arc::new(UInt64Array::from(vec![7, 8])) as ArrayRef),
+            (
+                "Opening",
+                Arc::new(UInt64Array::from(vec![7, 8])) as ArrayRef,
+            ),
+            ("movetext", strings([Some("  1. e4 e5 1-0 \n"), None])),
+            ("fen", strings([Some(STANDARD_STARTS[0]), Some(chess960)])),
+        ])
+        .unwrap();
+        let (columns, movetext) = tag_columns(&batch);
+        assert_eq!(movetext, Some(8));
+        let text = |i| ParquetGames::game_text(&batch, &columns, movetext, i);
+        assert_eq!(
+            text(0),
+            "[Event \"Rated \\\"Blitz\\\" \\\\ game  Two\"] [Site \"https://lichess.org/x\"] \
+             [WhiteElo \"1500\"] [WhiteRatingDiff \"+6\"] [UTCDate \"2024.02.29\"] \
+             [UTCTime \"01:02:03\"] [Opening \"7\"]\n1. e4 e5 1-0\n"
+        );
+        // Nulls are no tags, `game` is not a tag, a Chess960 start is `[FEN]` and
+        // `[SetUp]`, and a game without moves is `*`.
+        assert_eq!(
+            text(1),
+            format!(
+                "[Site \"\"] [WhiteRatingDiff \"-4\"] [UTCDate \"1969.12.31\"] \
+                 [UTCTime \"00:00:00\"] [Opening \"8\"] [FEN \"{chess960}\"] [SetUp \"1\"]\n*\n"
+            )
+        );
     }
 }
