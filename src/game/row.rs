@@ -27,6 +27,7 @@ use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
 use super::validate::{decode, visit_game, visit_text};
 use super::visitor::{Skip, Visitor};
+use crate::board::Board;
 use crate::bughouse::{BoardId, Match};
 use crate::moves::Move;
 use crate::notation::fen::FenDialect;
@@ -35,6 +36,7 @@ use crate::position::{EndReason, Outcome, Position};
 use crate::setup::{Fen, Pocket};
 use crate::stream::split::RawGame;
 use crate::types::{ByColor, Color, Role};
+use crate::variant::Variant;
 use arrayvec::ArrayString;
 
 /// What [`game_rows`] builds besides the game's row.
@@ -281,6 +283,26 @@ impl<'t> Rows<'t> {
     }
 }
 
+/// The start FEN, in Lichess's dialect, of a game that starts from the standard position
+/// (of chess, or of a variant with pockets), without writing it.
+fn standard_start_fen(pos: &Position) -> Option<&'static str> {
+    let standard = pos.fullmoves() == 1
+        && pos.halfmoves() == 0
+        && pos.turn() == Color::White
+        && pos.ep_square().is_none()
+        && !pos.is_chess960()
+        && pos.promoted().is_empty()
+        && *pos.pockets() == ByColor::default()
+        && *pos.board() == Board::standard()
+        && pos.castling_rights() == pos.board().by_role(Role::Rook);
+    match pos.variant() {
+        _ if !standard => None,
+        Variant::Chess => Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        v if v.has_drops() => Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"),
+        _ => None,
+    }
+}
+
 /// Names a tag that did not fit (once).
 fn row_unfit(unfit: &mut Vec<&'static str>, tag: &'static str) {
     if !unfit.contains(&tag) {
@@ -361,10 +383,11 @@ fn seconds(d: std::time::Duration) -> f64 {
 
 impl<'t> Visitor<'t> for Rows<'t> {
     fn tag(&mut self, name: &'t str, value: &'t str) -> ControlFlow<()> {
+        // The movetext starts after the `]` that closes the last value (found once, at
+        // the end).
         let end = self.offset_of(value) + value.len();
         if end <= self.text.len() {
-            let close = self.text[end..].find(']').map_or(end, |n| end + n + 1);
-            self.header_end = self.header_end.max(close);
+            self.header_end = self.header_end.max(end);
         }
         self.set_tag(name, value);
         ControlFlow::Continue(())
@@ -372,7 +395,10 @@ impl<'t> Visitor<'t> for Rows<'t> {
 
     fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
         self.row.fen = Some(match boards {
-            Boards::One(pos) => pos.to_setup().display(FenDialect::Lichess).to_string(),
+            Boards::One(pos) => match standard_start_fen(pos) {
+                Some(fen) => fen.to_owned(),
+                None => pos.to_setup().display(FenDialect::Lichess).to_string(),
+            },
             Boards::Two(m) => {
                 self.bughouse_clocks = true;
                 if self.asked.plies && self.asked.fen {
@@ -570,7 +596,11 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
         scratch: String::with_capacity(16),
     };
     let report = visit_text(game.number, game.line, &text, opts, &mut rows);
-    let start = rows.header_end.min(text.len());
+    let last_value = rows.header_end.min(text.len());
+    let start = match memchr::memchr(b']', &text.as_bytes()[last_value..]) {
+        Some(n) if rows.header_end > 0 => last_value + n + 1,
+        _ => last_value,
+    };
     let mut row = rows.row;
     row.movetext = text[start..].trim().to_owned();
     GameRows {
@@ -609,4 +639,41 @@ fn pair_fen(m: &Match) -> String {
     Fen::Pair(Box::new(pair))
         .display(FenDialect::Lichess)
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_standard_start_is_named_as_it_is_written() {
+        for v in Variant::ALL {
+            let start = Position::start(v);
+            let written = start.to_setup().display(FenDialect::Lichess).to_string();
+            match standard_start_fen(&start) {
+                Some(fen) => assert_eq!(fen, written, "{v:?}"),
+                None => assert!(matches!(v, Variant::Horde | Variant::Bughouse), "{v:?}"),
+            }
+        }
+        // Anything else is written out.
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/P w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ~KBNR/ w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1",
+        ] {
+            let setup: Fen = fen.parse().unwrap();
+            let variant = if fen.contains("/ w") || fen.contains("/P w") || fen.contains('~') {
+                Variant::Crazyhouse
+            } else {
+                Variant::Chess
+            };
+            let rules = crate::variant::Rules::new(variant);
+            let pos = Position::from_setup(&setup.boards()[0], rules).unwrap();
+            assert_eq!(standard_start_fen(&pos), None, "{fen}");
+        }
+    }
 }
