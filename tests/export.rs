@@ -569,30 +569,79 @@ fn a_games_table_validates_as_its_pgn() {
             assert_eq!(ours, &theirs, "{input}, game {}", k + 1);
         }
     }
-    // A move's problem is located in its movetext: line 1 is the movetext's first.
+    // A move's problem is located in its row, and in its movetext: line 1 is the
+    // movetext's first.
     let table = dir.join("drop.parquet");
     let t = table.to_str().unwrap();
-    run_out(&[
-        "export",
-        "-q",
-        "--games",
-        t,
-        "grammar-tests/pgn/err/illegal-drop.pgn",
-    ]);
+    let pgn = "grammar-tests/pgn/err/illegal-drop.pgn";
+    run_out(&["export", "-q", "--games", t, pgn]);
     let (out, _, code) = run_out(&["validate", t]);
     assert_eq!(code, Some(1));
     let text = String::from_utf8_lossy(&out);
     let movetext = rows(&table)[0]["movetext"].as_str().unwrap().to_owned();
     let first = text.lines().next().unwrap();
-    let place = first.strip_prefix(&format!("{t}:")).unwrap();
+    let place = first
+        .strip_prefix(&format!("{t}: row 1, movetext "))
+        .expect(first);
     let (line, rest) = place.split_once(':').unwrap();
-    let column: usize = rest.split_once(':').unwrap().0.parse().unwrap();
+    let (column, rest) = rest.split_once(',').unwrap();
+    let column: usize = column.parse().unwrap();
     let token = first.split('(').nth(1).unwrap().split(')').next().unwrap();
     let at = movetext
         .lines()
         .nth(line.parse::<usize>().unwrap() - 1)
         .unwrap();
     assert_eq!(&at[column - 1..column - 1 + token.len()], token, "{first}");
+    // What follows the place is what the PGN's line says.
+    let (out, _, _) = run_out(&["validate", pgn]);
+    let theirs = String::from_utf8_lossy(&out)
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    let after = theirs.split_once(": game 1,").expect(&theirs).1;
+    assert_eq!(rest, after, "{first} / {theirs}");
+
+    // Every message that names a game names a row: `validate --all`'s ok lines,
+    // `replay`'s header, `dedupe -v`, a game over the size limit.
+    let ok = dir.join("ok.parquet");
+    let o = ok.to_str().unwrap();
+    let zh = "samples/lichess_zh_2018_JannLee-CrazyAra.pgn";
+    run_out(&["export", "-q", "--games", o, zh]);
+    let (out, _, _) = run_out(&["validate", "--all", zh]);
+    let theirs = String::from_utf8_lossy(&out).trim().to_owned();
+    let verdict = theirs.split_once(": game 1: ").expect(&theirs).1;
+    assert!(verdict.starts_with("ok (crazyhouse, "), "{theirs}");
+    let (out, _, _) = run_out(&["validate", "--all", o]);
+    assert_eq!(
+        String::from_utf8_lossy(&out).trim(),
+        format!("{o}: row 1: {verdict}")
+    );
+    let (out, _, _) = run_out(&["replay", "--emit", "uci", o]);
+    assert!(
+        String::from_utf8_lossy(&out).starts_with(&format!("# {o} row 1\n")),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    let (_, err, code) = run_out(&["pgn", "dedupe", "-v", "-o", "-", o, o]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!("{o}: row 1 duplicates row 1 ({o})")),
+        "{err}"
+    );
+    let (out, _, code) = run_out(&["validate", "--max-game-bytes", "100", o]);
+    assert_eq!(code, Some(1));
+    let out = String::from_utf8_lossy(&out);
+    assert!(
+        out.starts_with(&format!("{o}: row 1: error: game-too-large: ")),
+        "{out}"
+    );
+    let (_, err, code) = run_out(&["pgn", "select", "--max-game-bytes", "100", o]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{o}: row 1: error: game-too-large: ")),
+        "{err}"
+    );
 }
 
 /// A part of a split run is the row groups that start in its bytes: the parts' records

@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use super::args::GameArgs;
 use super::live::{self, ProgressLine, Shared};
 use super::output::{open_output, persist, refuse_input};
-use pocketfen::game::{Format, GameProblem, Options};
+use pocketfen::game::{Format, GameAt, GameProblem, Options};
 use pocketfen::notation::printable;
 use pocketfen::run::record::{RunRecord, SummaryRecord, TotalRecord};
 use pocketfen::run::{ProgressFn, Run, RunOptions, Task};
@@ -261,7 +261,7 @@ pub(super) fn json_line(out: &mut dyn Write, record: &impl serde::Serialize) -> 
 pub(super) fn problem_lines(
     out: &mut dyn Write,
     file: &str,
-    game: usize,
+    game: GameAt,
     problems: &[GameProblem],
 ) -> io::Result<()> {
     for p in problems {
@@ -484,10 +484,32 @@ pub(super) fn too_large(line: Option<&Shared>, file: &str, game: usize, at: usiz
     live::note(
         line,
         format_args!(
-            "{}:{at}:1: game {game}: error: game-too-large: the game is {size} bytes, over the size limit (--max-game-bytes): it is in no output",
-            printable(file)
+            "{}: error: game-too-large: the game is {size} bytes, over the size limit (--max-game-bytes): it is in no output",
+            GamePlace {
+                file,
+                game,
+                line: at
+            }
         ),
     );
+}
+
+/// Where a game is, as messages name it: `FILE:LINE:1: game N`, or `FILE: row N` for a
+/// table's row (line 0).
+pub(super) struct GamePlace<'a> {
+    pub(super) file: &'a str,
+    pub(super) game: usize,
+    pub(super) line: usize,
+}
+
+impl std::fmt::Display for GamePlace<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let file = printable(self.file);
+        match GameAt::of(self.game, self.line) {
+            GameAt::Game(n) => write!(f, "{file}:{}:1: game {n}", self.line),
+            GameAt::Row(n) => write!(f, "{file}: row {n}"),
+        }
+    }
 }
 
 /// The end of a run: an error when an input broke off, or when games over

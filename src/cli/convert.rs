@@ -16,7 +16,7 @@ use super::args::PgnConvertArgs;
 use super::live::{self, Out};
 use super::output::{open_output, persist, refuse_input};
 use pocketfen::Severity;
-use pocketfen::game::Rewrite;
+use pocketfen::game::{GameAt, Rewrite};
 use pocketfen::run::Task;
 use pocketfen::run::record::{ConvertedRecord, RunRecord};
 use pocketfen::stream::{ArchiveWriter, Compression};
@@ -131,7 +131,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
                     problem_lines(
                         &mut said,
                         &shown_in(&c.file, args.games.split),
-                        c.game,
+                        GameAt::of(c.game, c.line),
                         &c.problems,
                     )?;
                     live::without_line(line, || io::stderr().write_all(&said))?;

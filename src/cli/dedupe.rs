@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use super::archive::{Archive, Dest, count, file_end, options, refuse_same, run_end, too_large};
 use super::args::DedupeArgs;
 use super::live;
+use pocketfen::game::GameAt;
 use pocketfen::notation::printable;
 use pocketfen::run::Task;
 use pocketfen::run::dedupe::Kept;
@@ -60,16 +61,18 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                         write_game(&mut d.out, &g.raw.bytes)?;
                     }
                     if args.verbose {
-                        writeln!(
-                            said,
-                            "{}:{}: game {} duplicates game {} ({}:{})",
-                            printable(&g.file),
-                            g.line,
-                            g.game,
-                            first.game,
-                            printable(kept.file_of(first)),
-                            first.line
-                        )?;
+                        let first_file = printable(kept.file_of(first));
+                        let dup = match GameAt::of(g.game, g.line) {
+                            GameAt::Game(n) => {
+                                format!("{}:{}: game {n}", printable(&g.file), g.line)
+                            }
+                            GameAt::Row(n) => format!("{}: row {n}", printable(&g.file)),
+                        };
+                        let of = match GameAt::of(first.game, first.line) {
+                            GameAt::Game(n) => format!("game {n} ({first_file}:{})", first.line),
+                            GameAt::Row(n) => format!("row {n} ({first_file})"),
+                        };
+                        writeln!(said, "{dup} duplicates {of}")?;
                         if said.len() >= 1 << 16 {
                             tell(&mut said)?;
                         }

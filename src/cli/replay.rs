@@ -9,7 +9,7 @@ use super::archive::{Archive, json_line, options, quiet_end, shown_in, summary_t
 use super::args::ReplayArgs;
 use super::live::{self, Out};
 use pocketfen::Severity;
-use pocketfen::game::PlyText;
+use pocketfen::game::{GameAt, PlyText};
 use pocketfen::notation::printable;
 use pocketfen::run::Task;
 use pocketfen::run::record::RunRecord;
@@ -50,7 +50,7 @@ pub fn replay(args: &ReplayArgs) -> Result<bool> {
                 if !args.json {
                     out.flush().context("writing the output")?;
                     for p in r.problems.iter().filter(|p| p.severity == Severity::Error) {
-                        live::note(None, p.display_error_in(&name, r.game));
+                        live::note(None, p.display_error_in(&name, GameAt::of(r.game, r.line)));
                     }
                 }
             }
@@ -101,5 +101,10 @@ pub(super) fn replay_header(
     game: u64,
     line: u64,
 ) -> std::io::Result<()> {
-    writeln!(out, "# {name} game {game} (line {line})")
+    if line == 0 {
+        // A table's row: no line of its own.
+        writeln!(out, "# {name} row {game}")
+    } else {
+        writeln!(out, "# {name} game {game} (line {line})")
+    }
 }

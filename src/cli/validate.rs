@@ -16,6 +16,7 @@ use super::args::ValidateArgs;
 use super::live::{self, Out};
 use super::output::{open_output, persist, refuse_input};
 use pocketfen::draw::report::{FileTotals, HtmlReport};
+use pocketfen::game::GameAt;
 use pocketfen::notation::printable;
 use pocketfen::run::Task;
 use pocketfen::run::record::{RunRecord, SummaryRecord};
@@ -72,7 +73,12 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
                     } else if r.problems.is_empty() {
                         writeln!(w, "{}", r.display_ok_in(&shown_here(&g.file)))
                     } else {
-                        problem_lines(w, &shown_here(&g.file), r.number, &r.problems)
+                        problem_lines(
+                            w,
+                            &shown_here(&g.file),
+                            GameAt::of(r.number, r.line),
+                            &r.problems,
+                        )
                     }
                 })
                 .context("writing the report")?;

@@ -33,7 +33,9 @@ pub use annotation::{
 };
 pub use convert::{Converted, KeptTags, Layout, Rewrite, Target, convert_game, convert_text};
 pub use header::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
-pub use problem::{GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals};
+pub use problem::{
+    GameAt, GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals,
+};
 pub use replay::{PlyText, replay_annotated, replay_game};
 #[cfg(all(test, feature = "parquet"))]
 pub(crate) use row::days_from_civil;

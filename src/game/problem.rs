@@ -237,6 +237,43 @@ impl ResultReading {
     }
 }
 
+/// Where a game is in its archive: its number in a text archive (PGN, BPGN), or its row
+/// in a table (Parquet), whose problems are placed by line and column inside the row's
+/// movetext.
+///
+/// ```
+/// use pocketfen::game::GameAt;
+/// // A table's games have no line of their own: line 0 says a row.
+/// assert_eq!(GameAt::of(7, 0), GameAt::Row(7));
+/// assert_eq!(GameAt::of(7, 120), GameAt::Game(7));
+/// assert_eq!(GameAt::from(3), GameAt::Game(3));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameAt {
+    /// The N-th game of a text archive (from 1).
+    Game(usize),
+    /// Row N of a table (from 1).
+    Row(usize),
+}
+
+impl GameAt {
+    /// The place of a game numbered `number` whose first line is `line`: line 0 is a
+    /// table's row (a game read from Parquet has no line in a file).
+    pub fn of(number: usize, line: usize) -> GameAt {
+        if line == 0 {
+            GameAt::Row(number)
+        } else {
+            GameAt::Game(number)
+        }
+    }
+}
+
+impl From<usize> for GameAt {
+    fn from(number: usize) -> GameAt {
+        GameAt::Game(number)
+    }
+}
+
 /// One problem of a game, with its place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -261,23 +298,33 @@ pub struct GameProblem {
 
 impl GameProblem {
     /// The problem as `validate` prints it:
-    /// `FILE:LINE:COL: game N, ply P (TOKEN): SEVERITY: KIND: REASON`.
-    pub fn display_in<'a>(&'a self, file: &'a str, game: usize) -> impl fmt::Display + 'a {
+    /// `FILE:LINE:COL: game N, ply P (TOKEN): SEVERITY: KIND: REASON`; in a table's row,
+    /// `FILE: row N, movetext LINE:COL, ply P (TOKEN): …` (a tag's problem: `FILE: row N,
+    /// ply …`).
+    pub fn display_in<'a>(
+        &'a self,
+        file: &'a str,
+        game: impl Into<GameAt>,
+    ) -> impl fmt::Display + 'a {
         Located {
             problem: self,
             file,
-            game,
+            game: game.into(),
             severity: true,
         }
     }
 
     /// As [`display_in`](Self::display_in) without the severity (`replay`'s messages,
     /// which report errors only).
-    pub fn display_error_in<'a>(&'a self, file: &'a str, game: usize) -> impl fmt::Display + 'a {
+    pub fn display_error_in<'a>(
+        &'a self,
+        file: &'a str,
+        game: impl Into<GameAt>,
+    ) -> impl fmt::Display + 'a {
         Located {
             problem: self,
             file,
-            game,
+            game: game.into(),
             severity: false,
         }
     }
@@ -286,7 +333,7 @@ impl GameProblem {
 struct Located<'a> {
     problem: &'a GameProblem,
     file: &'a str,
-    game: usize,
+    game: GameAt,
     severity: bool,
 }
 
@@ -309,12 +356,13 @@ impl fmt::Display for Located<'_> {
 }
 
 /// A problem's line of text from its parts: `FILE:LINE:COL: game N, ply P (TOKEN):
-/// SEVERITY: KIND: REASON` (what `validate` prints, and `merge --text` from records).
+/// SEVERITY: KIND: REASON`, or `FILE: row N, movetext LINE:COL, ply …` in a table (what
+/// `validate` prints, and `merge --text` from records).
 pub(crate) struct ProblemLine<'a> {
     pub(crate) file: &'a str,
     pub(crate) line: usize,
     pub(crate) column: usize,
-    pub(crate) game: usize,
+    pub(crate) game: GameAt,
     pub(crate) ply: Option<usize>,
     pub(crate) token: Option<&'a str>,
     pub(crate) severity: Option<&'a str>,
@@ -324,11 +372,16 @@ pub(crate) struct ProblemLine<'a> {
 
 impl fmt::Display for ProblemLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: game {}",
-            self.file, self.line, self.column, self.game
-        )?;
+        match self.game {
+            GameAt::Game(n) => write!(f, "{}:{}:{}: game {n}", self.file, self.line, self.column)?,
+            GameAt::Row(n) => {
+                write!(f, "{}: row {n}", self.file)?;
+                // Line 0 is the row's tags: a column, not a place in the movetext.
+                if self.line > 0 {
+                    write!(f, ", movetext {}:{}", self.line, self.column)?;
+                }
+            }
+        }
         if let Some(ply) = self.ply {
             write!(f, ", ply {ply}")?;
         }
@@ -364,8 +417,9 @@ pub struct GameReport {
     pub problems: Vec<GameProblem>,
 }
 
-/// A valid game's line of text: `FILE:LINE:1: game N: ok (VARIANT, P plies)` (what
-/// `validate --all` prints, and `merge --text` from records).
+/// A valid game's line of text: `FILE:LINE:1: game N: ok (VARIANT, P plies)`, or
+/// `FILE: row N: ok (…)` in a table (what `validate --all` prints, and `merge --text`
+/// from records).
 pub(crate) struct OkLine<'a> {
     pub(crate) file: &'a str,
     pub(crate) line: usize,
@@ -376,11 +430,11 @@ pub(crate) struct OkLine<'a> {
 
 impl fmt::Display for OkLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:1: game {}: ok ({}, {} plies)",
-            self.file, self.line, self.game, self.variant, self.plies
-        )
+        match GameAt::of(self.game, self.line) {
+            GameAt::Game(n) => write!(f, "{}:{}:1: game {n}", self.file, self.line)?,
+            GameAt::Row(n) => write!(f, "{}: row {n}", self.file)?,
+        }
+        write!(f, ": ok ({}, {} plies)", self.variant, self.plies)
     }
 }
 

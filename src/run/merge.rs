@@ -452,7 +452,10 @@ pub fn game_text(record: &RunRecord) -> Option<String> {
     }
     let mut out = String::new();
     for p in &report.problems {
-        out.push_str(&p.display_in(&file, report.number).to_string());
+        out.push_str(
+            &p.display_in(&file, crate::game::GameAt::of(report.number, report.line))
+                .to_string(),
+        );
         out.push('\n');
     }
     Some(out)
