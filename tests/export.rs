@@ -459,6 +459,41 @@ fn pages_are_compressed_as_asked_and_hold_the_same_rows() {
             rows(&plies),
         ));
     }
+    // Statistics where a reader can skip pages by them (the game, the ply, the clock),
+    // none where every page spans all values (moves, FENs, pockets).
+    let stats = |path: &Path| -> Vec<(String, bool)> {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let reader = SerializedFileReader::new(fs::File::open(path).unwrap()).unwrap();
+        let group = reader.metadata().row_group(0).clone();
+        group
+            .columns()
+            .iter()
+            .map(|c| (c.column_path().string(), c.statistics().is_some()))
+            .collect()
+    };
+    let plies_stats = stats(&dir.join("default-plies.parquet"));
+    for (column, has) in &plies_stats {
+        let want = [
+            "file",
+            "game",
+            "Site",
+            "ply",
+            "move_number",
+            "clock",
+            "elapsed",
+            "eval_cp",
+            "eval_mate",
+            "is_drop",
+            "check",
+            "mate",
+        ]
+        .contains(&column.as_str())
+            || column.starts_with("nags");
+        assert_eq!(*has, want, "{column}: {plies_stats:?}");
+    }
+    let games_stats = stats(&dir.join("default-games.parquet"));
+    assert!(games_stats.iter().any(|(c, has)| c == "UTCDate" && *has));
+    assert!(games_stats.iter().any(|(c, has)| c == "movetext" && !*has));
     let (_, _, games, plies) = &tables[0];
     assert!(games.len() > 1 && plies.len() > games.len());
     for (name, _, g, p) in &tables[1..] {

@@ -585,7 +585,13 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
         text: &text,
         asked,
         row: GameRow::default(),
-        plies: Vec::new(),
+        // Room for the plies at once (a ply takes 8 bytes of text or more), not grown
+        // copy by copy.
+        plies: if asked.plies {
+            Vec::with_capacity((text.len() / 8).clamp(16, 512))
+        } else {
+            Vec::new()
+        },
         header_end: 0,
         depth: 0,
         mainline: 0,

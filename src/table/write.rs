@@ -10,7 +10,7 @@ use arrow_schema::{ArrowError, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::ParquetError;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use crate::game::GameRow;
@@ -169,6 +169,25 @@ impl<R: Rows, W: Write + Send> TableWriter<R, W> {
         // Columns of values that seldom repeat: a dictionary would be tried and dropped.
         for column in ["movetext", "Site", "game", "line", "problem_line"] {
             props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+        // Columns whose minimum and maximum tell a reader nothing (every page holds
+        // moves from a1 to h8, FENs, pockets): no statistics, whose comparisons of each
+        // value cost more than the rest of their writing.
+        for column in [
+            "movetext",
+            "san",
+            "uci",
+            "fen",
+            "white_pocket",
+            "black_pocket",
+            "side",
+            "piece",
+            "captured",
+            "promotion",
+            "board",
+        ] {
+            props = props
+                .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
         }
         // The plies table's columns that repeat a game's value on every ply: a
         // dictionary page makes them small, and leaves zstd little to do.
