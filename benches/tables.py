@@ -12,8 +12,9 @@ CPU time from `wait4`, the median of three interleaved rounds, and the ratios pr
 beside their targets (docs/PERFORMANCE.md):
 
 - `export --games` against `validate` (target >= 0.8), `--plies` (>= 0.5), `--plies
-  --fen` (>= 0.3);
-- `validate` of the games table against `validate` of the same games as PGN (>= 1.0);
+  --fen` (>= 0.3), and `export --games --compression snappy`;
+- `validate` of the games table (zstd, and snappy) against `validate` of the same games
+  as PGN (>= 1.0);
 - peak RSS of `export --games --plies -j 2` (target: under 256 MB for 1 GB);
 - the peers, on the standard games alone (they read no variant): python-chess reading
   the PGN into a pyarrow table, the usual pipeline (pocketfen's `export --games` should
@@ -134,17 +135,20 @@ def main():
         mixed = tmp / "mixed.pgn"
         size = build(mixed, MIXED, opts.mb)
         games, plies, fens = tmp / "games.parquet", tmp / "plies.parquet", tmp / "fens.parquet"
+        snappy = tmp / "snappy.parquet"
         commands = {
             "validate": [bin, "validate", "-q", "-j", "1", mixed],
             "export --games": [bin, "export", "-q", "-j", "1", "--games", games, mixed],
             "export --plies": [bin, "export", "-q", "-j", "1", "--plies", plies, mixed],
             "export --plies --fen": [bin, "export", "-q", "-j", "1", "--plies", fens, "--fen", mixed],
+            "export --games, snappy": [bin, "export", "-q", "-j", "1", "--games", snappy, "--compression", "snappy", mixed],
         }
         t, wall, rss = medians(commands)
         read, read_wall, _ = medians(
             {
                 "validate PGN": [bin, "validate", "-q", "-j", "1", mixed],
                 "validate table": [bin, "validate", "-q", "-j", "1", games],
+                "validate table, snappy": [bin, "validate", "-q", "-j", "1", snappy],
             }
         )
         _, _, memory = run([bin, "export", "-q", "-j", "2", "--games", games, "--plies", plies, mixed])
@@ -152,7 +156,8 @@ def main():
               f"plies table {plies.stat().st_size / 1e6:.1f} MB, with FENs {fens.stat().st_size / 1e6:.1f} MB")
         print("-j 1: one thread reads, replays and encodes the Parquet pages")
         print(f"{'':24}{'CPU s':>7}{'wall s':>8}{'MB/s':>7}{'x validate (CPU)':>18}{'(wall)':>8}{'target':>9}")
-        targets = {"export --games": 0.8, "export --plies": 0.5, "export --plies --fen": 0.3}
+        targets = {"export --games": 0.8, "export --plies": 0.5, "export --plies --fen": 0.3,
+                   "export --games, snappy": 0.8}
         for name, secs in t.items():
             target = f">= {targets[name]}" if name in targets else ""
             print(f"{name:24}{secs:7.2f}{wall[name]:8.2f}{size / 1e6 / wall[name]:7.1f}"
@@ -160,6 +165,10 @@ def main():
         print(f"{'validate, table vs PGN':24}{read['validate table']:7.2f}{read_wall['validate table']:8.2f}{'':7}"
               f"{read['validate PGN'] / read['validate table']:18.2f}"
               f"{read_wall['validate PGN'] / read_wall['validate table']:8.2f}{'>= 1.0':>9}")
+        print(f"{'  the same, snappy':24}{read['validate table, snappy']:7.2f}{read_wall['validate table, snappy']:8.2f}{'':7}"
+              f"{read['validate PGN'] / read['validate table, snappy']:18.2f}"
+              f"{read_wall['validate PGN'] / read_wall['validate table, snappy']:8.2f}{'>= 1.0':>9}")
+        print(f"snappy games table {snappy.stat().st_size / 1e6:.1f} MB")
         print(f"peak RSS, export --games --plies -j 2 on {size / 1e6:.0f} MB: {memory:.0f} MB (target < 256 MB for 1 GB)")
 
         # The peers, on standard games.

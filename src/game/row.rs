@@ -609,9 +609,12 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
     };
     let mut row = rows.row;
     row.movetext = text[start..].trim().to_owned();
+    // The room left over is given back (in place): rows wait in the run's queues.
+    let mut plies = rows.plies;
+    plies.shrink_to_fit();
     GameRows {
         game: finish(row, &report),
-        plies: rows.plies,
+        plies,
         report,
     }
 }
