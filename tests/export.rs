@@ -658,8 +658,46 @@ fn a_games_table_validates_as_its_pgn() {
         "{}",
         String::from_utf8_lossy(&out)
     );
-    let (_, err, code) = run_out(&["pgn", "dedupe", "-v", "-o", "-", o, o]);
+    // `-o -` is stdout (no file named `-`), as `-` is stdin among the inputs.
+    let (out, err, code) = run_out(&["pgn", "dedupe", "-v", "-o", "-", o, o]);
     assert_eq!(code, Some(0), "{err}");
+    assert!(!Path::new("-").exists());
+    let kept = String::from_utf8_lossy(&out).into_owned();
+    assert_eq!(kept.matches("[Event ").count(), 1, "{kept}");
+    // A row is copied out as PGN writes a game: a tag per line, a blank line, the
+    // movetext; by `select`, `dedupe` and `split` alike, and it validates as the source.
+    let (tags, movetext) = kept.split_once("\n\n").expect(&kept);
+    assert!(
+        tags.starts_with("[Event \"Rated Crazyhouse game\"]\n[Site "),
+        "{tags}"
+    );
+    assert!(
+        tags.lines()
+            .all(|l| l.starts_with('[') && l.ends_with("\"]")),
+        "{tags}"
+    );
+    assert!(
+        tags.lines().count() >= 15 && movetext.starts_with("1. e4 "),
+        "{kept}"
+    );
+    let (out, _, _) = run_out(&["pgn", "select", o]);
+    assert_eq!(String::from_utf8_lossy(&out), kept);
+    let split = dir.join("split-{N}.pgn");
+    let (_, split_err, code) = run_out(&[
+        "pgn",
+        "split",
+        "--every",
+        "1",
+        "-o",
+        split.to_str().unwrap(),
+        o,
+    ]);
+    assert_eq!(code, Some(0), "{split_err}");
+    let first = dir.join("split-000001.pgn");
+    assert_eq!(fs::read_to_string(&first).unwrap(), kept);
+    let (out, _, _) = run_out(&["validate", "--all", first.to_str().unwrap()]);
+    let line = String::from_utf8_lossy(&out).trim().to_owned();
+    assert!(line.ends_with(&format!(": game 1: {verdict}")), "{line}");
     assert!(
         err.contains(&format!("{o}: row 1 duplicates row 1 ({o})")),
         "{err}"

@@ -412,7 +412,7 @@ impl RunIterator {
                 (Yields::Texts, RunRecord::Converted(c)) => match (c.refused, &c.raw) {
                     (false, _) => return Ok(PyString::new(py, &c.text).into_any()),
                     (true, Some(raw)) => {
-                        let text = String::from_utf8_lossy(&raw.bytes);
+                        let text = copied_text(&raw.bytes, c.line);
                         return Ok(PyString::new(py, &text).into_any());
                     }
                     (true, None) => {}
@@ -423,14 +423,14 @@ impl RunIterator {
                 {
                     return Ok(match &g.text {
                         Some(text) => PyString::new(py, text),
-                        None => PyString::new(py, &String::from_utf8_lossy(&g.raw.bytes)),
+                        None => PyString::new(py, &copied_text(&g.raw.bytes, g.line)),
                     }
                     .into_any());
                 }
                 (Yields::Kept, RunRecord::Keyed(g))
                     if g.raw.too_large.is_none() && lock(&self.kept).first_of(&g).is_none() =>
                 {
-                    let text = String::from_utf8_lossy(&g.raw.bytes);
+                    let text = copied_text(&g.raw.bytes, g.line);
                     return Ok(PyString::new(py, &text).into_any());
                 }
                 (Yields::Plies { annotations }, RunRecord::Replayed(r)) => {
@@ -512,4 +512,14 @@ pub(crate) fn start(
         ..RunOptions::default()
     };
     RunIterator::start(Run::new(sources, task, opts), feed, yields)
+}
+
+/// A game's text as it was read; a table's row (line 0, its tags on one line) as PGN
+/// writes a game, a tag per line.
+fn copied_text(bytes: &[u8], line: usize) -> String {
+    if line == 0 {
+        String::from_utf8_lossy(&pocketfen::stream::row_as_pgn(bytes)).into_owned()
+    } else {
+        String::from_utf8_lossy(bytes).into_owned()
+    }
 }

@@ -3,6 +3,7 @@ Lichess's columns of the same types as a table in Lichess's schema written by py
 the plies checked move by move against python-chess; special games column by column."""
 
 import datetime
+import io
 import json
 import pathlib
 
@@ -343,6 +344,11 @@ def test_lichess_parquet_is_read_by_every_archive_command(tmp_path, pocketfen_cl
         assert out.strip() == cli("pgn", "select", "--count", "--player", white, pgn)[1].strip()
         code, out, err = cli("pgn", "dedupe", source)
         assert code == 0 and out.count("[Event ") == 50, err
+        # The rows come out as PGN writes games, a tag per line: python-chess reads them.
+        first = chess.pgn.read_game(io.StringIO(out))
+        assert first.headers["White"] == table.column("White")[0].as_py()
+        assert first.headers["Site"] == table.column("Site")[0].as_py()
+        assert len(list(first.mainline_moves())) == games_and_plies(expected)[0][0]
         parts = tmp_path / f"split-{source.name}"
         parts.mkdir()
         code, out, err = cli("pgn", "split", "-q", "--every", "20", "-o", parts / "p-{N}.pgn", source)
@@ -369,3 +375,7 @@ def test_lichess_parquet_is_read_by_every_archive_command(tmp_path, pocketfen_cl
         assert len(list(pocketfen.replay(f))) == 50
     assert len(list(pocketfen.replay(zstd.read_bytes()))) == 50
     assert pocketfen.games_table(zstd).num_rows == 50
+    chosen = list(pocketfen.select(zstd))
+    fourth = chess.pgn.read_game(io.StringIO(chosen[3]))
+    assert fourth.headers["White"] == table.column("White")[3].as_py()
+    assert len(list(fourth.mainline_moves())) == games_and_plies(expected)[3][0]

@@ -5,7 +5,9 @@ use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 
-use super::archive::{Archive, Dest, count, file_end, options, refuse_same, run_end, too_large};
+use super::archive::{
+    Archive, Dest, count, file_end, options, refuse_same, run_end, too_large, write_raw,
+};
 use super::args::DedupeArgs;
 use super::live;
 use pocketfen::game::GameAt;
@@ -13,7 +15,6 @@ use pocketfen::notation::printable;
 use pocketfen::run::Task;
 use pocketfen::run::dedupe::Kept;
 use pocketfen::run::record::RunRecord;
-use pocketfen::stream::write_game;
 
 pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
     let games = args.input.games();
@@ -54,11 +55,11 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
                 file_unread += 1;
             }
             RunRecord::Keyed(g) => match kept.first_of(&g) {
-                None => write_game(&mut out.out, &g.raw.bytes)?,
+                None => write_raw(&mut out.out, &g.raw.bytes, g.line)?,
                 Some(first) => {
                     found += 1;
                     if let Some(d) = &mut dups {
-                        write_game(&mut d.out, &g.raw.bytes)?;
+                        write_raw(&mut d.out, &g.raw.bytes, g.line)?;
                     }
                     if args.verbose {
                         let first_file = printable(kept.file_of(first));

@@ -72,7 +72,8 @@ fn stdin_identity() -> Option<(u64, u64)> {
 pub fn open_output(
     path: Option<&Path>,
 ) -> Result<(Box<dyn Write>, Option<tempfile::NamedTempFile>)> {
-    let Some(path) = path else {
+    // `-o -` is stdout, as `-` is stdin among the inputs.
+    let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
         return Ok((Box::new(io::stdout().lock()), None));
     };
     let in_place = || -> Result<(Box<dyn Write>, Option<tempfile::NamedTempFile>)> {

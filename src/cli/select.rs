@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use super::archive::{Archive, Dest, count, file_end, options, refuse_same, run_end, too_large};
+use super::archive::{
+    Archive, Dest, count, file_end, options, refuse_same, run_end, too_large, write_raw,
+};
 use super::args::SelectArgs;
 use super::live;
 use pocketfen::game::Rewrite;
@@ -69,11 +71,13 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
                 if g.selected {
                     chosen += 1;
                     if let Some(out) = &mut out {
-                        let bytes = g.text.as_ref().map_or(&g.raw.bytes[..], |t| t.as_bytes());
-                        write_game(&mut out.out, bytes)?;
+                        match &g.text {
+                            Some(text) => write_game(&mut out.out, text.as_bytes())?,
+                            None => write_raw(&mut out.out, &g.raw.bytes, g.line)?,
+                        }
                     }
                 } else if let Some(rest) = &mut rest {
-                    write_game(&mut rest.out, &g.raw.bytes)?;
+                    write_raw(&mut rest.out, &g.raw.bytes, g.line)?;
                 }
             }
             RunRecord::Summary(s) => {

@@ -43,7 +43,7 @@ pub(crate) use parts::PartState;
 pub use parts::{PartRange, Split, parts};
 pub use source::Source;
 pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame, SplitOptions};
-pub use write::{ArchiveWriter, write_game};
+pub use write::{ArchiveWriter, row_as_pgn, write_game};
 
 /// A 64-bit FNV-1a fingerprint of `bytes` (the one a split's records give in hex).
 pub fn fingerprint(bytes: &[u8]) -> u64 {

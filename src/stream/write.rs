@@ -31,6 +31,47 @@ pub fn write_game(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
     out.write_all(end)
 }
 
+/// The text of a game read from a table's row (a game at line 0, whose tags the row's
+/// columns gave on its first line) as PGN's export format writes a game: a tag per line,
+/// a blank line, the movetext. What `pgn select`, `dedupe` and `split` write of a row.
+///
+/// ```
+/// use pocketfen::stream::row_as_pgn;
+/// let row = b"[Event \"Rated \\\"Blitz\\\"] [x\"] [Site \"a\"]\n1. e4 *\n";
+/// assert_eq!(
+///     &row_as_pgn(row)[..],
+///     b"[Event \"Rated \\\"Blitz\\\"] [x\"]\n[Site \"a\"]\n\n1. e4 *\n"
+/// );
+/// assert_eq!(&row_as_pgn(b"\n1. e4 *\n")[..], b"1. e4 *\n");
+/// ```
+pub fn row_as_pgn(bytes: &[u8]) -> Vec<u8> {
+    let (tags, movetext) = match memchr::memchr(b'\n', bytes) {
+        Some(n) => (&bytes[..n], &bytes[n + 1..]),
+        None => (bytes, &b""[..]),
+    };
+    let mut out = Vec::with_capacity(bytes.len() + 64);
+    let (mut quoted, mut escaped) = (false, false);
+    for (i, &b) in tags.iter().enumerate() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if quoted => escaped = true,
+            b'"' => quoted = !quoted,
+            // The blank between one tag's `]` and the next one's `[`.
+            b' ' if !quoted && i > 0 && tags[i - 1] == b']' && tags.get(i + 1) == Some(&b'[') => {
+                out.push(b'\n');
+                continue;
+            }
+            _ => {}
+        }
+        out.push(b);
+    }
+    if !out.is_empty() {
+        out.extend_from_slice(b"\n\n");
+    }
+    out.extend_from_slice(movetext);
+    out
+}
+
 /// An archive being written: plain, or compressed (zstd, gzip, bzip2) in frames on
 /// `jobs` threads ([`super::CompressedWriter`]), as its name's ending asks
 /// ([`super::Compression::from_name`]).
