@@ -1,7 +1,7 @@
 //! Tables into Parquet files: a [`TableWriter`] gathers rows in a builder, hands them to
 //! Parquet's Arrow writer a batch at a time (pages compressed by a [`Codec`], row groups
-//! of a bounded number of rows), and ends the file with its footer. [`Partition`] names the file of a game
-//! in Lichess's layout (`year=YYYY/month=MM`).
+//! of a bounded number of rows), and ends the file with its footer. [`Partition`] names
+//! the file of a game in Lichess's layout (`year=YYYY/month=MM`).
 
 use std::io::Write;
 
