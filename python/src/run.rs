@@ -517,9 +517,5 @@ pub(crate) fn start(
 /// A game's text as it was read; a table's row (line 0, its tags on one line) as PGN
 /// writes a game, a tag per line.
 fn copied_text(bytes: &[u8], line: usize) -> String {
-    if line == 0 {
-        String::from_utf8_lossy(&pocketfen::stream::row_as_pgn(bytes)).into_owned()
-    } else {
-        String::from_utf8_lossy(bytes).into_owned()
-    }
+    String::from_utf8_lossy(&pocketfen::stream::copied_game(bytes, line)).into_owned()
 }

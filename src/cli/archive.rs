@@ -18,7 +18,7 @@ use pocketfen::game::{Format, GameAt, GameProblem, Options};
 use pocketfen::notation::printable;
 use pocketfen::run::record::{RunRecord, SummaryRecord, TotalRecord};
 use pocketfen::run::{ProgressFn, Run, RunOptions, Task};
-use pocketfen::stream::{ArchiveWriter, Compression, Source, row_as_pgn, write_game};
+use pocketfen::stream::{ArchiveWriter, Compression, Source, copied_game, write_game};
 
 /// An archive command's inputs and progress line, from which its run starts.
 pub(super) struct Archive {
@@ -499,11 +499,7 @@ pub(super) fn too_large(line: Option<&Shared>, file: &str, game: usize, at: usiz
 /// Writes a game as it was read; a table's row (line 0, its tags on one line) as PGN
 /// writes a game, a tag per line.
 pub(super) fn write_raw(out: &mut dyn Write, bytes: &[u8], line: usize) -> io::Result<()> {
-    if line == 0 {
-        write_game(out, &row_as_pgn(bytes))
-    } else {
-        write_game(out, bytes)
-    }
+    write_game(out, &copied_game(bytes, line))
 }
 
 /// Where a game is, as messages name it: `FILE:LINE:1: game N`, or `FILE: row N` for a

@@ -35,6 +35,7 @@ use crate::notation::san::{DropStyle, San};
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::{Fen, Pocket};
 use crate::stream::split::RawGame;
+use crate::stream::{STANDARD_FEN, STANDARD_POCKET_FEN};
 use crate::types::{ByColor, Color, Role};
 use crate::variant::Variant;
 use arrayvec::ArrayString;
@@ -297,8 +298,8 @@ fn standard_start_fen(pos: &Position) -> Option<&'static str> {
         && pos.castling_rights() == pos.board().by_role(Role::Rook);
     match pos.variant() {
         _ if !standard => None,
-        Variant::Chess => Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        v if v.has_drops() => Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"),
+        Variant::Chess => Some(STANDARD_FEN),
+        v if v.has_drops() => Some(STANDARD_POCKET_FEN),
         _ => None,
     }
 }

@@ -435,11 +435,10 @@ impl SplitFiles {
                 path.clone()
             }
         };
-        if game.line == 0 {
-            // A table's row: written as PGN writes a game, a tag per line.
-            return self.write_to(&path, &crate::stream::row_as_pgn(&game.raw.bytes));
-        }
-        self.write_to(&path, &game.raw.bytes)
+        self.write_to(
+            &path,
+            &crate::stream::copied_game(&game.raw.bytes, game.line),
+        )
     }
 
     /// Writes `bytes` into the file `path`, opening it (or opening it again) first.

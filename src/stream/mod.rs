@@ -43,9 +43,25 @@ pub(crate) use parts::PartState;
 pub use parts::{PartRange, Split, parts};
 pub use source::Source;
 pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame, SplitOptions};
-pub use write::{ArchiveWriter, row_as_pgn, write_game};
+pub use write::{ArchiveWriter, copied_game, row_as_pgn, write_game};
 
 /// A 64-bit FNV-1a fingerprint of `bytes` (the one a split's records give in hex).
 pub fn fingerprint(bytes: &[u8]) -> u64 {
     part::fnv1a(bytes)
+}
+
+/// The standard start as the games table's `fen` column writes it (Lichess's dialect;
+/// `game::game_rows` writes it, the Parquet reader gives no `[FEN]` for it): chess's, and
+/// that of the variants with pockets (a bughouse match: two of it, `A | B`).
+pub(crate) const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// See [`STANDARD_FEN`].
+pub(crate) const STANDARD_POCKET_FEN: &str =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
+
+/// Whether a games table's `fen` is a standard start ([`STANDARD_FEN`]).
+#[cfg(feature = "parquet")]
+pub(crate) fn is_standard_fen(fen: &str) -> bool {
+    fen == STANDARD_FEN
+        || fen == STANDARD_POCKET_FEN
+        || fen.split_once(" | ") == Some((STANDARD_POCKET_FEN, STANDARD_POCKET_FEN))
 }

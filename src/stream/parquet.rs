@@ -24,6 +24,7 @@ use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::file::metadata::ParquetMetaData;
 
+use super::is_standard_fen;
 use super::parts::Split;
 use super::source::Source;
 use super::split::{Games, RawGame};
@@ -55,14 +56,6 @@ const TAG_COLUMNS: [&str; 24] = [
     // A games table's columns that name the game's start.
     "variant",
     "fen",
-];
-
-/// The standard start as a games table's `fen` column gives it (chess, a pocket
-/// variant, a bughouse pair): no `[FEN]` tag is written for it.
-const STANDARD_STARTS: [&str; 3] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1 | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
 ];
 
 /// Bughouse's ratings, after its players.
@@ -129,7 +122,7 @@ pub(crate) struct ParquetGames {
     reader: Option<ParquetRecordBatchReader>,
     batch: Option<RecordBatch>,
     /// The batch's columns that give tags, and its movetext's.
-    columns: (Vec<TagColumn>, Option<usize>),
+    columns: RowColumns,
     row: usize,
     /// The number the next game gets (its row, from 1).
     number: usize,
@@ -287,7 +280,7 @@ impl ParquetGames {
         let games = ParquetGames {
             reader: Some(reader),
             batch: None,
-            columns: (Vec::new(), None),
+            columns: RowColumns::default(),
             row: 0,
             // As a part of a text file does, a part numbers its games from 1 (`merge`
             // makes them the whole file's).
@@ -467,8 +460,17 @@ struct TagColumn {
     signed: bool,
 }
 
+/// The columns of a batch that a row's text is made of.
+#[derive(Debug, Default)]
+struct RowColumns {
+    /// Those that give tags, in order.
+    tags: Vec<TagColumn>,
+    /// Its `movetext`.
+    movetext: Option<usize>,
+}
+
 /// The columns of a batch's schema that give tags, in order, and its `movetext`.
-fn tag_columns(batch: &RecordBatch) -> (Vec<TagColumn>, Option<usize>) {
+fn tag_columns(batch: &RecordBatch) -> RowColumns {
     let schema = batch.schema();
     let mut tags = Vec::new();
     let mut movetext = None;
@@ -496,28 +498,22 @@ fn tag_columns(batch: &RecordBatch) -> (Vec<TagColumn>, Option<usize>) {
             signed: name.ends_with("RatingDiff"),
         });
     }
-    (tags, movetext)
+    RowColumns { tags, movetext }
 }
 
 impl ParquetGames {
     /// The text of row `i` of `batch`: its tags on one line, then its movetext.
-    fn game_text(
-        batch: &RecordBatch,
-        columns: &[TagColumn],
-        movetext: Option<usize>,
-        i: usize,
-    ) -> String {
-        let movetext = movetext
+    fn game_text(batch: &RecordBatch, columns: &RowColumns, i: usize) -> String {
+        let movetext = columns
+            .movetext
             .and_then(|m| str_cell(batch.column(m).as_ref(), i))
             .unwrap_or("*")
             .trim();
         let mut text = String::with_capacity(movetext.len() + 512);
-        for c in columns {
+        for c in &columns.tags {
             let column = batch.column(c.index).as_ref();
             // A games table's start: written when it is not the standard one.
-            if c.tag == "FEN"
-                && str_cell(column, i).is_none_or(|fen| STANDARD_STARTS.contains(&fen))
-            {
+            if c.tag == "FEN" && str_cell(column, i).is_none_or(is_standard_fen) {
                 continue;
             }
             let mark = text.len();
@@ -557,7 +553,7 @@ impl Games for ParquetGames {
             if let Some(batch) = &self.batch
                 && self.row < batch.num_rows()
             {
-                let text = Self::game_text(batch, &self.columns.0, self.columns.1, self.row);
+                let text = Self::game_text(batch, &self.columns, self.row);
                 self.row += 1;
                 let number = self.number;
                 self.number += 1;
@@ -659,12 +655,18 @@ mod tests {
                 Arc::new(UInt64Array::from(vec![7, 8])) as ArrayRef,
             ),
             ("movetext", strings([Some("  1. e4 e5 1-0 \n"), None])),
-            ("fen", strings([Some(STANDARD_STARTS[0]), Some(chess960)])),
+            (
+                "fen",
+                strings([
+                    Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+                    Some(chess960),
+                ]),
+            ),
         ])
         .unwrap();
-        let (columns, movetext) = tag_columns(&batch);
-        assert_eq!(movetext, Some(8));
-        let text = |i| ParquetGames::game_text(&batch, &columns, movetext, i);
+        let columns = tag_columns(&batch);
+        assert_eq!(columns.movetext, Some(8));
+        let text = |i| ParquetGames::game_text(&batch, &columns, i);
         assert_eq!(
             text(0),
             "[Event \"Rated \\\"Blitz\\\" \\\\ game  Two\"] [Site \"https://lichess.org/x\"] \

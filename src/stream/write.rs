@@ -72,6 +72,16 @@ pub fn row_as_pgn(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A game's bytes as the commands that copy games out write them: as they were read, and
+/// a table's row (a game at line 0) as [`row_as_pgn`] makes it.
+pub fn copied_game(bytes: &[u8], line: usize) -> std::borrow::Cow<'_, [u8]> {
+    if line == 0 {
+        std::borrow::Cow::Owned(row_as_pgn(bytes))
+    } else {
+        std::borrow::Cow::Borrowed(bytes)
+    }
+}
+
 /// An archive being written: plain, or compressed (zstd, gzip, bzip2) in frames on
 /// `jobs` threads ([`super::CompressedWriter`]), as its name's ending asks
 /// ([`super::Compression::from_name`]).
