@@ -5,6 +5,10 @@
 //! ```
 //! use pocketfen::Variant;
 //! assert_eq!("Crazy House".parse::<Variant>(), Ok(Variant::Crazyhouse));
+//! // Chess960's starts and castling come from the FEN, whatever the variant.
+//! assert_eq!("Crazyhouse960".parse::<Variant>(), Ok(Variant::Crazyhouse));
+//! assert_eq!("bughouse 960".parse::<Variant>(), Ok(Variant::Bughouse));
+//! assert!("horde960".parse::<Variant>().is_err());
 //! assert!(Variant::Chessgi.first_rank_pawn_drops());
 //! ```
 
@@ -122,8 +126,10 @@ impl FromStr for Variant {
     /// Case-insensitive names and the aliases of Lichess, chessops, python-chess,
     /// cutechess and Xboard (`ZH`, `House`, `Crazy House`, `Standard`, `normal`,
     /// `From Position`, `Horde chess`, `wild/…`); the Chess960 spellings (`Chess960`,
-    /// `chess 960`, `fischerandom`, `Fischer Random`, `960`, `FRC`) are chess, whose
-    /// castling the FEN says.
+    /// `chess 960`, `fischerandom`, `Fischer Random`, `960`, `FRC`) are chess, and
+    /// pychess-variants' and Fairy-Stockfish's `Crazyhouse960` and `Bughouse960` (also
+    /// `crazyhouse 960`, `bughouse-960`) are crazyhouse and bughouse: the FEN says their
+    /// castling.
     fn from_str(s: &str) -> Result<Variant, ParseNameError> {
         let l = s.trim().to_ascii_lowercase();
         if let Some(v) = Variant::ALL.into_iter().find(|v| v.name() == l) {
@@ -136,9 +142,29 @@ impl FromStr for Variant {
             "crazy house" | "house" | "zh" => Variant::Crazyhouse,
             "horde chess" => Variant::Horde,
             "bug" => Variant::Bughouse,
-            _ => return Err(Variant::unknown(s)),
+            _ => match pocket960(&l) {
+                Some(v) => v,
+                None => return Err(Variant::unknown(s)),
+            },
         })
     }
+}
+
+/// The pocket variant a lowercase `[Variant]` value names with Chess960's start
+/// positions and castling (`crazyhouse960`, `bughouse 960`, `bughouse-960`).
+fn pocket960(lower: &str) -> Option<Variant> {
+    let base = lower.trim().strip_suffix("960")?;
+    match base.trim_end_matches([' ', '-', '_']) {
+        "crazyhouse" => Some(Variant::Crazyhouse),
+        "bughouse" => Some(Variant::Bughouse),
+        _ => None,
+    }
+}
+
+/// Whether a lowercase `[Variant]` value names a variant with Chess960's start positions
+/// and castling: Chess960 itself, Crazyhouse960 or Bughouse960.
+pub(crate) fn names_960(lower: &str) -> bool {
+    names_chess960(lower) || pocket960(lower).is_some()
 }
 
 impl Choice for Variant {

@@ -481,6 +481,70 @@ fn chess960_survives_every_target_under_every_alias() {
     );
 }
 
+/// Crazyhouse960 and Bughouse960 (pychess-variants' names, in any spelling) keep their
+/// variant and their Chess960 castling in every target: Lichess and Chess.com
+/// `Crazyhouse960` / `Bughouse960`, Xboard its plain `crazyhouse` / `bughouse` with the
+/// FEN's castling letters; what is written validates again to the same plies.
+#[test]
+fn pocket960_survives_every_target_under_every_alias() {
+    let one = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN";
+    let single = (
+        format!("{one}[] w KQkq - 0 1"),
+        "1. O-O O-O 2. Ng3 Ng6 3. e4 d5 4. exd5 e6 5. P@e4 *",
+        [
+            "Crazyhouse960",
+            "crazyhouse960",
+            "Crazyhouse 960",
+            "crazyhouse-960",
+        ],
+        [
+            ("Crazyhouse960", 9),
+            ("Crazyhouse960", 9),
+            ("crazyhouse", 9),
+        ],
+    );
+    let pair = (
+        format!("{one}/ w KQkq - 0 1 | {one}/ w KQkq - 0 1"),
+        "1A. O-O 1a. O-O 1B. e4 1b. d5 2B. exd5 2A. Ng3 2a. P@e4 *",
+        ["Bughouse960", "bughouse960", "Bughouse 960", "bughouse-960"],
+        [("Bughouse960", 7), ("Bughouse960", 7), ("bughouse", 7)],
+    );
+    for (fen, movetext, aliases, expected) in [single, pair] {
+        for alias in aliases {
+            let pgn =
+                format!("[Variant \"{alias}\"]\n[WhiteA \"w\"]\n[FEN \"{fen}\"]\n\n{movetext}\n");
+            let pgn = if alias.starts_with('c') || alias.starts_with('C') {
+                pgn.replace("[WhiteA \"w\"]\n", "")
+            } else {
+                pgn
+            };
+            let read = pocketfen::game::validate_str(&pgn, &Options::default());
+            assert_eq!(read[0].problems, [], "{alias}: {pgn}");
+            for (target, (name, plies)) in [Target::Lichess, Target::Chesscom, Target::Xboard]
+                .into_iter()
+                .zip(expected)
+            {
+                let out = convert_all(pgn.as_bytes(), target);
+                assert!(
+                    out.contains(&format!("[Variant \"{name}\"]\n")),
+                    "{alias} {target:?}:\n{out}"
+                );
+                let castling = if target == Target::Chesscom {
+                    " w GEge "
+                } else {
+                    " w KQkq "
+                };
+                assert!(out.contains(castling), "{alias} {target:?}:\n{out}");
+                let again = pocketfen::game::validate_str(&out, &Options::default());
+                assert_eq!(again.len(), 1);
+                assert_eq!(again[0].problems, [], "{alias} {target:?}:\n{out}");
+                assert_eq!(again[0].plies, plies, "{alias} {target:?}:\n{out}");
+                assert_eq!(again[0].variant, read[0].variant, "{target:?}");
+            }
+        }
+    }
+}
+
 mod law {
     //! The law of `pgn convert`: it writes exactly the games `validate`
     //! accepts with the same options and variations on, and what it writes validates again

@@ -590,11 +590,13 @@ fn a_games_table_validates_as_its_pgn() {
             }
             // `[CurrentPosition]` and `[PlyCount]` are no columns of the table, and its
             // `fen` is the start used (Horde's, for a Horde game whose `[FEN]` was the
-            // standard start): their checks have nothing to read there.
+            // standard start): their checks have nothing to read there; its `variant` is
+            // the variant the game was read as, inferred or not.
             let untabled = [
                 "current-position-mismatch",
                 "ply-count-mismatch",
                 "horde-standard-fen",
+                "variant-inferred",
             ];
             let theirs: Vec<_> = theirs
                 .iter()

@@ -66,7 +66,10 @@ fn hand_made_errors_are_the_ones_their_names_say() {
         ),
         (
             "drop-without-variant",
-            &[(1, "not-in-pocket", Some(5), 4, 26)],
+            &[
+                (1, "variant-inferred", None, 4, 26),
+                (1, "not-in-pocket", Some(5), 4, 26),
+            ],
         ),
         (
             "en-passant-without-file",
@@ -220,6 +223,61 @@ fn a_crazyhouse_game_in_bpgn_form_is_crazyhouse() {
         "no crazyhouse announced for a bughouse reading: {:?}",
         forced.problems
     );
+}
+
+/// A game with no `[Variant]` tag and no crazyhouse `[Event]` whose moves drop a piece is
+/// read as crazyhouse, with a `variant-inferred` warning at its first drop (a variation's
+/// too); an `@` in a comment infers nothing.
+#[test]
+fn an_untagged_game_with_a_drop_is_crazyhouse() {
+    use pocketfen::game::GameProblemKind;
+    let tagged = fs::read_to_string("samples/lichess_zh_2017_knightvuillaume-JannLee.pgn").unwrap();
+    let untagged = tagged
+        .replace("[Variant \"Crazyhouse\"]\n", "")
+        .replace("Crazyhouse Bullet Arena", "Bullet Arena");
+    assert!(!untagged.contains("[Variant") && !untagged.to_lowercase().contains("crazyhouse"));
+    let expected = &pocketfen::game::validate_str(&tagged, &Options::default())[0];
+    assert_eq!(expected.status, Status::Ok, "{:?}", expected.problems);
+    let r = &pocketfen::game::validate_str(&untagged, &Options::default())[0];
+    assert_eq!(
+        (r.status, r.variant, r.plies),
+        (
+            Status::Ok,
+            Some(pocketfen::Variant::Crazyhouse),
+            expected.plies
+        )
+    );
+    assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+    let p = &r.problems[0];
+    assert_eq!(p.kind, GameProblemKind::VariantInferred);
+    assert!(p.reason.ends_with("read as crazyhouse"), "{}", p.reason);
+    // Located at the movetext's first `@` (in a variation here), which is a drop.
+    let first = untagged.find('@').unwrap();
+    let line_start = untagged[..first].rfind('\n').map_or(0, |i| i + 1);
+    let token_start = untagged[..first].rfind(' ').unwrap() + 1;
+    assert_eq!(p.token.as_deref(), Some("B@f4"));
+    assert_eq!(
+        (p.line, p.column),
+        (
+            untagged[..first].matches('\n').count() + 1,
+            // Columns count characters (the line has `→`s before it).
+            untagged[line_start..token_start].chars().count() + 1
+        )
+    );
+    // An `@` outside moves infers nothing; `--variant chess` reads drops as chess.
+    let chess = "[Event \"x\"]\n\n1. e4 { mail me@example.org } e5 2. Nf3 *\n";
+    let r = &pocketfen::game::validate_str(chess, &Options::default())[0];
+    assert_eq!(
+        (r.variant, r.problems.len()),
+        (Some(pocketfen::Variant::Chess), 0)
+    );
+    let told = Options {
+        variant: Some(pocketfen::Variant::Chess),
+        ..Options::default()
+    };
+    let r = &pocketfen::game::validate_str(&untagged, &told)[0];
+    assert_eq!(r.variant, Some(pocketfen::Variant::Chess));
+    assert_ne!(r.status, Status::Ok);
 }
 
 /// A `(` never closed is reported where it opens, and a missing result

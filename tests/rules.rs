@@ -245,6 +245,35 @@ fn a_dropped_rook_cannot_castle() {
 }
 
 #[test]
+fn a_dropped_rook_cannot_castle_in_crazyhouse960() {
+    // King c1, rook b1: Chess960 castling on the queen side (the king stays, the rook
+    // goes to d1), written king-takes-rook.
+    let castles = |p: &Position| {
+        p.legal_moves()
+            .iter()
+            .filter(|m| matches!(m, Move::Castle { .. }))
+            .map(|m| m.to_uci(true).to_string())
+            .collect::<Vec<_>>()
+    };
+    let fen = "4k3/8/8/5b2/8/8/8/1RK5[RP] w B - 0 1";
+    let white_first = pos(fen, Variant::Crazyhouse);
+    assert!(white_first.is_chess960());
+    assert_eq!(castles(&white_first), ["c1b1"]);
+    let mut p = pos(&fen.replace(" w ", " b "), Variant::Crazyhouse);
+    play_uci(&mut p, "f5b1");
+    assert!(p.castling_rights().is_empty());
+    play_uci(&mut p, "P@a3");
+    play_uci(&mut p, "b1a2");
+    play_uci(&mut p, "R@b1");
+    play_uci(&mut p, "e8d8");
+    assert_eq!(
+        p.board().piece_at(sq("b1")).map(|p| p.role),
+        Some(Role::Rook)
+    );
+    assert!(castles(&p).is_empty(), "{:?}", castles(&p));
+}
+
+#[test]
 fn bughouse_captures_are_handed_back_promoted_as_pawns() {
     let mut p = pos("4k3/8/8/8/8/8/8/q~2RK3/ w - - 0 1", Variant::Bughouse);
     assert_eq!(p.rules().captures, CaptureMode::Return);

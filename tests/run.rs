@@ -171,7 +171,7 @@ fn cli_text_json_compressed_and_replay() {
                 "validate",
                 "-q",
                 "--variant",
-                "crazyhouse",
+                "chess",
                 "grammar-tests/pgn/err/drop-without-variant.pgn"
             ])
         );

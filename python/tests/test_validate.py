@@ -68,10 +68,17 @@ def test_compressed_sources_are_detected(tmp_path):
 
 def test_options_change_the_verdict():
     zh_game = b"1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n"
-    # No Variant tag: chess, where a drop is illegal; told crazyhouse, it is fine.
-    assert list(pocketfen.validate(zh_game))[0]["status"] == "illegal"
+    # No Variant tag: the drop makes it crazyhouse, with a warning at the drop; told
+    # chess, the drop is illegal; told crazyhouse, it is fine without a warning.
+    inferred = list(pocketfen.validate(zh_game, all=True))[0]
+    assert (inferred["status"], inferred["variant"]) == ("ok", "crazyhouse")
+    assert [(p["kind"], p["severity"], p["token"], p["column"]) for p in inferred["problems"]] == [
+        ("variant-inferred", "warning", "P@e4", 26)
+    ]
+    assert list(pocketfen.validate(zh_game, variant="chess"))[0]["status"] == "illegal"
     assert list(pocketfen.validate(zh_game, variant="crazyhouse"))[0]["type"] == "summary"
-    assert list(pocketfen.validate(zh_game, variant="crazyhouse", all=True))[0]["status"] == "ok"
+    told = list(pocketfen.validate(zh_game, variant="crazyhouse", all=True))[0]
+    assert (told["status"], told["problems"]) == ("ok", [])
     # A drop that mates, with drop-mate forbidden.
     mate = b'[Variant "Crazyhouse"]\n[FEN "7k/6pp/8/8/8/8/8/K7[R] w - - 0 1"]\n\n1. R@e8# 1-0\n'
     assert list(pocketfen.validate(mate))[0]["type"] == "summary"

@@ -104,13 +104,20 @@ impl Target {
         }
     }
 
-    /// The name the target gives Chess960: Lichess's PGN export writes the variant's
-    /// name capitalised (`Chess960`), Chess.com's export `Chess960`, and Xboard/WinBoard
-    /// its `VARIANT_NAMES` entry `fischerandom` (see the convert table of docs/REFERENCE.md).
-    fn chess960_name(self) -> &'static str {
-        match self {
-            Target::Lichess | Target::Chesscom => "Chess960",
-            Target::Xboard => "fischerandom",
+    /// The name the target gives `variant` played from a Chess960 start: Lichess's PGN
+    /// export writes the variant's name capitalised (`Chess960`), Chess.com's export
+    /// `Chess960`, and Xboard/WinBoard its `VARIANT_NAMES` entry `fischerandom` (see the
+    /// convert table of docs/REFERENCE.md). The pocket variants are pychess-variants'
+    /// `Crazyhouse960` and `Bughouse960`, but Xboard's plain `crazyhouse` and `bughouse`
+    /// (it has no 960 names for them, and reads the castling from the FEN); the other
+    /// variants, which no site plays from Chess960 starts, keep their own names.
+    fn chess960_name(self, variant: Variant) -> &'static str {
+        match (self, variant) {
+            (Target::Xboard, Variant::Chess) => "fischerandom",
+            (Target::Lichess | Target::Chesscom, Variant::Chess) => "Chess960",
+            (Target::Lichess | Target::Chesscom, Variant::Crazyhouse) => "Crazyhouse960",
+            (Target::Lichess | Target::Chesscom, Variant::Bughouse) => "Bughouse960",
+            (_, v) => self.variant_name(v).unwrap_or(v.name()),
         }
     }
 
@@ -326,17 +333,19 @@ impl<'t> Visitor<'t> for Writer<'t> {
         let (variant, fen) = match boards {
             Boards::One(start)
                 if start.is_chess960()
-                    || self.tag_value("Variant").is_some_and(|v| {
-                        crate::variant::names_chess960(&v.to_ascii_lowercase())
-                    }) =>
+                    || self
+                        .tag_value("Variant")
+                        .is_some_and(|v| crate::variant::names_960(&v.to_ascii_lowercase())) =>
             {
                 // Chess960 is always written with its start position, its castling
                 // rights as the target's own exports write them: Chess.com by the rooks'
                 // files (Shredder-FEN, `HAha`), Lichess `KQkq` for the outermost rooks
                 // and files for the others (X-FEN, as chessops writes), XBoard (which
                 // reads both) the letters as they were read.
-                self.head
-                    .push(("Variant", self.target.chess960_name().to_owned()));
+                self.head.push((
+                    "Variant",
+                    self.target.chess960_name(start.variant()).to_owned(),
+                ));
                 // (Not a tag whose castling rights were dropped as impossible.)
                 let setup = self
                     .tag_value("FEN")
@@ -365,6 +374,33 @@ impl<'t> Visitor<'t> for Writer<'t> {
             }
             Boards::Two(game) => {
                 let pair = [BoardId::A, BoardId::B].map(|b| game.board(b).to_setup());
+                if [BoardId::A, BoardId::B]
+                    .iter()
+                    .any(|&b| game.board(b).is_chess960())
+                    || self
+                        .tag_value("Variant")
+                        .is_some_and(|v| crate::variant::names_960(&v.to_ascii_lowercase()))
+                {
+                    // As for one board: Chess.com's castling by the rooks' files.
+                    let pair = match self.target {
+                        Target::Chesscom => {
+                            [BoardId::A, BoardId::B].map(|b| game.board(b).to_shredder_setup())
+                        }
+                        _ => pair,
+                    };
+                    self.head.push((
+                        "Variant",
+                        self.target.chess960_name(Variant::Bughouse).to_owned(),
+                    ));
+                    self.head.push((
+                        "FEN",
+                        Fen::Pair(Box::new(pair))
+                            .display(self.target.dialect())
+                            .to_string(),
+                    ));
+                    self.head.push(("SetUp", "1".to_owned()));
+                    return ControlFlow::Continue(());
+                }
                 (
                     Variant::Bughouse,
                     has_fen.then(|| Fen::Pair(Box::new(pair))),

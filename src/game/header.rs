@@ -3,7 +3,8 @@
 //!
 //! A game's variant comes from `--variant` (the override), else `[Variant]` (with the
 //! aliases of Lichess, chessops, python-chess, cutechess and Xboard), else an `[Event]`
-//! naming crazyhouse (a `variant-inferred` warning), else chess. It is a bughouse match
+//! naming crazyhouse, else crazyhouse if a move drops a piece (both a `variant-inferred`
+//! warning), else chess. It is a bughouse match
 //! (BPGN) when the options say so, or its variant is Bughouse, its tags name four players
 //! or its first move number carries a board letter (`1A.`). Its start is `[FEN]` in any
 //! dialect (a pair `A | B` for a match), or the variant's start; a Horde game with the
@@ -13,9 +14,10 @@ use std::borrow::Cow;
 
 use super::problem::{At, GameProblemKind, Reporter};
 use crate::bughouse::{BoardId, Match};
+use crate::notation::san::{San, SanPlus};
 use crate::position::Position;
 use crate::setup::{Fen, Setup};
-use crate::stream::token::{TokenKind, Tokenizer};
+use crate::stream::token::{Token, TokenKind, Tokenizer};
 use crate::variant::{Rules, Variant};
 
 /// How deep variations may nest (real games stay below ten); deeper nesting is an error,
@@ -196,8 +198,8 @@ pub(crate) fn read_start(
     opts: &Options,
 ) -> Result<Start, Option<Variant>> {
     let tag = |name: &str| tags.get(name);
-    // The variant, and the Event tag it was inferred from (reported only if the game is
-    // then read with that variant's rules).
+    // The variant, and the Event tag or the drop it was inferred from (reported only if
+    // the game is then read with that variant's rules).
     let (variant, inferred) = match (opts.variant, tag("Variant")) {
         (Some(v), _) => (v, None),
         (None, Some((value, offset))) => match value.parse::<Variant>() {
@@ -216,9 +218,12 @@ pub(crate) fn read_start(
         },
         (None, None) => match tag("Event") {
             Some((event, offset)) if event.to_ascii_lowercase().contains("crazyhouse") => {
-                (Variant::Crazyhouse, Some((event, offset)))
+                (Variant::Crazyhouse, Some(Inferred::Event(event, offset)))
             }
-            _ => (Variant::Chess, None),
+            _ => match first_drop(movetext) {
+                Some(drop) => (Variant::Crazyhouse, Some(Inferred::Drop(drop))),
+                None => (Variant::Chess, None),
+            },
         },
     };
     // A one-board pocket variant named and moves on board A only (Sunsetter's crazyhouse
@@ -231,15 +236,26 @@ pub(crate) fn read_start(
         Format::BpgnFile => !one_board(),
         Format::Auto => looks_like_bpgn(variant, tag("WhiteA").is_some(), movetext) && !one_board(),
     };
-    if let (false, Some((event, offset))) = (bpgn, inferred) {
-        rep.warn(
+    match (bpgn, inferred) {
+        (false, Some(Inferred::Event(event, offset))) => rep.warn(
             GameProblemKind::VariantInferred,
             At::tag(event, offset),
             format!(
                 "no [Variant] tag; the Event names crazyhouse, so the game is read as {variant}"
             ),
             None,
-        );
+        ),
+        (false, Some(Inferred::Drop(drop))) => rep.warn(
+            GameProblemKind::VariantInferred,
+            At {
+                ply: None,
+                token: Some(drop.text),
+                offset: drop.offset,
+            },
+            format!("no [Variant] tag, and a piece is dropped, so the game is read as {variant}"),
+            None,
+        ),
+        _ => {}
     }
     if bpgn {
         return read_match_start(rep, tags, opts)
@@ -401,6 +417,27 @@ fn looks_like_bpgn(variant: Variant, has_white_a: bool, movetext: &Tokenizer<'_>
                 matches!(t.kind, TokenKind::MoveNumber(n)
                     if n.trim_end_matches('.').ends_with(['A', 'a', 'B', 'b']))
             })
+}
+
+/// What an untagged game's variant was inferred from.
+enum Inferred<'a> {
+    /// An `[Event]` naming crazyhouse (FICS's `rated crazyhouse match`): its value and
+    /// offset.
+    Event(&'a str, usize),
+    /// The movetext's first drop.
+    Drop(Token<'a>),
+}
+
+/// The first drop (`N@f3`, `@e4`) of the movetext, in the main line or a variation: a
+/// move token that reads as a drop, so that an `@` in a comment or in a garbled token
+/// infers nothing. Almost every game has no `@` at all, and one search of the bytes says
+/// so.
+fn first_drop<'a>(movetext: &Tokenizer<'a>) -> Option<Token<'a>> {
+    memchr::memchr(b'@', movetext.rest().as_bytes())?;
+    movetext.clone().find(|t| {
+        matches!(t.kind, TokenKind::Move(m) if m.contains('@')
+            && SanPlus::from_ascii(m.as_bytes()).is_ok_and(|s| matches!(s.san, San::Put { .. })))
+    })
 }
 
 /// Whether no move number of the movetext names board B (`1B.`, `1b.`).

@@ -59,7 +59,7 @@ pub enum GameProblemKind {
     CurrentPositionMismatch,
     /// A Horde game with the standard start FEN (a Lichess export bug of 2021).
     HordeStandardFen,
-    /// No `[Variant]` tag; the variant was read from `[Event]`.
+    /// No `[Variant]` tag; the variant was read from `[Event]`, or from a drop.
     VariantInferred,
     /// No result marker at the end of the movetext (`--strict`).
     NoResultMarker,

@@ -230,6 +230,11 @@ impl<'a> Tokenizer<'a> {
         self.loose_tags
     }
 
+    /// The text not read yet.
+    pub(crate) fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
     /// Tokenizes `text`, a game's tags and movetext.
     pub fn new(text: &'a str) -> Tokenizer<'a> {
         let special = memchr::memchr2(b'\r', 0xef, text.as_bytes()).is_some();
