@@ -38,6 +38,7 @@ pub mod game;
 mod moves;
 mod name;
 pub mod notation;
+pub mod opening;
 pub mod perft;
 mod position;
 pub mod record;

@@ -31,7 +31,7 @@ fn code(text: &str) -> String {
 }
 
 /// Each layer uses only the layers before it: the core knows no notation and no archive,
-/// notation no archive, the stream no chess, the game no run, the run no table.
+/// notation and the opening names no archive, the stream no chess, the game no run, the run no table.
 #[test]
 fn each_layer_names_none_of_the_layers_after_it() {
     let core = [
@@ -46,7 +46,17 @@ fn each_layer_names_none_of_the_layers_after_it() {
         "src/bughouse.rs",
         "src/position",
     ];
-    let rules: [(&str, &[&str]); 4] = [
+    let rules: [(&str, &[&str]); 5] = [
+        (
+            "src/opening",
+            &[
+                "crate::stream",
+                "crate::game",
+                "crate::run",
+                "crate::draw",
+                "crate::table",
+            ],
+        ),
         (
             "src/notation",
             &[

@@ -18,6 +18,7 @@ mod annotation;
 mod bpgn;
 pub(crate) mod convert;
 pub(crate) mod header;
+mod opening;
 pub(crate) mod problem;
 pub(crate) mod replay;
 mod row;
@@ -33,6 +34,7 @@ pub use annotation::{
 };
 pub use convert::{Converted, KeptTags, Layout, Rewrite, Target, convert_game, convert_text};
 pub use header::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
+pub use opening::{OpeningWatch, classify_game};
 pub use problem::{
     GameAt, GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals,
 };

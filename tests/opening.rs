@@ -1,0 +1,148 @@
+//! Opening names against Lichess's own `[ECO]` and `[Opening]` tags, on the real Lichess
+//! games of `samples/` (standard, May 2025; crazyhouse, 2018 and 2022 to 2025). With the
+//! list Lichess had when it tagged them (`grammar-tests/openings/`), the classification
+//! must give Lichess's ECO and name for at least 99.5 % of the games; with the newer list
+//! compiled in, each game where it does not is listed, with the list's change that explains
+//! it, in `docs/OPENINGS.md`.
+
+use std::io::Read;
+
+use pocketfen::game::{OpeningWatch, Options, Status, classify_game, visit_game};
+use pocketfen::opening::Book;
+use pocketfen::stream::{GameSplitter, RawGame};
+
+const LICHESS: [&str; 3] = [
+    "samples/lichess_standard_2025-05_sample438.pgn",
+    "samples/lichess_zh_2022-2025_bots75.pgn.zst",
+    "samples/lichess_zh_2018_JannLee-CrazyAra.pgn",
+];
+
+fn games(path: &str) -> Vec<RawGame> {
+    let mut bytes = Vec::new();
+    pocketfen::stream::open(path)
+        .unwrap()
+        .reader
+        .read_to_end(&mut bytes)
+        .unwrap();
+    GameSplitter::new(&bytes[..]).map(Result::unwrap).collect()
+}
+
+fn tag<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let start = text.find(&format!("[{name} \""))? + name.len() + 3;
+    let end = text[start..].find("\"]")?;
+    Some(&text[start..start + end])
+}
+
+/// The games Lichess tagged, and where pocketfen's name (by `book`) is not Lichess's: the
+/// count and the disagreements, as `FILE game N: Lichess ECO NAME; pocketfen …`.
+fn compare(book: Option<&'static Book>) -> (usize, Vec<String>) {
+    let mut tagged = 0;
+    let mut disagree = Vec::new();
+    for path in LICHESS {
+        for game in games(path) {
+            let text = String::from_utf8_lossy(&game.bytes).into_owned();
+            // Lichess's API exports an `[ECO]` without an `[Opening]`: its ECO is compared.
+            let Some(eco) = tag(&text, "ECO").filter(|&e| e != "?") else {
+                continue;
+            };
+            let name = tag(&text, "Opening");
+            tagged += 1;
+            let mut watch = OpeningWatch::new(book, false);
+            let report = visit_game(&game, &Options::default(), &mut watch);
+            assert_eq!(report.status, Status::Ok, "{path} game {}", game.number);
+            let ours = watch.opening();
+            let same = ours.is_some_and(|n| n.eco == eco && name.is_none_or(|name| n.name == name));
+            if !same {
+                let ours = ours.map_or("none".to_owned(), |n| format!("{} {}", n.eco, n.name));
+                disagree.push(format!(
+                    "{path} game {}: Lichess {eco} {}; pocketfen {ours}",
+                    game.number,
+                    name.unwrap_or("(no name)")
+                ));
+            }
+        }
+    }
+    (tagged, disagree)
+}
+
+#[test]
+fn with_the_list_lichess_had_names_agree_with_its_tags() {
+    let files: Vec<&'static str> = ["a", "b", "c", "d", "e"]
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(format!(
+                "grammar-tests/openings/lichess-2025-04-13/{f}.tsv"
+            ))
+            .unwrap();
+            &*Box::leak(text.into_boxed_str())
+        })
+        .collect();
+    let book: &'static Book = Box::leak(Box::new(Book::from_tsv(&files)));
+    assert_eq!(book.lines().len(), 3_517);
+    let (tagged, disagree) = compare(Some(book));
+    assert!(tagged >= 500, "{tagged}");
+    assert!(
+        (tagged - disagree.len()) * 1000 >= tagged * 995,
+        "{} of {tagged} agree: {disagree:#?}",
+        tagged - disagree.len()
+    );
+}
+
+#[test]
+fn with_the_newer_list_each_disagreement_is_documented() {
+    let (tagged, disagree) = compare(None);
+    assert!(tagged >= 500, "{tagged}");
+    let doc = std::fs::read_to_string("docs/OPENINGS.md").unwrap();
+    let agree = tagged - disagree.len();
+    assert!(
+        doc.contains(&format!("{agree} of {tagged}")),
+        "docs/OPENINGS.md does not give the count {agree} of {tagged}"
+    );
+    for d in &disagree {
+        let game = d.split(':').next().unwrap();
+        assert!(
+            doc.contains(&format!("`{game}`")),
+            "not in docs/OPENINGS.md: {d}"
+        );
+    }
+}
+
+/// Lichess names no opening for Horde, Chess960 or bughouse games, nor for a game from
+/// another start; a standard game transposed into a named position gets that name.
+#[test]
+fn variants_and_starts_without_names_and_transpositions() {
+    let (_, none) = classify_game(
+        &games("samples/lichess_horde_2022_Daymon_Rivera-pripredi.pgn")[0],
+        &Options::default(),
+    );
+    assert_eq!(none, None);
+    for pgn in [
+        "[Variant \"Chess960\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1\"]\n\n1. e4 e5 *\n",
+        "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]\n\n1... c5 *\n",
+        "[WhiteA \"a\"]\n\n1A. e4 1a. c5 *\n",
+    ] {
+        let game = RawGame::new(pgn.as_bytes().to_vec());
+        let (report, named) = classify_game(&game, &Options::default());
+        assert_eq!((report.status, named), (Status::Ok, None), "{pgn}");
+    }
+    // 1. Nf3 d5 2. d4 reaches the position of 1. d4 d5 2. Nf3.
+    let game = RawGame::new(b"1. Nf3 d5 2. d4 *\n".to_vec());
+    let named = classify_game(&game, &Options::default()).1.unwrap();
+    let direct = classify_game(
+        &RawGame::new(b"1. d4 d5 2. Nf3 *\n".to_vec()),
+        &Options::default(),
+    )
+    .1
+    .unwrap();
+    assert_eq!(
+        (named.eco, named.name, named.ply),
+        (direct.eco, direct.name, 3)
+    );
+    assert_eq!(named.name, "Queen's Pawn Game: Zukertort Variation");
+    // Crazyhouse: the pockets do not count.
+    let zh = b"[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 *\n".to_vec();
+    let named = classify_game(&RawGame::new(zh), &Options::default())
+        .1
+        .unwrap();
+    assert_eq!(named.name, "Scandinavian Defense: Main Line");
+}
