@@ -146,3 +146,72 @@ fn variants_and_starts_without_names_and_transpositions() {
         .unwrap();
     assert_eq!(named.name, "Scandinavian Defense: Main Line");
 }
+
+/// `pocketfen opening`: a move list from the arguments (SAN, UCI, move numbers) or one
+/// per line of stdin; a line whose move does not play is `?`, named on stderr, exit 1.
+#[test]
+fn the_opening_command_names_move_lists() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_pocketfen");
+    let run = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(bin)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+            out.status.code(),
+        )
+    };
+    let (out, _, code) = run(&["opening", "1.", "e4", "c5", "2.", "Nf3", "d6"], "");
+    assert_eq!(
+        (out.as_str(), code),
+        ("B50\tSicilian Defense: Modern Variations\t4\n", Some(0))
+    );
+    let (out, _, _) = run(&["opening", "--json", "d2d4", "g8f6", "c1f4"], "");
+    assert_eq!(
+        out,
+        "{\"eco\":\"A45\",\"name\":\"Indian Defense: Accelerated London System\",\"ply\":3}\n"
+    );
+    let (out, err, code) = run(&["opening"], "1. Nf3 d5 2. d4\ne4 e5 Ke3\nh4\n");
+    assert_eq!(
+        out,
+        "D02\tQueen's Pawn Game: Zukertort Variation\t3\n?\nA00\tKádas Opening\t1\n"
+    );
+    assert_eq!(code, Some(1));
+    assert!(err.contains("line 2: ply 3 (Ke3): no-such-piece"), "{err}");
+    let (out, _, code) = run(
+        &[
+            "opening",
+            "--variant",
+            "crazyhouse",
+            "e4",
+            "d5",
+            "exd5",
+            "Qxd5",
+            "Nc3",
+            "Qa5",
+            "P@e4",
+        ],
+        "",
+    );
+    assert_eq!(
+        (out.as_str(), code),
+        ("B01\tScandinavian Defense: Main Line\t6\n", Some(0))
+    );
+    let (_, err, code) = run(&["opening", "--variant", "horde", "e4"], "");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not of horde"), "{err}");
+}

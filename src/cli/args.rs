@@ -34,6 +34,9 @@ pub enum Command {
     Moves(MovesArgs),
     /// List every legal move of a position, sorted.
     Legal(LegalArgs),
+    /// Name the opening of a move list, as Lichess does (its opening list, compiled in):
+    /// the deepest named position of a chess or crazyhouse game from the standard start.
+    Opening(OpeningArgs),
     /// Validate PGN archives (plain, .zst, .gz, .bz2 or stdin): replay every game and report
     /// each problem with file:line:column, game, ply and token.
     Validate(ValidateArgs),
@@ -373,6 +376,20 @@ pub struct MovesArgs {
     pub line_buffered: bool,
     /// The moves; without any, whitespace-separated moves are read from stdin.
     pub moves: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct OpeningArgs {
+    /// The moves from the start, SAN or UCI, move numbers allowed (`1. e4 c5 2. Nf3`);
+    /// without any, each line of stdin is one move list. Prints `ECO<TAB>NAME<TAB>PLY`
+    /// (the ply whose position is named), or `?` when no position is named.
+    pub moves: Vec<String>,
+    /// The variant: chess or crazyhouse (Lichess names no other variant's openings).
+    #[arg(long, value_parser = named::<Variant>(), default_value = "chess")]
+    pub variant: Variant,
+    /// Write JSON Lines (`{"eco", "name", "ply"}`, null when none) instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -105,6 +105,7 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Perft(args) => moves::perft(&args),
         Command::Moves(args) => moves::moves(&args),
         Command::Legal(args) => moves::legal(&args),
+        Command::Opening(args) => moves::opening(&args),
         Command::Validate(args) => validate::validate(&args),
         Command::Replay(args) => replay::replay(&args),
         Command::Export(args) => export::export(&args),

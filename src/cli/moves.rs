@@ -6,7 +6,7 @@ use std::io::{self, BufRead, BufWriter, Write};
 
 use anyhow::{Context, Result};
 
-use super::args::{LegalArgs, MoveFormat, MovesArgs, PerftArgs};
+use super::args::{LegalArgs, MoveFormat, MovesArgs, OpeningArgs, PerftArgs};
 use super::fen::{fen_error, for_each_position, interactive, pasted_position, position_of, stdout};
 use super::movetext::MoveTokens;
 use pocketfen::notation::mixed::resolve_move;
@@ -322,4 +322,73 @@ pub(super) fn legal(args: &LegalArgs) -> Result<bool> {
     })?;
     out.flush().context("writing stdout")?;
     Ok(ok)
+}
+
+/// `opening`: the opening of each move list (the arguments, or each line of stdin).
+pub fn opening(args: &OpeningArgs) -> Result<bool> {
+    if !pocketfen::opening::names_variant(args.variant) {
+        anyhow::bail!(
+            "Lichess names the openings of chess and crazyhouse games only, not of {}",
+            args.variant
+        );
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut ok = true;
+    let mut one = |movetext: &str, place: &str, out: &mut dyn Write| -> Result<()> {
+        match opening_of(movetext, args.variant) {
+            Ok(named) => {
+                let line = match (args.json, named) {
+                    (true, Some(n)) => {
+                        serde_json::json!({"eco": n.eco, "name": n.name, "ply": n.ply}).to_string()
+                    }
+                    (true, None) => {
+                        serde_json::json!({"eco": null, "name": null, "ply": null}).to_string()
+                    }
+                    (false, Some(n)) => format!("{}\t{}\t{}", n.eco, n.name, n.ply),
+                    (false, None) => "?".to_owned(),
+                };
+                writeln!(out, "{line}")?;
+            }
+            Err(e) => {
+                ok = false;
+                eprintln!("pocketfen: {place}{e}");
+                let line = if args.json {
+                    serde_json::json!({"error": e}).to_string()
+                } else {
+                    "?".to_owned()
+                };
+                writeln!(out, "{line}")?;
+            }
+        }
+        Ok(())
+    };
+    if args.moves.is_empty() {
+        for (i, line) in io::stdin().lock().lines().enumerate() {
+            let line = line.context("reading stdin")?;
+            one(&line, &format!("line {}: ", i + 1), &mut out)?;
+        }
+    } else {
+        one(&args.moves.join(" "), "", &mut out)?;
+    }
+    out.flush()?;
+    Ok(ok)
+}
+
+/// The deepest named position of `movetext` played from `variant`'s start, or why a move
+/// of it does not play (`move 3 (Nxe5): …`).
+fn opening_of(
+    movetext: &str,
+    variant: Variant,
+) -> std::result::Result<Option<pocketfen::opening::Named>, String> {
+    let mut pos = Position::start(variant);
+    let mut classifier =
+        pocketfen::opening::Classifier::new(&pos).expect("a variant's standard start");
+    for (ply, token) in MoveTokens::new(movetext.as_bytes()).enumerate() {
+        let token = token.map_err(|e| e.to_string())?;
+        let (m, _) = resolve_move(&token, &pos, false)
+            .map_err(|e| format!("ply {} ({token}): {e}", ply + 1))?;
+        pos.play_unchecked(m);
+        classifier.push(&pos);
+    }
+    Ok(classifier.opening())
 }
