@@ -215,3 +215,153 @@ fn the_opening_command_names_move_lists() {
     assert_eq!(code, Some(2));
     assert!(err.contains("not of horde"), "{err}");
 }
+
+fn run_cli(args: &[&str]) -> (String, String, Option<i32>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pocketfen"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code(),
+    )
+}
+
+/// The names the library gives the games of `path`, in order.
+fn names_of(path: &str) -> Vec<Option<(String, String)>> {
+    games(path)
+        .iter()
+        .map(|g| {
+            classify_game(g, &Options::default())
+                .1
+                .map(|n| (n.eco.to_owned(), n.name.to_owned()))
+        })
+        .collect()
+}
+
+/// `pgn convert --add-tags eco,opening` writes each game's classification in place of its
+/// own tags (`?` when none is named), and leaves the tags of a game Lichess names no
+/// opening of; `pgn select --eco/--opening` and `pgn split --by eco` choose and file the
+/// games by it.
+#[test]
+fn tags_selection_and_split_by_opening() {
+    let sample = "samples/lichess_standard_2025-05_sample438.pgn";
+    let expected = names_of(sample);
+    let dir = std::env::temp_dir().join(format!("pocketfen-opening-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let added = dir.join("added.pgn");
+    let (_, err, code) = run_cli(&[
+        "pgn",
+        "convert",
+        "-q",
+        "--to",
+        "lichess",
+        "--add-tags",
+        "eco,opening",
+        "-o",
+        added.to_str().unwrap(),
+        sample,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let written = games(added.to_str().unwrap());
+    assert_eq!(written.len(), expected.len());
+    let mut named = 0;
+    for (game, want) in written.iter().zip(&expected) {
+        let text = String::from_utf8_lossy(&game.bytes).into_owned();
+        assert_eq!(text.matches("[ECO ").count(), 1, "{text}");
+        assert_eq!(text.matches("[Opening ").count(), 1, "{text}");
+        let got = (tag(&text, "ECO").unwrap(), tag(&text, "Opening").unwrap());
+        match want {
+            Some((eco, name)) => {
+                named += 1;
+                assert_eq!(got, (eco.as_str(), name.as_str()));
+            }
+            None => assert_eq!(got, ("?", "?")),
+        }
+        // In place: ECO before Termination, as Lichess writes it.
+        assert!(text.find("[ECO ").unwrap() < text.find("[Termination ").unwrap());
+    }
+    assert!(named >= 430, "{named}");
+    // A Horde game's tags stay as they were; a game without them gets them.
+    let other =
+        "[Variant \"Horde\"]\n[ECO \"?\"]\n\n1. e5 d6 *\n\n[Event \"x\"]\n\n1. e4 c5 2. Nf3 d6 *\n";
+    let path = dir.join("other.pgn");
+    std::fs::write(&path, other).unwrap();
+    let (out, _, _) = run_cli(&[
+        "pgn",
+        "convert",
+        "-q",
+        "--to",
+        "lichess",
+        "--add-tags",
+        "opening",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.matches("[ECO \"?\"]").count(), 1, "{out}");
+    assert_eq!(out.matches("[Opening ").count(), 1, "{out}");
+    assert!(
+        out.contains("[Opening \"Sicilian Defense: Modern Variations\"]\n"),
+        "{out}"
+    );
+    // Selection by ECO range and by name pattern.
+    let count = |args: &[&str]| {
+        let mut all = vec!["pgn", "select", "--count"];
+        all.extend(args);
+        all.push(sample);
+        let (out, err, code) = run_cli(&all);
+        assert_eq!(code, Some(0), "{err}");
+        out.trim().parse::<usize>().unwrap()
+    };
+    let in_b = expected
+        .iter()
+        .filter(|n| n.as_ref().is_some_and(|(e, _)| e.starts_with('B')))
+        .count();
+    assert_eq!(count(&["--eco", "B00-B99"]), in_b);
+    let c50_or_c55 = expected
+        .iter()
+        .filter(|n| n.as_ref().is_some_and(|(e, _)| e == "C50" || e == "C55"))
+        .count();
+    assert!(c50_or_c55 > 5);
+    assert_eq!(count(&["--eco", "C50,C55"]), c50_or_c55);
+    let sicilian = expected
+        .iter()
+        .filter(|n| {
+            n.as_ref()
+                .is_some_and(|(_, n)| n.starts_with("Sicilian Defense"))
+        })
+        .count();
+    assert!(sicilian > 20);
+    assert_eq!(count(&["--opening", "SICILIAN defense*"]), sicilian);
+    // Split by ECO: every game in the file of its code, none lost.
+    let pattern = dir.join("{value}.pgn");
+    let (_, err, code) = run_cli(&[
+        "pgn",
+        "split",
+        "-q",
+        "--by",
+        "eco",
+        "-o",
+        pattern.to_str().unwrap(),
+        sample,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut total = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        if stem == "added" || stem == "other" {
+            continue;
+        }
+        for name in names_of(path.to_str().unwrap()) {
+            total += 1;
+            match name {
+                Some((eco, _)) => assert_eq!(eco, stem),
+                None => assert_eq!(stem, "%none"),
+            }
+        }
+    }
+    assert_eq!(total, expected.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -107,6 +107,9 @@ pub(crate) fn select(
             _ => None,
         },
         capture: None,
+        eco: None,
+        opening: Vec::new(),
+        capture_opening: None,
         name_samples: None,
     };
     let rewrite = to

@@ -47,7 +47,7 @@ pub enum Command {
     Export(ExportArgs),
     /// PGN archives: re-export for a site, select, deduplicate and split.
     #[command(subcommand)]
-    Pgn(PgnCommand),
+    Pgn(Box<PgnCommand>),
     /// Join the `--json` outputs of the parts of a split run (`--split K/N`), given in
     /// any order (each says its number), into what one run over the whole file writes:
     /// records renumbered,
@@ -654,6 +654,14 @@ pub struct SelectArgs {
     /// How the game ends: mate, stalemate or drop-mate.
     #[arg(long, value_name = "END", value_parser = parse_ending)]
     pub ends_in: Option<pocketfen::game::Ending>,
+    /// Games whose opening, named from the moves as Lichess names it, has one of these
+    /// ECO codes: a code, a range, or a list (`A00-B99`, `C50,C55`).
+    #[arg(long, value_name = "CODES", value_parser = parse_eco)]
+    pub eco: Option<pocketfen::game::EcoSet>,
+    /// Games whose opening, named from the moves, matches this pattern (`*` any text, `?`
+    /// one character, case ignored: `'Sicilian Defense*'`); given again, any of them.
+    #[arg(long, value_name = "PATTERN")]
+    pub opening: Vec<String>,
     /// The games `validate` (with the same options) accepts.
     #[arg(long, conflicts_with = "invalid")]
     pub valid: bool,
@@ -706,7 +714,7 @@ pub struct DedupeArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("how").required(true).args(["every", "by_tag"])))]
+#[command(group(clap::ArgGroup::new("how").required(true).args(["every", "by_tag", "by"])))]
 pub struct SplitArgs {
     /// Files of N games each.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -714,9 +722,15 @@ pub struct SplitArgs {
     /// One file per value of this tag.
     #[arg(long, value_name = "NAME")]
     pub by_tag: Option<String>,
+    /// One file per opening, named from the moves as Lichess names it: by its ECO code
+    /// (`eco`) or its name (`opening`); games with no named opening in one file of their
+    /// own (%none).
+    #[arg(long, value_name = "WHAT",
+          value_parser = clap::builder::PossibleValuesParser::new(["eco", "opening"]))]
+    pub by: Option<String>,
     /// The files' names. With `--every`, the pattern holds the file's number, written
     /// {N} (or in lowercase), zero-padded to 6 digits ({N:W}: to W), as part-{N}.pgn. With
-    /// `--by-tag`, it holds {value}, the tag's value made safe for a file name (other
+    /// `--by-tag` or `--by`, it holds {value}, the tag's value (the ECO or name) made safe for a file name (other
     /// characters written %XX, so that two values never share a file; %none for a game
     /// without the tag).
     #[arg(long, short = 'o', value_name = "PATTERN")]
@@ -747,6 +761,13 @@ pub struct LayoutArgs {
     /// Write at most N mainline plies of each game (the rest is still validated).
     #[arg(long, value_name = "N")]
     pub ply_limit: Option<usize>,
+    /// Write or replace these tags from the game's moves (separated by commas): eco,
+    /// opening. The opening is named as Lichess names it (its list, compiled in; the
+    /// deepest named position), `?` when none is; games of variants or starts Lichess
+    /// names no opening of (Chess960, Horde, Bughouse, a FEN) keep their tags.
+    #[arg(long, value_name = "TAGS", value_delimiter = ',',
+          value_parser = clap::builder::PossibleValuesParser::new(["eco", "opening"]))]
+    pub add_tags: Vec<String>,
 }
 
 impl LayoutArgs {
@@ -763,6 +784,8 @@ impl LayoutArgs {
             tags: self.keep_tags.clone().unwrap_or_default(),
             width: self.width,
             ply_limit: self.ply_limit,
+            add_eco: self.add_tags.iter().any(|t| t == "eco"),
+            add_opening: self.add_tags.iter().any(|t| t == "opening"),
         }
     }
 
@@ -772,7 +795,13 @@ impl LayoutArgs {
             || self.keep_tags.is_some()
             || self.width.is_some()
             || self.ply_limit.is_some()
+            || !self.add_tags.is_empty()
     }
+}
+
+fn parse_eco(s: &str) -> Result<pocketfen::game::EcoSet, String> {
+    s.parse()
+        .map_err(|e: pocketfen::ParseValueError| e.to_string())
 }
 
 fn parse_kept_tags(s: &str) -> Result<pocketfen::game::KeptTags, String> {

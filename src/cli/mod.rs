@@ -109,10 +109,12 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Validate(args) => validate::validate(&args),
         Command::Replay(args) => replay::replay(&args),
         Command::Export(args) => export::export(&args),
-        Command::Pgn(args::PgnCommand::Convert(args)) => convert::convert(&args),
-        Command::Pgn(args::PgnCommand::Select(args)) => select::select(&args),
-        Command::Pgn(args::PgnCommand::Dedupe(args)) => dedupe::dedupe(&args),
-        Command::Pgn(args::PgnCommand::Split(args)) => split::split(&args),
+        Command::Pgn(pgn) => match *pgn {
+            args::PgnCommand::Convert(args) => convert::convert(&args),
+            args::PgnCommand::Select(args) => select::select(&args),
+            args::PgnCommand::Dedupe(args) => dedupe::dedupe(&args),
+            args::PgnCommand::Split(args) => split::split(&args),
+        },
         Command::Merge(args) => merge::merge(&args),
         Command::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();

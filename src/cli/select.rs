@@ -48,7 +48,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
             layout: args.layout.layout(),
         })),
         None if args.layout.any() => anyhow::bail!(
-            "--strip, --tags, -w and --ply-limit rewrite the games: say for which site (--to lichess, chesscom or xboard)"
+            "--strip, --tags, --add-tags, -w and --ply-limit rewrite the games: say for which site (--to lichess, chesscom or xboard)"
         ),
         None => None,
     };
@@ -168,6 +168,13 @@ fn selection(args: &SelectArgs) -> Result<Selection> {
             _ => None,
         },
         capture: None,
+        eco: args.eco.clone(),
+        opening: args
+            .opening
+            .iter()
+            .map(|p| pocketfen::game::NamePattern::new(p))
+            .collect(),
+        capture_opening: None,
         name_samples: (!args.tags.is_empty())
             .then(|| Arc::new(std::sync::atomic::AtomicUsize::new(NAME_SAMPLES))),
     })

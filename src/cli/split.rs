@@ -10,22 +10,30 @@ use super::archive::{Archive, count, file_end, options, run_end, too_large};
 use super::args::SplitArgs;
 use super::live;
 use super::output::SplitOutputs;
+use pocketfen::game::OpeningField;
 use pocketfen::game::Selection;
 use pocketfen::run::Task;
 use pocketfen::run::record::RunRecord;
 use pocketfen::run::split_files::{FilePattern, PatternError, SplitBy, SplitFiles};
 
 pub fn split(args: &SplitArgs) -> Result<bool> {
-    let by = match &args.by_tag {
-        Some(tag) => SplitBy::Tag(tag.clone()),
-        None => SplitBy::Every(args.every.unwrap_or(u64::MAX)),
+    let opening = args.by.as_deref().map(|by| match by {
+        "eco" => OpeningField::Eco,
+        _ => OpeningField::Name,
+    });
+    let by = match (&args.by_tag, opening) {
+        (Some(tag), _) => SplitBy::Tag(tag.clone()),
+        (None, Some(OpeningField::Eco)) => SplitBy::Tag("ECO".to_owned()),
+        (None, Some(OpeningField::Name)) => SplitBy::Tag("Opening".to_owned()),
+        (None, None) => SplitBy::Every(args.every.unwrap_or(u64::MAX)),
     };
-    let pattern = FilePattern::new(&args.output, args.by_tag.is_some())
+    let pattern = FilePattern::new(&args.output, matches!(by, SplitBy::Tag(_)))
         .map_err(|e| anyhow::anyhow!("-o '{}': {}", args.output, pattern_error(e)))?;
     let games = args.input.games();
     let mut archive = Archive::open(&games, true)?;
     let sel = Selection {
         capture: args.by_tag.clone(),
+        capture_opening: opening,
         ..Selection::default()
     };
     let task = Task::Select(Arc::new(sel), None);

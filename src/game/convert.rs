@@ -27,6 +27,7 @@ use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
 use crate::notation::push_number;
 use crate::notation::san::{DropStyle, Glyph, San, SanPlus};
+use crate::opening::Classifier;
 use crate::position::Position;
 use crate::setup::{Fen, Setup};
 use crate::stream::split::RawGame;
@@ -204,6 +205,12 @@ pub struct Layout {
     /// The most mainline plies written (the rest of the game is validated but left out,
     /// as are the `CurrentPosition` it would give).
     pub ply_limit: Option<usize>,
+    /// Write (or replace) `[ECO]` and `[Opening]` from the game's moves, as Lichess names
+    /// openings ([`crate::opening`]): `?` when no position is named; untouched in a game
+    /// of a variant or start Lichess names no opening of.
+    pub add_eco: bool,
+    /// See [`Layout::add_eco`].
+    pub add_opening: bool,
 }
 
 impl Default for Layout {
@@ -218,6 +225,8 @@ impl Default for Layout {
             tags: KeptTags::All,
             width: None,
             ply_limit: None,
+            add_eco: false,
+            add_opening: false,
         }
     }
 }
@@ -297,6 +306,8 @@ struct Writer<'t> {
     current: Option<String>,
     /// The main line's plies written: a kept `[PlyCount]` says this many.
     plies: usize,
+    /// The game's opening, when `[ECO]` or `[Opening]` is to be written.
+    opening: Option<Classifier>,
 }
 
 impl<'t> Writer<'t> {
@@ -329,6 +340,10 @@ impl<'t> Visitor<'t> for Writer<'t> {
     }
 
     fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
+        if let (true, Boards::One(start)) = (self.layout.add_eco || self.layout.add_opening, boards)
+        {
+            self.opening = Classifier::new(start);
+        }
         let has_fen = self.tag_value("FEN").is_some();
         let (variant, fen) = match boards {
             Boards::One(start)
@@ -505,6 +520,9 @@ impl<'t> Visitor<'t> for Writer<'t> {
     }
 
     fn played(&mut self, after: &Position) -> ControlFlow<()> {
+        if let (0, Some(c)) = (self.depth, &mut self.opening) {
+            c.push(after);
+        }
         let Some((canonical, glyph)) = self.pending.take() else {
             return ControlFlow::Continue(());
         };
@@ -658,6 +676,7 @@ pub fn convert_text(
         marker: None,
         current: None,
         plies: 0,
+        opening: None,
     };
     let report = visit_text(number, line, text, &opts, &mut writer);
     if report.status != Status::Ok || (opts.strict && !report.problems.is_empty()) {
@@ -702,12 +721,31 @@ impl Writer<'_> {
             push_tag(&mut out, name, value);
         }
         let plies = self.plies.to_string();
+        // `[ECO]` and `[Opening]` from the moves, in place of the game's own (where those
+        // stood), else after the other tags.
+        let named = self.opening.as_ref().map(Classifier::opening);
+        let mut added: arrayvec::ArrayVec<(&str, &str), 2> = arrayvec::ArrayVec::new();
+        if let Some(named) = named {
+            if self.layout.add_eco {
+                added.push(("ECO", named.map_or("?", |n| n.eco)));
+            }
+            if self.layout.add_opening {
+                added.push(("Opening", named.map_or("?", |n| n.name)));
+            }
+        }
+        let mut added_done = [false; 2];
         // Then every other tag in input order, a second tag of a roster name too; the
         // tags written from the game itself are not copied (a second one is warned of).
         let written_here = ["FEN", "SetUp", "Variant", "CurrentPosition"];
         let mut roster_seen = [false; ROSTER.len()];
         for (name, value) in &self.tags {
             if written_here.iter().any(|r| r.eq_ignore_ascii_case(name)) {
+                continue;
+            }
+            if let Some(i) = added.iter().position(|(n, _)| n.eq_ignore_ascii_case(name)) {
+                if !std::mem::replace(&mut added_done[i], true) {
+                    push_tag(&mut out, added[i].0, added[i].1);
+                }
                 continue;
             }
             let kept = match &self.layout.tags {
@@ -734,6 +772,11 @@ impl Writer<'_> {
                 continue;
             }
             push_tag(&mut out, name, value);
+        }
+        for (&(name, value), done) in added.iter().zip(added_done) {
+            if !done {
+                push_tag(&mut out, name, value);
+            }
         }
         for (name, value) in &self.head {
             push_tag(&mut out, name, value);

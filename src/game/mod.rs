@@ -45,8 +45,8 @@ pub use row::{
     BoardEnd, FirstProblem, GameRow, GameRows, PlyRow, RowOptions, game_rows, pocket_letters,
 };
 pub use select::{
-    Chosen, Compare, DedupeBy, Ending, Reaches, Selection, TagCriterion, TagTest, game_key,
-    select_game,
+    Chosen, Compare, DedupeBy, EcoSet, Ending, NamePattern, OpeningField, Reaches, Selection,
+    TagCriterion, TagTest, game_key, select_game,
 };
 pub use validate::{validate_game, validate_str, visit_game, visit_text};
 pub use visitor::{Skip, Visitor};

@@ -33,6 +33,7 @@ use super::visitor::Visitor;
 use crate::moves::Move;
 use crate::notation::fen;
 use crate::notation::san::SanPlus;
+use crate::opening::Classifier;
 use crate::position::{Position, Severity};
 use crate::setup::Setup;
 use crate::stream::split::RawGame;
@@ -270,6 +271,117 @@ impl Reaches {
     }
 }
 
+/// ECO codes: a code (`B50`), a range (`A00-B99`, both ends in), or a list of those
+/// (`A00-A99,C50`).
+///
+/// ```
+/// use pocketfen::game::EcoSet;
+/// let set: EcoSet = "A00-B19, C50".parse()?;
+/// assert!(set.contains("A45") && set.contains("B19") && set.contains("C50"));
+/// assert!(!set.contains("B20") && !set.contains("C51"));
+/// assert!("A00-Z99".parse::<EcoSet>().is_err());
+/// # Ok::<_, pocketfen::ParseValueError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EcoSet(Vec<(u16, u16)>);
+
+impl EcoSet {
+    /// A code's number (`A00` = 0 … `E99` = 499), if it is one.
+    fn number(code: &str) -> Option<u16> {
+        match code.trim().as_bytes() {
+            &[l @ b'A'..=b'E', d1 @ b'0'..=b'9', d2 @ b'0'..=b'9'] => {
+                Some(u16::from(l - b'A') * 100 + u16::from(d1 - b'0') * 10 + u16::from(d2 - b'0'))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `code` is in the set.
+    pub fn contains(&self, code: &str) -> bool {
+        EcoSet::number(code).is_some_and(|n| self.0.iter().any(|&(a, b)| (a..=b).contains(&n)))
+    }
+}
+
+impl FromStr for EcoSet {
+    type Err = ParseValueError;
+    fn from_str(s: &str) -> Result<EcoSet, ParseValueError> {
+        let bad = |part: &str| {
+            ParseValueError::new(
+                "ECO codes",
+                format!(
+                    "`{part}`: expected a code A00 to E99, a range A00-B99 (the first not after the second), or a list of those separated by commas"
+                ),
+            )
+        };
+        let mut ranges = Vec::new();
+        for part in s.split(',') {
+            let (a, b) = part.split_once('-').unwrap_or((part, part));
+            let (Some(a), Some(b)) = (EcoSet::number(a), EcoSet::number(b)) else {
+                return Err(bad(part.trim()));
+            };
+            if a > b {
+                return Err(bad(part.trim()));
+            }
+            ranges.push((a, b));
+        }
+        Ok(EcoSet(ranges))
+    }
+}
+
+/// An opening name pattern: `*` any text, `?` one character, the rest compared without
+/// regard to case (`Sicilian Defense*`).
+///
+/// ```
+/// use pocketfen::game::NamePattern;
+/// let p = NamePattern::new("sicilian defense*");
+/// assert!(p.matches("Sicilian Defense: Najdorf Variation"));
+/// assert!(!p.matches("French Defense"));
+/// assert!(NamePattern::new("*Gambit Accepted*").matches("Queen's Gambit Accepted"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamePattern(Vec<char>);
+
+impl NamePattern {
+    /// The pattern `text`.
+    pub fn new(text: &str) -> NamePattern {
+        NamePattern(text.chars().flat_map(char::to_lowercase).collect())
+    }
+
+    /// Whether `name` matches the whole pattern.
+    pub fn matches(&self, name: &str) -> bool {
+        let name: Vec<char> = name.chars().flat_map(char::to_lowercase).collect();
+        // Greedy matching with one backtrack point per `*`: linear in practice.
+        let (p, n) = (&self.0, &name);
+        let (mut i, mut j) = (0, 0);
+        let mut star: Option<(usize, usize)> = None;
+        while j < n.len() {
+            if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+                i += 1;
+                j += 1;
+            } else if i < p.len() && p[i] == '*' {
+                star = Some((i, j));
+                i += 1;
+            } else if let Some((si, sj)) = star {
+                i = si + 1;
+                j = sj + 1;
+                star = Some((si, sj + 1));
+            } else {
+                return false;
+            }
+        }
+        p[i..].iter().all(|&c| c == '*')
+    }
+}
+
+/// What of a game's opening ([`crate::opening`]) a selection hands out per game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpeningField {
+    /// Its ECO code.
+    Eco,
+    /// Its name.
+    Name,
+}
+
 /// Criteria that every chosen game meets; a criterion left empty takes every game.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
@@ -294,6 +406,14 @@ pub struct Selection {
     pub valid: Option<bool>,
     /// A tag whose value each game's record carries (`pgn split --by-tag`).
     pub capture: Option<String>,
+    /// The ECO codes of the game's opening, as Lichess names it from the moves (a game
+    /// with no named opening is in none).
+    pub eco: Option<EcoSet>,
+    /// Patterns the name of the game's opening matches, one of them.
+    pub opening: Vec<NamePattern>,
+    /// The part of the game's opening each game's record carries instead of a tag's value
+    /// (`pgn split --by eco|opening`; none when no opening is named).
+    pub capture_opening: Option<OpeningField>,
     /// How many more games that lack the tag of a tag criterion hand out the names of
     /// their tags ([`Chosen::tag_names`]), so that a criterion on a misspelt tag can be
     /// told the nearest name; `None`: none do.
@@ -308,6 +428,12 @@ impl Selection {
             || self.position.is_some()
             || self.ends_in.is_some()
             || self.valid.is_some()
+            || self.names_opening()
+    }
+
+    /// Whether the game's opening is asked for.
+    fn names_opening(&self) -> bool {
+        self.eco.is_some() || !self.opening.is_empty() || self.capture_opening.is_some()
     }
 
     /// The variant a game must be: the selection's own, else the one its position's
@@ -365,6 +491,9 @@ struct Chooser<'s> {
     reached: bool,
     last_drop: bool,
     ended: Option<Ending>,
+    /// The game's opening, when asked for.
+    opening: Option<Classifier>,
+    mainline: bool,
 }
 
 impl<'t> Visitor<'t> for Chooser<'_> {
@@ -385,6 +514,9 @@ impl<'t> Visitor<'t> for Chooser<'_> {
             Boards::One(p) => p.variant(),
             Boards::Two(_) => Variant::Bughouse,
         });
+        if let (true, Boards::One(p)) = (self.sel.names_opening(), boards) {
+            self.opening = Classifier::new(p);
+        }
         if let Some(r) = &self.sel.position {
             self.reached = match boards {
                 Boards::One(p) => r.is(p),
@@ -402,6 +534,7 @@ impl<'t> Visitor<'t> for Chooser<'_> {
     }
 
     fn san(&mut self, _: &Position, _: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
+        self.mainline = at.is_mainline();
         if at.is_mainline() {
             self.last_drop = m.is_drop();
         }
@@ -409,6 +542,9 @@ impl<'t> Visitor<'t> for Chooser<'_> {
     }
 
     fn played(&mut self, after: &Position) -> ControlFlow<()> {
+        if let (true, Some(c)) = (self.mainline, &mut self.opening) {
+            c.push(after);
+        }
         if let Some(r) = &self.sel.position
             && !self.reached
         {
@@ -470,8 +606,11 @@ pub fn select_game(game: &RawGame, sel: &Selection, opts: &Options) -> Chosen {
         reached: false,
         last_drop: false,
         ended: None,
+        opening: None,
+        mainline: false,
     };
     let report = visit_game(game, opts, &mut c);
+    let named = c.opening.as_ref().and_then(Classifier::opening);
     let tag = |name: &str| {
         c.tags
             .iter()
@@ -527,7 +666,17 @@ pub fn select_game(game: &RawGame, sel: &Selection, opts: &Options) -> Chosen {
         let accepted = !errors && (!opts.strict || report.problems.is_empty());
         selected &= accepted == valid;
     }
-    let captured = sel.capture.as_deref().and_then(tag).map(str::to_owned);
+    if let Some(set) = &sel.eco {
+        selected &= named.is_some_and(|n| set.contains(n.eco));
+    }
+    if !sel.opening.is_empty() {
+        selected &= named.is_some_and(|n| sel.opening.iter().any(|p| p.matches(n.name)));
+    }
+    let captured = match sel.capture_opening {
+        Some(OpeningField::Eco) => named.map(|n| n.eco.to_owned()),
+        Some(OpeningField::Name) => named.map(|n| n.name.to_owned()),
+        None => sel.capture.as_deref().and_then(tag).map(str::to_owned),
+    };
     let mut tags_present = 0u64;
     for (i, t) in sel.tags.iter().enumerate().take(64) {
         if tag(&t.name).is_some() {
