@@ -365,3 +365,54 @@ fn tags_selection_and_split_by_opening() {
     assert_eq!(total, expected.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `validate --strict` warns of an `[ECO]` or `[Opening]` tag that is not the opening the
+/// moves reach, at the tag: on the samples, exactly the games whose tags disagree with
+/// the compiled-in list's names; never without `--strict`.
+#[test]
+fn strict_validation_checks_the_opening_tags() {
+    use pocketfen::game::{GameProblemKind, validate_game};
+    let (_, disagree) = compare(None);
+    let strict = Options {
+        strict: true,
+        ..Options::default()
+    };
+    let mut warned = Vec::new();
+    for path in LICHESS {
+        for game in games(path) {
+            let text = String::from_utf8_lossy(&game.bytes).into_owned();
+            let lax = validate_game(&game, &Options::default());
+            assert!(
+                lax.problems
+                    .iter()
+                    .all(|p| p.kind != GameProblemKind::OpeningMismatch)
+            );
+            let report = validate_game(&game, &strict);
+            let mismatches: Vec<_> = report
+                .problems
+                .iter()
+                .filter(|p| p.kind == GameProblemKind::OpeningMismatch)
+                .collect();
+            if mismatches.is_empty() {
+                continue;
+            }
+            warned.push(format!("{path} game {}", game.number));
+            for p in mismatches {
+                // At the tag's own line, its value as the token.
+                let line = text.lines().nth(p.line - game.line).unwrap();
+                // (A token is clipped to 40 characters and `…`.)
+                let token = p.token.as_deref().unwrap().trim_end_matches('…');
+                assert!(
+                    (line.starts_with("[ECO ") || line.starts_with("[Opening "))
+                        && line.contains(&format!("\"{token}")),
+                    "{line} / {p:?}"
+                );
+            }
+        }
+    }
+    let expected: Vec<String> = disagree
+        .iter()
+        .map(|d| d.split(':').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(warned, expected);
+}

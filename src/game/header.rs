@@ -117,11 +117,11 @@ pub(crate) fn unescape(v: &str) -> Cow<'_, str> {
 /// The tags validation reads, with the byte offset of each (the first of each name).
 #[derive(Default)]
 pub(crate) struct Tags<'t> {
-    values: [Option<(Cow<'t, str>, usize)>; 11],
+    values: [Option<(Cow<'t, str>, usize)>; 13],
 }
 
 impl<'t> Tags<'t> {
-    const READ: [&'static str; 11] = [
+    const READ: [&'static str; 13] = [
         "Variant",
         "Event",
         "FEN",
@@ -133,6 +133,8 @@ impl<'t> Tags<'t> {
         "WhiteB",
         "BlackB",
         "TimeControl",
+        "ECO",
+        "Opening",
     ];
 
     /// Keeps the first tag of each name read; `true` for a second `Variant`, `FEN`,

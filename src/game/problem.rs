@@ -61,6 +61,9 @@ pub enum GameProblemKind {
     HordeStandardFen,
     /// No `[Variant]` tag; the variant was read from `[Event]`, or from a drop.
     VariantInferred,
+    /// `[ECO]` or `[Opening]` is not the opening the moves reach, as Lichess's opening
+    /// list names it (`--strict`).
+    OpeningMismatch,
     /// No result marker at the end of the movetext (`--strict`).
     NoResultMarker,
     /// A move number that does not fit the position.
@@ -99,7 +102,7 @@ pub enum GameProblemKind {
 
 impl GameProblemKind {
     /// The kinds that stand alone (not an illegal move's reason or a SAN defect).
-    const OTHERS: [GameProblemKind; 28] = [
+    const OTHERS: [GameProblemKind; 29] = [
         GameProblemKind::UnparseableToken,
         GameProblemKind::MoveAfterEnd,
         GameProblemKind::MoveAfterResult,
@@ -114,6 +117,7 @@ impl GameProblemKind {
         GameProblemKind::CurrentPositionMismatch,
         GameProblemKind::HordeStandardFen,
         GameProblemKind::VariantInferred,
+        GameProblemKind::OpeningMismatch,
         GameProblemKind::NoResultMarker,
         GameProblemKind::MoveNumberMismatch,
         GameProblemKind::OutOfTurn,
@@ -159,6 +163,7 @@ impl GameProblemKind {
             GameProblemKind::CurrentPositionMismatch => "current-position-mismatch",
             GameProblemKind::HordeStandardFen => "horde-standard-fen",
             GameProblemKind::VariantInferred => "variant-inferred",
+            GameProblemKind::OpeningMismatch => "opening-mismatch",
             GameProblemKind::NoResultMarker => "no-result-marker",
             GameProblemKind::MoveNumberMismatch => "move-number-mismatch",
             GameProblemKind::OutOfTurn => "out-of-turn",
@@ -669,7 +674,7 @@ mod tests {
         assert_eq!(names.len(), all.len(), "one name per kind");
         assert_eq!(
             all.len(),
-            IllegalReason::ALL.len() + DefectKind::ALL.len() + 28
+            IllegalReason::ALL.len() + DefectKind::ALL.len() + 29
         );
         for kind in all {
             assert_eq!(GameProblemKind::from_name(kind.name()), Some(kind));

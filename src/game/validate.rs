@@ -28,6 +28,7 @@ use super::walk::{self, Play};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
 use crate::notation::fen::FenDialect;
+use crate::opening::Classifier;
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::Setup;
 use crate::stream::split::{GameSplitter, RawGame};
@@ -192,6 +193,10 @@ fn walk<'t, V: Visitor<'t>>(
                 return finish(rep, Some(variant), 0);
             }
             let mut play = OneBoard::new(start);
+            // Under `strict`, an `[ECO]` or `[Opening]` tag is checked against the moves.
+            if opts.strict && (tags.get("ECO").is_some() || tags.get("Opening").is_some()) {
+                play.opening = Classifier::new(&play.pos);
+            }
             let walked = walk::walk(
                 &mut rep,
                 &tags,
@@ -290,6 +295,8 @@ struct OneBoard {
     before: Option<Position>,
     /// At each `(`: the position, and the one before its last move.
     stack: Vec<(Position, Option<Position>)>,
+    /// The main line's opening, when its tags are to be checked.
+    opening: Option<Classifier>,
 }
 
 impl OneBoard {
@@ -298,6 +305,7 @@ impl OneBoard {
             pos: start,
             before: None,
             stack: Vec::new(),
+            opening: None,
         }
     }
 }
@@ -372,6 +380,9 @@ impl Play for OneBoard {
         let before = keep_before.then(|| self.pos.clone());
         self.pos.play_unchecked(m);
         self.before = before;
+        if let (true, Some(c)) = (self.stack.is_empty(), &mut self.opening) {
+            c.push(&self.pos);
+        }
     }
 
     fn has_variations(&self) -> bool {
@@ -405,11 +416,44 @@ impl Play for OneBoard {
     ) -> Option<ResultReading> {
         // The stack discipline of variations has restored the main line's final position.
         check_end(rep, tags, &self.pos, marker, plies, opts.strict, end);
+        if let Some(c) = &self.opening {
+            check_opening(rep, tags, c);
+        }
         None
     }
 
     fn boards(&self) -> Boards<'_> {
         Boards::One(&self.pos)
+    }
+}
+
+/// Under `strict`: the `[ECO]` and `[Opening]` tags against the opening the moves name as
+/// Lichess names it (`?` for none), each located at its tag.
+fn check_opening(rep: &mut Reporter<'_>, tags: &Tags<'_>, classifier: &Classifier) {
+    let named = classifier.opening();
+    for (tag, ours) in [
+        ("ECO", named.map_or("?", |n| n.eco)),
+        ("Opening", named.map_or("?", |n| n.name)),
+    ] {
+        let Some((value, offset)) = tags.get(tag) else {
+            continue;
+        };
+        if value.trim() != ours {
+            rep.warn(
+                GameProblemKind::OpeningMismatch,
+                At::tag(value, offset),
+                match named {
+                    Some(n) => format!(
+                        "the {tag} tag says {value} but the moves reach {} {} (after ply {}), as Lichess's opening list names it",
+                        n.eco, n.name, n.ply
+                    ),
+                    None => format!(
+                        "the {tag} tag says {value} but no position of the moves is named in Lichess's opening list"
+                    ),
+                },
+                None,
+            );
+        }
     }
 }
 
