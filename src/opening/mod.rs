@@ -26,6 +26,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use crate::notation::san::SanPlus;
@@ -68,14 +69,34 @@ pub struct Named {
     pub line: &'static Opening,
 }
 
+/// The hasher of keys that are hashes already ([`key`] mixes the position's words).
+#[derive(Debug, Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// A list of named lines, each replayed to the position it names.
 #[derive(Debug)]
 pub struct Book {
     lines: Vec<Opening>,
     /// The position each line reaches, to the first line of the list that names it.
-    by_key: HashMap<u64, usize>,
+    by_key: HashMap<u64, usize, BuildHasherDefault<KeyHasher>>,
     /// The longest line: a game's plies after it cannot be named.
     max_plies: usize,
+    /// The standard start (a game from elsewhere is not named).
+    start: Position,
 }
 
 impl Book {
@@ -90,33 +111,74 @@ impl Book {
     /// line each (another version of Lichess's list, for instance). A line whose moves do
     /// not play names nothing.
     pub fn from_tsv(files: &[&'static str]) -> Book {
-        let mut lines = Vec::with_capacity(4_000);
-        let mut by_key = HashMap::with_capacity(4_000);
-        let mut max_plies = 0;
+        let mut rows: Vec<(&'static str, &'static str, &'static str)> = Vec::with_capacity(4_000);
         for file in files {
             for row in file.lines().skip(1) {
                 let mut cols = row.split('\t');
-                let (Some(eco), Some(name), Some(pgn)) = (cols.next(), cols.next(), cols.next())
-                else {
-                    continue;
-                };
-                let Some((pos, plies)) = replay_line(pgn) else {
-                    continue;
-                };
-                max_plies = max_plies.max(plies);
-                by_key.entry(key(&pos)).or_insert(lines.len());
-                lines.push(Opening {
-                    eco,
-                    name,
-                    pgn,
-                    plies,
-                });
+                if let (Some(eco), Some(name), Some(pgn)) = (cols.next(), cols.next(), cols.next())
+                {
+                    rows.push((eco, name, pgn));
+                }
             }
+        }
+        // Lines are replayed in the order of their moves, each from the longest prefix it
+        // shares with the line before (most lines extend another): a third of the plies.
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        order.sort_by_key(|&i| rows[i].2);
+        let start = Position::start(Variant::Chess);
+        let mut reached: Vec<Option<(Position, usize)>> = vec![None; rows.len()];
+        // The previous line's tokens and the positions after each of them.
+        let mut tokens: Vec<&str> = Vec::new();
+        let mut positions: Vec<Position> = vec![start.clone()];
+        for i in order {
+            let line: Vec<&str> = rows[i]
+                .2
+                .split_ascii_whitespace()
+                .filter(|t| !t.ends_with('.'))
+                .collect();
+            let shared = tokens.iter().zip(&line).take_while(|(a, b)| a == b).count();
+            tokens.truncate(shared);
+            positions.truncate(shared + 1);
+            let mut ok = true;
+            for &token in &line[shared..] {
+                let pos = positions.last().expect("the start").clone();
+                match play_san(pos, token) {
+                    Some(next) => {
+                        tokens.push(token);
+                        positions.push(next);
+                    }
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if ok {
+                reached[i] = Some((positions.last().expect("the start").clone(), line.len()));
+            }
+        }
+        let mut lines = Vec::with_capacity(rows.len());
+        let mut by_key = HashMap::with_capacity_and_hasher(rows.len(), Default::default());
+        let mut max_plies = 0;
+        for ((eco, name, pgn), reached) in rows.into_iter().zip(reached) {
+            // A line whose moves do not play names nothing.
+            let Some((pos, plies)) = reached else {
+                continue;
+            };
+            max_plies = max_plies.max(plies);
+            by_key.entry(key(&pos)).or_insert(lines.len());
+            lines.push(Opening {
+                eco,
+                name,
+                pgn,
+                plies,
+            });
         }
         Book {
             lines,
             by_key,
             max_plies,
+            start,
         }
     }
 
@@ -136,7 +198,16 @@ fn book() -> &'static Book {
     Book::lichess()
 }
 
+/// `pos` after the SAN `token`, if it plays.
+fn play_san(mut pos: Position, token: &str) -> Option<Position> {
+    let san = SanPlus::from_ascii(token.as_bytes()).ok()?;
+    let m = san.san.to_move(&pos).ok()?;
+    pos.play(m).ok()?;
+    Some(pos)
+}
+
 /// The position after a line of the list (`1. e4 c5 2. Nf3`), and its plies.
+#[cfg(test)]
 fn replay_line(pgn: &str) -> Option<(Position, usize)> {
     let mut pos = Position::start(Variant::Chess);
     let mut plies = 0;
@@ -144,9 +215,7 @@ fn replay_line(pgn: &str) -> Option<(Position, usize)> {
         if token.ends_with('.') {
             continue;
         }
-        let san = SanPlus::from_ascii(token.as_bytes()).ok()?;
-        let m = san.san.to_move(&pos).ok()?;
-        pos.play(m).ok()?;
+        pos = play_san(pos, token)?;
         plies += 1;
     }
     Some((pos, plies))
@@ -205,13 +274,15 @@ impl Classifier {
 
     /// As [`Classifier::new`], by another list.
     pub fn with_book(start: &Position, book: &'static Book) -> Option<Classifier> {
-        let standard = Position::start(start.variant());
+        let standard = &book.start;
         (names_variant(start.variant())
             && !start.is_chess960()
             && start.board() == standard.board()
+            && start.promoted().is_empty()
             && start.turn() == Color::White
             && start.castling_rights() == standard.castling_rights()
-            && start.pockets() == standard.pockets())
+            && start.ep_square().is_none()
+            && Color::ALL.iter().all(|&c| start.pockets()[c].is_empty()))
         .then_some(Classifier {
             book,
             ply: 0,
