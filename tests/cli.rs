@@ -13,27 +13,7 @@ fn cmd(args: &[&str]) -> Command {
     c
 }
 
-/// Runs the binary with `args`, `input` on its stdin: stdout, stderr, exit code.
-fn piped(args: &[&str], input: &str) -> (String, String, Option<i32>) {
-    let mut child = cmd(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code(),
-    )
-}
+use common::piped;
 
 fn settings() -> insta::Settings {
     common::snapshot_settings()

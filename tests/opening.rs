@@ -5,6 +5,8 @@
 //! compiled in, each game where it does not is listed, with the list's change that explains
 //! it, in `docs/OPENINGS.md`.
 
+mod common;
+
 use std::io::Read;
 
 use pocketfen::game::{OpeningWatch, Options, Status, classify_game, visit_game};
@@ -151,30 +153,7 @@ fn variants_and_starts_without_names_and_transpositions() {
 /// per line of stdin; a line whose move does not play is `?`, named on stderr, exit 1.
 #[test]
 fn the_opening_command_names_move_lists() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let bin = env!("CARGO_BIN_EXE_pocketfen");
-    let run = |args: &[&str], stdin: &str| {
-        let mut child = Command::new(bin)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-            out.status.code(),
-        )
-    };
+    let run = common::piped;
     let (out, _, code) = run(&["opening", "1.", "e4", "c5", "2.", "Nf3", "d6"], "");
     assert_eq!(
         (out.as_str(), code),
@@ -216,16 +195,9 @@ fn the_opening_command_names_move_lists() {
     assert!(err.contains("not of horde"), "{err}");
 }
 
+/// Runs the binary with `args` and nothing on stdin: stdout, stderr, exit code.
 fn run_cli(args: &[&str]) -> (String, String, Option<i32>) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pocketfen"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code(),
-    )
+    common::piped(args, "")
 }
 
 /// The names the library gives the games of `path`, in order.
@@ -248,9 +220,7 @@ fn names_of(path: &str) -> Vec<Option<(String, String)>> {
 fn tags_selection_and_split_by_opening() {
     let sample = "samples/lichess_standard_2025-05_sample438.pgn";
     let expected = names_of(sample);
-    let dir = std::env::temp_dir().join(format!("pocketfen-opening-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("opening");
     let added = dir.join("added.pgn");
     let (_, err, code) = run_cli(&[
         "pgn",
@@ -314,24 +284,19 @@ fn tags_selection_and_split_by_opening() {
         assert_eq!(code, Some(0), "{err}");
         out.trim().parse::<usize>().unwrap()
     };
-    let in_b = expected
-        .iter()
-        .filter(|n| n.as_ref().is_some_and(|(e, _)| e.starts_with('B')))
-        .count();
+    // How many of the library's names meet `test`.
+    let named_if = |test: &dyn Fn(&str, &str) -> bool| {
+        expected
+            .iter()
+            .filter(|n| n.as_ref().is_some_and(|(e, n)| test(e, n)))
+            .count()
+    };
+    let in_b = named_if(&|e, _| e.starts_with('B'));
     assert_eq!(count(&["--eco", "B00-B99"]), in_b);
-    let c50_or_c55 = expected
-        .iter()
-        .filter(|n| n.as_ref().is_some_and(|(e, _)| e == "C50" || e == "C55"))
-        .count();
+    let c50_or_c55 = named_if(&|e, _| e == "C50" || e == "C55");
     assert!(c50_or_c55 > 5);
     assert_eq!(count(&["--eco", "C50,C55"]), c50_or_c55);
-    let sicilian = expected
-        .iter()
-        .filter(|n| {
-            n.as_ref()
-                .is_some_and(|(_, n)| n.starts_with("Sicilian Defense"))
-        })
-        .count();
+    let sicilian = named_if(&|_, n| n.starts_with("Sicilian Defense"));
     assert!(sicilian > 20);
     assert_eq!(count(&["--opening", "SICILIAN defense*"]), sicilian);
     // Split by ECO: every game in the file of its code, none lost.

@@ -17,6 +17,7 @@
 mod annotation;
 mod bpgn;
 pub(crate) mod convert;
+mod dedupe;
 pub(crate) mod header;
 mod opening;
 pub(crate) mod problem;
@@ -33,8 +34,9 @@ pub use annotation::{
     AnnotationError, Annotations, Arrow, Eval, Highlight, Mark, read_annotations,
 };
 pub use convert::{Converted, KeptTags, Layout, Rewrite, Target, convert_game, convert_text};
+pub use dedupe::{DedupeBy, game_key};
 pub use header::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
-pub use opening::{OpeningWatch, classify_game};
+pub use opening::{EcoSet, NamePattern, OpeningField, OpeningWatch, classify_game};
 pub use problem::{
     GameAt, GameProblem, GameProblemKind, GameReport, ResultReading, Status, Totals,
 };
@@ -44,9 +46,6 @@ pub(crate) use row::days_from_civil;
 pub use row::{
     BoardEnd, FirstProblem, GameRow, GameRows, PlyRow, RowOptions, game_rows, pocket_letters,
 };
-pub use select::{
-    Chosen, Compare, DedupeBy, EcoSet, Ending, NamePattern, OpeningField, Reaches, Selection,
-    TagCriterion, TagTest, game_key, select_game,
-};
+pub use select::{Chosen, Compare, Ending, Reaches, Selection, TagCriterion, TagTest, select_game};
 pub use validate::{validate_game, validate_str, visit_game, visit_text};
 pub use visitor::{Skip, Visitor};

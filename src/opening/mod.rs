@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 
 use crate::notation::san::SanPlus;
 use crate::position::Position;
-use crate::types::{Color, Role};
+use crate::types::Color;
 use crate::variant::Variant;
 
 /// The five files of the list, in order (A to E).
@@ -69,7 +69,7 @@ pub struct Named {
     pub line: &'static Opening,
 }
 
-/// The hasher of keys that are hashes already ([`key`] mixes the position's words).
+/// The hasher of keys that are hashes already ([`Position::placement_key`]).
 #[derive(Debug, Default, Clone, Copy)]
 struct KeyHasher(u64);
 
@@ -78,12 +78,15 @@ impl Hasher for KeyHasher {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) ^ u64::from(b);
+        for chunk in bytes.chunks(8) {
+            let mut word = [0; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
         }
     }
     fn write_u64(&mut self, n: u64) {
-        self.0 = n;
+        // Keys come mixed: one is its own hash.
+        self.0 = self.0.rotate_left(5) ^ n;
     }
 }
 
@@ -166,7 +169,7 @@ impl Book {
                 continue;
             };
             max_plies = max_plies.max(plies);
-            by_key.entry(key(&pos)).or_insert(lines.len());
+            by_key.entry(pos.placement_key()).or_insert(lines.len());
             lines.push(Opening {
                 eco,
                 name,
@@ -190,7 +193,9 @@ impl Book {
     /// The line that names `pos`, if any (whatever the variant: the pieces, side,
     /// castling rights and en passant square are compared).
     pub fn of_position(&self, pos: &Position) -> Option<&Opening> {
-        self.by_key.get(&key(pos)).map(|&i| &self.lines[i])
+        self.by_key
+            .get(&pos.placement_key())
+            .map(|&i| &self.lines[i])
     }
 }
 
@@ -219,25 +224,6 @@ fn replay_line(pgn: &str) -> Option<(Position, usize)> {
         plies += 1;
     }
     Some((pos, plies))
-}
-
-/// The key that names a position: pieces, side to move, castling rights and the en
-/// passant square when a capture there is legal (no pockets, no promoted marks).
-fn key(pos: &Position) -> u64 {
-    fn mix(h: u64, v: u64) -> u64 {
-        (h.rotate_left(29) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    }
-    let b = pos.board();
-    let mut h = mix(0, b.by_color(Color::White).0);
-    for role in Role::ALL {
-        h = mix(h, b.by_role(role).0);
-    }
-    h = mix(h, pos.castling_rights().0);
-    let ep = pos.legal_ep_square();
-    mix(
-        h,
-        u64::from(pos.turn() == Color::White) | (ep.map_or(64, |s| s.index() as u64) << 1),
-    )
 }
 
 /// Every named line of the compiled-in list, in its order (A00 to E99).
@@ -336,7 +322,10 @@ mod tests {
             if named == line {
                 own += 1;
             } else {
-                assert_eq!(key(&replay_line(named.pgn).unwrap().0), key(&pos));
+                assert_eq!(
+                    replay_line(named.pgn).unwrap().0.placement_key(),
+                    pos.placement_key()
+                );
             }
         }
         assert!(own > 3_700, "{own}");
@@ -356,7 +345,7 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[Nq] b KQkq - 0 1",
             Variant::Crazyhouse,
         );
-        assert_eq!(key(&a), key(&b));
+        assert_eq!(a.placement_key(), b.placement_key());
         let c = with(
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
             Variant::Chess,
@@ -365,8 +354,8 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b Kkq - 0 1",
             Variant::Chess,
         );
-        assert_ne!(key(&a), key(&c));
-        assert_ne!(key(&a), key(&d));
+        assert_ne!(a.placement_key(), c.placement_key());
+        assert_ne!(a.placement_key(), d.placement_key());
         assert_eq!(of_position(&a).unwrap().name, "King's Pawn Game");
     }
 }

@@ -275,22 +275,28 @@ impl Position {
     /// and en passant square (kept only when a capture there is possible). Clocks are left
     /// out. Collisions are possible but rare (a 64-bit mix of the parts).
     pub fn repetition_key(&self) -> u64 {
-        fn mix(h: u64, v: u64) -> u64 {
-            (h.rotate_left(29) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        }
-        let b = &self.board;
-        let mut h = mix(0, b.by_color(Color::White).0);
-        for role in Role::ALL {
-            h = mix(h, b.by_role(role).0);
-        }
-        h = mix(h, self.promoted.0);
+        let mut h = self.placement_key();
+        h = key_mix(h, self.promoted.0);
         for color in Color::ALL {
             let [p, n, b, r, q] = self.pockets[color].counts();
-            h = mix(h, u64::from_le_bytes([0, 0, 0, p, n, b, r, q]));
+            h = key_mix(h, u64::from_le_bytes([0, 0, 0, p, n, b, r, q]));
         }
-        h = mix(h, self.castling_rights.0);
+        h
+    }
+
+    /// A key of what the pieces on the board, the castling rights, the side to move and
+    /// the en passant square (kept only when a capture there is possible) make: the
+    /// [`Position::repetition_key`] without pockets and promoted marks. Lichess names
+    /// openings by it, so that a crazyhouse game is named as the chess game on its board.
+    pub fn placement_key(&self) -> u64 {
+        let b = &self.board;
+        let mut h = key_mix(0, b.by_color(Color::White).0);
+        for role in Role::ALL {
+            h = key_mix(h, b.by_role(role).0);
+        }
+        h = key_mix(h, self.castling_rights.0);
         let ep = self.legal_ep_square();
-        mix(
+        key_mix(
             h,
             u64::from(self.turn == Color::White) | (ep.map_or(64, |s| s.index() as u64) << 1),
         )
@@ -532,4 +538,10 @@ impl Repetitions {
             .get(&pos.repetition_key())
             .is_some_and(|&n| n >= 3)
     }
+}
+
+/// One step of the position keys: a rotation, the value XORed in and an odd multiplier, so
+/// that every bit of every part reaches the key.
+fn key_mix(h: u64, v: u64) -> u64 {
+    (h.rotate_left(29) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }

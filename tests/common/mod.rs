@@ -56,6 +56,29 @@ pub fn run(args: &[&str]) -> std::process::Output {
     pocketfen(args).output().unwrap()
 }
 
+/// Runs the binary with `args`, `input` on its stdin: stdout, stderr, exit code.
+pub fn piped(args: &[&str], input: &str) -> (String, String, Option<i32>) {
+    use std::io::Write as _;
+    let mut child = pocketfen(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code(),
+    )
+}
+
 /// Bytes of output as text.
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
