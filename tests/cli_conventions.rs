@@ -375,6 +375,22 @@ fn an_interrupted_run_keeps_what_it_found() {
         let read: usize = said.split(' ').next().unwrap().parse().unwrap();
         assert_eq!(out.stdout.lines().count(), read / 3, "{said}");
     }
+    // pgn fix: the repairs found before the stop, each a whole record, and its summary.
+    let out = interrupted(&["pgn", "fix", "--json", "--dry-run", "-"], false, "INT");
+    assert_eq!(out.code, Some(130), "{}", out.stderr);
+    let records: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let summary = records.last().unwrap();
+    assert_eq!(
+        (&summary["type"], &summary["complete"]),
+        (&"summary".into(), &false.into())
+    );
+    let read = summary["games"].as_u64().unwrap();
+    let unrepaired = records.iter().filter(|r| r["type"] == "unrepaired").count();
+    assert_eq!(unrepaired as u64, read / 3, "{summary}");
     // The report of an interrupted run says what was found; -o is left as it was.
     let dir = temp_dir("interrupt");
     let html = dir.join("r.html");

@@ -432,6 +432,7 @@ fn pocketfen_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tables::ArrowStream>()?;
     m.add_function(wrap_pyfunction!(tools::select, m)?)?;
     m.add_function(wrap_pyfunction!(tools::dedupe, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::fix, m)?)?;
     m.add_function(wrap_pyfunction!(tools::split, m)?)?;
     m.add_function(wrap_pyfunction!(splits, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;

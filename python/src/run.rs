@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyStopIteration, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pythonize::pythonize;
 
 use pocketfen::game::Options;
@@ -182,6 +182,8 @@ pub(crate) enum Yields {
     Chosen,
     /// `dedupe`: the text of each game whose key is new.
     Kept,
+    /// `fix`: a dict per game, its text as `pgn fix` writes it and its repairs.
+    Fixed,
     /// Table rows, which the Rust side reads (`next_record_or_end`): the iteration gives
     /// none.
     Rows,
@@ -433,6 +435,9 @@ impl RunIterator {
                     let text = copied_text(&g.raw.bytes, g.line);
                     return Ok(PyString::new(py, &text).into_any());
                 }
+                (Yields::Fixed, RunRecord::Fixed(f)) if f.raw.too_large.is_none() => {
+                    return fixed_dict(py, &f);
+                }
                 (Yields::Plies { annotations }, RunRecord::Replayed(r)) => {
                     let plies = PyList::new(py, r.plies().collect::<Vec<_>>())?;
                     let count = plies.len();
@@ -501,6 +506,7 @@ pub(crate) fn start(
         Task::Replay { annotations, .. } => Yields::Plies { annotations },
         Task::Select(..) => Yields::Chosen,
         Task::Dedupe { .. } => Yields::Kept,
+        Task::Fix { .. } => Yields::Fixed,
         Task::Export { .. } => Yields::Rows,
     };
     let opts = RunOptions {
@@ -512,6 +518,43 @@ pub(crate) fn start(
         ..RunOptions::default()
     };
     RunIterator::start(Run::new(sources, task, opts), feed, yields)
+}
+
+/// A game of `fix` as a dict (see `tools::fix`).
+fn fixed_dict<'py>(
+    py: Python<'py>,
+    f: &pocketfen::run::record::FixedRecord,
+) -> PyResult<Bound<'py, PyAny>> {
+    use pocketfen::game::FixVerdict;
+    let d = PyDict::new(py);
+    d.set_item("file", &f.file)?;
+    d.set_item("game", f.game)?;
+    d.set_item("line", f.line)?;
+    d.set_item("verdict", f.verdict.name())?;
+    let text = match (&f.verdict, &f.text) {
+        (FixVerdict::Dropped, _) => None,
+        (FixVerdict::Repaired, Some(text)) => Some(text.clone()),
+        _ => Some(copied_text(&f.raw.bytes, f.line)),
+    };
+    d.set_item("text", text)?;
+    let repairs = PyList::empty(py);
+    for r in &f.repairs {
+        let item = PyDict::new(py);
+        item.set_item("what", r.kind.name())?;
+        item.set_item("line", r.line)?;
+        item.set_item("before", &r.before)?;
+        item.set_item("after", &r.after)?;
+        repairs.append(item)?;
+    }
+    d.set_item("repairs", repairs)?;
+    match &f.error {
+        Some(p) => d.set_item(
+            "error",
+            pythonize(py, p).map_err(|e| PyValueError::new_err(e.to_string()))?,
+        )?,
+        None => d.set_item("error", py.None())?,
+    }
+    Ok(d.into_any())
 }
 
 /// A game's text as it was read; a table's row (line 0, its tags on one line) as PGN

@@ -10,7 +10,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use pocketfen::Variant;
-use pocketfen::game::{DedupeBy, Ending, Options, Reaches, Selection, TagCriterion, Target};
+use pocketfen::game::{
+    DedupeBy, Ending, FixOptions, Options, Reaches, Selection, TagCriterion, Target,
+};
 use pocketfen::run::Task;
 use pocketfen::run::record::RunRecord;
 use pocketfen::run::split_files::{FilePattern, SplitBy, SplitFiles, TempFiles};
@@ -156,6 +158,46 @@ pub(crate) fn dedupe(
     let feed = Feed::new();
     let (sources, split) = sources(py, source, split, &feed)?;
     let task = Task::Dedupe { by };
+    Ok(run::start(
+        sources,
+        feed,
+        task,
+        Options::default(),
+        jobs,
+        split,
+        false,
+    ))
+}
+
+/// fix(source, *, drop_abandoned=False, plycount=False, jobs=0, split=None)
+/// --
+///
+/// Yields each game of an archive as `pocketfen pgn fix` writes it, in input order: a
+/// dict with `file`, `game`, `line`, `verdict` (`unchanged`, `repaired`, `dropped` or
+/// `unrepaired`), `text` (the game repaired, or as it was read; None when dropped),
+/// `repairs` (dicts with `what`, `line`, `before` and `after`; for an `unrepaired` game
+/// the repairs tried and not made) and `error` (the first error of a game left as it
+/// was, as `validate` gives problems; else None). `drop_abandoned` leaves out Lichess's
+/// abandoned `*` games; `plycount` adds or corrects `[PlyCount]`. A game over the size
+/// limit is in no output. `source`, `jobs` and `split` are as `validate`'s.
+#[pyfunction]
+#[pyo3(signature = (source, *, drop_abandoned = false, plycount = false, jobs = 0, split = None))]
+pub(crate) fn fix(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    drop_abandoned: bool,
+    plycount: bool,
+    jobs: usize,
+    split: Option<&Bound<'_, PyAny>>,
+) -> PyResult<RunIterator> {
+    let feed = Feed::new();
+    let (sources, split) = sources(py, source, split, &feed)?;
+    let task = Task::Fix {
+        fix: FixOptions {
+            drop_abandoned,
+            plycount,
+        },
+    };
     Ok(run::start(
         sources,
         feed,

@@ -14,7 +14,7 @@ use pocketfen::run::MAX_JOBS;
 use pocketfen::{Choice, ParseNameError, Variant};
 
 mod pgn;
-pub use pgn::{DedupeArgs, PgnCommand, PgnConvertArgs, SelectArgs, SplitArgs};
+pub use pgn::{DedupeArgs, FixArgs, PgnCommand, PgnConvertArgs, SelectArgs, SplitArgs};
 
 /// Notation and rules for pocket chess variants: convert FENs between sites, check
 /// positions, count moves.

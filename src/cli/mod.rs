@@ -10,6 +10,7 @@ mod convert;
 mod dedupe;
 mod export;
 mod fen;
+mod fix;
 mod live;
 mod manual;
 mod merge;
@@ -114,6 +115,7 @@ fn run(cli: Cli) -> Result<bool> {
             args::PgnCommand::Select(args) => select::select(&args),
             args::PgnCommand::Dedupe(args) => dedupe::dedupe(&args),
             args::PgnCommand::Split(args) => split::split(&args),
+            args::PgnCommand::Fix(args) => fix::fix(&args),
         },
         Command::Merge(args) => merge::merge(&args),
         Command::Completions(args) => {

@@ -122,7 +122,7 @@ impl Target {
         }
     }
 
-    fn variant_name(self, v: Variant) -> Option<&'static str> {
+    pub(crate) fn variant_name(self, v: Variant) -> Option<&'static str> {
         let capital = match v {
             Variant::Chess => "Standard",
             Variant::Crazyhouse => "Crazyhouse",

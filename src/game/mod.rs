@@ -18,6 +18,7 @@ mod annotation;
 mod bpgn;
 pub(crate) mod convert;
 mod dedupe;
+mod fix;
 pub(crate) mod header;
 mod opening;
 pub(crate) mod problem;
@@ -35,6 +36,7 @@ pub use annotation::{
 };
 pub use convert::{Converted, KeptTags, Layout, Rewrite, Target, convert_game, convert_text};
 pub use dedupe::{DedupeBy, game_key};
+pub use fix::{FixOptions, FixVerdict, Fixed, Repair, RepairKind, fix_game};
 pub use header::{Boards, Format, MAX_VARIATION_DEPTH, MoveAt, Options};
 pub use opening::{EcoSet, NamePattern, OpeningField, OpeningWatch, classify_game};
 pub use problem::{

@@ -192,6 +192,17 @@ impl Merge {
                 }
                 return;
             }
+            RunRecord::Fixed(f) => {
+                f.game += games;
+                f.line += lines;
+                for r in &mut f.repairs {
+                    r.line += lines;
+                }
+                if let Some(p) = &mut f.error {
+                    p.line += lines;
+                }
+                return;
+            }
             RunRecord::Summary(_) | RunRecord::Total(_) => return,
         };
         *game += games;

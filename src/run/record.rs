@@ -345,6 +345,27 @@ pub struct ExportedRecord {
     pub too_large: Option<u64>,
 }
 
+/// A game of `pgn fix`: what became of it, its repairs, and its bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixedRecord {
+    /// The archive's name.
+    pub file: String,
+    /// 1-based number of the game.
+    pub game: usize,
+    /// Its first line.
+    pub line: usize,
+    /// What became of it.
+    pub verdict: crate::game::FixVerdict,
+    /// The repairs made (tried, with [`crate::game::FixVerdict::Unrepaired`]).
+    pub repairs: Vec<crate::game::Repair>,
+    /// The repaired game ([`crate::game::FixVerdict::Repaired`]).
+    pub text: Option<String>,
+    /// The first error of a game left as it was ([`crate::game::FixVerdict::Unrepaired`]).
+    pub error: Option<crate::game::GameProblem>,
+    /// The game exactly as it was in the input.
+    pub raw: RawGame,
+}
+
 /// A record of an archive run ([`crate::run::Run`]), in input order: the games of
 /// each archive, then its summary; a total at the end of the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -367,6 +388,10 @@ pub enum RunRecord {
     /// A game of `export`: its table rows (not part of the JSON records).
     #[cfg_attr(feature = "serde", serde(skip))]
     Exported(Box<ExportedRecord>),
+    /// A game of `pgn fix` (not part of the JSON records: `pgn fix --json` writes its
+    /// repairs).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    Fixed(Box<FixedRecord>),
     /// The end of an archive.
     Summary(SummaryRecord),
     /// The end of the run.

@@ -6,12 +6,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::pipeline::Work;
 use super::record::{
-    ConvertedRecord, ExportedRecord, GameRecord, KeyedRecord, ReplayedRecord, RunRecord,
-    SelectedRecord,
+    ConvertedRecord, ExportedRecord, FixedRecord, GameRecord, KeyedRecord, ReplayedRecord,
+    RunRecord, SelectedRecord,
 };
 use crate::game::{
-    Converted, DedupeBy, GameReport, Options, PlyText, Rewrite, RowOptions, Selection, Totals,
-    convert_game, game_key, game_rows, replay_annotated, replay_game, select_game, validate_game,
+    Converted, DedupeBy, FixOptions, FixVerdict, GameReport, Options, PlyText, Rewrite, RowOptions,
+    Selection, Totals, convert_game, fix_game, game_key, game_rows, replay_annotated, replay_game,
+    select_game, validate_game,
 };
 use crate::position::Severity;
 use crate::stream::RawGame;
@@ -55,6 +56,12 @@ pub enum Task {
     Dedupe {
         /// What makes two games the same.
         by: DedupeBy,
+    },
+    /// `pgn fix`: a [`RunRecord::Fixed`](super::RunRecord::Fixed) for each game, its
+    /// bytes with it, and its repairs ([`fix_game`](crate::game::fix_game)).
+    Fix {
+        /// The repairs asked for besides the known faults.
+        fix: FixOptions,
     },
 }
 
@@ -213,6 +220,33 @@ impl Task {
                 Worked {
                     record: Some(record),
                     counts: counts(&report),
+                }
+            }),
+            Task::Fix { fix } => Arc::new(move |g: RawGame| {
+                let fixed = fix_game(&g, fix, &opts);
+                let error = (fixed.verdict == FixVerdict::Unrepaired)
+                    .then(|| {
+                        fixed
+                            .report
+                            .problems
+                            .iter()
+                            .find(|p| p.severity == Severity::Error)
+                            .cloned()
+                    })
+                    .flatten();
+                let record = RunRecord::Fixed(Box::new(FixedRecord {
+                    file: file.to_string(),
+                    game: g.number,
+                    line: g.line,
+                    verdict: fixed.verdict,
+                    repairs: fixed.repairs,
+                    text: fixed.text,
+                    error,
+                    raw: g,
+                }));
+                Worked {
+                    record: Some(record),
+                    counts: counts(&fixed.report),
                 }
             }),
         }

@@ -6,7 +6,7 @@ variants (Crazyhouse, Loop, Chessgi, Horde, Bughouse), at native speed.
 - `Position` is one board of the rules engine, with the habits of a python-chess board
   (`push`, `pop`, `san`, `piece_at`, `outcome()`…) and `from_board`/`to_board` to trade
   boards with python-chess, which pocketfen does not need;
-- `validate`, `convert_pgn`, `replay`, `select`, `dedupe` and `split` read PGN and BPGN
+- `validate`, `convert_pgn`, `replay`, `select`, `dedupe`, `fix` and `split` read PGN and BPGN
   archives (plain, zstd, gzip, bzip2; a path, bytes or a binary file object) on every
   core, in bounded memory; `splits` and `merge` share one archive among processes or
   machines.
@@ -51,6 +51,7 @@ from ._pocketfen import (
     convert_pgn,
     dedupe,
     export,
+    fix,
     merge,
     replay,
     select,
@@ -215,6 +216,33 @@ class Part(_TypedDict):
     end: int
 
 
+class Repair(_TypedDict):
+    """One repair of `fix`: `what` it mends, the `line` of the text it changes, and that
+    text `before` and `after` (empty: none)."""
+
+    what: _Literal[
+        "tag-escape", "variant", "impossible-castling", "date", "round",
+        "moves-after-end", "result", "result-marker", "plycount", "abandoned",
+    ]
+    line: int
+    before: str
+    after: str
+
+
+class FixedGame(_TypedDict):
+    """A game of `fix`: its `verdict`, its `text` as `pgn fix` writes it (None when
+    dropped), its `repairs` (tried and not made for an `unrepaired` game) and the
+    first `error` of a game left as it was."""
+
+    file: str
+    game: int
+    line: int
+    verdict: _Literal["unchanged", "repaired", "dropped", "unrepaired"]
+    text: _Optional[str]
+    repairs: "list[Repair]"
+    error: _Optional[Problem]
+
+
 Split = _Union[str, _Tuple[int, int], Part]
 """A part to read: `"K/N"`, `(K, N)` or an item of `splits()`."""
 
@@ -227,6 +255,7 @@ __all__ = [
     "ExportResult",
     "FenError",
     "FenProblem",
+    "FixedGame",
     "GameRecord",
     "IllegalMoveError",
     "LegalMoves",
@@ -238,6 +267,7 @@ __all__ = [
     "Position",
     "Problem",
     "Record",
+    "Repair",
     "RunIterator",
     "Source",
     "Split",
@@ -254,6 +284,7 @@ __all__ = [
     "convert_pgn",
     "dedupe",
     "export",
+    "fix",
     "games_table",
     "merge",
     "plies_table",

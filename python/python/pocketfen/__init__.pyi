@@ -333,6 +333,33 @@ def dedupe(
     split: Optional[Split] = None,
 ) -> RunIterator[str]: ...
 
+class Repair(TypedDict):
+    what: Literal[
+        "tag-escape", "variant", "impossible-castling", "date", "round",
+        "moves-after-end", "result", "result-marker", "plycount", "abandoned",
+    ]
+    line: int
+    before: str
+    after: str
+
+class FixedGame(TypedDict):
+    file: str
+    game: int
+    line: int
+    verdict: Literal["unchanged", "repaired", "dropped", "unrepaired"]
+    text: Optional[str]
+    repairs: list[Repair]
+    error: Optional[Problem]
+
+def fix(
+    source: Source,
+    *,
+    drop_abandoned: bool = False,
+    plycount: bool = False,
+    jobs: int = 0,
+    split: Optional[Split] = None,
+) -> RunIterator[FixedGame]: ...
+
 def split(
     source: Source,
     output: Union[str, "os.PathLike[str]"],

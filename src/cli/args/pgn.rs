@@ -20,6 +20,10 @@ pub enum PgnCommand {
     Dedupe(DedupeArgs),
     /// Split archives into files of N games, or one file per value of a tag.
     Split(SplitArgs),
+    /// Repair the known faults of archives (results that disagree with the board,
+    /// moves after the end, impossible castling rights, missing Date, Round and Variant
+    /// tags, unescaped quotes), every other game written byte for byte as it was.
+    Fix(FixArgs),
 }
 
 /// The archives read by `pgn select`, `dedupe` and `split` (their `--variant` is a
@@ -309,4 +313,35 @@ pub struct PgnConvertArgs {
     /// number.
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct FixArgs {
+    /// Write the games to this file (default stdout); `.zst`, `.gz` and `.bz2` are
+    /// compressed.
+    #[arg(long, short = 'o')]
+    pub output: Option<std::path::PathBuf>,
+    /// Write the games that no repair makes valid to this file (as they were) instead
+    /// of with the others.
+    #[arg(long, value_name = "REST")]
+    pub rest: Option<std::path::PathBuf>,
+    /// List the repairs on stdout and write no game.
+    #[arg(long, conflicts_with_all = ["output", "rest"])]
+    pub dry_run: bool,
+    /// The repairs, the games left unrepaired and the summaries as JSON Lines on stdout
+    /// (the games then go to -o, or nowhere with --dry-run).
+    #[arg(long)]
+    pub json: bool,
+    /// Leave out the games Lichess's export left unfinished: Result `*` and
+    /// Termination `Abandoned`.
+    #[arg(long)]
+    pub drop_abandoned: bool,
+    /// Add `[PlyCount]`, or correct it, to the number of mainline plies.
+    #[arg(long)]
+    pub plycount: bool,
+    /// List each repair on stderr.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    #[command(flatten)]
+    pub input: ToolInput,
 }
