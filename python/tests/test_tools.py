@@ -107,3 +107,33 @@ def test_split_refuses_bad_patterns_and_never_writes_over_its_source(tmp_path):
         pocketfen.split(source, tmp_path / "part-{n:1}.pgn", every=1000)
     assert source.read_bytes() == STANDARD.read_bytes()
     assert [p.name for p in tmp_path.iterdir()] == ["part-1.pgn"]
+
+
+FAULTS = pathlib.Path(__file__).resolve().parents[2] / "grammar-tests" / "fix" / "faults.pgn"
+
+
+def test_fix_yields_the_games_and_repairs_the_command_line_gives(pocketfen_cli):
+    import json
+
+    games = list(pocketfen.fix(FAULTS, drop_abandoned=True, jobs=2))
+    assert [g["game"] for g in games] == list(range(1, 12))
+    out = run_cli(pocketfen_cli, "pgn", "fix", "-q", "--drop-abandoned", FAULTS)
+    assert out.returncode == 1, out.stderr
+    written = [g["text"] for g in games if g["text"] is not None]
+    assert "".join(t if t.endswith("\n\n") else t + "\n" for t in written) == out.stdout.decode()
+    verdicts = [g["verdict"] for g in games]
+    assert verdicts.count("repaired") == 8
+    assert verdicts[0] == "unchanged" and verdicts[9] == "dropped" and verdicts[10] == "unrepaired"
+    assert games[10]["error"]["kind"] == "no-such-piece" and games[10]["error"]["token"] == "Ke3"
+    # The repairs are the records `pgn fix --json` gives, game by game.
+    listed = run_cli(pocketfen_cli, "pgn", "fix", "-q", "--json", "--dry-run", "--drop-abandoned", FAULTS)
+    records = [json.loads(line) for line in listed.stdout.decode().splitlines()]
+    expected = [
+        (r["game"], r["what"], r["line"], r["before"], r["after"]) for r in records if r["type"] == "repair"
+    ]
+    got = [(g["game"], r["what"], r["line"], r["before"], r["after"]) for g in games for r in g["repairs"]]
+    assert got == expected
+    assert any(r["what"] == "result" and r["after"] == "0-1" for r in games[1]["repairs"])
+    # Without drop_abandoned the abandoned game is kept as it was.
+    kept = list(pocketfen.fix(FAULTS))
+    assert kept[9]["verdict"] == "unchanged" and "Abandoned" in kept[9]["text"]
