@@ -137,3 +137,23 @@ def test_fix_yields_the_games_and_repairs_the_command_line_gives(pocketfen_cli):
     # Without drop_abandoned the abandoned game is kept as it was.
     kept = list(pocketfen.fix(FAULTS))
     assert kept[9]["verdict"] == "unchanged" and "Abandoned" in kept[9]["text"]
+
+
+CHESSCOM = pathlib.Path(__file__).resolve().parents[2] / "grammar-tests" / "chesscom" / "archive.json"
+
+
+def test_chesscom_json_archives_are_read_as_the_command_line_reads_them(pocketfen_cli):
+    import json
+
+    # From a path, from bytes and from a file object: the same records as the CLI's.
+    out = run_cli(pocketfen_cli, "validate", "--json", CHESSCOM)
+    expected = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    for source in (CHESSCOM, CHESSCOM.read_bytes(), open(CHESSCOM, "rb")):
+        records = list(pocketfen.validate(source))
+        assert [r["type"] for r in records] == ["game", "summary"]
+        assert records[0]["game"] == 7 and records[0]["problems"][0]["kind"] == "unknown-variant"
+        assert records[-1]["skipped"] == 2 and records[-1]["games"] == 5
+        assert records[0] == expected[0]
+    # select gives the crazyhouse entry as PGN, its Link from the JSON's url.
+    games = list(pocketfen.select(CHESSCOM, variant="crazyhouse"))
+    assert len(games) == 1 and '[Link "https://www.chess.com/game/live/160000003"]' in games[0]

@@ -363,7 +363,7 @@ pub(super) fn timing_text(seconds: Option<f64>, games: usize, bytes: u64) -> Str
 /// A file's summary line: counts, and time and speed with `--timings`.
 pub(super) fn summary_text(s: &SummaryRecord) -> String {
     format!(
-        "{}{}{}, {}, {} illegal, {} unreadable, {}{}{}",
+        "{}{}{}, {}, {} illegal, {} unreadable, {}{}{}{}",
         if s.interrupted { "interrupted: " } else { "" },
         s.split
             .as_ref()
@@ -373,6 +373,7 @@ pub(super) fn summary_text(s: &SummaryRecord) -> String {
         s.totals.illegal_games,
         s.totals.error_games,
         count(s.totals.warnings as u64, "warning", "warnings"),
+        skipped_text(s.totals.skipped),
         timing_text(s.seconds, s.totals.games, s.bytes),
         if s.compression == Compression::None {
             String::new()
@@ -385,7 +386,7 @@ pub(super) fn summary_text(s: &SummaryRecord) -> String {
 /// The grand total line of several files.
 pub(super) fn total_text(t: &TotalRecord) -> String {
     format!(
-        "{}{}, {}, {}, {} illegal, {} unreadable, {}{}",
+        "{}{}, {}, {}, {} illegal, {} unreadable, {}{}{}",
         if t.interrupted { "interrupted: " } else { "" },
         count(t.files as u64, "file", "files"),
         count(t.totals.games as u64, "game", "games"),
@@ -393,8 +394,18 @@ pub(super) fn total_text(t: &TotalRecord) -> String {
         t.totals.illegal_games,
         t.totals.error_games,
         count(t.totals.warnings as u64, "warning", "warnings"),
+        skipped_text(t.totals.skipped),
         timing_text(t.seconds, t.totals.games, t.bytes),
     )
+}
+
+/// `, N skipped (no moves)`: the entries of a Chess.com JSON archive without a game.
+fn skipped_text(skipped: usize) -> String {
+    if skipped == 0 {
+        String::new()
+    } else {
+        format!(", {skipped} skipped (no moves)")
+    }
 }
 
 /// What a file's end says when `-q` leaves out its summary: only that it was cut short.

@@ -484,6 +484,15 @@ pub struct Totals {
     pub error_games: usize,
     /// Warnings.
     pub warnings: usize,
+    /// Entries of a Chess.com JSON archive that hold no game to read (its bughouse
+    /// records, which carry a FEN and no moves): counted, not read.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub skipped: usize,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Totals {
@@ -503,6 +512,7 @@ impl Totals {
         self.illegal_games += other.illegal_games;
         self.error_games += other.error_games;
         self.warnings += other.warnings;
+        self.skipped += other.skipped;
     }
 }
 

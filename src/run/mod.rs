@@ -59,6 +59,8 @@ struct Current {
     options: u64,
     /// The `split` record of a part of a Parquet file, known when it opens.
     rows_split: Option<SplitRecord>,
+    /// The entries of a Chess.com JSON archive skipped (no moves).
+    skipped: Option<Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 /// A run over archives: an iterator of [`RunRecord`]s, in input order whatever the
@@ -178,27 +180,49 @@ impl Run {
         }
         #[cfg(not(feature = "parquet"))]
         let _ = &mut source;
+        #[cfg(feature = "serde")]
+        if self.opts.split.is_some() && crate::stream::chesscom_file(&source) {
+            let e = std::io::Error::other(
+                "a Chess.com JSON archive is read whole: read it without --split",
+            );
+            self.unopened(name, &e);
+            return true;
+        }
         let mut read = Arc::new(AtomicU64::new(0));
         let mut size = None;
         let opened = match self.opts.split {
             Some(split) => source
                 .open_part(split, self.opts.max_game_bytes)
                 .map(|p| (p.games, p.state.plan.compression, p.trailing, Some(p.state))),
-            None => source.open(self.jobs, &Arc::clone(&read)).map(|d| {
-                size = d.size;
-                // A decoder that reads ahead says how far its text reaches.
-                if let Some(reached) = &d.reached {
-                    read = Arc::clone(reached);
+            None => match source.open(self.jobs, &Arc::clone(&read)) {
+                Ok(d) => {
+                    #[cfg(feature = "serde")]
+                    let mut d = d;
+                    #[cfg(feature = "serde")]
+                    {
+                        let (json, reader) = crate::stream::chesscom::peek(d.reader);
+                        if json {
+                            self.open_chesscom(reader, name, start, game, d.compression);
+                            return true;
+                        }
+                        d.reader = reader;
+                    }
+                    size = d.size;
+                    // A decoder that reads ahead says how far its text reaches.
+                    if let Some(reached) = &d.reached {
+                        read = Arc::clone(reached);
+                    }
+                    let games = GameSplitter::with_options(
+                        d.reader,
+                        SplitOptions {
+                            max_game_bytes: self.opts.max_game_bytes,
+                            ..SplitOptions::default()
+                        },
+                    );
+                    Ok((games, d.compression, d.trailing, None))
                 }
-                let games = GameSplitter::with_options(
-                    d.reader,
-                    SplitOptions {
-                        max_game_bytes: self.opts.max_game_bytes,
-                        ..SplitOptions::default()
-                    },
-                );
-                (games, d.compression, d.trailing, None)
-            }),
+                Err(e) => Err(e),
+            },
         };
         let (mut splitter, compression, trailing, part) = match opened {
             Ok(o) => o,
@@ -207,6 +231,7 @@ impl Run {
                 return true;
             }
         };
+
         if let Some(progress) = &self.opts.progress {
             let (progress, file) = (Arc::clone(progress), self.files);
             splitter.on_progress(move |bytes, games| {
@@ -257,6 +282,7 @@ impl Run {
             part: None,
             options,
             rows_split: None,
+            skipped: None,
         }
     }
 
@@ -277,6 +303,29 @@ impl Run {
             compression: Compression::None,
             split: None,
         }));
+    }
+
+    /// Reads a Chess.com JSON archive's entries as its games.
+    #[cfg(feature = "serde")]
+    fn open_chesscom(
+        &mut self,
+        reader: impl std::io::Read,
+        name: String,
+        start: Instant,
+        game: crate::game::Options,
+        compression: Compression,
+    ) {
+        use crate::stream::chesscom::JsonGames;
+        let skipped = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let games = match JsonGames::read(reader, self.opts.max_game_bytes, &skipped) {
+            Ok(g) => g,
+            Err(e) => return self.unopened(name, &e),
+        };
+        self.current = Some(Current {
+            compression,
+            skipped: Some(skipped),
+            ..self.reading(name, Box::new(games), game, start)
+        });
     }
 
     /// Opens a Parquet file's rows as its games (a part's row groups with `--split`).
@@ -355,7 +404,10 @@ impl Run {
             record
         });
         let split = split.or(current.rows_split.take());
-        let t = current.totals;
+        let mut t = current.totals;
+        if let Some(skipped) = &current.skipped {
+            t.skipped += skipped.load(Ordering::Relaxed);
+        }
         self.total.merge(&t);
         self.bytes += bytes;
         self.complete &= error.is_none() && !interrupted;

@@ -15,6 +15,8 @@
 //! # Ok::<_, std::io::Error>(())
 //! ```
 
+#[cfg(feature = "serde")]
+pub(crate) mod chesscom;
 mod compression;
 mod dirs;
 mod names;
@@ -64,4 +66,18 @@ pub(crate) fn is_standard_fen(fen: &str) -> bool {
     fen == STANDARD_FEN
         || fen == STANDARD_POCKET_FEN
         || fen.split_once(" | ") == Some((STANDARD_POCKET_FEN, STANDARD_POCKET_FEN))
+}
+
+/// Whether `source` is a plain file that starts as a Chess.com JSON archive.
+#[cfg(feature = "serde")]
+pub(crate) fn chesscom_file(source: &Source) -> bool {
+    use std::io::Read;
+    let Source::Path(p) = source else {
+        return false;
+    };
+    let mut head = [0u8; 64];
+    let n = std::fs::File::open(p)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    chesscom::looks_like_archive(&head[..n])
 }

@@ -157,6 +157,7 @@ class SummaryRecord(_TypedDict):
     illegal_games: int
     error_games: int
     warnings: int
+    skipped: _NotRequired[int]
     bytes: int
     seconds: _NotRequired[float]
     complete: bool

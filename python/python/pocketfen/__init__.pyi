@@ -79,6 +79,7 @@ class SummaryRecord(TypedDict):
     illegal_games: int
     error_games: int
     warnings: int
+    skipped: NotRequired[int]
     bytes: int
     seconds: NotRequired[float]
     complete: bool
