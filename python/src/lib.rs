@@ -8,6 +8,7 @@
 //! into dicts by their serde form, and its memory is the run's, bounded whatever the
 //! archive's size.
 
+mod bughouse;
 mod interop;
 mod position;
 mod run;
@@ -437,6 +438,7 @@ fn pocketfen_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(splits, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_class::<position::PyPosition>()?;
+    m.add_class::<bughouse::PyMatch>()?;
     m.add_class::<position::LegalMoves>()?;
     m.add_class::<values::PyMove>()?;
     m.add_class::<values::PyPiece>()?;

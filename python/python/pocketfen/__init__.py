@@ -6,6 +6,8 @@ variants (Crazyhouse, Loop, Chessgi, Horde, Bughouse), at native speed.
 - `Position` is one board of the rules engine, with the habits of a python-chess board
   (`push`, `pop`, `san`, `piece_at`, `outcome()`…) and `from_board`/`to_board` to trade
   boards with python-chess, which pocketfen does not need;
+- `Match` is a bughouse match of two boards (captures to the partner's pocket, clocks,
+  the drop-mate rule), read from and written to BPGN;
 - `validate`, `convert_pgn`, `replay`, `select`, `dedupe`, `fix` and `split` read PGN and BPGN
   archives (plain, zstd, gzip, bzip2; a path, bytes or a binary file object) on every
   core, in bounded memory; `splits` and `merge` share one archive among processes or
@@ -38,6 +40,7 @@ from ._pocketfen import (
     FenError,
     IllegalMoveError,
     LegalMoves,
+    Match,
     Move,
     Outcome,
     Piece,
@@ -260,6 +263,7 @@ __all__ = [
     "GameRecord",
     "IllegalMoveError",
     "LegalMoves",
+    "Match",
     "Move",
     "Outcome",
     "Part",
