@@ -381,3 +381,65 @@ fn strict_validation_checks_the_opening_tags() {
         .collect();
     assert_eq!(warned, expected);
 }
+
+/// `validate --json --openings` names each game's opening in its record, as the library
+/// classifies it; without the flag no record has one. `opening --fen` names positions.
+#[test]
+fn records_and_positions_carry_the_opening() {
+    let sample = "samples/lichess_standard_2025-05_sample438.pgn";
+    let expected = names_of(sample);
+    let (out, err, code) = run_cli(&["validate", "--json", "--all", "--openings", sample]);
+    assert!(code == Some(0) || code == Some(1), "{err}");
+    let records: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &serde_json::Value| r["type"] == "game")
+        .collect();
+    assert_eq!(records.len(), expected.len());
+    let mut named = 0;
+    for (r, want) in records.iter().zip(&expected) {
+        match want {
+            Some((eco, name)) => {
+                named += 1;
+                assert_eq!(
+                    (r["opening"]["eco"].as_str(), r["opening"]["name"].as_str()),
+                    (Some(eco.as_str()), Some(name.as_str()))
+                );
+                assert!(r["opening"]["ply"].as_u64().unwrap() > 0);
+            }
+            None => assert!(r.get("opening").is_none(), "{r}"),
+        }
+    }
+    assert!(named > 400, "{named}");
+    let (plain, _, _) = run_cli(&["validate", "--json", "--all", sample]);
+    assert!(!plain.contains("\"opening\""));
+    // Positions: the FEN of each of the first 60 lines of the list, named by the line
+    // that the list names that position by (the first, for a position two lines reach).
+    let mut fens = String::new();
+    let mut want = Vec::new();
+    for line in pocketfen::opening::all().iter().take(60) {
+        let mut pos = pocketfen::Position::start(pocketfen::Variant::Chess);
+        for token in line.pgn.split_whitespace().filter(|t| !t.ends_with('.')) {
+            let san: pocketfen::notation::san::SanPlus = token.parse().unwrap();
+            let m = san.san.to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+        }
+        fens.push_str(&format!(
+            "{}\n",
+            pos.to_setup()
+                .display(pocketfen::notation::fen::FenDialect::Lichess)
+        ));
+        let named = pocketfen::opening::of_position(&pos).unwrap();
+        want.push(format!("{}\t{}", named.eco, named.name));
+    }
+    let (out, err, code) = common::piped(&["opening", "--fen"], &fens);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().collect::<Vec<_>>(), want);
+    let (out, _, _) = run_cli(&[
+        "opening",
+        "--fen",
+        "--json",
+        "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+    ]);
+    assert_eq!(out, "{\"eco\":null,\"name\":null,\"ply\":null}\n");
+}

@@ -169,7 +169,7 @@ pub(crate) fn parse_name<T: FromStr<Err = ParseNameError>>(name: &str) -> PyResu
         .map_err(|e: ParseNameError| PyValueError::new_err(e.to_string()))
 }
 
-/// validate(source, *, variant=None, strict=False, variations=False, drop_mate=True, jobs=0, all=False, split=None, timings=False)
+/// validate(source, *, variant=None, strict=False, variations=False, drop_mate=True, jobs=0, all=False, split=None, timings=False, openings=False)
 /// --
 ///
 /// Replays every game of a PGN or BPGN archive and yields the records of
@@ -179,10 +179,11 @@ pub(crate) fn parse_name<T: FromStr<Err = ParseNameError>>(name: &str) -> PyResu
 /// (str or os.PathLike; zstd, gzip and bzip2 are detected; a directory stands for the
 /// archives under it, walked as the command line walks it, a summary each), bytes, or a
 /// binary file object. `jobs=0` uses every core; records come in input order whatever
-/// the number.
+/// the number. `openings=True` names each Standard and Crazyhouse game's opening from its
+/// moves, as Lichess does, in its record (`opening`: `eco`, `name`, `ply`).
 /// The work runs without the GIL and in bounded memory.
 #[pyfunction]
-#[pyo3(signature = (source, *, variant = None, strict = false, variations = false, drop_mate = true, jobs = 0, all = false, split = None, timings = false))]
+#[pyo3(signature = (source, *, variant = None, strict = false, variations = false, drop_mate = true, jobs = 0, all = false, split = None, timings = false, openings = false))]
 #[allow(clippy::too_many_arguments)]
 fn validate(
     py: Python<'_>,
@@ -195,6 +196,7 @@ fn validate(
     all: bool,
     split: Option<&Bound<'_, PyAny>>,
     timings: bool,
+    openings: bool,
 ) -> PyResult<RunIterator> {
     let variant = match variant {
         Some(v) => self::variant(v)?,
@@ -209,7 +211,7 @@ fn validate(
         drop_mate,
         format: Format::Auto,
     };
-    Ok(run::start(
+    Ok(run::start_naming(
         sources,
         feed,
         Task::Validate { all },
@@ -217,6 +219,7 @@ fn validate(
         jobs,
         split,
         timings,
+        openings,
     ))
 }
 

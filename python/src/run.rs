@@ -500,6 +500,21 @@ pub(crate) fn start(
     split: Option<Split>,
     timings: bool,
 ) -> RunIterator {
+    start_naming(sources, feed, task, game, jobs, split, timings, false)
+}
+
+/// As [`start`], and with `openings` each `validate` record names its game's opening.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn start_naming(
+    sources: Vec<Source>,
+    feed: Arc<Feed>,
+    task: Task,
+    game: Options,
+    jobs: usize,
+    split: Option<Split>,
+    timings: bool,
+    openings: bool,
+) -> RunIterator {
     let yields = match task {
         Task::Validate { .. } => Yields::Records,
         Task::Convert { .. } => Yields::Texts,
@@ -514,6 +529,7 @@ pub(crate) fn start(
         jobs,
         split,
         timings,
+        openings,
         stop: Some(Arc::clone(&feed.stop)),
         ..RunOptions::default()
     };

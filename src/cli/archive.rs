@@ -29,6 +29,8 @@ pub(super) struct Archive {
     games: GameArgs,
     /// Whether the run keeps the bytes of games with problems (`validate --html`).
     pub(super) keep_bytes: bool,
+    /// Whether `validate` names each game's opening in its record.
+    pub(super) openings: bool,
 }
 
 /// How a run ended: whether an archive could not be read whole, and whether it was
@@ -63,6 +65,7 @@ impl Archive {
             progress: callback,
             games: games.clone(),
             keep_bytes: false,
+            openings: false,
         })
     }
 
@@ -75,6 +78,7 @@ impl Archive {
     pub(super) fn run(&mut self, game: Options, jobs: Option<usize>, task: Task) -> Run {
         let opts = RunOptions {
             keep_bytes: self.keep_bytes,
+            openings: self.openings,
             ..run_options(&self.games, game, jobs, self.progress.take())
         };
         Run::new(sources(&self.paths, &opts), task, opts)
@@ -221,6 +225,7 @@ pub(super) fn run_options(
         timings: games.timings,
         stop: Some(live::catch_signals()),
         keep_bytes: false,
+        openings: false,
         // Games that come slowly down a pipe are worked on one by one, so that each
         // record comes as its game does.
         eager: live::line_buffered(games.line_buffered)

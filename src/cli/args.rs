@@ -393,6 +393,10 @@ pub struct OpeningArgs {
     /// Write JSON Lines (`{"eco", "name", "ply"}`, null when none) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// The arguments (or each stdin line) are a FEN in any dialect, not moves: the
+    /// opening that names exactly that position (`ECO<TAB>NAME`; its ply is unknown).
+    #[arg(long)]
+    pub fen: bool,
 }
 
 #[derive(Debug, Args)]
@@ -479,6 +483,10 @@ pub struct ValidateArgs {
     /// Report every game, not only games with problems.
     #[arg(long)]
     pub all: bool,
+    /// Name each Standard and Crazyhouse game's opening from its moves, as Lichess names
+    /// it, in its JSON record (`"opening": {"eco", "name", "ply"}`; with --json).
+    #[arg(long, requires = "json")]
+    pub openings: bool,
     /// Worker threads, 1 to 256; 0 or none: every core. The output is the same for any
     /// number.
     #[arg(long, short = 'j', value_parser = parse_jobs)]

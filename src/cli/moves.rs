@@ -335,12 +335,21 @@ pub fn opening(args: &OpeningArgs) -> Result<bool> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut ok = true;
     let mut one = |movetext: &str, place: &str, out: &mut dyn Write| -> Result<()> {
-        match opening_of(movetext, args.variant) {
+        let named = if args.fen {
+            named_position(movetext, args.variant)
+        } else {
+            opening_of(movetext, args.variant)
+        };
+        match named {
             Ok(named) => {
                 let line = match (args.json, named) {
+                    (true, Some(n)) if args.fen => {
+                        serde_json::json!({"eco": n.eco, "name": n.name, "ply": null}).to_string()
+                    }
                     (true, Some(n)) => {
                         serde_json::json!({"eco": n.eco, "name": n.name, "ply": n.ply}).to_string()
                     }
+                    (false, Some(n)) if args.fen => format!("{}\t{}", n.eco, n.name),
                     (true, None) => {
                         serde_json::json!({"eco": null, "name": null, "ply": null}).to_string()
                     }
@@ -372,6 +381,23 @@ pub fn opening(args: &OpeningArgs) -> Result<bool> {
     }
     out.flush()?;
     Ok(ok)
+}
+
+/// The opening that names the position of a FEN (any dialect; `variant` unless its
+/// pockets say crazyhouse), or why the FEN does not read.
+fn named_position(
+    fen: &str,
+    variant: Variant,
+) -> std::result::Result<Option<pocketfen::opening::Named>, String> {
+    let pos = pasted_position(fen.trim(), Some(variant)).map_err(|e| format!("FEN: {e}"))?;
+    Ok(
+        pocketfen::opening::of_position(&pos).map(|line| pocketfen::opening::Named {
+            eco: line.eco,
+            name: line.name,
+            ply: line.plies,
+            line,
+        }),
+    )
 }
 
 /// The deepest named position of `movetext` played from `variant`'s start, or why a move

@@ -38,6 +38,7 @@ pub fn validate(args: &ValidateArgs) -> Result<bool> {
         None => None,
     };
     archive.keep_bytes = html.is_some();
+    archive.openings = args.openings;
     let run = archive.run(opts, args.jobs, Task::Validate { all: args.all });
     let line = archive.line();
     let mut out = Out::stdout(live::line_buffered(args.games.line_buffered), line);

@@ -265,7 +265,9 @@ impl Run {
         let options = crate::stream::fingerprint(
             format!("{:?} {:?} {}", self.task, game, self.opts.max_game_bytes).as_bytes(),
         );
-        let work = self.task.work(&name, game, &self.keep_bytes);
+        let work = self
+            .task
+            .work(&name, game, &self.keep_bytes, self.opts.openings);
         Current {
             name,
             games: Ordered::new(

@@ -60,6 +60,10 @@ pub struct RunOptions {
     /// comes slowly (a pipe, a terminal), whose records should come as its games do. It
     /// costs throughput on input that comes fast.
     pub eager: bool,
+    /// `validate` names each Standard and Crazyhouse game's opening during its walk, as
+    /// Lichess names it ([`crate::opening`]), in its record (`opening`): about 5 % more
+    /// work a game, so only when asked.
+    pub openings: bool,
 }
 
 impl Default for RunOptions {
@@ -73,6 +77,7 @@ impl Default for RunOptions {
             timings: false,
             stop: None,
             keep_bytes: false,
+            openings: false,
             eager: false,
         }
     }

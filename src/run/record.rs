@@ -41,9 +41,39 @@ pub struct GameRecord {
     /// bughouse Result reading and problems.
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub report: GameReport,
+    /// The game's opening as Lichess names it, when the run names openings
+    /// ([`RunOptions::openings`](crate::run::RunOptions::openings)) and one is named.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub opening: Option<OpeningRecord>,
     /// The game's bytes, when the run keeps them (for the HTML report's cards).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub raw: Option<RawGame>,
+}
+
+/// A game's opening in a record: its ECO code, its name, and the ply whose position is
+/// named ([`crate::opening::Named`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct OpeningRecord {
+    /// ECO code (`B50`).
+    pub eco: String,
+    /// Name (`Sicilian Defense: Modern Variations`).
+    pub name: String,
+    /// The ply (1 = after White's first move) whose position is named.
+    pub ply: usize,
+}
+
+impl From<crate::opening::Named> for OpeningRecord {
+    fn from(n: crate::opening::Named) -> OpeningRecord {
+        OpeningRecord {
+            eco: n.eco.to_owned(),
+            name: n.name.to_owned(),
+            ply: n.ply,
+        }
+    }
 }
 
 /// A game of `pgn convert`: its text in the target's conventions, or the reason it was

@@ -6,13 +6,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::pipeline::Work;
 use super::record::{
-    ConvertedRecord, ExportedRecord, FixedRecord, GameRecord, KeyedRecord, ReplayedRecord,
-    RunRecord, SelectedRecord,
+    ConvertedRecord, ExportedRecord, FixedRecord, GameRecord, KeyedRecord, OpeningRecord,
+    ReplayedRecord, RunRecord, SelectedRecord,
 };
 use crate::game::{
     Converted, DedupeBy, FixOptions, FixVerdict, GameReport, Options, PlyText, Rewrite, RowOptions,
-    Selection, Totals, convert_game, fix_game, game_key, game_rows, replay_annotated, replay_game,
-    select_game, validate_game,
+    Selection, Totals, classify_game, convert_game, fix_game, game_key, game_rows,
+    replay_annotated, replay_game, select_game, validate_game,
 };
 use crate::position::Severity;
 use crate::stream::RawGame;
@@ -87,13 +87,19 @@ impl Task {
         file: &str,
         opts: Options,
         keep_bytes: &Arc<AtomicBool>,
+        openings: bool,
     ) -> Work<Worked> {
         let file: Arc<str> = Arc::from(file);
         match self.clone() {
             Task::Validate { all } => {
                 let keep = Arc::clone(keep_bytes);
                 Arc::new(move |g: RawGame| {
-                    let report = validate_game(&g, &opts);
+                    let (report, opening) = if openings {
+                        let (report, named) = classify_game(&g, &opts);
+                        (report, named.map(OpeningRecord::from))
+                    } else {
+                        (validate_game(&g, &opts), None)
+                    };
                     if !all && report.problems.is_empty() {
                         return Worked {
                             record: None,
@@ -106,6 +112,7 @@ impl Task {
                     let record = RunRecord::Game(GameRecord {
                         file: file.to_string(),
                         report,
+                        opening,
                         raw,
                     });
                     Worked {

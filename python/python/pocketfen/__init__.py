@@ -97,6 +97,15 @@ class Problem(_TypedDict):
     fen_before: _Optional[str]
 
 
+class OpeningName(_TypedDict):
+    """A game's opening as Lichess names it (`validate(..., openings=True)`): its `eco`
+    code, its `name`, and the `ply` whose position is named."""
+
+    eco: str
+    name: str
+    ply: int
+
+
 class GameRecord(_TypedDict):
     """A `game` record of `validate`: a game with problems (every game with
     `all=True`), numbered from 1, at its first `line`, with its `plies` read and its
@@ -111,6 +120,7 @@ class GameRecord(_TypedDict):
     status: _Literal["ok", "illegal", "error"]
     result_reading: _NotRequired[_Literal["board", "team", "both"]]
     problems: "list[Problem]"
+    opening: _NotRequired["OpeningName"]
 
 
 class TrailingBytes(_TypedDict):
@@ -265,6 +275,7 @@ __all__ = [
     "LegalMoves",
     "Match",
     "Move",
+    "OpeningName",
     "Outcome",
     "Part",
     "Piece",

@@ -35,6 +35,11 @@ class Problem(TypedDict):
     reason: str
     fen_before: Optional[str]
 
+class OpeningName(TypedDict):
+    eco: str
+    name: str
+    ply: int
+
 class GameRecord(TypedDict):
     type: Literal["game"]
     file: str
@@ -45,6 +50,7 @@ class GameRecord(TypedDict):
     status: Literal["ok", "illegal", "error"]
     result_reading: NotRequired[Literal["board", "team", "both"]]
     problems: list[Problem]
+    opening: NotRequired[OpeningName]
 
 class TrailingBytes(TypedDict):
     offset: int
@@ -321,6 +327,7 @@ def validate(
     all: bool = False,
     split: Optional[Split] = None,
     timings: bool = False,
+    openings: bool = False,
 ) -> RunIterator[Record]: ...
 
 def convert_pgn(
