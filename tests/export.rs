@@ -870,3 +870,52 @@ fn an_interrupted_export_keeps_whole_tables() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// `export --openings`: the games table names each game's opening from its moves in
+/// `opening_eco`, `opening_name` and `opening_ply`, as `validate --openings` names it in
+/// its records; without the flag the three columns are null.
+#[test]
+fn the_games_table_carries_the_opening_when_asked() {
+    let dir = scratch_dir("export-openings");
+    let sample = "samples/lichess_zh_2022-2025_bots75.pgn.zst";
+    let named = dir.join("named.parquet");
+    let plain = dir.join("plain.parquet");
+    for (path, flag) in [(&named, Some("--openings")), (&plain, None)] {
+        let mut args = vec!["export", "-q", "--games", path.to_str().unwrap()];
+        args.extend(flag);
+        args.push(sample);
+        let (_, err, code) = run_out(&args);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let (out, _, _) = run_out(&["validate", "--json", "--all", "--openings", sample]);
+    let records: Vec<Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["type"] == "game")
+        .collect();
+    let rows = rows(&named);
+    assert_eq!(rows.len(), records.len());
+    let mut seen = 0;
+    for (row, rec) in rows.iter().zip(&records) {
+        let want = &rec["opening"];
+        if want.is_null() {
+            assert!(row["opening_eco"].is_null() && row["opening_ply"].is_null());
+        } else {
+            seen += 1;
+            assert_eq!(row["opening_eco"], want["eco"]);
+            assert_eq!(row["opening_name"], want["name"]);
+            assert_eq!(row["opening_ply"], want["ply"]);
+        }
+    }
+    assert!(seen > 50, "{seen}");
+    assert!(rows_all_null(
+        &self::rows(&plain),
+        &["opening_eco", "opening_name", "opening_ply"]
+    ));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+fn rows_all_null(rows: &[Map<String, Value>], columns: &[&str]) -> bool {
+    rows.iter().all(|r| columns.iter().all(|c| r[*c].is_null()))
+}

@@ -211,7 +211,7 @@ impl PyMatch {
             &opts,
             RowOptions {
                 plies: true,
-                fen: false,
+                ..RowOptions::default()
             },
         );
         if let Some(p) = made

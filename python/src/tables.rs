@@ -76,7 +76,8 @@ fn reading(strict: bool) -> Options {
 /// Arrow stream: what `pocketfen.games_table` and `pocketfen.plies_table` read into a
 /// `pyarrow.Table`.
 #[pyfunction]
-#[pyo3(signature = (source, table = "games", *, fen = false, strict = false, jobs = 0, split = None))]
+#[pyo3(signature = (source, table = "games", *, fen = false, strict = false, jobs = 0, split = None, openings = false))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn _table(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -85,6 +86,7 @@ pub(crate) fn _table(
     strict: bool,
     jobs: usize,
     split: Option<&Bound<'_, PyAny>>,
+    openings: bool,
 ) -> PyResult<ArrowStream> {
     let plies = match table {
         "games" => false,
@@ -97,7 +99,11 @@ pub(crate) fn _table(
     };
     let feed = Feed::new();
     let (sources, split) = sources(py, source, split, &feed)?;
-    let rows = RowOptions { plies, fen };
+    let rows = RowOptions {
+        plies,
+        fen,
+        openings,
+    };
     let run = run::start(
         sources,
         feed,
@@ -152,7 +158,7 @@ fn collect(py: Python<'_>, run: &RunIterator, mut rows: impl Rows) -> PyResult<A
 /// `games` (rows of the games table), `plies` (rows of the plies table), `files` (the
 /// paths written). A game over the size limit is in no table.
 #[pyfunction]
-#[pyo3(signature = (source, games = None, plies = None, *, fen = false, output_dir = None, partition = "year/month", compression = "zstd", strict = false, jobs = 0, split = None))]
+#[pyo3(signature = (source, games = None, plies = None, *, fen = false, output_dir = None, partition = "year/month", compression = "zstd", strict = false, jobs = 0, split = None, openings = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn export<'py>(
     py: Python<'py>,
@@ -166,6 +172,7 @@ pub(crate) fn export<'py>(
     strict: bool,
     jobs: usize,
     split: Option<&Bound<'py, PyAny>>,
+    openings: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     if games.is_none() && plies.is_none() && output_dir.is_none() {
         return Err(PyValueError::new_err(
@@ -198,6 +205,7 @@ pub(crate) fn export<'py>(
     let rows = RowOptions {
         plies: targets.plies(),
         fen,
+        openings,
     };
     let run = run::start(
         sources,

@@ -379,3 +379,24 @@ def test_lichess_parquet_is_read_by_every_archive_command(tmp_path, pocketfen_cl
     fourth = chess.pgn.read_game(io.StringIO(chosen[3]))
     assert fourth.headers["White"] == table.column("White")[3].as_py()
     assert len(list(fourth.mainline_moves())) == games_and_plies(expected)[3][0]
+
+
+def test_games_table_names_openings_when_asked():
+    # The same names as validate's records; null without openings=True.
+    named = pocketfen.games_table(LICHESS_SAMPLE, openings=True)
+    records = [r for r in pocketfen.validate(LICHESS_SAMPLE, all=True, openings=True) if r["type"] == "game"]
+    assert named.num_rows == len(records)
+    got = named.select(["opening_eco", "opening_name", "opening_ply"]).to_pylist()
+    want = [
+        {"opening_eco": r["opening"]["eco"], "opening_name": r["opening"]["name"], "opening_ply": r["opening"]["ply"]}
+        if "opening" in r
+        else {"opening_eco": None, "opening_name": None, "opening_ply": None}
+        for r in records
+    ]
+    assert got == want
+    assert sum(1 for g in got if g["opening_eco"]) > 400
+    plain = pocketfen.games_table(LICHESS_SAMPLE)
+    assert plain.column("opening_eco").null_count == plain.num_rows
+    # A DuckDB user counts openings by the moves, beside Lichess's own tag.
+    top = duckdb.sql("SELECT opening_eco, count(*) AS n FROM named GROUP BY 1 ORDER BY n DESC LIMIT 1").fetchall()
+    assert top[0][1] > 5

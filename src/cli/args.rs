@@ -562,6 +562,11 @@ pub struct ExportArgs {
     /// as problems (the `problems` column and the first problem).
     #[arg(long)]
     pub strict: bool,
+    /// Name each Standard and Crazyhouse game's opening from its moves, as Lichess names
+    /// it, in the games table's `opening_eco`, `opening_name` and `opening_ply` (null
+    /// without this flag, and for a game whose positions Lichess names none of).
+    #[arg(long)]
+    pub openings: bool,
     /// Worker threads, 1 to 256; 0 or none: every core. The tables are the same for any
     /// number.
     #[arg(long, short = 'j', value_parser = parse_jobs)]

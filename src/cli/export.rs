@@ -47,6 +47,7 @@ pub fn export(args: &ExportArgs) -> Result<bool> {
     let rows = RowOptions {
         plies: args.plies.is_some(),
         fen: args.fen,
+        openings: args.openings,
     };
     let run = archive.run(
         options(&args.input, args.strict, false),

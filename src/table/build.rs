@@ -68,6 +68,9 @@ pub struct GamesBuilder {
     ratings: [Int16Builder; 4],
     date: StringBuilder,
     unfit: StringBuilder,
+    opening_eco: StringBuilder,
+    opening_name: StringBuilder,
+    opening_ply: Int32Builder,
     rows: usize,
     bytes: usize,
 }
@@ -116,6 +119,9 @@ impl GamesBuilder {
             ratings: Default::default(),
             date: StringBuilder::new(),
             unfit: StringBuilder::new(),
+            opening_eco: StringBuilder::new(),
+            opening_name: StringBuilder::new(),
+            opening_ply: Int32Builder::new(),
             rows: 0,
             bytes: 0,
         }
@@ -184,6 +190,14 @@ impl Rows for GamesBuilder {
         } else {
             self.unfit.append_value(r.unfit.join(","));
         }
+        self.opening_eco
+            .append_option(r.named_opening.map(|n| n.eco));
+        self.opening_name
+            .append_option(r.named_opening.map(|n| n.name));
+        self.opening_ply.append_option(
+            r.named_opening
+                .map(|n| i32::try_from(n.ply).unwrap_or(i32::MAX)),
+        );
         self.rows += 1;
         self.bytes += r.movetext.len() + 256;
     }
@@ -236,6 +250,9 @@ impl Rows for GamesBuilder {
         }
         columns.push(Arc::new(self.date.finish()));
         columns.push(Arc::new(self.unfit.finish()));
+        columns.push(Arc::new(self.opening_eco.finish()));
+        columns.push(Arc::new(self.opening_name.finish()));
+        columns.push(Arc::new(self.opening_ply.finish()));
         self.rows = 0;
         self.bytes = 0;
         RecordBatch::try_new(Arc::clone(&self.schema), columns)

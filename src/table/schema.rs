@@ -53,7 +53,7 @@ impl LichessType {
 }
 
 /// pocketfen's columns of the games table, after Lichess's.
-const POCKETFEN_GAME_COLUMNS: [(&str, DataType, bool); 25] = [
+const POCKETFEN_GAME_COLUMNS: [(&str, DataType, bool); 28] = [
     ("variant", DataType::Utf8, true),
     ("fen", DataType::Utf8, true),
     ("plies", DataType::Int32, false),
@@ -79,6 +79,9 @@ const POCKETFEN_GAME_COLUMNS: [(&str, DataType, bool); 25] = [
     ("BlackBElo", DataType::Int16, true),
     ("Date", DataType::Utf8, true),
     ("unfit", DataType::Utf8, true),
+    ("opening_eco", DataType::Utf8, true),
+    ("opening_name", DataType::Utf8, true),
+    ("opening_ply", DataType::Int32, true),
 ];
 
 /// The games table's schema: one row per game.

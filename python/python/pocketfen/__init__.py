@@ -319,7 +319,9 @@ def _read_table(stream):
     return pyarrow.RecordBatchReader.from_stream(stream).read_all()
 
 
-def games_table(source: Source, *, strict: bool = False, jobs: int = 0, split: "_Optional[Split]" = None):
+def games_table(
+    source: Source, *, strict: bool = False, jobs: int = 0, split: "_Optional[Split]" = None, openings: bool = False
+):
     """The games table of an archive as a `pyarrow.Table`, a row per game: Lichess's
     columns with Lichess's types (`Event`, `Site`, `White`, `Black`, `Result`,
     `WhiteTitle`, `BlackTitle`, `WhiteElo`…`BlackRatingDiff` as int16, `UTCDate` as
@@ -327,11 +329,13 @@ def games_table(source: Source, *, strict: bool = False, jobs: int = 0, split: "
     `movetext`), then pocketfen's (`variant`, `fen`, `plies`, `ending`, `ending_board`,
     `winner`, `valid`, `problems`, the first problem's `problem_kind`, `problem_line`,
     `problem_column`, `problem_ply`, the source's `file`, `game`, `line`, bughouse's four
-    players and ratings, `Date`, `unfit`), as `pocketfen export --games` writes them. The
+    players and ratings, `Date`, `unfit`, and with `openings=True` the opening Lichess
+    names from the moves in `opening_eco`, `opening_name`, `opening_ply`, else null), as
+    `pocketfen export --games` writes them. The
     batches come from the native module through the Arrow C stream interface, with no copy
     through Python objects. `source`, `strict`, `jobs` and `split` are as `validate`'s; a
     game over the size limit is in no table. Needs pyarrow."""
-    return _read_table(_table(source, "games", strict=strict, jobs=jobs, split=split))
+    return _read_table(_table(source, "games", strict=strict, jobs=jobs, split=split, openings=openings))
 
 
 def plies_table(

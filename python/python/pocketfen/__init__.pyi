@@ -410,6 +410,7 @@ def games_table(
     strict: bool = False,
     jobs: int = 0,
     split: Optional[Split] = None,
+    openings: bool = False,
 ) -> "pyarrow.Table": ...
 def plies_table(
     source: Source,
@@ -439,6 +440,7 @@ def export(
     strict: bool = False,
     jobs: int = 0,
     split: Optional[Split] = None,
+    openings: bool = False,
 ) -> ExportResult: ...
 
 class Annotation(TypedDict):
