@@ -181,8 +181,10 @@ struct TagAt<'t> {
 struct Layout<'t> {
     text: &'t str,
     tags: Vec<TagAt<'t>>,
-    /// The mainline movetext tokens: kind, and bytes.
-    mainline: Vec<(TokenKind<'t>, Range<usize>)>,
+    /// The movetext, not tokenized yet.
+    body: Tokenizer<'t>,
+    /// The mainline movetext tokens: kind, and bytes (read when a repair needs them).
+    mainline: std::cell::OnceCell<Vec<(TokenKind<'t>, Range<usize>)>>,
     /// The line ending of the tag lines.
     newline: &'static str,
 }
@@ -206,16 +208,7 @@ impl<'t> Layout<'t> {
                 at: offset..close,
             });
         });
-        let mut mainline = Vec::new();
-        let mut depth = 0usize;
-        for t in tokens {
-            match t.kind {
-                TokenKind::VariationStart => depth += 1,
-                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
-                kind if depth == 0 => mainline.push((kind, t.offset..t.offset + t.text.len())),
-                _ => {}
-            }
-        }
+        let body = tokens;
         let newline = match tags.first() {
             Some(t) if text[t.at.end..].starts_with("\r\n") => "\r\n",
             _ => "\n",
@@ -223,9 +216,29 @@ impl<'t> Layout<'t> {
         Layout {
             text,
             tags,
-            mainline,
+            body,
+            mainline: std::cell::OnceCell::new(),
             newline,
         }
+    }
+
+    /// The mainline movetext tokens, read the first time they are asked for.
+    fn mainline(&self) -> &[(TokenKind<'t>, Range<usize>)] {
+        self.mainline.get_or_init(|| {
+            let mut mainline = Vec::new();
+            let mut depth = 0usize;
+            for t in self.body.clone() {
+                match t.kind {
+                    TokenKind::VariationStart => depth += 1,
+                    TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+                    kind if depth == 0 => {
+                        mainline.push((kind, t.offset..t.offset + t.text.len()));
+                    }
+                    _ => {}
+                }
+            }
+            mainline
+        })
     }
 
     fn tag(&self, name: &str) -> Option<&TagAt<'t>> {
@@ -234,7 +247,7 @@ impl<'t> Layout<'t> {
 
     /// The result marker ending the main line.
     fn marker(&self) -> Option<(&'t str, Range<usize>)> {
-        match self.mainline.last() {
+        match self.mainline().last() {
             Some((TokenKind::Result(r), at)) => Some((r, at.clone())),
             _ => None,
         }
@@ -503,13 +516,13 @@ fn first_repairs(r: &mut Repairs<'_>, report: &GameReport, opts: &Options) {
         && let Some(offset) = offset_of(text, r.first_line, p)
         && let Some(i) = r
             .layout
-            .mainline
+            .mainline()
             .iter()
             .position(|(_, at)| at.start == offset)
     {
         let mut start = offset;
-        if i > 0 && matches!(r.layout.mainline[i - 1].0, TokenKind::MoveNumber(_)) {
-            start = r.layout.mainline[i - 1].1.start;
+        if i > 0 && matches!(r.layout.mainline()[i - 1].0, TokenKind::MoveNumber(_)) {
+            start = r.layout.mainline()[i - 1].1.start;
         }
         let end = match r.layout.marker() {
             Some((_, at)) if at.start > start => at.start,
@@ -531,8 +544,12 @@ fn first_repairs(r: &mut Repairs<'_>, report: &GameReport, opts: &Options) {
 
 /// The repairs of the result and the ply count, found in the game after the first
 /// repairs (`made` its rows), made on the game as it was.
-fn end_repairs(r: &mut Repairs<'_>, made: &GameRows, fix: FixOptions) {
-    let report = &made.report;
+fn end_repairs(
+    r: &mut Repairs<'_>,
+    report: &GameReport,
+    rows: impl FnOnce() -> GameRows,
+    fix: FixOptions,
+) {
     if report.has_errors() {
         return;
     }
@@ -540,11 +557,12 @@ fn end_repairs(r: &mut Repairs<'_>, made: &GameRows, fix: FixOptions) {
         .layout
         .tag("Result")
         .map(|t| (t.value, t.value_at.clone()));
-    let marker = r.layout.marker();
     let standard = |v: &str| matches!(v, "1-0" | "0-1" | "1/2-1/2");
     if has(report, GameProblemKind::ResultMismatch).is_some() {
+        // The end on the board, from a walk that keeps it (only for these games).
+        let made = rows();
         let result =
-            replayed_result(made).or(tag.as_ref().map(|(v, _)| *v).filter(|v| standard(v)));
+            replayed_result(&made).or(tag.as_ref().map(|(v, _)| *v).filter(|v| standard(v)));
         if let Some(result) = result {
             if let Some((value, at)) = tag
                 && standard(value)
@@ -552,7 +570,7 @@ fn end_repairs(r: &mut Repairs<'_>, made: &GameRows, fix: FixOptions) {
             {
                 r.replace(RepairKind::Result, at, result.to_owned());
             }
-            if let Some((m, at)) = marker
+            if let Some((m, at)) = r.layout.marker()
                 && m != result
             {
                 r.replace(RepairKind::ResultMarker, at, result.to_owned());
@@ -572,13 +590,13 @@ fn end_repairs(r: &mut Repairs<'_>, made: &GameRows, fix: FixOptions) {
 
 /// Repairs `game`'s known faults (see [`RepairKind`]), read under `opts`.
 pub fn fix_game(game: &RawGame, fix: FixOptions, opts: &Options) -> Fixed {
-    let first = game_rows(game, opts, RowOptions::default());
+    let first = validate_game(game, opts);
     if game.too_large.is_some() {
         return Fixed {
             verdict: FixVerdict::Unrepaired,
             repairs: Vec::new(),
             text: None,
-            report: first.report,
+            report: first,
         };
     }
     let text = decode(&game.bytes);
@@ -600,10 +618,10 @@ pub fn fix_game(game: &RawGame, fix: FixOptions, opts: &Options) -> Fixed {
             verdict: FixVerdict::Dropped,
             repairs: r.repairs,
             text: None,
-            report: first.report,
+            report: first,
         };
     }
-    first_repairs(&mut r, &first.report, opts);
+    first_repairs(&mut r, &first, opts);
     let no_tags = r.layout.tags.is_empty();
     let newline = r.layout.newline;
     let again = |edits: &[Edit]| {
@@ -620,11 +638,12 @@ pub fn fix_game(game: &RawGame, fix: FixOptions, opts: &Options) -> Fixed {
             ..game.clone()
         }
     };
-    let made_again =
-        (!r.edits.is_empty()).then(|| game_rows(&again(&r.edits), opts, RowOptions::default()));
-    end_repairs(&mut r, made_again.as_ref().unwrap_or(&first), fix);
+    let cut = (!r.edits.is_empty()).then(|| again(&r.edits));
+    let second = cut.as_ref().map(|g| validate_game(g, opts));
+    let rows = || game_rows(cut.as_ref().unwrap_or(game), opts, RowOptions::default());
+    end_repairs(&mut r, second.as_ref().unwrap_or(&first), rows, fix);
     if r.edits.is_empty() {
-        let verdict = if first.report.has_errors() {
+        let verdict = if first.has_errors() {
             FixVerdict::Unrepaired
         } else {
             FixVerdict::Unchanged
@@ -633,7 +652,7 @@ pub fn fix_game(game: &RawGame, fix: FixOptions, opts: &Options) -> Fixed {
             verdict,
             repairs: Vec::new(),
             text: None,
-            report: first.report,
+            report: first,
         };
     }
     let repaired = again(&r.edits);
@@ -643,7 +662,7 @@ pub fn fix_game(game: &RawGame, fix: FixOptions, opts: &Options) -> Fixed {
             verdict: FixVerdict::Unrepaired,
             repairs: r.repairs,
             text: None,
-            report: first.report,
+            report: first,
         };
     }
     r.repairs.sort_by_key(|rep| rep.kind);
