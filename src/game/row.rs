@@ -48,7 +48,7 @@ pub struct RowOptions {
     /// Each ply row's FEN after the move (most of a plies table's size).
     pub fen: bool,
     /// The game's opening named from its moves, as Lichess names it (the row's
-    /// `opening`): about 5 % more work a game.
+    /// `named_opening`): 14 % more CPU for `validate` (docs/PERFORMANCE.md).
     pub openings: bool,
 }
 

@@ -61,8 +61,8 @@ pub struct RunOptions {
     /// costs throughput on input that comes fast.
     pub eager: bool,
     /// `validate` names each Standard and Crazyhouse game's opening during its walk, as
-    /// Lichess names it ([`crate::opening`]), in its record (`opening`): about 5 % more
-    /// work a game, so only when asked.
+    /// Lichess names it ([`crate::opening`]), in its record (`opening`): 14 % more CPU on
+    /// 20 MB of Lichess games (docs/PERFORMANCE.md), so only when asked.
     pub openings: bool,
 }
 
