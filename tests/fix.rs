@@ -148,9 +148,14 @@ fn repairs_listed_as_text_and_records() {
 /// Mistakes of use: `--json` with the games on stdout; an output that is an input.
 #[test]
 fn outputs_are_safe() {
-    let (_, err, code) = piped(&["pgn", "fix", "--json", FAULTS], "");
-    assert_eq!(code, Some(2));
-    assert!(err.contains("--json writes the repairs to stdout"), "{err}");
+    for args in [
+        &["pgn", "fix", "--json", FAULTS][..],
+        &["pgn", "fix", "--json", "-o", "-", FAULTS],
+    ] {
+        let (_, err, code) = piped(args, "");
+        assert_eq!(code, Some(2));
+        assert!(err.contains("--json writes the repairs to stdout"), "{err}");
+    }
     let dir = temp_dir("fix-safe");
     let copy = dir.join("in.pgn");
     fs::copy(FAULTS, &copy).unwrap();
@@ -186,4 +191,21 @@ fn a_bughouse_result_from_the_ending_board() {
     let (out, _, code) = piped(&["pgn", "fix", "-q", "--dry-run", "-"], &other);
     assert_eq!(code, Some(0));
     assert!(!out.contains("result"), "{out}");
+}
+
+/// Entries of a Chess.com JSON archive (rows, their tags on one line) come out repaired as
+/// PGN writes a game: a tag per line, a blank line, the moves; and read back the same.
+#[test]
+fn repaired_json_entries_are_written_as_pgn() {
+    let archive = "grammar-tests/chesscom/archive.json";
+    let (out, err, _) = piped(&["pgn", "fix", "-q", "--plycount", archive], "");
+    assert!(!out.lines().any(|l| l.contains("] [")), "{out}");
+    assert_eq!(out.matches("[PlyCount ").count(), 4, "{out}{err}");
+    // Every game reads back, valid but the King of the Hill game, left as it was.
+    let (_, err, code) = piped(&["validate", "-"], &out);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("5 games") && err.contains("1 unreadable"),
+        "{err}"
+    );
 }

@@ -397,7 +397,11 @@ impl PyMatch {
             }
         }
         for (name, value) in &self.tags {
-            let known = ["Event", "Site", "Date", "Round", "Result"].contains(&name.as_str())
+            // The match writes its own Result, Variant and start.
+            let known = [
+                "Event", "Site", "Date", "Round", "Result", "Variant", "FEN", "SetUp",
+            ]
+            .contains(&name.as_str())
                 || PLAYERS.contains(&name.as_str());
             if !known {
                 push(&mut out, name, value);

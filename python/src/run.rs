@@ -549,7 +549,7 @@ fn fixed_dict<'py>(
     d.set_item("verdict", f.verdict.name())?;
     let text = match (&f.verdict, &f.text) {
         (FixVerdict::Dropped, _) => None,
-        (FixVerdict::Repaired, Some(text)) => Some(text.clone()),
+        (FixVerdict::Repaired, Some(text)) => Some(copied_text(text.as_bytes(), f.line)),
         _ => Some(copied_text(&f.raw.bytes, f.line)),
     };
     d.set_item("text", text)?;

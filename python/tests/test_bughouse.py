@@ -117,3 +117,13 @@ def test_bpgn_validate_and_replay_records_are_typed_as_for_pgn():
     assert summary["games"] == 1
     number, plies = next(iter(pocketfen.replay(path, emit="san")))
     assert number == 1 and plies[0] == "A e4"
+
+
+def test_the_match_writes_its_own_variant_and_start_once():
+    fen = "6k1/5ppp/8/8/8/8/8/4K3/Q w - - 0 1 | 4k3/8/8/8/8/8/8/4K3/ w - - 0 1"
+    m = pocketfen.Match(fen, tags={"Variant": "bughouse", "FEN": "x", "SetUp": "0", "Event": "e"})
+    m.set_tag("Variant", "Bughouse")
+    written = m.bpgn()
+    assert written.count("[Variant ") == 1 and written.count("[FEN ") == 1 and written.count("[SetUp ") == 1
+    assert '[Event "e"]' in written
+    assert pocketfen.Match.from_bpgn(written).fen() == m.fen()

@@ -101,6 +101,8 @@ enum FixJson<'a> {
         unrepaired: usize,
         repairs: BTreeMap<&'static str, usize>,
         complete: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stream_error: Option<&'a str>,
     },
 }
 
@@ -133,7 +135,11 @@ fn repair_line(file: &str, f: &FixedRecord, r: &Repair) -> String {
 }
 
 pub fn fix(args: &FixArgs) -> Result<bool> {
-    if args.json && args.output.is_none() && !args.dry_run {
+    let to_stdout = args
+        .output
+        .as_deref()
+        .is_none_or(|o| o == std::path::Path::new("-"));
+    if args.json && to_stdout && !args.dry_run {
         anyhow::bail!(
             "--json writes the repairs to stdout: give the games a file with -o, or list the repairs only with --dry-run"
         );
@@ -246,6 +252,13 @@ pub fn fix(args: &FixArgs) -> Result<bool> {
                 }
                 match (&f.verdict, &f.text) {
                     (FixVerdict::Dropped, _) => {}
+                    // A table's row or a JSON entry is written as PGN writes a game,
+                    // its tags one per line.
+                    (FixVerdict::Repaired, Some(text)) if f.line == 0 => {
+                        if let Some(out) = &mut out {
+                            write_raw(&mut out.out, text.as_bytes(), 0)?;
+                        }
+                    }
                     (FixVerdict::Repaired, Some(text)) => {
                         if let Some(out) = &mut out {
                             write_game(&mut out.out, text.as_bytes())?;
@@ -273,7 +286,8 @@ pub fn fix(args: &FixArgs) -> Result<bool> {
                         dropped: file.dropped,
                         unrepaired: file.unrepaired,
                         repairs: file.repairs.iter().map(|(k, n)| (k.name(), *n)).collect(),
-                        complete: !s.interrupted,
+                        complete: s.complete,
+                        stream_error: s.stream_error.as_deref(),
                     };
                     serde_json::to_writer(&mut listed, &rec)?;
                     listed.write_all(b"\n")?;

@@ -187,10 +187,13 @@ struct Layout<'t> {
     mainline: std::cell::OnceCell<Vec<(TokenKind<'t>, Range<usize>)>>,
     /// The line ending of the tag lines.
     newline: &'static str,
+    /// A table's row or a JSON archive's entry: its tags on its first line (line 0),
+    /// its movetext after.
+    row: bool,
 }
 
 impl<'t> Layout<'t> {
-    fn new(text: &'t str) -> Layout<'t> {
+    fn new(text: &'t str, row: bool) -> Layout<'t> {
         let mut tokens = Tokenizer::new(text);
         let mut tags = Vec::new();
         let base = text.as_ptr() as usize;
@@ -209,8 +212,9 @@ impl<'t> Layout<'t> {
             });
         });
         let body = tokens;
-        let newline = match tags.first() {
-            Some(t) if text[t.at.end..].starts_with("\r\n") => "\r\n",
+        // The line ending of the game's first line.
+        let newline = match memchr::memchr(b'\n', text.as_bytes()) {
+            Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => "\r\n",
             _ => "\n",
         };
         Layout {
@@ -219,6 +223,7 @@ impl<'t> Layout<'t> {
             body,
             mainline: std::cell::OnceCell::new(),
             newline,
+            row,
         }
     }
 
@@ -261,15 +266,25 @@ impl<'t> Layout<'t> {
         if after_tag.is_none()
             && let Some(t) = before.iter().find_map(|n| self.tag(n))
         {
+            if self.row {
+                return (t.at.start, "", " ");
+            }
             return (t.at.start, "", self.newline);
         }
         if let Some(t) = after_tag.or_else(|| self.tags.last()) {
+            if self.row {
+                // A table's row has all its tags on its first line.
+                return (t.at.end, " ", "");
+            }
             let rest = &text[t.at.end..];
             let line_end = rest.find('\n').map_or(rest.len(), |i| i + 1);
             if rest[..line_end].trim().is_empty() && line_end > 0 {
                 return (t.at.end + line_end, "", self.newline);
             }
             return (t.at.end, " ", "");
+        }
+        if self.row {
+            return (0, "", "");
         }
         (0, "", self.newline)
     }
@@ -324,7 +339,7 @@ struct Repairs<'t> {
 
 impl<'t> Repairs<'t> {
     fn line(&self, offset: usize) -> usize {
-        self.first_line + memchr::memchr_iter(b'\n', &self.layout.text.as_bytes()[..offset]).count()
+        self.first_line + line_ends(&self.layout.text.as_bytes()[..offset]).count()
     }
 
     fn replace(&mut self, kind: RepairKind, at: Range<usize>, after: String) {
@@ -369,16 +384,27 @@ fn has(report: &GameReport, kind: GameProblemKind) -> Option<&GameProblem> {
 
 /// The byte offset of a problem's line and column in `text` (game on `first_line`).
 fn offset_of(text: &str, first_line: usize, p: &GameProblem) -> Option<usize> {
-    let mut start = 0;
-    for _ in 0..p.line.checked_sub(first_line)? {
-        start += text[start..].find('\n')? + 1;
-    }
+    let skip = p.line.checked_sub(first_line)?;
+    let start = match skip.checked_sub(1) {
+        None => 0,
+        Some(n) => line_ends(text.as_bytes()).nth(n)?,
+    };
     let line = &text[start..];
     let col = line
         .char_indices()
         .nth(p.column.checked_sub(1)?)
         .map_or(line.len(), |(i, _)| i);
     Some(start + col)
+}
+
+/// Where each line of `bytes` after the first starts: after `\n`, `\r\n`, or a lone `\r`,
+/// the line ends the validator counts.
+fn line_ends(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr2_iter(b'\n', b'\r', bytes).filter_map(|i| match bytes[i] {
+        // A `\r` before a `\n` ends its line with that `\n`.
+        b'\r' if bytes.get(i + 1) == Some(&b'\n') => None,
+        _ => Some(i + 1),
+    })
 }
 
 /// The result the board's end gives, if the game ended on the board. A bughouse match's
@@ -564,8 +590,9 @@ fn end_repairs(
         let result =
             replayed_result(&made).or(tag.as_ref().map(|(v, _)| *v).filter(|v| standard(v)));
         if let Some(result) = result {
+            // A tag spelt otherwise (`1–0`, `½-½`) is read as its result, and rewritten.
             if let Some((value, at)) = tag
-                && standard(value)
+                && crate::stream::token::read_result(value.trim()).is_some_and(standard)
                 && value != result
             {
                 r.replace(RepairKind::Result, at, result.to_owned());
@@ -601,7 +628,7 @@ pub fn fix_game(game: &RawGame, fix: FixOptions, opts: &Options) -> Fixed {
     }
     let text = decode(&game.bytes);
     let mut r = Repairs {
-        layout: Layout::new(&text),
+        layout: Layout::new(&text, game.line == 0),
         first_line: game.line,
         edits: Vec::new(),
         repairs: Vec::new(),
@@ -622,7 +649,7 @@ pub fn fix_game(game: &RawGame, fix: FixOptions, opts: &Options) -> Fixed {
         };
     }
     first_repairs(&mut r, &first, opts);
-    let no_tags = r.layout.tags.is_empty();
+    let no_tags = r.layout.tags.is_empty() && game.line > 0;
     let newline = r.layout.newline;
     let again = |edits: &[Edit]| {
         let mut edits = edits.to_vec();

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use serde::Deserialize;
 
 use super::split::{Games, RawGame};
-use super::token::Tokenizer;
+use super::token::{Tokenizer, is_loose_value};
 
 /// Whether `head` starts as a Chess.com archive does: `{`, then the key `"games"` (blanks
 /// and a byte-order mark allowed around). A PGN may start with a `{` comment, but not
@@ -155,6 +155,13 @@ fn game_text(e: &Entry) -> Option<String> {
     }
     let mut line = String::with_capacity(pgn.len() + 128);
     for (name, value) in &tags {
+        if is_loose_value(value) {
+            // A quote not escaped would join the next tags of the line into this value:
+            // escaped, as `pgn convert` writes it.
+            let read = value.replace("\\\"", "\"").replace("\\\\", "\\");
+            push_tag(&mut line, name, &read);
+            continue;
+        }
         // Kept as written: the PGN's values are escaped already.
         if !line.is_empty() {
             line.push(' ');

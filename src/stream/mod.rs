@@ -68,13 +68,21 @@ pub(crate) fn is_standard_fen(fen: &str) -> bool {
         || fen.split_once(" | ") == Some((STANDARD_POCKET_FEN, STANDARD_POCKET_FEN))
 }
 
-/// Whether `source` is a plain file that starts as a Chess.com JSON archive.
+/// Whether `source` is a file that starts as a Chess.com JSON archive, or is named as
+/// JSON (`.json`, compressed or not).
 #[cfg(feature = "serde")]
 pub(crate) fn chesscom_file(source: &Source) -> bool {
     use std::io::Read;
     let Source::Path(p) = source else {
         return false;
     };
+    let name = p.to_string_lossy().to_ascii_lowercase();
+    if [".json", ".json.gz", ".json.zst", ".json.bz2"]
+        .iter()
+        .any(|e| name.ends_with(e))
+    {
+        return true;
+    }
     let mut head = [0u8; 64];
     let n = std::fs::File::open(p)
         .and_then(|mut f| f.read(&mut head))

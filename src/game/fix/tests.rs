@@ -211,3 +211,41 @@ fn a_game_no_repair_makes_valid_is_kept() {
     assert_eq!(f.repairs[0].kind, RepairKind::Round);
     assert!(f.report.has_errors());
 }
+
+#[test]
+fn review_cases_rows_dashes_lone_returns_and_crlf() {
+    // A table's row (line 0): new tags join its tags' line.
+    let row = RawGame {
+        line: 0,
+        ..RawGame::new(b"[Event \"e\"] [Round \"-\"] [Result \"*\"]\n1. e4 e5 *\n".to_vec())
+    };
+    let f = fix_game(
+        &row,
+        FixOptions {
+            plycount: true,
+            ..FixOptions::default()
+        },
+        &Options::default(),
+    );
+    assert_eq!(
+        f.text.as_deref(),
+        Some("[Event \"e\"] [Round \"-\"] [Result \"*\"] [PlyCount \"2\"]\n1. e4 e5 *\n")
+    );
+    // A Result tag spelt with an en dash is read as 1-0 and rewritten with the marker.
+    let (out, _) = fixed("[Round \"1\"]\n[Result \"1\u{2013}0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n");
+    assert_eq!(
+        out,
+        "[Round \"1\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"
+    );
+    // A lone CR ends a line, as the validator counts lines: the cut is still found.
+    let (out, repairs) =
+        fixed("[Round \"1\"]\n[Result \"0-1\"]\n\n1. f3 e5 {a\rb} 2. g4 Qh4# 3. Kf2 0-1\n");
+    assert_eq!(
+        out,
+        "[Round \"1\"]\n[Result \"0-1\"]\n\n1. f3 e5 {a\rb} 2. g4 Qh4# 0-1\n"
+    );
+    assert_eq!(repairs[0].1, 5);
+    // A game without tags in CRLF gets CRLF tags.
+    let (out, _) = fixed("1. e4 *\r\n");
+    assert_eq!(out, "[Round \"-\"]\r\n\r\n1. e4 *\r\n");
+}
