@@ -6,7 +6,9 @@
 #
 #     benches/newest.sh [ROUNDS]        # default 5
 #
-# Rows: validate on the samples' standard, crazyhouse and horde games repeated to 100 MB,
+# Rows: SAN parse + resolve and SAN writing (in process, the best of 5 passes each side:
+# examples/san_speed.rs and the peer's `san`, on the same moves of the samples);
+# validate on the samples' standard, crazyhouse and horde games repeated to 100 MB,
 # and on Lichess games with a clock on every move repeated to 100 MB; pgn-reader's parse
 # alone (the ceiling: pocketfen's validate as a share of it); perft from the start (depth
 # 6) and from a crazyhouse middlegame (depth 5); pocketfen's pgn convert and pgn select
@@ -19,6 +21,7 @@ DATA=target/bench-data
 mkdir -p "$DATA"
 
 cargo build --release --quiet
+cargo build --release --quiet --example san_speed
 POCKETFEN=target/release/pocketfen
 PEER=benches/peer-newest/target/release/pocketfen-peer-newest
 if cargo +nightly --version >/dev/null 2>&1; then
@@ -74,7 +77,7 @@ row() { # WORK A_NAME A B_NAME B TARGET KIND: KIND ratio = B/A (A faster when > 
     awk -v w="$1" -v an="$2" -v a="$3" -v bn="$4" -v b="$5" -v t="$6" 'BEGIN {
         if (a <= 0) { printf "| %s | no time measured |\n", w; exit }
         r = b / a; met = (r >= t) ? "met" : "not met";
-        printf "| %s | %s %.3f s | %s %.3f s | %.2f × | ≥ %s × (%s) |\n", w, an, a, bn, b, r, t, met }'
+        printf "| %s | %s %.4g s | %s %.4g s | %.2f × | ≥ %s × (%s) |\n", w, an, a, bn, b, r, t, met }'
 }
 
 echo "benches/newest.sh: $(date -u +%F), $(nproc) cores, median of $ROUNDS rounds, CPU seconds"
@@ -83,6 +86,21 @@ echo "| work | pocketfen | peer | ratio | target |"
 echo "| --- | --- | --- | --- | --- |"
 V="$POCKETFEN validate -q -j 1"
 if [ -n "$PEER" ]; then
+    SANS=(samples/lichess_standard_2025-05_sample438.pgn samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn
+        samples/lichess_zh_2018_JannLee-CrazyAra.pgn samples/lichess_zh_2017_knightvuillaume-JannLee.pgn)
+    ours=$(target/release/examples/san_speed "${SANS[@]}")
+    theirs=$("$PEER" san "${SANS[@]}")
+    for task in san-parse san-write; do
+        a=$(awk -v t=$task '$1 == t { print $2 }' <<<"$ours")
+        b=$(awk -v t=$task '$1 == t { print $2 }' <<<"$theirs")
+        n=$(awk -v t=$task '$1 == t { print $3 }' <<<"$ours")
+        m=$(awk -v t=$task '$1 == t { print $3 }' <<<"$theirs")
+        [ "$n" = "$m" ] || echo "warning: $task: pocketfen has $n moves, the peer $m" >&2
+        case $task in
+            san-parse) row "SAN parse + resolve, $n moves" pocketfen "$a" "shakmaty 0.30.2" "$b" 1.3 ;;
+            san-write) row "SAN writing, $n moves" pocketfen "$a" "shakmaty 0.30.2" "$b" 1.0 ;;
+        esac
+    done
     read -r a b < <(pair x y -- $V "$MIX" -- "$PEER" validate "$MIX")
     row "validate, mixed 100 MB" pocketfen "$a" "shakmaty 0.30.2" "$b" 1.5
     read -r a b < <(pair x y -- $V "$CLK" -- "$PEER" validate "$CLK")
@@ -98,5 +116,3 @@ read -r a b < <(pair x y -- "$POCKETFEN" pgn convert -q -j 1 --to lichess -o /de
 row "pgn convert against validate" "pgn convert" "$a" validate "$b" 0.75
 read -r a b < <(pair x y -- "$POCKETFEN" pgn select -q -j 1 --tag 'WhiteElo>=2000' -o /dev/null "$MIX" -- $V "$MIX")
 row "pgn select by a tag against validate" "pgn select" "$a" validate "$b" 2
-echo
-echo "SAN parse + resolve and SAN writing against shakmaty 0.30.2 are not in this script yet."

@@ -7,8 +7,13 @@
 //!   crazyhouse and horde games, by their `[Variant]` tag; a game stops at its first
 //!   illegal move), as pocketfen's `validate` replays them; COUNT is the plies played;
 //! - `perft DEPTH [FEN]`: shakmaty's perft from the standard start or a FEN (crazyhouse
-//!   when it has a pocket); COUNT is the leaves.
+//!   when it has a pocket); COUNT is the leaves;
+//! - `san FILE...`: every mainline move of the archives with the position before it
+//!   (collected untimed), then `san-parse` (each SAN text parsed and resolved) and
+//!   `san-write` (each move's SAN written, with its suffix), as pocketfen's
+//!   `examples/san_speed.rs` times its own.
 
+use std::hint::black_box;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
@@ -68,15 +73,7 @@ impl Visitor for Validator {
         ControlFlow::Continue(())
     }
     fn begin_movetext(&mut self, (variant, fen): Self::Tags) -> ControlFlow<u64, Self::Movetext> {
-        let pos = match (variant, fen) {
-            (v, Some(fen)) => {
-                VariantPosition::from_setup(v, fen.into_setup(), CastlingMode::Chess960).ok()
-            }
-            (Variant::Crazyhouse, None) => Some(VariantPosition::Crazyhouse(Crazyhouse::default())),
-            (Variant::Horde, None) => Some(VariantPosition::Horde(Horde::default())),
-            _ => Some(VariantPosition::Chess(Chess::default())),
-        };
-        ControlFlow::Continue((pos, 0))
+        ControlFlow::Continue((start_of(variant, fen), 0))
     }
     fn san(&mut self, (pos, plies): &mut Self::Movetext, san: SanPlus) -> ControlFlow<u64> {
         if let Some(p) = pos {
@@ -95,6 +92,57 @@ impl Visitor for Validator {
     }
     fn end_game(&mut self, (_, plies): Self::Movetext) -> u64 {
         plies
+    }
+}
+
+/// Collects each mainline move with the position before it and its SAN text.
+struct Collect {
+    moves: Vec<(VariantPosition, String, shakmaty::Move)>,
+}
+
+impl Visitor for Collect {
+    type Tags = (Variant, Option<Fen>);
+    type Movetext = Option<VariantPosition>;
+    type Output = ();
+    fn begin_tags(&mut self) -> ControlFlow<(), Self::Tags> {
+        ControlFlow::Continue((Variant::Chess, None))
+    }
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        match name {
+            b"Variant" => tags.0 = variant_of(value.as_bytes()),
+            b"FEN" => tags.1 = Fen::from_ascii(value.as_bytes()).ok(),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, (variant, fen): Self::Tags) -> ControlFlow<(), Self::Movetext> {
+        ControlFlow::Continue(start_of(variant, fen))
+    }
+    fn san(&mut self, pos: &mut Self::Movetext, san: SanPlus) -> ControlFlow<()> {
+        if let Some(p) = pos {
+            match san.san.to_move(p) {
+                Ok(m) => {
+                    let text = shakmaty::san::SanPlus::from_move(p.clone(), m).to_string();
+                    self.moves.push((p.clone(), text, m));
+                    p.play_unchecked(m);
+                }
+                Err(_) => *pos = None,
+            }
+        }
+        ControlFlow::Continue(())
+    }
+    fn end_game(&mut self, _: Self::Movetext) {}
+}
+
+/// A game's start: its FEN in its variant, or the variant's start.
+fn start_of(variant: Variant, fen: Option<Fen>) -> Option<VariantPosition> {
+    match (variant, fen) {
+        (v, Some(fen)) => {
+            VariantPosition::from_setup(v, fen.into_setup(), CastlingMode::Chess960).ok()
+        }
+        (Variant::Crazyhouse, None) => Some(VariantPosition::Crazyhouse(Crazyhouse::default())),
+        (Variant::Horde, None) => Some(VariantPosition::Horde(Horde::default())),
+        _ => Some(VariantPosition::Chess(Chess::default())),
     }
 }
 
@@ -138,6 +186,48 @@ fn main() {
                 v.illegal
             );
         }
+        ["san", paths @ ..] if !paths.is_empty() => {
+            let mut c = Collect { moves: Vec::new() };
+            for path in paths {
+                let bytes = read(path);
+                let mut reader = Reader::new(bytes.as_slice());
+                while let Ok(Some(())) = reader.read_game(&mut c) {}
+            }
+            // The best of 5 passes, each over every move.
+            let (mut found, mut best) = (0usize, f64::MAX);
+            for _ in 0..5 {
+                let start = Instant::now();
+                found = 0;
+                for (pos, text, _) in &c.moves {
+                    if let Ok(san) = shakmaty::san::SanPlus::from_ascii(black_box(text.as_bytes()))
+                        && san.san.to_move(pos).is_ok()
+                    {
+                        found += 1;
+                    }
+                }
+                best = best.min(start.elapsed().as_secs_f64());
+            }
+            println!("san-parse {best:.6} {found}");
+            let mut out = String::with_capacity(16);
+            let (mut bytes, mut best) = (0usize, f64::MAX);
+            for _ in 0..5 {
+                let start = Instant::now();
+                bytes = 0;
+                for (pos, _, m) in &c.moves {
+                    out.clear();
+                    use std::fmt::Write as _;
+                    // shakmaty's `SanPlus::from_move` takes the position by value.
+                    let _ = write!(
+                        out,
+                        "{}",
+                        shakmaty::san::SanPlus::from_move(pos.clone(), *m)
+                    );
+                    bytes += black_box(out.len());
+                }
+                best = best.min(start.elapsed().as_secs_f64());
+            }
+            println!("san-write {best:.6} {} ({bytes} bytes)", c.moves.len());
+        }
         ["perft", depth, rest @ ..] => {
             let depth: u32 = depth.parse().expect("a depth");
             let pos: VariantPosition = match rest.first() {
@@ -158,7 +248,9 @@ fn main() {
             println!("perft {:.6} {nodes}", start.elapsed().as_secs_f64());
         }
         _ => {
-            eprintln!("usage: peer-newest parse FILE | validate FILE | perft DEPTH [FEN]");
+            eprintln!(
+                "usage: peer-newest parse FILE | validate FILE | san FILE... | perft DEPTH [FEN]"
+            );
             std::process::exit(2);
         }
     }
