@@ -542,7 +542,15 @@ impl<'t> Visitor<'t> for Rows<'t> {
                     pair.play_unchecked(board, m);
                     pair_fen(pair)
                 }
-                _ => after.to_setup().display(FenDialect::Lichess).to_string(),
+                _ => {
+                    // Written straight into a string of its size: no formatter, no growth.
+                    let mut fen = String::with_capacity(96);
+                    after
+                        .to_setup()
+                        .display(FenDialect::Lichess)
+                        .append_to(&mut fen);
+                    fen
+                }
             });
         }
         ControlFlow::Continue(())
@@ -667,9 +675,11 @@ impl Visitor<'_> for NoVisit {}
 /// A bughouse match's FEN pair in Lichess's dialect.
 fn pair_fen(m: &Match) -> String {
     let pair = [BoardId::A, BoardId::B].map(|b| m.board(b).to_setup());
+    let mut fen = String::with_capacity(192);
     Fen::Pair(Box::new(pair))
         .display(FenDialect::Lichess)
-        .to_string()
+        .append_to(&mut fen);
+    fen
 }
 
 #[cfg(test)]

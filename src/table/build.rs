@@ -262,6 +262,11 @@ impl Rows for GamesBuilder {
     fn schema(&self) -> SchemaRef {
         Arc::clone(&self.schema)
     }
+
+    /// The movetext, the Site (a game's URL) and the numbers that place a game.
+    fn plain_columns(&self) -> &'static [&'static str] {
+        &["movetext", "Site", "game", "line", "problem_line"]
+    }
 }
 
 /// The plies table's rows, gathered column by column.
@@ -309,32 +314,39 @@ impl std::fmt::Debug for PliesBuilder {
 impl PliesBuilder {
     /// An empty table, with a `fen` column when `fen`.
     pub fn new(fen: bool) -> PliesBuilder {
+        PliesBuilder::with_capacity(fen, 0)
+    }
+
+    /// An empty table with room for `rows` plies in every column, so that a batch's
+    /// columns grow without copies when it is about as large as the last one.
+    fn with_capacity(fen: bool, rows: usize) -> PliesBuilder {
+        let strings = |bytes: usize| StringBuilder::with_capacity(rows, rows * bytes);
         PliesBuilder {
             schema: plies_schema(fen),
             fen,
-            file: StringBuilder::new(),
-            game: Int64Builder::new(),
-            site: StringBuilder::new(),
-            ply: Int32Builder::new(),
-            board: StringBuilder::new(),
-            move_number: Int32Builder::new(),
-            side: StringBuilder::new(),
-            san: StringBuilder::new(),
-            uci: StringBuilder::new(),
-            is_drop: BooleanBuilder::new(),
-            piece: StringBuilder::new(),
-            captured: StringBuilder::new(),
-            promotion: StringBuilder::new(),
-            check: BooleanBuilder::new(),
-            mate: BooleanBuilder::new(),
-            white_pocket: StringBuilder::new(),
-            black_pocket: StringBuilder::new(),
-            clock: Float64Builder::new(),
-            elapsed: Float64Builder::new(),
-            eval_cp: Int32Builder::new(),
-            eval_mate: Int16Builder::new(),
-            nags: ListBuilder::new(UInt8Builder::new()),
-            fens: StringBuilder::new(),
+            file: strings(16),
+            game: Int64Builder::with_capacity(rows),
+            site: strings(32),
+            ply: Int32Builder::with_capacity(rows),
+            board: strings(0),
+            move_number: Int32Builder::with_capacity(rows),
+            side: strings(5),
+            san: strings(5),
+            uci: strings(4),
+            is_drop: BooleanBuilder::with_capacity(rows),
+            piece: strings(1),
+            captured: strings(0),
+            promotion: strings(0),
+            check: BooleanBuilder::with_capacity(rows),
+            mate: BooleanBuilder::with_capacity(rows),
+            white_pocket: strings(0),
+            black_pocket: strings(0),
+            clock: Float64Builder::with_capacity(rows),
+            elapsed: Float64Builder::with_capacity(rows),
+            eval_cp: Int32Builder::with_capacity(rows),
+            eval_mate: Int16Builder::with_capacity(rows),
+            nags: ListBuilder::with_capacity(UInt8Builder::new(), rows),
+            fens: if fen { strings(60) } else { strings(0) },
             letters: String::with_capacity(32),
             rows: 0,
             bytes: 0,
@@ -409,42 +421,53 @@ impl Rows for PliesBuilder {
         self.bytes
     }
 
-    /// The rows gathered as a batch; the builder starts again empty.
+    /// The rows gathered as a batch; the builder starts again empty, with room for as
+    /// many rows as this batch had.
     fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
+        let fresh = PliesBuilder::with_capacity(self.fen, self.rows);
+        let mut full = std::mem::replace(self, fresh);
         let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(self.file.finish()),
-            Arc::new(self.game.finish()),
-            Arc::new(self.site.finish()),
-            Arc::new(self.ply.finish()),
-            Arc::new(self.board.finish()),
-            Arc::new(self.move_number.finish()),
-            Arc::new(self.side.finish()),
-            Arc::new(self.san.finish()),
-            Arc::new(self.uci.finish()),
-            Arc::new(self.is_drop.finish()),
-            Arc::new(self.piece.finish()),
-            Arc::new(self.captured.finish()),
-            Arc::new(self.promotion.finish()),
-            Arc::new(self.check.finish()),
-            Arc::new(self.mate.finish()),
-            Arc::new(self.white_pocket.finish()),
-            Arc::new(self.black_pocket.finish()),
-            Arc::new(self.clock.finish()),
-            Arc::new(self.elapsed.finish()),
-            Arc::new(self.eval_cp.finish()),
-            Arc::new(self.eval_mate.finish()),
-            Arc::new(self.nags.finish()),
+            Arc::new(full.file.finish()),
+            Arc::new(full.game.finish()),
+            Arc::new(full.site.finish()),
+            Arc::new(full.ply.finish()),
+            Arc::new(full.board.finish()),
+            Arc::new(full.move_number.finish()),
+            Arc::new(full.side.finish()),
+            Arc::new(full.san.finish()),
+            Arc::new(full.uci.finish()),
+            Arc::new(full.is_drop.finish()),
+            Arc::new(full.piece.finish()),
+            Arc::new(full.captured.finish()),
+            Arc::new(full.promotion.finish()),
+            Arc::new(full.check.finish()),
+            Arc::new(full.mate.finish()),
+            Arc::new(full.white_pocket.finish()),
+            Arc::new(full.black_pocket.finish()),
+            Arc::new(full.clock.finish()),
+            Arc::new(full.elapsed.finish()),
+            Arc::new(full.eval_cp.finish()),
+            Arc::new(full.eval_mate.finish()),
+            Arc::new(full.nags.finish()),
         ];
-        if self.fen {
-            columns.push(Arc::new(self.fens.finish()));
+        if full.fen {
+            columns.push(Arc::new(full.fens.finish()));
         }
-        self.rows = 0;
-        self.bytes = 0;
-        RecordBatch::try_new(Arc::clone(&self.schema), columns)
+        RecordBatch::try_new(full.schema, columns)
     }
 
     /// The table's schema.
     fn schema(&self) -> SchemaRef {
         Arc::clone(&self.schema)
+    }
+
+    /// The FEN after each move, since a position seldom comes back; the Site and the
+    /// game's number, whose runs (one value on each of a game's plies) the codec
+    /// compresses for less than a dictionary's hashing of every value. The other
+    /// columns repeat (a few thousand moves, a few pockets), and their dictionary
+    /// pages cost less to write than the codec's work on plain ones, and make the
+    /// file smaller (callgrind, docs/PERFORMANCE.md).
+    fn plain_columns(&self) -> &'static [&'static str] {
+        &["fen", "Site", "game"]
     }
 }

@@ -33,6 +33,11 @@ pub trait Rows {
     fn finish(&mut self) -> Result<RecordBatch, ArrowError>;
     /// The table's schema.
     fn schema(&self) -> SchemaRef;
+    /// Its columns whose values seldom repeat: written in plain pages, since a
+    /// dictionary would be tried on every value and dropped.
+    fn plain_columns(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// How a table's pages are compressed. Every Parquet reader (pyarrow, Polars, DuckDB,
@@ -117,8 +122,9 @@ pub struct WriteOptions {
     pub batch_rows: usize,
     /// Bytes gathered before they are handed over, whatever their number of rows.
     pub batch_bytes: usize,
-    /// Dictionary pages for the columns whose values repeat (`false`: plain pages,
-    /// which zstd compresses; cheaper to write when most values are short).
+    /// Dictionary pages for the columns whose values repeat, but for the table's
+    /// [`Rows::plain_columns`] (`false`: plain pages everywhere, which the codec
+    /// compresses).
     pub dictionary: bool,
 }
 
@@ -137,7 +143,7 @@ impl WriteOptions {
         row_group_rows: 1 << 20,
         batch_rows: 1 << 16,
         batch_bytes: 16 << 20,
-        dictionary: false,
+        dictionary: true,
     };
 }
 
@@ -166,8 +172,7 @@ impl<R: Rows, W: Write + Send> TableWriter<R, W> {
             .set_max_row_group_row_count(Some(options.row_group_rows))
             .set_dictionary_enabled(options.dictionary)
             .set_created_by(format!("pocketfen {}", env!("CARGO_PKG_VERSION")));
-        // Columns of values that seldom repeat: a dictionary would be tried and dropped.
-        for column in ["movetext", "Site", "game", "line", "problem_line"] {
+        for &column in rows.plain_columns() {
             props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
         }
         // Columns whose minimum and maximum tell a reader nothing (every page holds
@@ -188,13 +193,6 @@ impl<R: Rows, W: Write + Send> TableWriter<R, W> {
         ] {
             props = props
                 .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
-        }
-        // The plies table's columns that repeat a game's value on every ply: a
-        // dictionary page makes them small, and leaves zstd little to do.
-        if !options.dictionary {
-            for column in ["file", "Site", "game"] {
-                props = props.set_column_dictionary_enabled(ColumnPath::from(column), true);
-            }
         }
         let props = props.build();
         let writer = ArrowWriter::try_new(out, rows.schema(), Some(props))?;
