@@ -177,3 +177,78 @@ fn the_readme_names_the_librarys_dependencies() {
         "the README names {said:?}; the library has {deps:?}"
     );
 }
+
+/// The examples of docs/COMMANDS.md whose output the page shows: each `$ pocketfen …`
+/// line of a code block with lines after it, and those lines.
+fn shown_examples(page: &str) -> Vec<(String, Vec<String>)> {
+    let mut found: Vec<(String, Vec<String>)> = Vec::new();
+    let mut in_block = false;
+    let mut current: Option<(String, Vec<String>)> = None;
+    for line in page.lines() {
+        if line.starts_with("```") {
+            in_block = !in_block;
+            found.extend(current.take());
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ ") {
+            found.extend(current.take());
+            current = Some((command.to_owned(), Vec::new()));
+        } else if let Some((_, shown)) = &mut current {
+            shown.push(line.to_owned());
+        }
+    }
+    found
+        .into_iter()
+        .filter(|(command, shown)| command.starts_with("pocketfen ") && !shown.is_empty())
+        .collect()
+}
+
+/// docs/COMMANDS.md's examples print what the page shows: each is run by `sh` from the
+/// project's root with this build's binary first on `PATH`, and its standard output
+/// compared with the lines shown, whole, or its first lines when the last one shown is
+/// `…`.
+#[test]
+fn the_tour_examples_print_what_the_page_shows() {
+    let page = std::fs::read_to_string("docs/COMMANDS.md").unwrap();
+    let examples = shown_examples(&page);
+    assert!(examples.len() >= 8, "{examples:?}");
+    let bin = Path::new(env!("CARGO_BIN_EXE_pocketfen"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (command, shown) in examples {
+        let out = std::process::Command::new("sh")
+            .args(["-c", &command])
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8(out.stdout).unwrap();
+        let printed: Vec<&str> = printed.lines().collect();
+        match shown.split_last() {
+            Some((last, first)) if last == "…" => {
+                assert!(
+                    printed.len() > first.len() && printed[..first.len()] == *first,
+                    "`{command}` printed {printed:?}, the page shows {shown:?}"
+                );
+            }
+            _ => assert_eq!(printed, shown, "`{command}`"),
+        }
+    }
+}
+
+#[test]
+fn examples_are_read_from_code_blocks_only() {
+    let page = "$ pocketfen not-in-a-block\nx\n```sh\n$ pocketfen a\none\ntwo\n$ pocketfen b > f\n$ curl x | pocketfen c\ny\n```\n";
+    assert_eq!(
+        shown_examples(page),
+        [(
+            "pocketfen a".to_owned(),
+            vec!["one".to_owned(), "two".to_owned()]
+        )]
+    );
+}

@@ -573,8 +573,9 @@ fn fixed_dict<'py>(
     Ok(d.into_any())
 }
 
-/// A game's text as it was read; a table's row (line 0, its tags on one line) as PGN
-/// writes a game, a tag per line.
+/// A game's text as it was read, its Latin-1 bytes read as the characters they are (as
+/// every command reads them); a table's row (line 0, its tags on one line) as PGN writes
+/// a game, a tag per line.
 fn copied_text(bytes: &[u8], line: usize) -> String {
-    String::from_utf8_lossy(&pocketfen::stream::copied_game(bytes, line)).into_owned()
+    pocketfen::game::game_text(&pocketfen::stream::copied_game(bytes, line)).into_owned()
 }

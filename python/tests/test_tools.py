@@ -157,3 +157,17 @@ def test_chesscom_json_archives_are_read_as_the_command_line_reads_them(pocketfe
     # select gives the crazyhouse entry as PGN, its Link from the JSON's url.
     games = list(pocketfen.select(CHESSCOM, variant="crazyhouse"))
     assert len(games) == 1 and '[Link "https://www.chess.com/game/live/160000003"]' in games[0]
+
+
+def test_latin1_games_come_back_with_their_characters(tmp_path):
+    # An old archive's Latin-1 names (`é` is the byte E9), read as every command reads
+    # them: as the Latin-1 characters they are, not replaced.
+    game = '[Event "Caf\xe9 Ren\xe9"]\n[White "M\xfcller"]\n[Black "Ba"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+    source = tmp_path / "latin1.pgn"
+    source.write_bytes(game.encode("latin-1"))
+    # The game has no Round tag: fix repairs it, and its text is the repaired one.
+    fixed = list(pocketfen.fix(source))[0]
+    assert fixed["verdict"] == "repaired" and '[Round "-"]' in fixed["text"]
+    for text in (list(pocketfen.select(source))[0], list(pocketfen.dedupe(source))[0], fixed["text"]):
+        assert '[Event "Café René"]' in text and '[White "Müller"]' in text
+        assert "\ufffd" not in text

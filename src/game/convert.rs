@@ -20,7 +20,7 @@ use std::ops::ControlFlow;
 
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
-use super::validate::{decode, visit_text};
+use super::validate::{game_text, visit_text};
 use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
@@ -629,7 +629,7 @@ impl Default for Rewrite {
 /// same options (variations are always validated here), and under `strict` only those
 /// it accepts without a warning.
 pub fn convert_game(game: &RawGame, to: &Rewrite, opts: &Options) -> Converted {
-    let text = decode(&game.bytes);
+    let text = game_text(&game.bytes);
     if game.too_large.is_some()
         || game.bytes.starts_with(&[0xff, 0xfe])
         || game.bytes.starts_with(&[0xfe, 0xff])

@@ -25,7 +25,7 @@ use super::convert::Target;
 use super::header::{Options, unescape};
 use super::problem::{GameProblem, GameProblemKind, GameReport};
 use super::row::{BoardEnd, GameRows, RowOptions, game_rows};
-use super::validate::{decode, validate_game};
+use super::validate::{game_text, validate_game};
 use crate::position::Position;
 use crate::setup::Setup;
 use crate::stream::RawGame;
@@ -626,7 +626,7 @@ pub fn fix_game(game: &RawGame, fix: FixOptions, opts: &Options) -> Fixed {
             report: first,
         };
     }
-    let text = decode(&game.bytes);
+    let text = game_text(&game.bytes);
     let mut r = Repairs {
         layout: Layout::new(&text, game.line == 0),
         first_line: game.line,

@@ -49,5 +49,5 @@ pub use row::{
     BoardEnd, FirstProblem, GameRow, GameRows, PlyRow, RowOptions, game_rows, pocket_letters,
 };
 pub use select::{Chosen, Compare, Ending, Reaches, Selection, TagCriterion, TagTest, select_game};
-pub use validate::{validate_game, validate_str, visit_game, visit_text};
+pub use validate::{game_text, validate_game, validate_str, visit_game, visit_text};
 pub use visitor::{Skip, Visitor};

@@ -25,7 +25,7 @@ use std::ops::ControlFlow;
 use super::annotation::{Annotations, Eval, has_command, read_annotations};
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
-use super::validate::{decode, visit_game, visit_text};
+use super::validate::{game_text, visit_game, visit_text};
 use super::visitor::{Skip, Visitor};
 use crate::board::Board;
 use crate::bughouse::{BoardId, Match};
@@ -606,7 +606,7 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
             report,
         };
     }
-    let text = decode(&game.bytes);
+    let text = game_text(&game.bytes);
     let mut rows = Rows {
         text: &text,
         asked,

@@ -54,10 +54,16 @@ pub fn validate_str(text: &str, opts: &Options) -> Vec<GameReport> {
         .collect()
 }
 
-/// The game's text: UTF-8 as a rule; anything else (Latin-1 names) is read lossily.
-/// The game's text: UTF-8 as a rule; a byte that is not (a Latin-1 name from an old
-/// archive) is read as the Latin-1 character it is, so nothing is lost.
-pub(crate) fn decode(bytes: &[u8]) -> Cow<'_, str> {
+/// A game's text as every command reads it: UTF-8 as a rule; a byte that is not (a
+/// Latin-1 name from an old archive) is read as the Latin-1 character it is, so nothing
+/// is lost.
+///
+/// ```
+/// use pocketfen::game::game_text;
+/// assert_eq!(game_text(b"[White \"Caf\xe9\"]"), "[White \"Café\"]");
+/// assert_eq!(game_text("[White \"Café\"]".as_bytes()), "[White \"Café\"]");
+/// ```
+pub fn game_text(bytes: &[u8]) -> Cow<'_, str> {
     let first = match std::str::from_utf8(bytes) {
         Ok(text) => return Cow::Borrowed(text),
         Err(e) => e,
@@ -93,7 +99,7 @@ pub fn visit_game<V: for<'t> Visitor<'t>>(
     if let Some(size) = game.too_large {
         return too_large(game, size);
     }
-    let text = decode(&game.bytes);
+    let text = game_text(&game.bytes);
     let utf16 = game.bytes.starts_with(&[0xff, 0xfe]) || game.bytes.starts_with(&[0xfe, 0xff]);
     walk(game.number, game.line, &text, utf16, opts, visitor)
 }
