@@ -63,7 +63,8 @@ pub enum RepairKind {
     MovesAfterEnd,
     /// The Result tag, set to the replayed end.
     Result,
-    /// The movetext's result marker, set to the Result.
+    /// The movetext's result marker, set to the Result (added after the last move when
+    /// the movetext has none).
     ResultMarker,
     /// `[PlyCount]` added or corrected ([`FixOptions::plycount`]).
     PlyCount,
@@ -342,6 +343,36 @@ impl<'t> Repairs<'t> {
         self.first_line + line_ends(&self.layout.text.as_bytes()[..offset]).count()
     }
 
+    /// Writes `result` as the movetext's marker after its last token when it has none
+    /// (a game without moves is left as it is).
+    fn add_marker(&mut self, result: &str) {
+        if self.layout.marker().is_some() {
+            return;
+        }
+        let Some(end) = self.layout.mainline().last().map(|(_, at)| at.end) else {
+            return;
+        };
+        self.repairs.push(Repair {
+            kind: RepairKind::ResultMarker,
+            line: self.line(end),
+            before: String::new(),
+            after: result.to_owned(),
+        });
+        // Moves cut after the end up to there: the marker takes their place.
+        if let Some(cut) = self
+            .edits
+            .iter_mut()
+            .find(|e| e.at.end == end && e.at.start < end && e.text.is_empty())
+        {
+            cut.text = result.to_owned();
+        } else {
+            self.edits.push(Edit {
+                at: end..end,
+                text: format!(" {result}"),
+            });
+        }
+    }
+
     fn replace(&mut self, kind: RepairKind, at: Range<usize>, after: String) {
         let before = self.layout.text[at.clone()].to_owned();
         self.repairs.push(Repair {
@@ -602,7 +633,13 @@ fn end_repairs(
             {
                 r.replace(RepairKind::ResultMarker, at, result.to_owned());
             }
+            r.add_marker(result);
         }
+    } else if let Some((value, _)) = &tag
+        && let Some(result) = crate::stream::token::read_result(value.trim())
+    {
+        // No disagreement: a missing marker is the Result tag's (`*` too).
+        r.add_marker(result);
     }
     if fix.plycount {
         let plies = report.plies.to_string();

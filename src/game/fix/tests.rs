@@ -73,16 +73,24 @@ fn moves_after_the_end_are_cut() {
             String::new()
         )]
     );
-    // Cut, and then the result set from the end; no marker: cut to the end.
+    // Cut, and then the result set from the end; no marker: cut to the end, and the
+    // marker put in the moves' place.
     let (out, repairs) = fixed(&format!(
         "{ROSTER}[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2\n"
     ));
     assert_eq!(
         out,
-        format!("{ROSTER}[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# \n")
+        format!("{ROSTER}[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n")
     );
     let kinds: Vec<_> = repairs.iter().map(|r| r.0).collect();
-    assert_eq!(kinds, [RepairKind::MovesAfterEnd, RepairKind::Result]);
+    assert_eq!(
+        kinds,
+        [
+            RepairKind::MovesAfterEnd,
+            RepairKind::Result,
+            RepairKind::ResultMarker
+        ]
+    );
 }
 
 #[test]
@@ -248,4 +256,44 @@ fn review_cases_rows_dashes_lone_returns_and_crlf() {
     // A game without tags in CRLF gets CRLF tags.
     let (out, _) = fixed("1. e4 *\r\n");
     assert_eq!(out, "[Round \"-\"]\r\n\r\n1. e4 *\r\n");
+}
+
+#[test]
+fn a_missing_marker_is_the_result_tags() {
+    let mate = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#";
+    let (out, repairs) = fixed(&format!("{ROSTER}[Result \"1-0\"]\n\n{mate}\n"));
+    assert_eq!(out, format!("{ROSTER}[Result \"1-0\"]\n\n{mate} 1-0\n"));
+    assert_eq!(
+        repairs,
+        [(RepairKind::ResultMarker, 7, String::new(), "1-0".into())]
+    );
+    // After a last comment; `*` too.
+    let (out, _) = fixed(&format!("{ROSTER}[Result \"*\"]\n\n1. e4 {{on}}\n"));
+    assert!(out.ends_with("1. e4 {on} *\n"), "{out}");
+    // A result that disagrees with the board: the tag and the new marker follow the board.
+    let (out, repairs) = fixed(&format!(
+        "{ROSTER}[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4#\n"
+    ));
+    assert!(
+        out.ends_with("[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"),
+        "{out}"
+    );
+    let kinds: Vec<RepairKind> = repairs.iter().map(|r| r.0).collect();
+    assert_eq!(kinds, [RepairKind::Result, RepairKind::ResultMarker]);
+    // Moves after the end cut: the marker takes their place.
+    let (out, repairs) = fixed(&format!(
+        "{ROSTER}[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2 Qxh2\n"
+    ));
+    assert!(out.ends_with("\n\n1. f3 e5 2. g4 Qh4# 0-1\n"), "{out}");
+    let kinds: Vec<RepairKind> = repairs.iter().map(|r| r.0).collect();
+    assert_eq!(kinds, [RepairKind::MovesAfterEnd, RepairKind::ResultMarker]);
+    // Without a Result tag, or without moves, nothing is added.
+    let untagged = "[Event \"e\"]\n[Round \"1\"]\n\n1. e4 e5\n";
+    let f = fix(untagged, FixOptions::default());
+    assert_eq!(f.verdict, FixVerdict::Unchanged, "{f:?}");
+    let empty = format!("{ROSTER}[Result \"1-0\"]\n\n");
+    assert_eq!(
+        fix(&empty, FixOptions::default()).verdict,
+        FixVerdict::Unchanged
+    );
 }
