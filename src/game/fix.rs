@@ -349,8 +349,18 @@ impl<'t> Repairs<'t> {
         if self.layout.marker().is_some() {
             return;
         }
-        let Some(end) = self.layout.mainline().last().map(|(_, at)| at.end) else {
+        let Some((last, end)) = self
+            .layout
+            .mainline()
+            .last()
+            .map(|(kind, at)| (*kind, at.end))
+        else {
             return;
+        };
+        // A `;` comment runs to the end of its line: the marker goes on the next.
+        let space = match last {
+            TokenKind::LineComment(_) => self.layout.newline,
+            _ => " ",
         };
         self.repairs.push(Repair {
             kind: RepairKind::ResultMarker,
@@ -368,7 +378,7 @@ impl<'t> Repairs<'t> {
         } else {
             self.edits.push(Edit {
                 at: end..end,
-                text: format!(" {result}"),
+                text: format!("{space}{result}"),
             });
         }
     }

@@ -287,6 +287,15 @@ fn a_missing_marker_is_the_result_tags() {
     assert!(out.ends_with("\n\n1. f3 e5 2. g4 Qh4# 0-1\n"), "{out}");
     let kinds: Vec<RepairKind> = repairs.iter().map(|r| r.0).collect();
     assert_eq!(kinds, [RepairKind::MovesAfterEnd, RepairKind::ResultMarker]);
+    // After a `;` comment, on the next line (CRLF kept).
+    let (out, _) = fixed(&format!("{ROSTER}[Result \"1-0\"]\n\n{mate} ; mate\n"));
+    assert!(out.ends_with(&format!("{mate} ; mate\n1-0\n")), "{out}");
+    let crlf = format!("{ROSTER}[Result \"1-0\"]\n\n{mate} ; mate\n").replace('\n', "\r\n");
+    let (out, _) = fixed(&crlf);
+    assert!(
+        out.ends_with(&format!("{mate} ; mate\r\n1-0\r\n")),
+        "{out:?}"
+    );
     // Without a Result tag, or without moves, nothing is added.
     let untagged = "[Event \"e\"]\n[Round \"1\"]\n\n1. e4 e5\n";
     let f = fix(untagged, FixOptions::default());
