@@ -202,7 +202,13 @@ fn shown_examples(page: &str) -> Vec<(String, Vec<String>)> {
     }
     found
         .into_iter()
-        .filter(|(command, shown)| command.starts_with("pocketfen ") && !shown.is_empty())
+        // Commands that write files (`>`, `-o`) are never run, whatever follows them.
+        .filter(|(command, shown)| {
+            command.starts_with("pocketfen ")
+                && !shown.is_empty()
+                && !command.contains('>')
+                && !command.contains(" -o ")
+        })
         .collect()
 }
 
@@ -243,7 +249,7 @@ fn the_tour_examples_print_what_the_page_shows() {
 
 #[test]
 fn examples_are_read_from_code_blocks_only() {
-    let page = "$ pocketfen not-in-a-block\nx\n```sh\n$ pocketfen a\none\ntwo\n$ pocketfen b > f\n$ curl x | pocketfen c\ny\n```\n";
+    let page = "$ pocketfen not-in-a-block\nx\n```sh\n$ pocketfen a\none\ntwo\n$ pocketfen b > f\nz\n$ pocketfen d -o f\nw\n$ curl x | pocketfen c\ny\n```\n";
     assert_eq!(
         shown_examples(page),
         [(

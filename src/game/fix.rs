@@ -251,12 +251,25 @@ impl<'t> Layout<'t> {
         self.tags.iter().find(|t| t.name == name)
     }
 
-    /// The result marker ending the main line.
+    /// The result marker ending the main line (comments, NAGs or variations may follow
+    /// it).
     fn marker(&self) -> Option<(&'t str, Range<usize>)> {
-        match self.mainline().last() {
-            Some((TokenKind::Result(r), at)) => Some((r, at.clone())),
-            _ => None,
-        }
+        self.mainline()
+            .iter()
+            .rev()
+            .find_map(|(kind, at)| match kind {
+                TokenKind::Result(r) => Some((*r, at.clone())),
+                _ => None,
+            })
+    }
+
+    /// The last token of the movetext, at any depth (a variation's `)` too): its kind
+    /// and where it ends.
+    fn last_token(&self) -> Option<(TokenKind<'t>, usize)> {
+        self.body
+            .clone()
+            .last()
+            .map(|t| (t.kind, t.offset + t.text.len()))
     }
 
     /// Where a new tag goes after `after` (the first of them the game has), or before
@@ -346,41 +359,48 @@ impl<'t> Repairs<'t> {
     /// Writes `result` as the movetext's marker after its last token when it has none
     /// (a game without moves is left as it is).
     fn add_marker(&mut self, result: &str) {
-        if self.layout.marker().is_some() {
+        if self.layout.marker().is_some()
+            || !self
+                .layout
+                .mainline()
+                .iter()
+                .any(|(kind, _)| matches!(kind, TokenKind::Move(_)))
+        {
             return;
         }
-        let Some((last, end)) = self
-            .layout
-            .mainline()
-            .last()
-            .map(|(kind, at)| (*kind, at.end))
-        else {
+        let Some((last, end)) = self.layout.last_token() else {
             return;
         };
-        // A `;` comment runs to the end of its line: the marker goes on the next.
-        let space = match last {
-            TokenKind::LineComment(_) => self.layout.newline,
-            _ => " ",
+        // Moves cut after the end up to there: the marker takes their place.
+        let cut = self
+            .edits
+            .iter()
+            .position(|e| e.at.start < end && e.at.end >= end && e.text.is_empty());
+        let line = match cut {
+            Some(i) => {
+                let start = self.edits[i].at.start;
+                self.edits[i].text = result.to_owned();
+                self.line(start)
+            }
+            None => {
+                // A `;` comment runs to the end of its line: the marker goes on the next.
+                let space = match last {
+                    TokenKind::LineComment(_) => self.layout.newline,
+                    _ => " ",
+                };
+                self.edits.push(Edit {
+                    at: end..end,
+                    text: format!("{space}{result}"),
+                });
+                self.line(end) + usize::from(space != " ")
+            }
         };
         self.repairs.push(Repair {
             kind: RepairKind::ResultMarker,
-            line: self.line(end),
+            line,
             before: String::new(),
             after: result.to_owned(),
         });
-        // Moves cut after the end up to there: the marker takes their place.
-        if let Some(cut) = self
-            .edits
-            .iter_mut()
-            .find(|e| e.at.end == end && e.at.start < end && e.text.is_empty())
-        {
-            cut.text = result.to_owned();
-        } else {
-            self.edits.push(Edit {
-                at: end..end,
-                text: format!("{space}{result}"),
-            });
-        }
     }
 
     fn replace(&mut self, kind: RepairKind, at: Range<usize>, after: String) {
@@ -646,7 +666,7 @@ fn end_repairs(
             r.add_marker(result);
         }
     } else if let Some((value, _)) = &tag
-        && let Some(result) = crate::stream::token::read_result(value.trim())
+        && let Some(result) = crate::stream::token::read_result(value)
     {
         // No disagreement: a missing marker is the Result tag's (`*` too).
         r.add_marker(result);

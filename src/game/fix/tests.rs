@@ -296,6 +296,39 @@ fn a_missing_marker_is_the_result_tags() {
         out.ends_with(&format!("{mate} ; mate\r\n1-0\r\n")),
         "{out:?}"
     );
+    // A marker followed by a comment, a NAG or a `;` comment is the game's marker.
+    for tail in ["1-0 {note}", "1-0 $1", "1-0 ; note"] {
+        let text = format!("{ROSTER}[Result \"1-0\"]\n\n{mate} {tail}\n");
+        assert_eq!(
+            fix(&text, FixOptions::default()).verdict,
+            FixVerdict::Unchanged
+        );
+    }
+    // After a last variation, not before it; cut moves and a variation after them.
+    let (out, repairs) = fixed(&format!(
+        "{ROSTER}[Result \"*\"]\n\n1. e4 e5 2. Nf3 (2. f4)\n"
+    ));
+    assert!(out.ends_with("2. Nf3 (2. f4) *\n"), "{out}");
+    assert_eq!(repairs[0].1, 7);
+    let (out, _) = fixed(&format!(
+        "{ROSTER}[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2 (3. Be2)\n"
+    ));
+    assert!(out.ends_with("Qh4# 0-1\n"), "{out}");
+    // The line of a marker put on the line after a `;` comment.
+    let (_, repairs) = fixed(&format!("{ROSTER}[Result \"1-0\"]\n\n{mate} ; mate\n"));
+    assert_eq!(
+        repairs,
+        [(RepairKind::ResultMarker, 8, String::new(), "1-0".into())]
+    );
+    // A Result tag the validator does not read as a result (`1-0 `), or a movetext of
+    // a comment alone: no marker.
+    let spaced = format!("{ROSTER}[Result \"1-0 \"]\n\n{mate}\n");
+    assert!(fix(&spaced, FixOptions::default()).repairs.is_empty());
+    let comment = format!("{ROSTER}[Result \"1-0\"]\n\n{{just a note}}\n");
+    assert_eq!(
+        fix(&comment, FixOptions::default()).verdict,
+        FixVerdict::Unchanged
+    );
     // Without a Result tag, or without moves, nothing is added.
     let untagged = "[Event \"e\"]\n[Round \"1\"]\n\n1. e4 e5\n";
     let f = fix(untagged, FixOptions::default());
