@@ -416,6 +416,21 @@ impl Position {
             }
         }
         let m = Move::Put { role, to };
+        // A drop on an empty square is legal when the king is not in check, or blocks
+        // the one checker's line: decided from the checkers, without generating moves
+        // (unless drop-mate is forbidden, which the generator also weighs).
+        if self.rules().drop_mate
+            && let Some(king) = self.board().king_of(us)
+        {
+            let checkers = self.checkers();
+            let legal = match checkers.single_square() {
+                None => checkers.is_empty(),
+                Some(checker) => attacks::between(king, checker).contains(to),
+            };
+            if legal {
+                return Ok(());
+            }
+        }
         if self.legal_moves_to(role, to).contains(&m) {
             return Ok(());
         }
