@@ -383,9 +383,14 @@ impl Play for OneBoard {
 
     #[inline]
     fn play(&mut self, _: Option<BoardId>, m: Move, keep_before: bool) {
-        let before = keep_before.then(|| self.pos.clone());
+        // Written only when it changes: moving a whole `Option<Position>` on every ply
+        // costs more than the test.
+        if keep_before {
+            self.before = Some(self.pos.clone());
+        } else if self.before.is_some() {
+            self.before = None;
+        }
         self.pos.play_unchecked(m);
-        self.before = before;
         if let (true, Some(c)) = (self.stack.is_empty(), &mut self.opening) {
             c.push(&self.pos);
         }
