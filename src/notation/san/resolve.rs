@@ -129,7 +129,10 @@ fn normal_to_move(
             && rank.is_none_or(|r| from.rank() == r)
             && (role != Role::Pawn || file.is_some() || from.file() == to.file())
     };
-    pos.check_promotion(role, to, promotion)?;
+    // A piece's move without a promotion needs no promotion check (most moves).
+    if role == Role::Pawn || promotion.is_some() {
+        pos.check_promotion(role, to, promotion)?;
+    }
     // Without a file, a pawn SAN is a push from the same file.
     if role == Role::Pawn && file.is_none() && pos.board().occupied().contains(to) {
         return Err(IllegalMove::new(
