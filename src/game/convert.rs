@@ -534,7 +534,9 @@ impl<'t> Visitor<'t> for Writer<'t> {
         let style = self.style;
         self.w.ascii_word(|out| {
             canonical.append_to(out, style);
-            out.extend(suffix);
+            if let Some(c) = suffix {
+                out.push(c);
+            }
             if let Some(g) = glyph {
                 out.push_str(g.as_str());
             }
