@@ -263,6 +263,17 @@ impl<'t> Layout<'t> {
             })
     }
 
+    /// Whether the text ends with a result marker outside a comment, told from its last
+    /// line alone: the common case, without reading the movetext's tokens. (A `}` cannot
+    /// be left open before a marker in a game without errors.)
+    fn ends_with_marker(&self) -> bool {
+        let text = self.text.trim_end().as_bytes();
+        let line = &text[memchr::memrchr2(b'\n', b'\r', text).map_or(0, |n| n + 1)..];
+        memchr::memchr(b';', line).is_none()
+            && !line.starts_with(b"%")
+            && crate::stream::split::ends_with_result(text)
+    }
+
     /// The last token of the movetext, at any depth (a variation's `)` too): its kind
     /// and where it ends.
     fn last_token(&self) -> Option<(TokenKind<'t>, usize)> {
@@ -359,7 +370,8 @@ impl<'t> Repairs<'t> {
     /// Writes `result` as the movetext's marker after its last token when it has none
     /// (a game without moves is left as it is).
     fn add_marker(&mut self, result: &str) {
-        if self.layout.marker().is_some()
+        if self.layout.ends_with_marker()
+            || self.layout.marker().is_some()
             || !self
                 .layout
                 .mainline()

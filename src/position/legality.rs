@@ -16,7 +16,7 @@
 use std::fmt;
 
 use super::Position;
-use super::movegen::castle_path;
+use super::movegen::{castle_path, drop_squares};
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::attacks_of;
@@ -416,18 +416,14 @@ impl Position {
             }
         }
         let m = Move::Put { role, to };
-        // A drop on an empty square is legal when the king is not in check, or blocks
-        // the one checker's line: decided from the checkers, without generating moves
-        // (unless drop-mate is forbidden, which the generator also weighs).
+        // Decided from the checkers by the generator's own rule, without generating
+        // moves (unless drop-mate is forbidden, which the generator also weighs).
         if self.rules().drop_mate
             && let Some(king) = self.board().king_of(us)
         {
-            let checkers = self.checkers();
-            let legal = match checkers.single_square() {
-                None => checkers.is_empty(),
-                Some(checker) => attacks::between(king, checker).contains(to),
-            };
-            if legal {
+            let occupied = self.board().occupied();
+            let checkers = self.board().attackers_to(king, !us, occupied);
+            if drop_squares(king, checkers, occupied).contains(to) {
                 return Ok(());
             }
         }

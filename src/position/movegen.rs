@@ -219,7 +219,8 @@ impl Position {
                     self.gen_en_passant(sink, Some(king), filter.to);
                 }
                 if drops {
-                    self.gen_drops(sink, !occ & filter.to, filter.roles);
+                    let to = drop_squares(king, checkers, occ);
+                    self.gen_drops(sink, to & filter.to, filter.roles);
                 }
             }
             None => {} // double check: king moves only
@@ -236,7 +237,8 @@ impl Position {
                     self.gen_en_passant(sink, Some(king), filter.to);
                 }
                 if drops {
-                    self.gen_drops(sink, block & filter.to, filter.roles);
+                    let to = drop_squares(king, checkers, occ);
+                    self.gen_drops(sink, to & filter.to, filter.roles);
                 }
             }
         }
@@ -488,6 +490,19 @@ impl Position {
         let mut c = Counter(0);
         self.generate(&mut c);
         c.0
+    }
+}
+
+/// The squares a drop may go to without leaving the king on `king`, attacked by
+/// `checkers`, in check: every empty square out of check, the squares between the king
+/// and a single checker, none in double check (a drop blocks, it never captures). The
+/// one statement of the rule: the generator and [`Position::check`] use it.
+#[inline]
+pub(crate) fn drop_squares(king: Square, checkers: Bitboard, occupied: Bitboard) -> Bitboard {
+    match checkers.single_square() {
+        None if checkers.is_empty() => !occupied,
+        None => Bitboard::EMPTY,
+        Some(checker) => attacks::between(king, checker),
     }
 }
 

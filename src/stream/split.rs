@@ -342,18 +342,10 @@ impl<R: BufRead> GameSplitter<R> {
     /// Whether the lines read of the current game end with its result (`1-0`, `0-1`,
     /// `1/2-1/2`, `*`) outside a comment: a game complete whatever comes after.
     fn game_has_ended(&self) -> bool {
-        let text = &self.buf[self.game_start..self.scan];
-        let text = match text.iter().rposition(|b| !b.is_ascii_whitespace()) {
-            Some(last) => &text[..=last],
-            None => return false,
-        };
-        let ended = [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"].iter().any(|r| {
-            text.ends_with(r)
-                && text[..text.len() - r.len()]
-                    .last()
-                    .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b'.' | b'}' | b')'))
-        });
-        self.start_line != 0 && self.has_movetext && !self.in_comment && ended
+        self.start_line != 0
+            && self.has_movetext
+            && !self.in_comment
+            && ends_with_result(&self.buf[self.game_start..self.scan])
     }
 
     /// The next game, or `None` at the end of the stream.
@@ -792,6 +784,20 @@ impl CommentScan {
             }
         }
     }
+}
+
+/// Whether `text`, but for the white space after it, ends with a result (`1-0`, `0-1`,
+/// `1/2-1/2`, `*`) written as a token of its own: after white space, a move number's
+/// `.`, a comment's `}` or a variation's `)`, or at the start. Whether it stands in a
+/// comment is the caller's question.
+pub(crate) fn ends_with_result(text: &[u8]) -> bool {
+    let text = text.trim_ascii_end();
+    [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"].iter().any(|r| {
+        text.ends_with(r)
+            && text[..text.len() - r.len()]
+                .last()
+                .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b'.' | b'}' | b')'))
+    })
 }
 
 /// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its

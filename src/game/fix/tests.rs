@@ -314,6 +314,9 @@ fn a_missing_marker_is_the_result_tags() {
         "{ROSTER}[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2 (3. Be2)\n"
     ));
     assert!(out.ends_with("Qh4# 0-1\n"), "{out}");
+    // A result written inside a last `;` comment is not the marker.
+    let (out, _) = fixed(&format!("{ROSTER}[Result \"1-0\"]\n\n{mate} ; so 1-0\n"));
+    assert!(out.ends_with(&format!("{mate} ; so 1-0\n1-0\n")), "{out}");
     // The line of a marker put on the line after a `;` comment.
     let (_, repairs) = fixed(&format!("{ROSTER}[Result \"1-0\"]\n\n{mate} ; mate\n"));
     assert_eq!(
