@@ -306,6 +306,36 @@ mod tests {
     use super::*;
     use crate::position::testing::random_positions;
 
+    /// A pawn reaching the last rank must name its promotion, and a piece cannot name
+    /// one: both are refused while the SAN is resolved.
+    #[test]
+    fn promotions_are_checked_for_pawns_and_pieces() {
+        let pos = Position::from_fen("4k3/P7/8/8/8/8/8/4K1N1 w - - 0 1", None).unwrap();
+        let reason = |san: &str| {
+            SanPlus::from_ascii(san.as_bytes())
+                .unwrap()
+                .san
+                .to_move(&pos)
+                .map_err(|e| e.kind)
+        };
+        assert_eq!(reason("a8"), Err(IllegalReason::PromotionMissing));
+        // SAN's grammar has no `Nf3=Q`; a `San` built so is refused.
+        let knight = San::Normal {
+            role: Role::Knight,
+            file: None,
+            rank: None,
+            capture: false,
+            to: "f3".parse().unwrap(),
+            promotion: Some(Role::Queen),
+        };
+        assert_eq!(
+            knight.to_move(&pos).map_err(|e| e.kind),
+            Err(IllegalReason::BadPromotion)
+        );
+        assert!(reason("a8=Q").is_ok());
+        assert!(reason("Nf3").is_ok());
+    }
+
     /// The fast path answers exactly when one piece fitting the SAN's description can
     /// reach the square (ignoring pins and checks) and its move is legal, and then with
     /// that move; en passant always takes the full path.
