@@ -307,6 +307,19 @@ static KING: [u64; 64] = stepper(&[
     (1, -1),
 ]);
 static WHITE_PAWN: [u64; 64] = stepper(&[(-1, 1), (1, 1)]);
+
+const fn rays(dirs: &[(i32, i32); 4]) -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = slide(sq, 0, dirs);
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [u64; 64] = rays(&ROOK_DIRS);
+static BISHOP_RAYS: [u64; 64] = rays(&BISHOP_DIRS);
 static BLACK_PAWN: [u64; 64] = stepper(&[(-1, -1), (1, -1)]);
 
 /// `.0[a][b]`: the squares strictly between `a` and `b` on a line, else empty.
@@ -368,6 +381,18 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&BISHOP[sq.index()], occupied)
+}
+
+/// Rook attacks from `sq` on an empty board: its rank and file.
+#[inline]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Bishop attacks from `sq` on an empty board: its two diagonals.
+#[inline]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
 }
 
 /// Queen attacks from `sq` with blockers `occupied`.
@@ -443,6 +468,17 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn rays_are_the_attacks_on_an_empty_board() {
+        for i in 0..64 {
+            let sq = Square::new(i);
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY), "{sq}");
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY), "{sq}");
+        }
+        assert_eq!(rook_rays(sq("a1")).count(), 14);
+        assert_eq!(bishop_rays(sq("d4")).count(), 13);
     }
 
     #[test]

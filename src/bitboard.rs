@@ -65,6 +65,12 @@ impl Bitboard {
     }
 
     #[inline]
+    /// Whether the two sets share a square.
+    pub const fn intersects(self, other: Bitboard) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    #[inline]
     /// Whether `sq` is in the set.
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0

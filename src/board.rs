@@ -202,6 +202,30 @@ impl Board {
                 | (attacks::pawn_attacks(!attacker, sq) & self.by_role[Role::Pawn]))
     }
 
+    /// Whether a piece of `attacker` attacks `sq`, with blockers `occupied`: what
+    /// [`attackers_to`](Board::attackers_to) says is not empty, found with the steppers
+    /// first and a slider's table only when one stands on the square's empty-board lines.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, attacker: Color, occupied: Bitboard) -> bool {
+        let them = self.by_color[attacker];
+        if ((attacks::knight_attacks(sq) & self.by_role[Role::Knight])
+            | (attacks::king_attacks(sq) & self.by_role[Role::King])
+            | (attacks::pawn_attacks(!attacker, sq) & self.by_role[Role::Pawn]))
+            .intersects(them)
+        {
+            return true;
+        }
+        let rooks = self.rooks_and_queens() & them;
+        if attacks::rook_rays(sq).intersects(rooks)
+            && attacks::rook_attacks(sq, occupied).intersects(rooks)
+        {
+            return true;
+        }
+        let bishops = self.bishops_and_queens() & them;
+        attacks::bishop_rays(sq).intersects(bishops)
+            && attacks::bishop_attacks(sq, occupied).intersects(bishops)
+    }
+
     /// The squares the piece on `sq` attacks (empty for an empty square).
     pub fn attacks_from(&self, sq: Square) -> Bitboard {
         match self.piece_at(sq) {
@@ -240,5 +264,44 @@ impl std::fmt::Debug for Board {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::testing::random_positions;
+
+    /// `is_attacked` (steppers first, sliders only when one is on the square's lines) says
+    /// what `attackers_to` says, for every square, both colours, the board's occupancy and
+    /// one with a piece lifted (as the king's moves and castling ask).
+    #[test]
+    fn is_attacked_is_whether_there_are_attackers() {
+        let mut attacked = 0;
+        for pos in random_positions() {
+            let board = pos.board();
+            for lifted in [None, board.king_of(pos.turn())] {
+                let occ = match lifted {
+                    Some(sq) => board.occupied() ^ Bitboard::from_square(sq),
+                    None => board.occupied(),
+                };
+                for i in 0..64 {
+                    let sq = Square::new(i);
+                    for color in [Color::White, Color::Black] {
+                        let expected = board.attackers_to(sq, color, occ).any();
+                        assert_eq!(
+                            board.is_attacked(sq, color, occ),
+                            expected,
+                            "{board:?} {sq}"
+                        );
+                        attacked += usize::from(expected);
+                    }
+                }
+            }
+        }
+        assert!(
+            attacked > 1000,
+            "the positions attack few squares: {attacked}"
+        );
     }
 }

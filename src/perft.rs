@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
 /// Counts the leaves `depth` plies below `pos` (the last ply is counted, not played).
@@ -15,15 +15,19 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
-        _ => pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| {
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                perft(&child, depth - 1)
-            })
-            .sum(),
+        _ => {
+            // The list is filled in place: returned, it would be copied whole.
+            let mut moves = MoveList::new();
+            pos.generate(&mut moves);
+            moves
+                .iter()
+                .map(|&m| {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    perft(&child, depth - 1)
+                })
+                .sum()
+        }
     }
 }
 
@@ -42,7 +46,9 @@ pub fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64>
         return Some(perft(pos, depth));
     }
     let mut sum = 0;
-    for m in pos.legal_moves() {
+    let mut moves = MoveList::new();
+    pos.generate(&mut moves);
+    for &m in &moves {
         // One load per interior node: nothing beside generating its moves.
         if stop.load(Ordering::Relaxed) {
             return None;

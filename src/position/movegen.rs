@@ -250,8 +250,8 @@ impl Position {
         let board = &self.board;
         let them = board.by_color(!self.turn);
         let snipers = them
-            & ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-                | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()));
+            & ((attacks::rook_rays(king) & board.rooks_and_queens())
+                | (attacks::bishop_rays(king) & board.bishops_and_queens()));
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
             let b = attacks::between(king, s) & board.occupied();
@@ -268,7 +268,7 @@ impl Position {
         let occ = board.occupied() ^ Bitboard::from_square(king);
         let mut safe = Bitboard::EMPTY;
         for sq in attacks::king_attacks(king) & !board.by_color(self.turn) & to {
-            if board.attackers_to(sq, them, occ).is_empty() {
+            if !board.is_attacked(sq, them, occ) {
                 safe |= sq;
             }
         }
@@ -386,13 +386,18 @@ impl Position {
         let rooks =
             self.castling_rights & Bitboard::relative_rank(us, Rank::First) & board.by_color(us);
         for rook in rooks {
+            // The squares between king and rook are part of the path (checked first:
+            // they are what usually stands in the way).
+            if attacks::between(king, rook).intersects(board.occupied()) {
+                continue;
+            }
             let king_to = castle_king_to(king, rook);
-            if !to.contains(king_to) || (castle_path(king, rook) & board.occupied()).any() {
+            if !to.contains(king_to) || castle_path(king, rook).intersects(board.occupied()) {
                 continue;
             }
             let occ = board.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
             let mut king_path = attacks::between(king, king_to) | king_to;
-            if Iterator::any(&mut king_path, |sq| board.attackers_to(sq, !us, occ).any()) {
+            if Iterator::any(&mut king_path, |sq| board.is_attacked(sq, !us, occ)) {
                 continue;
             }
             sink.push(Move::Castle { king, rook });
@@ -508,6 +513,7 @@ pub(crate) fn drop_squares(king: Square, checkers: Bitboard, occupied: Bitboard)
 
 /// The squares that must be empty for the king on `king` to castle with the rook on
 /// `rook`: both paths and both destinations, except the two movers' own squares.
+#[inline]
 pub(crate) fn castle_path(king: Square, rook: Square) -> Bitboard {
     let king_to = castle_king_to(king, rook);
     let rook_to = castle_rook_to(king, rook);

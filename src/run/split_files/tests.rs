@@ -73,11 +73,16 @@ fn games_are_shared_out_into_files_that_appear_only_when_kept() {
         tags_present: 0,
         tag_names: None,
     };
+    // Writing gzip needs the `compression` feature (on by default).
+    let gzip = cfg!(feature = "compression");
     for (pattern, keep) in [
         ("part-{n:2}.pgn", true),
         ("z/part-{n}.pgn.gz", true),
         ("gone-{n}.pgn", false),
     ] {
+        if pattern.ends_with(".gz") && !gzip {
+            continue;
+        }
         let pattern = FilePattern::new(dir.join(pattern).to_str().unwrap(), false).unwrap();
         let mut files = SplitFiles::new(pattern, SplitBy::Every(2), TempFiles::default());
         for n in 1..=5 {
