@@ -137,10 +137,28 @@ impl<'t> Tags<'t> {
         "Opening",
     ];
 
+    /// The place in [`READ`](Self::READ) of a name, in any case: only the names of its
+    /// length are compared (most tags of a game are none of these).
+    fn index(name: &str) -> Option<usize> {
+        let first = match name.len() {
+            3 => 2,
+            5 => 1,
+            6 => 3,
+            7 => 0,
+            8 => 4,
+            11 => 10,
+            15 => 5,
+            _ => return None,
+        };
+        (first..Self::READ.len()).find(|&i| {
+            Self::READ[i].len() == name.len() && Self::READ[i].eq_ignore_ascii_case(name)
+        })
+    }
+
     /// Keeps the first tag of each name read; `true` for a second `Variant`, `FEN`,
     /// `Result` or `CurrentPosition` (a value that a re-export cannot keep).
     pub(crate) fn insert(&mut self, name: &str, value: &'t str, offset: usize) -> bool {
-        let Some(i) = Self::READ.iter().position(|r| r.eq_ignore_ascii_case(name)) else {
+        let Some(i) = Self::index(name) else {
             return false;
         };
         if self.values[i].is_some() {
@@ -164,10 +182,7 @@ impl<'t> Tags<'t> {
 
     /// The value and offset of a tag validation reads.
     pub(crate) fn get(&self, name: &str) -> Option<(&str, usize)> {
-        let i = Self::READ
-            .iter()
-            .position(|r| *r == name)
-            .expect("a tag validation reads");
+        let i = Self::index(name).expect("a tag validation reads");
         self.values[i].as_ref().map(|(v, o)| (v.as_ref(), *o))
     }
 }
@@ -469,6 +484,50 @@ impl MoveAt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tag's place is found by its length first: the same place as a scan of every
+    /// name, in any case, and none for the names validation does not read.
+    #[test]
+    fn a_tag_is_found_by_its_length_and_name() {
+        let scan = |name: &str| Tags::READ.iter().position(|r| r.eq_ignore_ascii_case(name));
+        let mut names: Vec<String> = Vec::new();
+        for name in Tags::READ {
+            names.extend([
+                name.to_owned(),
+                name.to_ascii_lowercase(),
+                name.to_ascii_uppercase(),
+            ]);
+        }
+        for name in [
+            "White",
+            "Black",
+            "Site",
+            "Date",
+            "Round",
+            "WhiteElo",
+            "BlackElo",
+            "UTCDate",
+            "UTCTime",
+            "Termination",
+            "Annotator",
+            "SetUp",
+            "Fen",
+            "WhiteB2",
+            "Whitea",
+            "",
+            "CurrentPositio",
+            "TimeControls",
+            "EC0",
+        ] {
+            names.push(name.to_owned());
+        }
+        for name in &names {
+            assert_eq!(Tags::index(name), scan(name), "{name}");
+        }
+        assert_eq!(Tags::index("fen"), Some(2));
+        assert_eq!(Tags::index("blackb"), Some(9));
+        assert_eq!(Tags::index("White"), None);
+    }
 
     #[test]
     fn a_bpgn_file_name_calls_for_bpgn() {

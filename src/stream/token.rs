@@ -70,6 +70,18 @@ pub struct Token<'a> {
     pub text: &'a str,
 }
 
+/// The bytes of a tag's name: ASCII letters and digits, `_` and `-` (one load a byte).
+static NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+        c += 1;
+    }
+    table
+};
+
 /// `tag = "[" name ws DQUOTE value DQUOTE ws "]"`, on bytes (the name is ASCII and the
 /// value ends at an ASCII quote, so both are `str` slices of the input): the length of the
 /// tag, and the name and value ranges.
@@ -80,10 +92,9 @@ fn tag_pair(i: &[u8], cr: bool) -> Option<TagSpan> {
     let at = |rest: &[u8]| i.len() - rest.len();
     let (rest, _) = (char('['), blanks).parse(i).ok()?;
     let name_start = at(rest);
-    let (rest, _) =
-        take_while1::<_, _, ()>(|c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
-            .parse(rest)
-            .ok()?;
+    let (rest, _) = take_while1::<_, _, ()>(|c: u8| NAME_BYTES[usize::from(c)])
+        .parse(rest)
+        .ok()?;
     let name = (name_start, at(rest));
     let (rest, _) = (blanks, char('"')).parse(rest).ok()?;
     // The closing quote: jump between quotes, backslashes and line ends. A backslash
