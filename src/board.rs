@@ -207,7 +207,20 @@ impl Board {
     /// first and a slider's table only when one stands on the square's empty-board lines.
     #[inline]
     pub fn is_attacked(&self, sq: Square, attacker: Color, occupied: Bitboard) -> bool {
-        let them = self.by_color[attacker];
+        self.is_attacked_among(sq, attacker, Bitboard::FULL, occupied)
+    }
+
+    /// [`is_attacked`](Board::is_attacked) by the pieces of `attacker` on `among` only (a
+    /// piece about to be captured attacks nothing).
+    #[inline]
+    pub(crate) fn is_attacked_among(
+        &self,
+        sq: Square,
+        attacker: Color,
+        among: Bitboard,
+        occupied: Bitboard,
+    ) -> bool {
+        let them = self.by_color[attacker] & among;
         if ((attacks::knight_attacks(sq) & self.by_role[Role::Knight])
             | (attacks::king_attacks(sq) & self.by_role[Role::King])
             | (attacks::pawn_attacks(!attacker, sq) & self.by_role[Role::Pawn]))
@@ -274,7 +287,8 @@ mod tests {
 
     /// `is_attacked` (steppers first, sliders only when one is on the square's lines) says
     /// what `attackers_to` says, for every square, both colours, the board's occupancy and
-    /// one with a piece lifted (as the king's moves and castling ask).
+    /// one with a piece lifted (as the king's moves and castling ask), and without the
+    /// attackers of one square.
     #[test]
     fn is_attacked_is_whether_there_are_attackers() {
         let mut attacked = 0;
@@ -295,6 +309,16 @@ mod tests {
                             "{board:?} {sq}"
                         );
                         attacked += usize::from(expected);
+                        // Without the pieces of one square (a capture's victim).
+                        for j in [i ^ 1, i ^ 8, i ^ 9, (i * 7 + 3) % 64] {
+                            let among = !Bitboard::from_square(Square::new(j));
+                            assert_eq!(
+                                board.is_attacked_among(sq, color, among, occ),
+                                (board.attackers_to(sq, color, occ) & among).any(),
+                                "{board:?} {sq} without {}",
+                                Square::new(j)
+                            );
+                        }
                     }
                 }
             }

@@ -99,7 +99,7 @@ fn single_candidate(
         let to_bb = Bitboard::from_square(to);
         let occ = (board.occupied() & !Bitboard::from_square(from)) | to_bb;
         let target = if role == Role::King { to } else { king };
-        if (board.attackers_to(target, !us, occ) & !to_bb).any() {
+        if board.is_attacked_among(target, !us, !to_bb, occ) {
             return None;
         }
     }
