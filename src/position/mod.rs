@@ -267,7 +267,10 @@ impl Position {
 
     /// Whether the side to move is in check.
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        // Not the checkers: whether there is one (the steppers first, a slider's table
+        // only when one stands on the king's lines).
+        self.our_king()
+            .is_some_and(|k| self.board.is_attacked(k, !self.turn, self.board.occupied()))
     }
 
     /// A key equal for positions that count as the same for threefold repetition: same
