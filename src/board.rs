@@ -310,7 +310,7 @@ mod tests {
                         );
                         attacked += usize::from(expected);
                         // Without the pieces of one square (a capture's victim).
-                        for j in [i ^ 1, i ^ 8, i ^ 9, (i * 7 + 3) % 64] {
+                        for j in [i ^ 1, i ^ 8, i ^ 9, ((u16::from(i) * 7 + 3) % 64) as u8] {
                             let among = !Bitboard::from_square(Square::new(j));
                             assert_eq!(
                                 board.is_attacked_among(sq, color, among, occ),
