@@ -33,6 +33,13 @@ where
     E: FnOnce() -> Option<String>,
     C: FnOnce(String) -> String,
 {
+    // The common shapes are resolved on a path of their own, so that the SAN read fast
+    // goes straight to resolution (joined with the general parser's result, it was
+    // written out a byte at a time and read back as wider words, which stalls the
+    // processor on every move).
+    if let Some(san) = SanPlus::from_common_shape(token.as_bytes()) {
+        return resolved(rep, pos, san, strict, at, failure);
+    }
     let san = match SanPlus::from_ascii(token.as_bytes()) {
         Ok(san) => san,
         Err(e) => match not_san(rep, pos, token, e, strict, at) {
@@ -44,6 +51,24 @@ where
             Err(None) => return None,
         },
     };
+    resolved(rep, pos, san, strict, at, failure)
+}
+
+/// The move `san` names in `pos`, its defects reported as warnings; an illegal move
+/// reported as an error gives `None`.
+#[inline(always)]
+fn resolved<E, C>(
+    rep: &mut Reporter<'_>,
+    pos: &Position,
+    san: SanPlus,
+    strict: bool,
+    at: At<'_>,
+    failure: Failure<E, C>,
+) -> Option<(SanPlus, Move)>
+where
+    E: FnOnce() -> Option<String>,
+    C: FnOnce(String) -> String,
+{
     match san.resolve(pos, strict) {
         Ok((m, defects)) => {
             for d in defects {

@@ -225,10 +225,12 @@ fn san_plus(i: &[u8]) -> Res<'_, SanPlus> {
     Ok((rest, plus))
 }
 
-/// The shapes most moves in real games take (`e4`, `Nf3`, `exd5`, `Nxe5`, each with an
-/// optional `+` or `#`), read without the general parser; `None` for anything else.
-/// Reads exactly what the grammar reads for these shapes.
-#[inline]
+/// The shapes most moves in real games take (`e4`, `Nf3`, `exd5`, `Nxe5`, a piece's
+/// move with a file or a rank (`Nbd2`, `R1xe2`), castling with letters, a drop with an
+/// uppercase letter or none (`N@d5`, `@e4`), each with an optional `+` or `#`), read
+/// without the general parser; `None` for anything else. Reads exactly what the grammar
+/// reads for these shapes.
+#[inline(always)]
 fn common_shape(s: &[u8]) -> Option<SanPlus> {
     let (body, suffix) = match s {
         [body @ .., b'+'] => (body, Some(Suffix::Check)),
@@ -244,28 +246,52 @@ fn common_shape(s: &[u8]) -> Option<SanPlus> {
         b'K' => Some(Role::King),
         _ => None,
     };
-    let (role, from_file, capture, to) = match *body {
-        [f, r] => (Role::Pawn, None, false, [f, r]),
-        [p, f, r] => (role(p)?, None, false, [f, r]),
-        [p, b'x', f, r] => match role(p) {
-            Some(role) => (role, None, true, [f, r]),
-            None => (Role::Pawn, Some(file(p)?), true, [f, r]),
-        },
-        _ => return None,
+    let plus = |san| {
+        Some(SanPlus {
+            san,
+            suffix,
+            glyph: None,
+            spelling: Spelling::default(),
+        })
     };
-    Some(SanPlus {
-        san: San::Normal {
+    let normal = |role, file, rank, capture, to: [u8; 2]| {
+        plus(San::Normal {
             role,
-            file: from_file,
-            rank: None,
+            file,
+            rank,
             capture,
             to: Square::from_ascii(&to).ok()?,
             promotion: None,
+        })
+    };
+    let put = |role, to: [u8; 2]| {
+        plus(San::Put {
+            role,
+            to: Square::from_ascii(&to).ok()?,
+        })
+    };
+    match *body {
+        [f, r] => normal(Role::Pawn, None, None, false, [f, r]),
+        [b'@', f, r] => put(Role::Pawn, [f, r]),
+        [b'O', b'-', b'O'] => plus(San::Castle(CastlingSide::KingSide)),
+        [b'O', b'-', b'O', b'-', b'O'] => plus(San::Castle(CastlingSide::QueenSide)),
+        [p, f, r] => normal(role(p)?, None, None, false, [f, r]),
+        [b'P', b'@', f, r] => put(Role::Pawn, [f, r]),
+        [p, b'@', f, r] => put(role(p)?, [f, r]),
+        [p, b'x', f, r] => match role(p) {
+            Some(role) => normal(role, None, None, true, [f, r]),
+            None => normal(Role::Pawn, Some(file(p)?), None, true, [f, r]),
         },
-        suffix,
-        glyph: None,
-        spelling: Spelling::default(),
-    })
+        [p, d, f, r] | [p, d, b'x', f, r] => {
+            let capture = body.len() == 5;
+            match d {
+                b'a'..=b'h' => normal(role(p)?, file(d), None, capture, [f, r]),
+                b'1'..=b'8' => normal(role(p)?, None, Some(Rank::new(d - b'1')), capture, [f, r]),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// `lan = [ ROLE / "P" ] square [ "-" / "x" ] square [ promotion ] [ suffix ] [ glyph ]`,
@@ -315,6 +341,7 @@ impl Lan {
 }
 
 /// Parses one token with the grammar; errors located in the token.
+#[inline(never)]
 fn parse(s: &[u8]) -> Result<SanPlus, ParseSanError> {
     located(s, san_plus(s))
 }
@@ -350,12 +377,20 @@ fn located<'a, T>(s: &'a [u8], res: Res<'a, T>) -> Result<T, ParseSanError> {
 }
 
 impl SanPlus {
+    /// The SAN `s` when it has one of the shapes most moves take (`e4`, `Nf3`, `exd5`,
+    /// `Nbd2`, `O-O`, `N@d5`, with `+` or `#`), read as [`SanPlus::from_ascii`] reads it;
+    /// `None` for any other token (which `from_ascii` then reads or refuses).
+    #[inline(always)]
+    pub(crate) fn from_common_shape(s: &[u8]) -> Option<SanPlus> {
+        common_shape(s)
+    }
+
     /// Parses one SAN token.
     ///
     /// # Errors
     ///
     /// [`ParseSanError`] with the column in the token and what was expected.
-    #[inline]
+    #[inline(always)]
     pub fn from_ascii(s: &[u8]) -> Result<SanPlus, ParseSanError> {
         match common_shape(s) {
             Some(san) => Ok(san),
@@ -395,7 +430,10 @@ mod tests {
             }
         }
         walk(&mut token, &mut taken);
-        for common in ["e4", "Nf3", "exd5", "Nxe5+", "Kxh1#", "a8", "Qh5"] {
+        for common in [
+            "e4", "Nf3", "exd5", "Nxe5+", "Kxh1#", "a8", "Qh5", "O-O", "O-O-O+", "N@d5", "@e4",
+            "P@e4#", "Nbd2", "R1e2", "Nbxd2+", "R8xe1",
+        ] {
             assert!(common_shape(common.as_bytes()).is_some(), "{common}");
         }
         assert!(taken > 100, "{taken}");
@@ -494,11 +532,19 @@ mod tests {
         for to in ["e4", "a1", "h8"] {
             tokens.push(to.to_owned());
             tokens.push(format!("dx{to}"));
+            tokens.push(format!("@{to}"));
+            tokens.push(format!("P@{to}"));
             for piece in ["N", "B", "R", "Q", "K"] {
                 tokens.push(format!("{piece}{to}"));
                 tokens.push(format!("{piece}x{to}"));
+                tokens.push(format!("{piece}@{to}"));
+                for from in ["a", "h", "1", "8"] {
+                    tokens.push(format!("{piece}{from}{to}"));
+                    tokens.push(format!("{piece}{from}x{to}"));
+                }
             }
         }
+        tokens.extend(["O-O".to_owned(), "O-O-O".to_owned()]);
         for token in tokens {
             for suffix in ["", "+", "#"] {
                 let s = format!("{token}{suffix}");
@@ -507,7 +553,10 @@ mod tests {
                 assert_eq!(fast, san_plus(s.as_bytes()).ok().map(|(_, p)| p), "{s}");
             }
         }
-        for other in ["Nbd2", "e8=Q", "O-O", "N@e4", "Pe4", "xe4", "e9", "Ni4"] {
+        for other in [
+            "e8=Q", "0-0", "n@e4", "Pe4", "xe4", "e9", "Ni4", "Nb9d2", "Nbd9", "Nb1d2", "Nx@e4",
+            "O-O-", "e4!", "Nf3?", "b@e4", "Z0", "--",
+        ] {
             assert_eq!(common_shape(other.as_bytes()), None, "{other}");
         }
     }
