@@ -91,14 +91,11 @@ fn find(rng: &mut Rng, sq: i32, dirs: &[(i32, i32)]) -> u64 {
 }
 
 fn main() {
-    let rook = [(1, 0), (-1, 0), (0, 1), (0, -1)];
     let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
     let mut rng = Rng(SEED);
-    for (name, dirs) in [("ROOK_MAGICS", &rook), ("BISHOP_MAGICS", &bishop)] {
-        println!("const {name}: [u64; 64] = [");
-        for sq in 0..64 {
-            println!("    0x{:016x},", find(&mut rng, sq, dirs));
-        }
-        println!("];");
+    println!("const BISHOP_MAGICS: [u64; 64] = [");
+    for sq in 0..64 {
+        println!("    0x{:016x},", find(&mut rng, sq, &bishop));
     }
+    println!("];");
 }
