@@ -139,14 +139,14 @@ struct Magic {
     offset: usize,
 }
 
-const fn magics(factors: &[u64; 64], dirs: &[(i32, i32); 4], start: usize) -> [Magic; 64] {
+const fn magics(factors: &[u64; 64], dirs: &[(i32, i32); 4]) -> [Magic; 64] {
     let mut out = [Magic {
         mask: 0,
         factor: 0,
         shift: 0,
         offset: 0,
     }; 64];
-    let mut offset = start;
+    let mut offset = 0;
     let mut sq = 0;
     while sq < 64 {
         let mask = relevance(sq, dirs);
@@ -165,7 +165,7 @@ const fn magics(factors: &[u64; 64], dirs: &[(i32, i32); 4], start: usize) -> [M
 
 const TABLE_SIZE: usize = 5_248;
 
-static BISHOP: [Magic; 64] = magics(&BISHOP_MAGICS, &BISHOP_DIRS, 0);
+static BISHOP: [Magic; 64] = magics(&BISHOP_MAGICS, &BISHOP_DIRS);
 
 const fn fill(table: &mut [u64; TABLE_SIZE], magics: &[Magic; 64], dirs: &[(i32, i32); 4]) {
     let mut sq = 0;
@@ -194,7 +194,7 @@ const fn slider_table() -> [u64; TABLE_SIZE] {
     let mut table = [0; TABLE_SIZE];
     fill(
         &mut table,
-        &magics(&BISHOP_MAGICS, &BISHOP_DIRS, 0),
+        &magics(&BISHOP_MAGICS, &BISHOP_DIRS),
         &BISHOP_DIRS,
     );
     table

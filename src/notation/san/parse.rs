@@ -283,10 +283,10 @@ fn common_shape(s: &[u8]) -> Option<SanPlus> {
             None => normal(Role::Pawn, Some(file(p)?), None, true, [f, r]),
         },
         [p, d, f, r] | [p, d, b'x', f, r] => {
-            let capture = body.len() == 5;
+            let (role, capture) = (role(p)?, body.len() == 5);
             match d {
-                b'a'..=b'h' => normal(role(p)?, file(d), None, capture, [f, r]),
-                b'1'..=b'8' => normal(role(p)?, None, Some(Rank::new(d - b'1')), capture, [f, r]),
+                b'a'..=b'h' => normal(role, file(d), None, capture, [f, r]),
+                b'1'..=b'8' => normal(role, None, Some(Rank::new(d - b'1')), capture, [f, r]),
                 _ => None,
             }
         }
