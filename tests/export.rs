@@ -721,6 +721,150 @@ fn a_games_table_validates_as_its_pgn() {
 
 /// A part of a split run is the row groups that start in its bytes: the parts' records
 /// merge to the whole file's, and rows keep their numbers.
+/// A Parquet file's record batches, as one.
+fn read_batches(bytes: Vec<u8>) -> arrow_array::RecordBatch {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(bytes)).unwrap();
+    let schema = builder.schema().clone();
+    let reader = builder.build().unwrap();
+    let batches: Vec<_> = reader.map(Result::unwrap).collect();
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+}
+
+/// The plies table's own page writer against Arrow's writer of the same rows: the same
+/// schema and the same values, for every sample (bughouse, horde, crazyhouse, chess960,
+/// clocks, evaluations and NAGs), with and without FENs, in small pages and row groups
+/// and in the export's own, and with each codec.
+#[test]
+fn the_plies_pages_read_back_as_arrows_writer_writes_them() {
+    use pocketfen::game::{Options, RowOptions, game_rows};
+    use pocketfen::run::record::ExportedRecord;
+    use pocketfen::stream::GameSplitter;
+    use pocketfen::table::{Codec, PliesBuilder, PliesFile, TableWriter, WriteOptions};
+    let mut records = Vec::new();
+    let mut samples: Vec<_> = ["samples", "grammar-tests/bpgn/ok", "grammar-tests/pgn/ok"]
+        .iter()
+        .flat_map(|dir| fs::read_dir(dir).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn" || e == "bpgn"))
+        .collect();
+    samples.sort();
+    // Glyphs and NAGs, a mate evaluation, a pocket emptied, a long game number.
+    let annotated = scratch_dir("export-pages").join("annotated.pgn");
+    fs::write(
+        &annotated,
+        "[Variant \"Crazyhouse\"]\n\n1. e4!? $14 $32 { [%eval #-2] [%clk 0:00:59.5] } d5 \
+         2. exd5 { [%eval -0.31] } Qxd5?? $4 3. Nc3 Qa5 4. P@d5 *\n\n\n1. d4 $1 *\n",
+    )
+    .unwrap();
+    samples.push(annotated);
+    for fen in [false, true] {
+        records.clear();
+        for path in &samples {
+            let text = fs::read(path).unwrap();
+            for game in GameSplitter::new(&text[..]).take(150) {
+                let game = game.unwrap();
+                let asked = RowOptions {
+                    plies: true,
+                    fen,
+                    ..RowOptions::default()
+                };
+                let rows = game_rows(&game, &Options::default(), asked);
+                records.push(ExportedRecord {
+                    file: path.file_name().unwrap().to_string_lossy().into_owned(),
+                    game: game.number,
+                    line: game.line,
+                    row: rows.game,
+                    plies: rows.plies,
+                    too_large: None,
+                });
+            }
+        }
+        let kinds: Vec<_> = records.iter().flat_map(|r| &r.plies).collect();
+        assert!(kinds.iter().any(|p| p.board.is_some()) && kinds.iter().any(|p| p.is_drop));
+        assert!(kinds.iter().any(|p| p.eval.is_some()) && kinds.iter().any(|p| p.nags.len() > 1));
+        for (codec, rows) in [
+            (
+                Codec::Zstd(1),
+                (
+                    WriteOptions::PLIES.row_group_rows,
+                    WriteOptions::PLIES.batch_rows,
+                ),
+            ),
+            (Codec::Snappy, (5_000, 700)),
+            (Codec::None, (997, 61)),
+        ] {
+            let options = WriteOptions {
+                codec,
+                row_group_rows: rows.0,
+                batch_rows: rows.1,
+                ..WriteOptions::PLIES
+            };
+            let mut arrow = TableWriter::new(PliesBuilder::new(fen), Vec::new(), options).unwrap();
+            let mut ours = PliesFile::new(Vec::new(), fen, options).unwrap();
+            for r in &records {
+                arrow.push(r).unwrap();
+                ours.push(r).unwrap();
+            }
+            assert_eq!(ours.rows(), arrow.rows());
+            let (want, got) = (arrow.finish().unwrap(), ours.finish().unwrap());
+            // One row group in each: the same statistics of every column that has them.
+            if kinds.len() <= rows.0 {
+                use parquet::file::reader::{FileReader, SerializedFileReader};
+                let stats = |bytes: &Vec<u8>| {
+                    let reader = SerializedFileReader::new(bytes::Bytes::from(bytes.clone()));
+                    let meta = reader.unwrap().metadata().row_group(0).clone();
+                    let columns = meta.columns().iter();
+                    columns
+                        .map(|c| {
+                            let s = c.statistics();
+                            let name = c.column_path().string();
+                            let min = s.and_then(|s| s.min_bytes_opt().map(<[u8]>::to_vec));
+                            let max = s.and_then(|s| s.max_bytes_opt().map(<[u8]>::to_vec));
+                            (name, min, max, s.and_then(|s| s.null_count_opt()))
+                        })
+                        .collect::<Vec<_>>()
+                };
+                let (ours, theirs) = (stats(&got), stats(&want));
+                for (o, t) in ours.iter().zip(&theirs) {
+                    if o.1.is_some() || o.3.is_some() {
+                        assert_eq!(o, t, "{codec}: statistics");
+                    }
+                }
+                let kept = ours.iter().filter(|o| o.1.is_some()).count();
+                assert!(kept >= 10, "{ours:?}");
+            }
+            // Row groups end on the first game that fills them.
+            let groups: Vec<usize> = {
+                use parquet::file::reader::{FileReader, SerializedFileReader};
+                let reader = SerializedFileReader::new(bytes::Bytes::from(got.clone())).unwrap();
+                let meta = reader.metadata();
+                meta.row_groups()
+                    .iter()
+                    .map(|g| g.num_rows() as usize)
+                    .collect()
+            };
+            let longest = records.iter().map(|r| r.plies.len()).max().unwrap();
+            let (last, full) = groups.split_last().unwrap();
+            assert!(
+                *last > 0 && full.iter().all(|&n| n >= rows.0 && n < rows.0 + longest),
+                "{codec}: row groups of {groups:?}"
+            );
+            assert_eq!(groups.len() > 1, kinds.len() > rows.0, "{codec}");
+            let (want, got) = (read_batches(want), read_batches(got));
+            assert_eq!(got.schema(), want.schema(), "{codec}");
+            assert_eq!(got.num_rows(), kinds.len());
+            for (i, field) in want.schema().fields().iter().enumerate() {
+                assert_eq!(
+                    got.column(i),
+                    want.column(i),
+                    "{codec}, fen {fen}: {}",
+                    field.name()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn parts_of_a_table_are_row_groups_and_merge() {
     use pocketfen::game::{Options, RowOptions, game_rows};

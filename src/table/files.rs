@@ -11,13 +11,17 @@ use std::path::{Path, PathBuf};
 
 use parquet::errors::ParquetError;
 
-use super::build::{GamesBuilder, PliesBuilder};
+use super::build::GamesBuilder;
+use super::plies::PliesFile;
 use super::write::{Codec, Partition, Rows, TableWriter, WriteOptions};
 use crate::run::record::ExportedRecord;
 use crate::run::split_files::Outputs;
 use crate::stream::Split;
 
 /// The bytes the open partitions may hold before the largest ends its row group.
+/// The games table's writer into its file.
+type GamesFile = TableWriter<GamesBuilder, BufWriter<File>>;
+
 const PARTITIONS_BUFFERED: usize = 96 << 20;
 
 /// A file of an export that could not be written, and why.
@@ -53,21 +57,44 @@ fn io_failed(path: &Path, e: io::Error) -> TableError {
 }
 
 /// One table written through a temporary file beside its destination.
-struct TableFile<R: Rows> {
-    dest: PathBuf,
-    temp: PathBuf,
-    writer: TableWriter<R, BufWriter<File>>,
+/// A table's writer into its file: Arrow's (the games table) or the plies table's own.
+trait Sink: Sized {
+    fn push(&mut self, record: &ExportedRecord) -> Result<(), ParquetError>;
+    fn finish(self) -> Result<BufWriter<File>, ParquetError>;
 }
 
-impl<R: Rows> TableFile<R> {
+impl<R: Rows> Sink for TableWriter<R, BufWriter<File>> {
+    fn push(&mut self, record: &ExportedRecord) -> Result<(), ParquetError> {
+        TableWriter::push(self, record)
+    }
+    fn finish(self) -> Result<BufWriter<File>, ParquetError> {
+        TableWriter::finish(self)
+    }
+}
+
+impl Sink for PliesFile<BufWriter<File>> {
+    fn push(&mut self, record: &ExportedRecord) -> Result<(), ParquetError> {
+        PliesFile::push(self, record)
+    }
+    fn finish(self) -> Result<BufWriter<File>, ParquetError> {
+        PliesFile::finish(self)
+    }
+}
+
+struct TableFile<S: Sink> {
+    dest: PathBuf,
+    temp: PathBuf,
+    writer: S,
+}
+
+impl<S: Sink> TableFile<S> {
     fn open(
         outputs: &mut dyn Outputs,
         dest: &Path,
-        rows: R,
-        opts: WriteOptions,
+        make: impl FnOnce(BufWriter<File>) -> Result<S, ParquetError>,
     ) -> Result<Self, TableError> {
         let (file, temp) = outputs.create(dest).map_err(|e| io_failed(dest, e))?;
-        match TableWriter::new(rows, BufWriter::with_capacity(1 << 16, file), opts) {
+        match make(BufWriter::with_capacity(1 << 16, file)) {
             Ok(writer) => Ok(TableFile {
                 dest: dest.to_owned(),
                 temp,
@@ -138,13 +165,13 @@ impl ExportTargets {
 /// The files of an export, open: each game's rows go to every table asked for.
 pub struct ExportFiles {
     outputs: Box<dyn Outputs>,
-    games: Option<TableFile<GamesBuilder>>,
-    plies: Option<TableFile<PliesBuilder>>,
+    games: Option<TableFile<GamesFile>>,
+    plies: Option<TableFile<PliesFile<BufWriter<File>>>>,
     dir: Option<PathBuf>,
     partition: Partition,
     codec: Codec,
     name: String,
-    parts: BTreeMap<String, TableFile<GamesBuilder>>,
+    parts: BTreeMap<String, TableFile<GamesFile>>,
     pushed: usize,
 }
 
@@ -172,27 +199,23 @@ impl ExportFiles {
     ) -> Result<ExportFiles, TableError> {
         let codec = targets.codec.unwrap_or(WriteOptions::GAMES.codec);
         let games = match &targets.games {
-            Some(p) => Some(TableFile::open(
-                &mut *outputs,
-                p,
-                GamesBuilder::new(),
-                WriteOptions {
+            Some(p) => Some(TableFile::open(&mut *outputs, p, |out| {
+                let opts = WriteOptions {
                     codec,
                     ..WriteOptions::GAMES
-                },
-            )?),
+                };
+                TableWriter::new(GamesBuilder::new(), out, opts)
+            })?),
             None => None,
         };
         let plies = match &targets.plies {
-            Some(p) => match TableFile::open(
-                &mut *outputs,
-                p,
-                PliesBuilder::new(targets.fen),
-                WriteOptions {
+            Some(p) => match TableFile::open(&mut *outputs, p, |out| {
+                let opts = WriteOptions {
                     codec,
                     ..WriteOptions::PLIES
-                },
-            ) {
+                };
+                PliesFile::new(out, targets.fen, opts)
+            }) {
                 Ok(t) => Some(t),
                 Err(e) => {
                     if let Some(g) = games {
@@ -252,7 +275,9 @@ impl ExportFiles {
                 ..WriteOptions::GAMES
             };
             let dest = dir.join(&self.name);
-            let table = TableFile::open(&mut *self.outputs, &dest, GamesBuilder::new(), opts)?;
+            let table = TableFile::open(&mut *self.outputs, &dest, |out| {
+                TableWriter::new(GamesBuilder::new(), out, opts)
+            })?;
             self.parts.insert(folder.clone(), table);
         }
         if let Some(table) = self.parts.get_mut(&folder) {

@@ -23,11 +23,14 @@
 
 mod build;
 mod files;
+mod pages;
+mod plies;
 mod schema;
 mod write;
 
 pub use build::{GamesBuilder, PliesBuilder};
 pub use files::{ExportFiles, ExportTargets, TableError};
 pub use parquet::errors::ParquetError;
+pub use plies::PliesFile;
 pub use schema::{LICHESS_COLUMNS, LichessType, games_schema, plies_schema};
 pub use write::{Codec, Partition, Rows, TableWriter, UNKNOWN_PARTITION, WriteOptions};

@@ -1,0 +1,809 @@
+//! Parquet column chunks encoded here rather than through Arrow's writer: the plies
+//! table knows its dictionary indices from the moves themselves (a move's SAN, a clock's
+//! bits, a pocket's counts), so that a value is looked up by a number instead of being
+//! gathered in an Arrow builder and hashed as bytes (docs/PERFORMANCE.md, issue 35).
+//!
+//! A [`Column`] gathers one column's values a page at a time: as indices into a
+//! dictionary that grows with the row group ([`Column::index`], [`Column::push`]) or as
+//! plain values ([`Column::plain`]), with definition and repetition levels where the
+//! schema has them. [`Column::end_page`] encodes and compresses the page (version 1:
+//! levels and values in the RLE / bit-packing hybrid, or plain); [`Column::end_chunk`]
+//! puts the dictionary page in front and hands the chunk, with its metadata and
+//! statistics, to the file's row group.
+
+use bytes::Bytes;
+use parquet::basic::{Compression, Encoding, Type};
+use parquet::column::page::{CompressedPage, Page, PageWriter};
+use parquet::column::writer::ColumnCloseResult;
+use parquet::errors::ParquetError;
+use parquet::file::metadata::ColumnChunkMetaData;
+use parquet::file::statistics::Statistics;
+use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
+use parquet::schema::types::ColumnDescPtr;
+
+use super::write::Codec;
+
+/// Writes `v` as an unsigned LEB128 varint.
+fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The bits that hold every value up to `max` (at least one).
+pub(super) fn bit_width(max: u32) -> u8 {
+    (32 - max.leading_zeros()).max(1) as u8
+}
+
+/// How many of `values` from `at` on equal `values[at]`.
+fn run_at(values: &[u32], at: usize) -> usize {
+    let v = values[at];
+    values[at..].iter().take_while(|&&x| x == v).count()
+}
+
+/// Whether the eight values from `at` are one value.
+fn run_of_eight(values: &[u32], at: usize) -> bool {
+    values
+        .get(at..at + 8)
+        .is_some_and(|w| w.iter().all(|&x| x == w[0]))
+}
+
+/// `values` (each below `2^width`) in Parquet's RLE / bit-packing hybrid: a run of eight
+/// or more equal values as one repeated value, the others bit-packed eight at a time,
+/// least significant bit first (the last group padded with zeros).
+pub(super) fn hybrid(out: &mut Vec<u8>, values: &[u32], width: u8) {
+    let bytes = usize::from(width).div_ceil(8);
+    let mut i = 0;
+    while i < values.len() {
+        let run = run_at(values, i);
+        if run >= 8 {
+            varint(out, (run as u64) << 1);
+            out.extend_from_slice(&values[i].to_le_bytes()[..bytes]);
+            i += run;
+            continue;
+        }
+        // Groups of eight, until a run of eight starts a group or the values end.
+        let start = i;
+        let mut groups = 0u64;
+        loop {
+            i += 8;
+            groups += 1;
+            if i >= values.len() || run_of_eight(values, i) {
+                break;
+            }
+        }
+        varint(out, (groups << 1) | 1);
+        let end = i.min(values.len());
+        pack(out, &values[start..end], width, groups as usize * 8);
+    }
+}
+
+/// `values` bit-packed at `width` bits each, padded with zeros to `count` values (a
+/// multiple of eight): eight at a time into one word when they fit in it.
+fn pack(out: &mut Vec<u8>, values: &[u32], width: u8, count: usize) {
+    let w = u32::from(width);
+    if w <= 16 {
+        let mut groups = values.chunks_exact(8);
+        for group in &mut groups {
+            let word = group
+                .iter()
+                .enumerate()
+                .fold(0u128, |acc, (i, &v)| acc | u128::from(v) << (i as u32 * w));
+            out.extend_from_slice(&word.to_le_bytes()[..w as usize]);
+        }
+        let rest = groups.remainder();
+        if !rest.is_empty() {
+            let word = rest
+                .iter()
+                .enumerate()
+                .fold(0u128, |acc, (i, &v)| acc | u128::from(v) << (i as u32 * w));
+            out.extend_from_slice(&word.to_le_bytes()[..w as usize]);
+        }
+        let packed = values.len().div_ceil(8) * 8;
+        out.extend(std::iter::repeat_n(0, (count - packed) / 8 * w as usize));
+        return;
+    }
+    let mut acc = 0u64;
+    let mut bits = 0u32;
+    let padding = std::iter::repeat_n(0, count - values.len());
+    for v in values.iter().copied().chain(padding) {
+        acc |= u64::from(v) << bits;
+        bits += u32::from(width);
+        while bits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+}
+
+/// Booleans bit-packed, least significant bit first (a page's plain values).
+fn pack_bools(out: &mut Vec<u8>, values: &[bool]) {
+    for chunk in values.chunks(8) {
+        let byte = chunk
+            .iter()
+            .enumerate()
+            .fold(0u8, |b, (i, &v)| b | (u8::from(v) << i));
+        out.push(byte);
+    }
+}
+
+/// Levels of a version-1 data page: their length in four bytes, then the hybrid.
+fn levels(out: &mut Vec<u8>, levels: &[u32], max: i16) {
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    hybrid(out, levels, bit_width(max as u32));
+    let len = (out.len() - at - 4) as u32;
+    out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+}
+
+/// A page compressor, kept for the pages of a file.
+pub(super) enum Compressor {
+    Zstd(zstd::bulk::Compressor<'static>),
+    Snappy(Box<snap::raw::Encoder>),
+    None,
+}
+
+impl std::fmt::Debug for Compressor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Compressor::Zstd(_) => "Zstd",
+            Compressor::Snappy(_) => "Snappy",
+            Compressor::None => "None",
+        })
+    }
+}
+
+fn external(e: impl std::error::Error + Send + Sync + 'static) -> ParquetError {
+    ParquetError::External(Box::new(e))
+}
+
+impl Compressor {
+    pub(super) fn new(codec: Codec) -> Result<Compressor, ParquetError> {
+        Ok(match codec {
+            Codec::Zstd(level) => {
+                Compressor::Zstd(zstd::bulk::Compressor::new(level).map_err(external)?)
+            }
+            Codec::Snappy => Compressor::Snappy(Box::new(snap::raw::Encoder::new())),
+            Codec::None => Compressor::None,
+        })
+    }
+
+    /// `data` compressed (or as it is, without a codec).
+    fn compress(&mut self, data: Vec<u8>) -> Result<Vec<u8>, ParquetError> {
+        match self {
+            Compressor::Zstd(z) => z.compress(&data).map_err(external),
+            Compressor::Snappy(s) => {
+                let mut out = vec![0; snap::raw::max_compress_len(data.len())];
+                let n = s.compress(&data, &mut out).map_err(external)?;
+                out.truncate(n);
+                Ok(out)
+            }
+            Compressor::None => Ok(data),
+        }
+    }
+}
+
+/// Parquet's codec of a [`Codec`] (a zstd level is the writer's business).
+fn compression(codec: Codec) -> Compression {
+    match codec {
+        Codec::Zstd(_) => Compression::ZSTD(Default::default()),
+        Codec::Snappy => Compression::SNAPPY,
+        Codec::None => Compression::UNCOMPRESSED,
+    }
+}
+
+/// Dictionary indices of keys: directly for a key below [`Keys::DIRECT`] (a ply, a
+/// role, a pocket's few pieces), else in an open-addressed table.
+#[derive(Debug, Default)]
+struct Keys {
+    direct: Vec<u32>,
+    slots: Vec<(u64, u32)>,
+    used: usize,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+impl Keys {
+    const DIRECT: u64 = 1024;
+
+    fn slot(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+        while self.slots[at].1 != EMPTY && self.slots[at].0 != key {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    /// The index of `key`, or `fresh` (then given to it).
+    #[inline(always)]
+    fn get_or(&mut self, key: u64, fresh: u32) -> u32 {
+        if key < Keys::DIRECT {
+            let k = key as usize;
+            if k >= self.direct.len() {
+                self.direct.resize(Keys::DIRECT as usize, EMPTY);
+            }
+            let slot = &mut self.direct[k];
+            if *slot == EMPTY {
+                *slot = fresh;
+            }
+            return *slot;
+        }
+        self.get_or_hashed(key, fresh)
+    }
+
+    #[inline(never)]
+    fn get_or_hashed(&mut self, key: u64, fresh: u32) -> u32 {
+        if (self.used + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let at = self.slot(key);
+        if self.slots[at].1 == EMPTY {
+            self.slots[at] = (key, fresh);
+            self.used += 1;
+        }
+        self.slots[at].1
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY); size]);
+        for (key, index) in old.into_iter().filter(|s| s.1 != EMPTY) {
+            let at = self.slot(key);
+            self.slots[at] = (key, index);
+        }
+    }
+}
+
+/// What a column's pages hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Values {
+    /// Indices into the chunk's dictionary.
+    Dictionary,
+    /// Booleans, bit-packed.
+    Booleans,
+    /// Byte arrays, plain.
+    Bytes,
+}
+
+/// Minimum and maximum of a column chunk's values, for its statistics.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Range {
+    None,
+    Int32(i32, i32),
+    Int64(i64, i64),
+    Double(f64, f64),
+    Bool(bool, bool),
+}
+
+impl Range {
+    fn int32(&mut self, v: i32) {
+        *self = match *self {
+            Range::Int32(lo, hi) => Range::Int32(lo.min(v), hi.max(v)),
+            _ => Range::Int32(v, v),
+        }
+    }
+    fn int64(&mut self, v: i64) {
+        *self = match *self {
+            Range::Int64(lo, hi) => Range::Int64(lo.min(v), hi.max(v)),
+            _ => Range::Int64(v, v),
+        }
+    }
+    fn double(&mut self, v: f64) {
+        if v.is_nan() {
+            return;
+        }
+        *self = match *self {
+            Range::Double(lo, hi) => Range::Double(lo.min(v), hi.max(v)),
+            _ => Range::Double(v, v),
+        }
+    }
+    fn bool(&mut self, v: bool) {
+        *self = match *self {
+            Range::Bool(lo, hi) => Range::Bool(lo & v, hi | v),
+            _ => Range::Bool(v, v),
+        }
+    }
+}
+
+/// What a column keeps statistics of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stats {
+    /// None (moves, pockets, FENs: every page holds the whole range).
+    None,
+    /// Minimum, maximum and null count, from the values pushed ([`Column::int32`] …).
+    Values,
+    /// Those of the dictionary's strings.
+    Strings,
+}
+
+/// One column of a row group being written.
+pub(super) struct Column {
+    descr: ColumnDescPtr,
+    /// Its values may be null (one definition level, unless repeated).
+    nullable: bool,
+    values: Values,
+    stats: Stats,
+    /// The dictionary's values, plain-encoded, and their number.
+    dictionary: Vec<u8>,
+    entries: u32,
+    keys: Keys,
+    /// The page's dictionary indices, definition and repetition levels.
+    indices: Vec<u32>,
+    defs: Vec<u32>,
+    reps: Vec<u32>,
+    /// The page's booleans, or its plain byte arrays.
+    bools: Vec<bool>,
+    plain: Vec<u8>,
+    /// Level entries (values and nulls) in the page.
+    page_levels: usize,
+    /// The chunk's data pages, serialized, and their sizes.
+    pages: TrackedWrite<Vec<u8>>,
+    uncompressed: i64,
+    levels_written: i64,
+    nulls: u64,
+    range: Range,
+    dictionary_pages: bool,
+    plain_pages: bool,
+}
+
+impl std::fmt::Debug for Column {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Column")
+            .field("path", self.descr.path())
+            .field("entries", &self.entries)
+            .field("bytes", &self.size())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Column {
+    pub(super) fn new(descr: ColumnDescPtr, values: Values, stats: Stats) -> Column {
+        Column {
+            nullable: descr.max_def_level() > 0,
+            descr,
+            values,
+            stats,
+            dictionary: Vec::new(),
+            entries: 0,
+            keys: Keys::default(),
+            indices: Vec::new(),
+            defs: Vec::new(),
+            reps: Vec::new(),
+            bools: Vec::new(),
+            plain: Vec::new(),
+            page_levels: 0,
+            pages: TrackedWrite::new(Vec::new()),
+            uncompressed: 0,
+            levels_written: 0,
+            nulls: 0,
+            range: Range::None,
+            dictionary_pages: false,
+            plain_pages: false,
+        }
+    }
+
+    fn nullable(&self) -> bool {
+        self.nullable
+    }
+
+    /// The dictionary index of `key`, its value written by `value` (plain encoding)
+    /// the first time.
+    #[inline]
+    pub(super) fn index(&mut self, key: u64, value: impl FnOnce(&mut Vec<u8>)) -> u32 {
+        let index = self.keys.get_or(key, self.entries);
+        if index == self.entries {
+            value(&mut self.dictionary);
+            self.entries += 1;
+        }
+        index
+    }
+
+    /// A value of the dictionary, by its index (a column whose values are all there
+    /// or null, at one definition level).
+    #[inline]
+    pub(super) fn push(&mut self, index: u32) {
+        self.indices.push(index);
+        if self.nullable {
+            self.defs.push(1);
+        }
+        self.page_levels += 1;
+    }
+
+    /// A value of the dictionary `n` times over (a game's file on each of its plies).
+    pub(super) fn push_n(&mut self, index: u32, n: usize) {
+        self.indices.extend(std::iter::repeat_n(index, n));
+        if self.nullable {
+            self.defs.extend(std::iter::repeat_n(1, n));
+        }
+        self.page_levels += n;
+    }
+
+    /// A null `n` times over.
+    pub(super) fn push_nulls(&mut self, n: usize) {
+        self.defs.extend(std::iter::repeat_n(0, n));
+        self.nulls += n as u64;
+        self.page_levels += n;
+    }
+
+    /// A null.
+    #[inline]
+    pub(super) fn push_null(&mut self) {
+        self.defs.push(0);
+        self.nulls += 1;
+        self.page_levels += 1;
+    }
+
+    /// A string (byte array) of the dictionary, its key given.
+    #[inline]
+    pub(super) fn push_str(&mut self, key: u64, s: &str) {
+        let i = self.index(key, |d| byte_array(d, s.as_bytes()));
+        self.push(i);
+    }
+
+    /// An int32 of the dictionary.
+    #[inline]
+    pub(super) fn push_i32(&mut self, v: i32) {
+        let i = self.index(u64::from(v as u32), |d| {
+            d.extend_from_slice(&v.to_le_bytes())
+        });
+        self.push(i);
+        self.range.int32(v);
+    }
+
+    /// A double of the dictionary.
+    #[inline]
+    pub(super) fn push_f64(&mut self, v: f64) {
+        let i = self.index(v.to_bits(), |d| d.extend_from_slice(&v.to_le_bytes()));
+        self.push(i);
+        self.range.double(v);
+    }
+
+    /// The dictionary index of an int64 (pushed by [`Column::push`], as often as it
+    /// repeats).
+    pub(super) fn index_i64(&mut self, v: i64) -> u32 {
+        self.range.int64(v);
+        self.index(v as u64, |d| d.extend_from_slice(&v.to_le_bytes()))
+    }
+
+    /// A value for the statistics of a column whose indices are pushed by number.
+    #[inline]
+    pub(super) fn note_i32(&mut self, v: i32) {
+        self.range.int32(v);
+    }
+
+    /// A boolean (a column of [`Values::Booleans`]).
+    #[inline]
+    pub(super) fn push_bool(&mut self, v: bool) {
+        self.bools.push(v);
+        self.page_levels += 1;
+        if self.stats == Stats::Values {
+            self.range.bool(v);
+        }
+    }
+
+    /// A byte array written plain (a column of [`Values::Bytes`]).
+    pub(super) fn plain(&mut self, v: &[u8]) {
+        byte_array(&mut self.plain, v);
+        self.page_levels += 1;
+    }
+
+    /// A list's entry of a repeated column: `rep` 0 for a row's first, `def` as the
+    /// schema counts it, and a dictionary index when the entry holds a value.
+    pub(super) fn push_level(&mut self, rep: u32, def: u32, index: Option<u32>) {
+        self.reps.push(rep);
+        self.defs.push(def);
+        match index {
+            Some(i) => self.indices.push(i),
+            None => self.nulls += 1,
+        }
+        self.page_levels += 1;
+    }
+
+    /// The bytes held (the page being gathered and the chunk's pages).
+    pub(super) fn size(&self) -> usize {
+        self.indices.len() * 4
+            + self.defs.len() * 4
+            + self.reps.len() * 4
+            + self.bools.len()
+            + self.plain.len()
+            + self.dictionary.len()
+            + self.pages.bytes_written()
+    }
+
+    /// Encodes the page gathered, compressed by `codec`, after the chunk's others.
+    pub(super) fn end_page(&mut self, codec: &mut Compressor) -> Result<(), ParquetError> {
+        if self.page_levels == 0 {
+            return Ok(());
+        }
+        let mut buf = Vec::with_capacity(self.indices.len() * 2 + self.plain.len() + 64);
+        if self.descr.max_rep_level() > 0 {
+            levels(&mut buf, &self.reps, self.descr.max_rep_level());
+        }
+        if self.nullable() {
+            levels(&mut buf, &self.defs, self.descr.max_def_level());
+        }
+        let encoding = match self.values {
+            Values::Dictionary if self.indices.is_empty() => {
+                self.plain_pages = true;
+                Encoding::PLAIN
+            }
+            Values::Dictionary => {
+                let width = bit_width(self.entries - 1);
+                buf.push(width);
+                hybrid(&mut buf, &self.indices, width);
+                self.dictionary_pages = true;
+                Encoding::RLE_DICTIONARY
+            }
+            Values::Booleans => {
+                pack_bools(&mut buf, &self.bools);
+                self.plain_pages = true;
+                Encoding::PLAIN
+            }
+            Values::Bytes => {
+                buf.extend_from_slice(&self.plain);
+                self.plain_pages = true;
+                Encoding::PLAIN
+            }
+        };
+        let size = buf.len();
+        let page = Page::DataPage {
+            buf: Bytes::from(codec.compress(buf)?),
+            num_values: self.page_levels as u32,
+            encoding,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        };
+        let spec = SerializedPageWriter::new(&mut self.pages)
+            .write_page(CompressedPage::new(page, size))?;
+        self.uncompressed += spec.uncompressed_size as i64;
+        self.levels_written += self.page_levels as i64;
+        self.page_levels = 0;
+        self.indices.clear();
+        self.defs.clear();
+        self.reps.clear();
+        self.bools.clear();
+        self.plain.clear();
+        Ok(())
+    }
+
+    /// The chunk's statistics.
+    fn statistics(&self) -> Option<Statistics> {
+        let nulls = Some(self.nulls);
+        match (self.stats, self.range) {
+            (Stats::None, _) => None,
+            (Stats::Strings, _) => {
+                let strings = DictionaryStrings(&self.dictionary);
+                let min = strings.clone().min().map(|s| s.to_vec().into());
+                let max = strings.max().map(|s| s.to_vec().into());
+                Some(Statistics::byte_array(min, max, None, nulls, false))
+            }
+            (Stats::Values, Range::Int32(lo, hi)) => {
+                Some(Statistics::int32(Some(lo), Some(hi), None, nulls, false))
+            }
+            (Stats::Values, Range::Int64(lo, hi)) => {
+                Some(Statistics::int64(Some(lo), Some(hi), None, nulls, false))
+            }
+            (Stats::Values, Range::Double(lo, hi)) => {
+                Some(Statistics::double(Some(lo), Some(hi), None, nulls, false))
+            }
+            (Stats::Values, Range::Bool(lo, hi)) => {
+                Some(Statistics::boolean(Some(lo), Some(hi), None, nulls, false))
+            }
+            // Every value null: the null count alone.
+            (Stats::Values, Range::None) => Some(match self.descr.physical_type() {
+                Type::BOOLEAN => Statistics::boolean(None, None, None, nulls, false),
+                Type::INT64 => Statistics::int64(None, None, None, nulls, false),
+                Type::DOUBLE => Statistics::double(None, None, None, nulls, false),
+                _ => Statistics::int32(None, None, None, nulls, false),
+            }),
+        }
+    }
+
+    /// Ends the row group's chunk: the page gathered, then the dictionary's page in
+    /// front of the data pages; the chunk's bytes and what the row group records of it.
+    /// The column starts again empty, with a new dictionary.
+    pub(super) fn end_chunk(
+        &mut self,
+        codec: &mut Compressor,
+        kind: Codec,
+        rows: usize,
+    ) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
+        self.end_page(codec)?;
+        let statistics = self.statistics();
+        let mut chunk = TrackedWrite::new(Vec::new());
+        let mut uncompressed = self.uncompressed;
+        let mut encodings = Vec::new();
+        if self.dictionary_pages {
+            let dictionary = std::mem::take(&mut self.dictionary);
+            let size = dictionary.len();
+            let page = Page::DictionaryPage {
+                buf: Bytes::from(codec.compress(dictionary)?),
+                num_values: self.entries,
+                encoding: Encoding::PLAIN,
+                is_sorted: false,
+            };
+            let spec = SerializedPageWriter::new(&mut chunk)
+                .write_page(CompressedPage::new(page, size))?;
+            uncompressed += spec.uncompressed_size as i64;
+            encodings.push(Encoding::PLAIN);
+            encodings.push(Encoding::RLE_DICTIONARY);
+        }
+        if self.plain_pages && !encodings.contains(&Encoding::PLAIN) {
+            encodings.push(Encoding::PLAIN);
+        }
+        if self.descr.max_def_level() > 0 || self.descr.max_rep_level() > 0 {
+            encodings.push(Encoding::RLE);
+        }
+        let dictionary_len = chunk.bytes_written() as i64;
+        let pages = std::mem::replace(&mut self.pages, TrackedWrite::new(Vec::new()));
+        let mut bytes = chunk.into_inner()?;
+        bytes.extend_from_slice(&pages.into_inner()?);
+        let mut meta = ColumnChunkMetaData::builder(self.descr.clone())
+            .set_compression(compression(kind))
+            .set_encodings(encodings)
+            .set_num_values(self.levels_written)
+            .set_total_compressed_size(bytes.len() as i64)
+            .set_total_uncompressed_size(uncompressed)
+            .set_data_page_offset(dictionary_len)
+            .set_dictionary_page_offset(self.dictionary_pages.then_some(0));
+        if let Some(s) = statistics {
+            meta = meta.set_statistics(s);
+        }
+        let close = ColumnCloseResult {
+            bytes_written: bytes.len() as u64,
+            rows_written: rows as u64,
+            metadata: meta.build()?,
+            bloom_filter: None,
+            column_index: None,
+            offset_index: None,
+        };
+        *self = Column::new(self.descr.clone(), self.values, self.stats);
+        Ok((Bytes::from(bytes), close))
+    }
+}
+
+/// A byte array, plain: its length in four bytes, then its bytes.
+pub(super) fn byte_array(out: &mut Vec<u8>, v: &[u8]) {
+    out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+    out.extend_from_slice(v);
+}
+
+/// The strings of a plain-encoded dictionary.
+#[derive(Clone)]
+struct DictionaryStrings<'a>(&'a [u8]);
+
+impl<'a> Iterator for DictionaryStrings<'a> {
+    type Item = &'a [u8];
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let (len, rest) = self.0.split_first_chunk::<4>()?;
+        let (s, rest) = rest.split_at(u32::from_le_bytes(*len) as usize);
+        self.0 = rest;
+        Some(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hybrid read back as the format describes it.
+    fn unhybrid(mut data: &[u8], width: u8, count: usize) -> Vec<u32> {
+        let mut out = Vec::new();
+        let bytes = usize::from(width).div_ceil(8);
+        while out.len() < count {
+            let mut header = 0u64;
+            let mut shift = 0;
+            loop {
+                let b = data[0];
+                data = &data[1..];
+                header |= u64::from(b & 0x7f) << shift;
+                shift += 7;
+                if b < 0x80 {
+                    break;
+                }
+            }
+            if header & 1 == 0 {
+                let mut v = [0u8; 4];
+                v[..bytes].copy_from_slice(&data[..bytes]);
+                data = &data[bytes..];
+                out.extend(std::iter::repeat_n(
+                    u32::from_le_bytes(v),
+                    (header >> 1) as usize,
+                ));
+            } else {
+                let n = (header >> 1) as usize * 8;
+                let mut bit = 0usize;
+                for _ in 0..n {
+                    let mut v = 0u32;
+                    for b in 0..usize::from(width) {
+                        let at = bit + b;
+                        v |= u32::from((data[at / 8] >> (at % 8)) & 1) << b;
+                    }
+                    bit += usize::from(width);
+                    out.push(v);
+                }
+                data = &data[n * usize::from(width) / 8..];
+            }
+        }
+        assert!(data.is_empty(), "{} bytes left over", data.len());
+        out.truncate(count);
+        out
+    }
+
+    #[test]
+    fn the_hybrid_reads_back_for_runs_and_mixed_values() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = move |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as u32
+        };
+        for width in [1u8, 2, 3, 7, 8, 9, 13, 16, 17, 24, 31, 32] {
+            let top = if width == 32 {
+                u32::MAX
+            } else {
+                (1 << width) - 1
+            };
+            for len in [0usize, 1, 7, 8, 9, 15, 16, 17, 100, 1000] {
+                let mut values = Vec::new();
+                while values.len() < len {
+                    // Runs of every length, and single values.
+                    let v = random(top.max(1)) & top;
+                    let run = [1, 1, 2, 7, 8, 9, 30][random(7) as usize] as usize;
+                    values.extend(std::iter::repeat_n(v, run.min(len - values.len())));
+                }
+                let mut out = Vec::new();
+                hybrid(&mut out, &values, width);
+                assert_eq!(
+                    unhybrid(&out, width, len),
+                    values,
+                    "width {width}, {len} values"
+                );
+            }
+        }
+        // A long run is one header and one value.
+        let mut out = Vec::new();
+        hybrid(&mut out, &[5; 1000], 3);
+        assert_eq!(out, [0xd0, 0x0f, 5]);
+    }
+
+    #[test]
+    fn widths_and_booleans() {
+        assert_eq!(bit_width(0), 1);
+        assert_eq!(bit_width(1), 1);
+        assert_eq!(bit_width(2), 2);
+        assert_eq!(bit_width(255), 8);
+        assert_eq!(bit_width(256), 9);
+        assert_eq!(bit_width(u32::MAX), 32);
+        let mut out = Vec::new();
+        pack_bools(
+            &mut out,
+            &[true, false, true, true, false, false, false, false, true],
+        );
+        assert_eq!(out, [0b0000_1101, 1]);
+    }
+
+    #[test]
+    fn keys_keep_their_first_index() {
+        let mut keys = Keys::default();
+        let mut next = 0;
+        let mut seen = std::collections::HashMap::new();
+        for i in 0..20_000u64 {
+            let key = (i * 7919) % 3001 + if i % 3 == 0 { 0 } else { 1 << 40 };
+            let fresh = next;
+            let got = keys.get_or(key, fresh);
+            let want = *seen.entry(key).or_insert(fresh);
+            if got == fresh {
+                next += 1;
+            }
+            assert_eq!(got, want, "key {key}");
+        }
+        assert_eq!(next as usize, seen.len());
+    }
+}
