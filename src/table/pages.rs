@@ -4,7 +4,7 @@
 //! gathered in an Arrow builder and hashed as bytes (docs/PERFORMANCE.md, issue 35).
 //!
 //! A [`Column`] gathers one column's values a page at a time: as indices into a
-//! dictionary that grows with the row group ([`Column::index`], [`Column::push`]) or as
+//! dictionary that grows with the row group ([`Column::extend`], [`Column::push_n`]) or as
 //! plain values ([`Column::plain`]), with definition and repetition levels where the
 //! schema has them. [`Column::end_page`] encodes and compresses the page (version 1:
 //! levels and values in the RLE / bit-packing hybrid, or plain); [`Column::end_chunk`]
@@ -280,19 +280,19 @@ pub(super) enum Range {
 }
 
 impl Range {
-    fn int32(&mut self, v: i32) {
+    pub(super) fn int32(&mut self, v: i32) {
         *self = match *self {
             Range::Int32(lo, hi) => Range::Int32(lo.min(v), hi.max(v)),
             _ => Range::Int32(v, v),
         }
     }
-    fn int64(&mut self, v: i64) {
+    pub(super) fn int64(&mut self, v: i64) {
         *self = match *self {
             Range::Int64(lo, hi) => Range::Int64(lo.min(v), hi.max(v)),
             _ => Range::Int64(v, v),
         }
     }
-    fn double(&mut self, v: f64) {
+    pub(super) fn double(&mut self, v: f64) {
         if v.is_nan() {
             return;
         }
@@ -301,7 +301,7 @@ impl Range {
             _ => Range::Double(v, v),
         }
     }
-    fn bool(&mut self, v: bool) {
+    pub(super) fn bool(&mut self, v: bool) {
         *self = match *self {
             Range::Bool(lo, hi) => Range::Bool(lo & v, hi | v),
             _ => Range::Bool(v, v),
@@ -402,15 +402,92 @@ impl Column {
         index
     }
 
-    /// A value of the dictionary, by its index (a column whose values are all there
-    /// or null, at one definition level).
-    #[inline]
-    pub(super) fn push(&mut self, index: u32) {
-        self.indices.push(index);
+    /// A value per row, or a null (`None`): each value's dictionary index found from
+    /// its `key`, and the value written by `value` (plain, with its statistics' range)
+    /// the first time the row group meets it. Since every value is in the dictionary,
+    /// the minimum and maximum of the dictionary's values are those of the column's.
+    #[inline(always)]
+    pub(super) fn extend<T: Copy>(
+        &mut self,
+        items: impl ExactSizeIterator<Item = Option<T>>,
+        mut key: impl FnMut(T) -> u64,
+        mut value: impl FnMut(T, &mut Vec<u8>, &mut Range),
+    ) {
+        let n = items.len();
+        self.indices.reserve(n);
         if self.nullable {
-            self.defs.push(1);
+            self.defs.reserve(n);
         }
-        self.page_levels += 1;
+        self.page_levels += n;
+        for item in items {
+            match item {
+                Some(v) => {
+                    let index = self.keys.get_or(key(v), self.entries);
+                    if index == self.entries {
+                        value(v, &mut self.dictionary, &mut self.range);
+                        self.entries += 1;
+                    }
+                    self.indices.push(index);
+                    if self.nullable {
+                        self.defs.push(1);
+                    }
+                }
+                None => {
+                    self.defs.push(0);
+                    self.nulls += 1;
+                }
+            }
+        }
+    }
+
+    /// Int32s, or nulls, a row each (through the dictionary).
+    #[inline(always)]
+    pub(super) fn extend_i32(&mut self, items: impl ExactSizeIterator<Item = Option<i32>>) {
+        self.extend(
+            items,
+            |v| u64::from(v as u32),
+            |v, d, range| {
+                d.extend_from_slice(&v.to_le_bytes());
+                range.int32(v);
+            },
+        );
+    }
+
+    /// Doubles, or nulls, a row each (through the dictionary).
+    #[inline(always)]
+    pub(super) fn extend_f64(&mut self, items: impl ExactSizeIterator<Item = Option<f64>>) {
+        self.extend(items, f64::to_bits, |v, d, range| {
+            d.extend_from_slice(&v.to_le_bytes());
+            range.double(v);
+        });
+    }
+
+    /// Strings, or nulls, a row each, each with its key (through the dictionary).
+    #[inline(always)]
+    pub(super) fn extend_str<'s>(
+        &mut self,
+        items: impl ExactSizeIterator<Item = Option<(u64, &'s str)>>,
+    ) {
+        self.extend(
+            items,
+            |(k, _)| k,
+            |(_, s), d, _| byte_array(d, s.as_bytes()),
+        );
+    }
+
+    /// Booleans, a row each (a column of [`Values::Booleans`]).
+    pub(super) fn extend_bools(&mut self, items: impl ExactSizeIterator<Item = bool>) {
+        let start = self.bools.len();
+        self.bools.extend(items);
+        self.page_levels += self.bools.len() - start;
+        if self.stats == Stats::Values {
+            // The least of them is whether all are true, the greatest whether any is.
+            let new = &self.bools[start..];
+            if !new.is_empty() {
+                self.range.bool(!new.contains(&false));
+                self.range.bool(new.contains(&true));
+            }
+        }
     }
 
     /// A value of the dictionary `n` times over (a game's file on each of its plies).
@@ -429,40 +506,7 @@ impl Column {
         self.page_levels += n;
     }
 
-    /// A null.
-    #[inline]
-    pub(super) fn push_null(&mut self) {
-        self.defs.push(0);
-        self.nulls += 1;
-        self.page_levels += 1;
-    }
-
-    /// A string (byte array) of the dictionary, its key given.
-    #[inline]
-    pub(super) fn push_str(&mut self, key: u64, s: &str) {
-        let i = self.index(key, |d| byte_array(d, s.as_bytes()));
-        self.push(i);
-    }
-
-    /// An int32 of the dictionary.
-    #[inline]
-    pub(super) fn push_i32(&mut self, v: i32) {
-        let i = self.index(u64::from(v as u32), |d| {
-            d.extend_from_slice(&v.to_le_bytes())
-        });
-        self.push(i);
-        self.range.int32(v);
-    }
-
-    /// A double of the dictionary.
-    #[inline]
-    pub(super) fn push_f64(&mut self, v: f64) {
-        let i = self.index(v.to_bits(), |d| d.extend_from_slice(&v.to_le_bytes()));
-        self.push(i);
-        self.range.double(v);
-    }
-
-    /// The dictionary index of an int64 (pushed by [`Column::push`], as often as it
+    /// The dictionary index of an int64 (pushed by [`Column::push_n`], as often as it
     /// repeats).
     pub(super) fn index_i64(&mut self, v: i64) -> u32 {
         self.range.int64(v);
@@ -473,16 +517,6 @@ impl Column {
     #[inline]
     pub(super) fn note_i32(&mut self, v: i32) {
         self.range.int32(v);
-    }
-
-    /// A boolean (a column of [`Values::Booleans`]).
-    #[inline]
-    pub(super) fn push_bool(&mut self, v: bool) {
-        self.bools.push(v);
-        self.page_levels += 1;
-        if self.stats == Stats::Values {
-            self.range.bool(v);
-        }
     }
 
     /// A byte array written plain (a column of [`Values::Bytes`]).

@@ -17,6 +17,7 @@ use parquet::file::writer::SerializedFileWriter;
 use super::pages::{Column, Compressor, Stats, Values, byte_array};
 use super::schema::plies_schema;
 use super::write::{Codec, WriteOptions};
+use crate::bughouse::BoardId;
 use crate::game::{Eval, PlyRow, pocket_letters};
 use crate::run::record::ExportedRecord;
 use crate::types::{Color, Role};
@@ -200,9 +201,7 @@ impl<W: Write + Send> PliesFile<W> {
             Some(i) => c[SITE].push_n(i, n),
             None => c[SITE].push_nulls(n),
         }
-        for p in &record.plies {
-            self.ply(p);
-        }
+        self.plies(&record.plies);
         self.page_rows += n;
         self.group_rows += n;
         self.written += n;
@@ -214,90 +213,91 @@ impl<W: Write + Send> PliesFile<W> {
         Ok(())
     }
 
-    /// A ply's columns after the game's own.
-    #[inline]
-    fn ply(&mut self, p: &PlyRow) {
+    /// The plies' columns after the game's own, a column at a time.
+    fn plies(&mut self, plies: &[PlyRow]) {
         let c = &mut self.columns;
-        c[PLY].push_i32(p.ply as i32);
-        match p.board {
-            Some(b) => {
-                let name = match b {
-                    crate::bughouse::BoardId::A => "A",
-                    crate::bughouse::BoardId::B => "B",
-                };
-                c[BOARD].push_str(u64::from(name.as_bytes()[0]), name);
-            }
-            None => c[BOARD].push_null(),
-        }
-        c[MOVE_NUMBER].push_i32(p.move_number as i32);
-        c[SIDE].push_str(p.side as u64, p.side.name());
-        let key = string_key(&p.san, &mut self.long);
-        c[SAN].push_str(key, &p.san);
-        let key = string_key(&p.uci, &mut self.long);
-        c[UCI].push_str(key, &p.uci);
-        c[IS_DROP].push_bool(p.is_drop);
-        c[PIECE].push_str(p.piece as u64, letter(p.piece));
-        for (column, role) in [(CAPTURED, p.captured), (PROMOTION, p.promotion)] {
-            match role {
-                Some(r) => c[column].push_str(r as u64, letter(r)),
-                None => c[column].push_null(),
-            }
-        }
-        c[CHECK].push_bool(p.check);
-        c[MATE].push_bool(p.mate);
-        match &p.pockets {
-            Some(pockets) => {
-                for (color, column) in [(Color::White, WHITE_POCKET), (Color::Black, BLACK_POCKET)]
-                {
-                    let pocket = &pockets[color];
-                    let key = Role::POCKET
+        c[PLY].extend_i32(plies.iter().map(|p| Some(p.ply as i32)));
+        c[BOARD].extend_str(plies.iter().map(|p| {
+            p.board.map(|b| match b {
+                BoardId::A => (0, "A"),
+                BoardId::B => (1, "B"),
+            })
+        }));
+        c[MOVE_NUMBER].extend_i32(plies.iter().map(|p| Some(p.move_number as i32)));
+        c[SIDE].extend_str(plies.iter().map(|p| Some((p.side as u64, p.side.name()))));
+        let long = &mut self.long;
+        c[SAN].extend(
+            plies.iter().map(|p| Some(p.san.as_str())),
+            |s| string_key(s, long),
+            |s, d, _| byte_array(d, s.as_bytes()),
+        );
+        c[UCI].extend(
+            plies.iter().map(|p| Some(p.uci.as_str())),
+            |s| string_key(s, long),
+            |s, d, _| byte_array(d, s.as_bytes()),
+        );
+        c[IS_DROP].extend_bools(plies.iter().map(|p| p.is_drop));
+        c[PIECE].extend_str(
+            plies
+                .iter()
+                .map(|p| Some((p.piece as u64, letter(p.piece)))),
+        );
+        c[CAPTURED].extend_str(
+            plies
+                .iter()
+                .map(|p| p.captured.map(|r| (r as u64, letter(r)))),
+        );
+        c[PROMOTION].extend_str(
+            plies
+                .iter()
+                .map(|p| p.promotion.map(|r| (r as u64, letter(r)))),
+        );
+        c[CHECK].extend_bools(plies.iter().map(|p| p.check));
+        c[MATE].extend_bools(plies.iter().map(|p| p.mate));
+        for (color, column) in [(Color::White, WHITE_POCKET), (Color::Black, BLACK_POCKET)] {
+            let letters = &mut self.letters;
+            c[column].extend(
+                plies.iter().map(|p| p.pockets.as_ref().map(|p| &p[color])),
+                |pocket| {
+                    Role::POCKET
                         .iter()
                         .enumerate()
-                        .fold(0u64, |k, (i, &r)| k | u64::from(pocket.get(r)) << (8 * i));
-                    let letters = &mut self.letters;
-                    let i = c[column].index(key, |d| {
-                        letters.clear();
-                        pocket_letters(letters, pocket, color);
-                        byte_array(d, letters.as_bytes());
-                    });
-                    c[column].push(i);
-                }
-            }
-            None => {
-                c[WHITE_POCKET].push_null();
-                c[BLACK_POCKET].push_null();
-            }
+                        .fold(0u64, |k, (i, &r)| k | u64::from(pocket.get(r)) << (8 * i))
+                },
+                |pocket, d, _| {
+                    letters.clear();
+                    pocket_letters(letters, pocket, color);
+                    byte_array(d, letters.as_bytes());
+                },
+            );
         }
-        for (column, v) in [(CLOCK, p.clock), (ELAPSED, p.elapsed)] {
-            match v {
-                Some(v) => c[column].push_f64(v),
-                None => c[column].push_null(),
-            }
-        }
-        let (cp, mate) = match p.eval {
-            Some(Eval::Centipawns(n)) => (Some(n), None),
-            Some(Eval::Mate(n)) => (None, Some(n.clamp(-32768, 32767))),
-            None => (None, None),
-        };
-        for (column, v) in [(EVAL_CP, cp), (EVAL_MATE, mate)] {
-            match v {
-                Some(v) => c[column].push_i32(v),
-                None => c[column].push_null(),
-            }
-        }
+        c[CLOCK].extend_f64(plies.iter().map(|p| p.clock));
+        c[ELAPSED].extend_f64(plies.iter().map(|p| p.elapsed));
+        c[EVAL_CP].extend_i32(plies.iter().map(|p| match p.eval {
+            Some(Eval::Centipawns(n)) => Some(n),
+            _ => None,
+        }));
+        c[EVAL_MATE].extend_i32(plies.iter().map(|p| match p.eval {
+            Some(Eval::Mate(n)) => Some(n.clamp(-32768, 32767)),
+            _ => None,
+        }));
         let nags = &mut c[NAGS];
-        if p.nags.is_empty() {
-            nags.push_level(0, 0, None);
-        }
-        for (i, &nag) in p.nags.iter().enumerate() {
-            let index = nags.index(u64::from(nag), |d| {
-                d.extend_from_slice(&i32::from(nag).to_le_bytes())
-            });
-            nags.push_level(u32::from(i > 0), 2, Some(index));
-            nags.note_i32(i32::from(nag));
+        for p in plies {
+            if p.nags.is_empty() {
+                nags.push_level(0, 0, None);
+            }
+            for (i, &nag) in p.nags.iter().enumerate() {
+                let index = nags.index(u64::from(nag), |d| {
+                    d.extend_from_slice(&i32::from(nag).to_le_bytes())
+                });
+                nags.push_level(u32::from(i > 0), 2, Some(index));
+                nags.note_i32(i32::from(nag));
+            }
         }
         if self.fen {
-            c[FEN].plain(p.fen.as_deref().unwrap_or_default().as_bytes());
+            for p in plies {
+                c[FEN].plain(p.fen.as_deref().unwrap_or_default().as_bytes());
+            }
         }
     }
 
