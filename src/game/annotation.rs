@@ -395,9 +395,24 @@ fn highlights(i: &str) -> Res<'_, Vec<Highlight>> {
     .parse(i)
 }
 
+/// Below this many bytes a comment is scanned a byte at a time: most are Lichess's
+/// short ` [%clk 0:03:00] `, where a vector search costs more to set up than it saves.
+const SHORT: usize = 48;
+
 /// Where the first `[%` is (a two-byte search: no searcher to build per comment).
 fn command_at(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < SHORT {
+        return bytes.windows(2).position(|w| w == b"[%");
+    }
     memchr::memchr_iter(b'[', bytes).find(|&i| bytes.get(i + 1) == Some(&b'%'))
+}
+
+/// Where the first `]` is.
+fn close_at(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < SHORT {
+        return bytes.iter().position(|&b| b == b']');
+    }
+    memchr::memchr(b']', bytes)
 }
 
 /// Whether a comment holds a command (`[%`).
@@ -457,6 +472,15 @@ fn quick_time(value: &str) -> Option<Duration> {
     (digits > 0).then(|| Duration::from_secs(secs * 60 + field))
 }
 
+/// The clock of a comment that is nothing but one (` [%clk 0:03:00] `, as Lichess
+/// writes one after every move), read without the general walk over its commands; `None`
+/// for any other comment, which [`read_annotations`] reads. When it gives a clock, that
+/// clock is all [`read_annotations`] finds there.
+pub(crate) fn lone_clock(comment: &str) -> Option<Duration> {
+    let command = comment.trim_ascii().strip_prefix("[%clk")?;
+    quick_time(command.strip_suffix(']')?)
+}
+
 /// An evaluation value: the common ` 0.25` and ` #-3` read at once, anything else (a
 /// depth, blanks, a malformed one) by the grammar.
 fn read_eval(value: &str) -> Option<(Eval, Option<u32>)> {
@@ -509,7 +533,7 @@ pub fn read_annotations(comment: &str) -> (Annotations, Vec<AnnotationError>) {
     let mut from = 0;
     let bytes = comment.as_bytes();
     while let Some(at) = command_at(&bytes[from..]).map(|n| from + n) {
-        let Some(close) = memchr::memchr(b']', &bytes[at..]).map(|n| at + n) else {
+        let Some(close) = close_at(&bytes[at..]).map(|n| at + n) else {
             break;
         };
         from = close + 1;
@@ -714,5 +738,66 @@ mod tests {
         assert!(e[0].to_string().contains("expected pawns"), "{}", e[0]);
         // A command never closed is no command.
         assert!(read_annotations("[%clk 0:01").0.is_empty());
+    }
+
+    /// A lone clock is read as the general walk reads it, and only where that walk
+    /// finds nothing else.
+    #[test]
+    fn lone_clocks_read_as_the_walk_reads_them() {
+        let comments = [
+            " [%clk 0:03:00] ",
+            "[%clk 1:02:03]",
+            "\n[%clk 59]\t",
+            " [%clk 0:00:09.5] ",
+            " [%clk 0:03:00]x",
+            " [%clk 0:03:00] [%clk 0:02:00] ",
+            " [%clkc 0:03:00] ",
+            " [%clk  0:03:00] ",
+            " [%clk 0:03:00 ] ",
+            " [%clk 1:2:3:4] ",
+            " [%clk] ",
+            " [%clk ] ",
+            " [%eval 0.2] [%clk 0:01:00] ",
+            "[%clk 0:01:00] [%eval #3]",
+            " [%clk 0:0a:00] ",
+            "",
+        ];
+        let mut lone = 0;
+        for text in comments {
+            let (notes, errors) = read_annotations(text);
+            if let Some(clock) = lone_clock(text) {
+                lone += 1;
+                let alone = Annotations {
+                    clock: Some(clock),
+                    ..Annotations::default()
+                };
+                assert_eq!((notes, errors.len()), (alone, 0), "{text:?}");
+            }
+        }
+        assert_eq!(lone, 3);
+    }
+
+    /// Short comments are searched a byte at a time, long ones by memchr: commands are
+    /// found alike on either side of the length where the search changes, wherever
+    /// they sit and whatever stray brackets come first.
+    #[test]
+    fn commands_are_found_in_comments_of_every_length() {
+        for len in 0..2 * SHORT {
+            for at in 0..=len {
+                let mut text = "x[ ]".repeat(len).chars().take(len).collect::<String>();
+                text.insert_str(at, "[%clk 0:01:02]");
+                for tail in ["", " [%eval #-3]"] {
+                    let text = format!("{text}{tail}");
+                    let (notes, errors) = read_annotations(&text);
+                    assert_eq!(notes.clock, Some(Duration::from_secs(62)), "{text:?}");
+                    assert_eq!(notes.eval, (!tail.is_empty()).then_some(Eval::Mate(-3)));
+                    assert!(errors.is_empty(), "{text:?}");
+                    let found = command_at(text.as_bytes());
+                    assert_eq!(found, text.find("[%"), "{text:?}");
+                    let close = close_at(text.as_bytes());
+                    assert_eq!(close, text.find(']'), "{text:?}");
+                }
+            }
+        }
     }
 }

@@ -22,7 +22,7 @@
 
 use std::ops::ControlFlow;
 
-use super::annotation::{Annotations, Eval, has_command, read_annotations};
+use super::annotation::{Annotations, Eval, lone_clock, read_annotations};
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
 use super::validate::{game_text, visit_game, visit_text};
@@ -386,8 +386,13 @@ pub fn pocket_letters(out: &mut String, pocket: &Pocket, color: Color) {
     }
 }
 
+/// Seconds, to the millisecond (as `as_millis() as f64 / 1000.0` gives them, without
+/// its 128-bit conversion while the milliseconds fit 64 bits).
 fn seconds(d: std::time::Duration) -> f64 {
-    d.as_millis() as f64 / 1000.0
+    match d.as_secs().checked_mul(1000) {
+        Some(ms) => (ms + u64::from(d.subsec_millis())) as f64 / 1000.0,
+        None => d.as_millis() as f64 / 1000.0,
+    }
 }
 
 impl<'t> Visitor<'t> for Rows<'t> {
@@ -430,8 +435,12 @@ impl<'t> Visitor<'t> for Rows<'t> {
         let Some(last) = self.plies.last_mut() else {
             return ControlFlow::Continue(());
         };
-        if has_command(text) {
-            let (notes, _) = read_annotations(text);
+        if let Some(clock) = lone_clock(text) {
+            last.clock = Some(seconds(clock));
+            return ControlFlow::Continue(());
+        }
+        let (notes, _) = read_annotations(text);
+        if !notes.is_empty() {
             apply(last, notes);
         } else if self.bughouse_clocks
             && let Ok(secs) = text.trim().parse::<f64>()
