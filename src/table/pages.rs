@@ -196,12 +196,17 @@ fn compression(codec: Codec) -> Compression {
 }
 
 /// Dictionary indices of keys: directly for a key below [`Keys::DIRECT`] (a ply, a
-/// role, a pocket's few pieces), else in an open-addressed table.
+/// role, a pocket's few pieces), else in an open-addressed table whose probes read only
+/// its keys (eight bytes a slot; 0, never a hashed key, marks a free one) and whose
+/// slot is taken from the top bits of the key's multiplicative hash.
 #[derive(Debug, Default)]
 struct Keys {
     direct: Vec<u32>,
-    slots: Vec<(u64, u32)>,
+    keys: Vec<u64>,
+    indices: Vec<u32>,
     used: usize,
+    /// 64 less the table's size in bits.
+    shift: u32,
 }
 
 const EMPTY: u32 = u32::MAX;
@@ -209,10 +214,11 @@ const EMPTY: u32 = u32::MAX;
 impl Keys {
     const DIRECT: u64 = 1024;
 
+    /// The slot of `key`, or the free one where it goes.
     fn slot(&self, key: u64) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
-        while self.slots[at].1 != EMPTY && self.slots[at].0 != key {
+        let mask = self.keys.len() - 1;
+        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        while self.keys[at] != key && self.keys[at] != 0 {
             at = (at + 1) & mask;
         }
         at
@@ -237,23 +243,27 @@ impl Keys {
 
     #[inline(never)]
     fn get_or_hashed(&mut self, key: u64, fresh: u32) -> u32 {
-        if (self.used + 1) * 2 > self.slots.len() {
+        if (self.used + 1) * 2 > self.keys.len() {
             self.grow();
         }
         let at = self.slot(key);
-        if self.slots[at].1 == EMPTY {
-            self.slots[at] = (key, fresh);
+        if self.keys[at] == 0 {
+            self.keys[at] = key;
+            self.indices[at] = fresh;
             self.used += 1;
         }
-        self.slots[at].1
+        self.indices[at]
     }
 
     fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY); size]);
-        for (key, index) in old.into_iter().filter(|s| s.1 != EMPTY) {
+        let size = (self.keys.len() * 2).max(64);
+        let keys = std::mem::replace(&mut self.keys, vec![0; size]);
+        let indices = std::mem::replace(&mut self.indices, vec![EMPTY; size]);
+        self.shift = 64 - size.trailing_zeros();
+        for (key, index) in keys.into_iter().zip(indices).filter(|s| s.0 != 0) {
             let at = self.slot(key);
-            self.slots[at] = (key, index);
+            self.keys[at] = key;
+            self.indices[at] = index;
         }
     }
 }

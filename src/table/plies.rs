@@ -94,9 +94,8 @@ fn letter(r: Role) -> &'static str {
 fn string_key(s: &str, long: &mut HashMap<String, u64>) -> u64 {
     let b = s.as_bytes();
     if b.len() <= 7 {
-        let mut k = [0u8; 8];
-        k[..b.len()].copy_from_slice(b);
-        return u64::from_le_bytes(k);
+        // Byte by byte: a copy of a length not known here would be a call to memcpy.
+        return b.iter().rev().fold(0, |k, &c| k << 8 | u64::from(c));
     }
     let next = long.len() as u64 | (0xff << 56);
     *long.entry(s.to_owned()).or_insert(next)
