@@ -31,7 +31,7 @@ use crate::board::Board;
 use crate::bughouse::{BoardId, Match};
 use crate::moves::Move;
 use crate::notation::fen::FenDialect;
-use crate::notation::san::{DropStyle, San};
+use crate::notation::san::{DropStyle, San, Spell};
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::{Fen, Pocket};
 use crate::stream::split::RawGame;
@@ -238,8 +238,6 @@ struct Rows<'t> {
     last_was_drop: bool,
     /// A bughouse match as the plies play it, for their FEN pairs.
     pair: Option<Match>,
-    /// A SAN being written.
-    scratch: String,
     /// Names the opening, when asked for.
     opening: Option<super::opening::OpeningWatch>,
 }
@@ -533,15 +531,15 @@ impl<'t> Visitor<'t> for Rows<'t> {
         };
         row.check = after.is_check();
         row.mate = row.check && after.is_checkmate();
-        self.scratch.clear();
-        san.append_to(&mut self.scratch, DropStyle::Letter);
+        // Spelled in the row's own room (a SAN is at most 9 characters: `exd8=Q+` is
+        // 7), not copied there from a string.
+        row.san.clear();
+        san.spell(&mut row.san, DropStyle::Letter);
         if row.mate {
-            self.scratch.push('#');
+            row.san.put('#');
         } else if row.check {
-            self.scratch.push('+');
+            row.san.put('+');
         }
-        // A SAN is at most 9 characters (`Qa1xb2=Q#` is not one: `exd8=Q+` is 7).
-        let _ = row.san.try_push_str(&self.scratch);
         if after.variant().has_drops() {
             row.pockets = Some(*after.pockets());
         }
@@ -634,7 +632,6 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
         pending: None,
         last_was_drop: false,
         pair: None,
-        scratch: String::with_capacity(16),
         opening: asked
             .openings
             .then(|| super::opening::OpeningWatch::new(None, false)),

@@ -40,6 +40,7 @@ use std::str::FromStr;
 
 pub use crate::moves::CastlingSide;
 use crate::types::{File, Rank, Role, Square};
+pub(crate) use write::Spell;
 
 /// A move as SAN writes it, not yet checked against a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -45,9 +45,42 @@ impl SanPlus {
     }
 }
 
+/// Where a SAN is spelled: a `String`, or a fixed room of `N` bytes (a row's SAN, which
+/// is then written in place, not through a string copied into it).
+pub(crate) trait Spell {
+    /// Adds a character (to a fixed room: when it fits; a SAN is at most 9 bytes).
+    fn put(&mut self, c: char);
+    /// Adds characters.
+    fn put_str(&mut self, s: &str);
+}
+
+impl Spell for String {
+    fn put(&mut self, c: char) {
+        self.push(c);
+    }
+    fn put_str(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+impl<const N: usize> Spell for arrayvec::ArrayString<N> {
+    fn put(&mut self, c: char) {
+        let _ = self.try_push(c);
+    }
+    fn put_str(&mut self, s: &str) {
+        let _ = self.try_push_str(s);
+    }
+}
+
 impl San {
     /// Appends the canonical spelling with drops written in `style`.
     pub fn append_to(&self, out: &mut String, style: DropStyle) {
+        self.spell(out, style);
+    }
+
+    /// Appends the canonical spelling with drops written in `style`, to a string or a
+    /// fixed room.
+    pub(crate) fn spell<S: Spell>(&self, out: &mut S, style: DropStyle) {
         match *self {
             San::Normal {
                 role,
@@ -58,35 +91,35 @@ impl San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    out.push(role.upper_char());
+                    out.put(role.upper_char());
                 }
                 if let Some(f) = file {
-                    out.push(f.char());
+                    out.put(f.char());
                 }
                 if let Some(r) = rank {
-                    out.push(r.char());
+                    out.put(r.char());
                 }
                 if capture {
-                    out.push('x');
+                    out.put('x');
                 }
-                out.push(to.file().char());
-                out.push(to.rank().char());
+                out.put(to.file().char());
+                out.put(to.rank().char());
                 if let Some(p) = promotion {
-                    out.push('=');
-                    out.push(p.upper_char());
+                    out.put('=');
+                    out.put(p.upper_char());
                 }
             }
-            San::Castle(CastlingSide::KingSide) => out.push_str("O-O"),
-            San::Castle(CastlingSide::QueenSide) => out.push_str("O-O-O"),
+            San::Castle(CastlingSide::KingSide) => out.put_str("O-O"),
+            San::Castle(CastlingSide::QueenSide) => out.put_str("O-O-O"),
             San::Put { role, to } => {
                 if role != Role::Pawn || style == DropStyle::Letter {
-                    out.push(role.upper_char());
+                    out.put(role.upper_char());
                 }
-                out.push('@');
-                out.push(to.file().char());
-                out.push(to.rank().char());
+                out.put('@');
+                out.put(to.file().char());
+                out.put(to.rank().char());
             }
-            San::Null => out.push_str("--"),
+            San::Null => out.put_str("--"),
         }
     }
 
