@@ -207,10 +207,14 @@ struct AnnotationsForm {
     highlights: Vec<String>,
 }
 
-/// Seconds, to the millisecond.
-#[cfg(feature = "serde")]
-fn seconds(d: Duration) -> f64 {
-    d.as_millis() as f64 / 1000.0
+/// Seconds, to the millisecond (as `as_millis() as f64 / 1000.0` gives them, without
+/// its 128-bit conversion while the milliseconds fit 64 bits).
+pub(crate) fn seconds(d: Duration) -> f64 {
+    let millis = d.as_secs().checked_mul(1000);
+    match millis.and_then(|ms| ms.checked_add(u64::from(d.subsec_millis()))) {
+        Some(ms) => ms as f64 / 1000.0,
+        None => d.as_millis() as f64 / 1000.0,
+    }
 }
 
 #[cfg(feature = "serde")]
@@ -738,6 +742,27 @@ mod tests {
         assert!(e[0].to_string().contains("expected pawns"), "{}", e[0]);
         // A command never closed is no command.
         assert!(read_annotations("[%clk 0:01").0.is_empty());
+    }
+
+    /// Seconds are the milliseconds over a thousand, computed either way, from a
+    /// nanosecond to the largest duration.
+    #[test]
+    fn seconds_are_the_milliseconds_over_a_thousand() {
+        let durations = [
+            Duration::ZERO,
+            Duration::from_nanos(1),
+            Duration::from_nanos(999_999),
+            Duration::from_millis(1),
+            Duration::from_millis(179_500),
+            Duration::new(10_799, 999_999_999),
+            Duration::new(u64::MAX / 1000, 999_000_000),
+            Duration::new(u64::MAX / 1000 + 1, 1_000_000),
+            Duration::MAX,
+        ];
+        for d in durations {
+            assert_eq!(seconds(d), d.as_millis() as f64 / 1000.0, "{d:?}");
+        }
+        assert_eq!(seconds(Duration::new(179, 500_400_000)), 179.5);
     }
 
     /// A lone clock is read as the general walk reads it, and only where that walk

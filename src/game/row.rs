@@ -22,7 +22,7 @@
 
 use std::ops::ControlFlow;
 
-use super::annotation::{Annotations, Eval, lone_clock, read_annotations};
+use super::annotation::{Annotations, Eval, lone_clock, read_annotations, seconds};
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
 use super::validate::{game_text, visit_game, visit_text};
@@ -381,15 +381,6 @@ pub fn pocket_letters(out: &mut String, pocket: &Pocket, color: Color) {
         for _ in 0..pocket.get(role) {
             out.push(c);
         }
-    }
-}
-
-/// Seconds, to the millisecond (as `as_millis() as f64 / 1000.0` gives them, without
-/// its 128-bit conversion while the milliseconds fit 64 bits).
-fn seconds(d: std::time::Duration) -> f64 {
-    match d.as_secs().checked_mul(1000) {
-        Some(ms) => (ms + u64::from(d.subsec_millis())) as f64 / 1000.0,
-        None => d.as_millis() as f64 / 1000.0,
     }
 }
 
