@@ -18,6 +18,8 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
+use arrayvec::ArrayString;
+
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
 use super::validate::{game_text, visit_text};
@@ -26,7 +28,7 @@ use crate::bughouse::BoardId;
 use crate::moves::Move;
 use crate::notation::fen::{self, FenDialect};
 use crate::notation::push_number;
-use crate::notation::san::{DropStyle, Glyph, San, SanPlus};
+use crate::notation::san::{DropStyle, Glyph, San, SanPlus, Spell};
 use crate::opening::Classifier;
 use crate::position::Position;
 use crate::setup::{Fen, Setup};
@@ -287,6 +289,8 @@ fn without_commands<'a>(text: &'a str, names: &[&str]) -> Option<std::borrow::Co
 /// The visitor that writes a game for a target while the walk validates it.
 struct Writer<'t> {
     layout: &'t Layout,
+    /// The comment commands left out ([`Layout::stripped_commands`], read once a game).
+    stripped: arrayvec::ArrayVec<&'static str, 6>,
     /// The main line went past the ply limit: nothing more is written.
     cut: bool,
     target: Target,
@@ -316,7 +320,7 @@ impl<'t> Writer<'t> {
         if self.cut || self.layout.strip_comments {
             return ControlFlow::Continue(());
         }
-        let text = match without_commands(text, &self.layout.stripped_commands()) {
+        let text = match without_commands(text, &self.stripped) {
             Some(t) => t.into_owned(),
             None => return ControlFlow::Continue(()),
         };
@@ -449,7 +453,12 @@ impl<'t> Visitor<'t> for Writer<'t> {
         if self.cut || self.layout.strip_comments {
             return ControlFlow::Continue(());
         }
-        let text = match without_commands(text, &self.layout.stripped_commands()) {
+        if self.stripped.is_empty() {
+            self.w.comment(text);
+            self.need_number = true;
+            return ControlFlow::Continue(());
+        }
+        let text = match without_commands(text, &self.stripped) {
             Some(t) => t,
             None => return ControlFlow::Continue(()),
         };
@@ -512,8 +521,9 @@ impl<'t> Visitor<'t> for Writer<'t> {
         // Black's moves on one board are numbered only after a break (a comment, a
         // variation, the start).
         if at.board.is_some() || before.turn() == Color::White || self.need_number {
-            self.w
-                .ascii_word(|out| push_move_number(out, before, at.board));
+            let mut number = ArrayString::<16>::new();
+            push_move_number(&mut number, before, at.board);
+            self.w.ascii(&number);
         }
         self.pending = Some((san.san.canonical(before, m), san.glyph));
         ControlFlow::Continue(())
@@ -531,16 +541,17 @@ impl<'t> Visitor<'t> for Writer<'t> {
         let suffix = after
             .is_check()
             .then(|| if after.has_legal_moves() { '+' } else { '#' });
-        let style = self.style;
-        self.w.ascii_word(|out| {
-            canonical.append_to(out, style);
-            if let Some(c) = suffix {
-                out.push(c);
-            }
-            if let Some(g) = glyph {
-                out.push_str(g.as_str());
-            }
-        });
+        // Spelled in a word of its own (a SAN is at most 9 bytes with its suffix, a
+        // glyph 2), written out at once.
+        let mut word = ArrayString::<16>::new();
+        canonical.spell(&mut word, self.style);
+        if let Some(c) = suffix {
+            word.put(c);
+        }
+        if let Some(g) = glyph {
+            word.put_str(g.as_str());
+        }
+        self.w.ascii(&word);
         self.need_number = false;
         ControlFlow::Continue(())
     }
@@ -656,6 +667,7 @@ pub fn convert_text(
     };
     let mut writer = Writer {
         layout,
+        stripped: layout.stripped_commands(),
         cut: false,
         target,
         style,
@@ -816,10 +828,10 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
 /// Appends a move number as PGN writes it before the move `before` is to play: `12.` for
 /// White, `12...` for Black, and in a bughouse match `12A.`, `12a.`, `12B.` or `12b.`
 /// (the board's letter in White's case or Black's).
-pub(crate) fn push_move_number(out: &mut String, before: &Position, board: Option<BoardId>) {
+pub(crate) fn push_move_number<S: Spell>(out: &mut S, before: &Position, board: Option<BoardId>) {
     let white = before.turn() == Color::White;
     push_number(out, before.fullmoves());
-    out.push_str(match (board, white) {
+    out.put_str(match (board, white) {
         (None, true) => ".",
         (None, false) => "...",
         (Some(BoardId::A), true) => "A.",

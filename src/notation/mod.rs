@@ -13,16 +13,16 @@ pub(crate) mod nomerr;
 /// Appends the decimal digits of `n` (without the formatting machinery: FEN clocks and
 /// PGN move numbers are written on hot paths).
 #[inline]
-pub(crate) fn push_number(out: &mut String, n: u32) {
+pub(crate) fn push_number<S: san::Spell>(out: &mut S, n: u32) {
     let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
     if n < 10 {
-        out.push(digit(n));
+        out.put(digit(n));
     } else if n < 100 {
-        out.push(digit(n / 10));
-        out.push(digit(n));
+        out.put(digit(n / 10));
+        out.put(digit(n));
     } else {
         push_number(out, n / 10);
-        out.push(digit(n));
+        out.put(digit(n));
     }
 }
 

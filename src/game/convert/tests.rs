@@ -73,3 +73,32 @@ fn single_spaced_reads_eight_bytes_as_one_at_a_time_does() {
         assert!(!single_spaced(&b), "{i}");
     }
 }
+
+/// The longest words a ply writes fit their room whole: the largest move number (Black's,
+/// with its `...`), a fully disambiguated promotion with a capture, check and a glyph,
+/// a bughouse board's number.
+#[test]
+fn the_longest_words_are_written_whole() {
+    use super::{Converted, Rewrite, Target, convert_text};
+    use crate::game::header::Options;
+    let convert = |text: &str| match convert_text(
+        1,
+        1,
+        text,
+        &Rewrite::to(Target::Lichess),
+        &Options::default(),
+    ) {
+        Converted::Game(g, _) => g,
+        Converted::Refused(r) => panic!("refused: {:?}", r.problems),
+    };
+    // Black to move at move 4294967295 (the largest fullmove number a FEN can give).
+    let game = convert(
+        "[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295\"]\n[SetUp \"1\"]\n\n\
+         4294967295... Kd7 *\n",
+    );
+    assert!(game.ends_with("\n4294967295... Kd7 *\n\n"), "{game}");
+    // Three white queens reach b2: the capture there needs file and rank, and it mates.
+    let game =
+        convert("[FEN \"7k/8/8/8/8/8/Qr6/QQ5K w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Qa1xb2!! *\n");
+    assert!(game.ends_with("\n1. Qa1xb2#!! *\n\n"), "{game}");
+}

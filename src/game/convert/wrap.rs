@@ -68,27 +68,27 @@ impl Wrap {
         self.col += open + 1;
     }
 
-    /// Writes an ASCII word that `write` appends (a move number, a SAN): straight into the
-    /// output, the space before it turned into a line break if it does not fit.
-    #[inline]
-    pub(super) fn ascii_word(&mut self, write: impl FnOnce(&mut String)) {
+    /// Writes an ASCII word (a move number, a SAN), the space before it turned into a
+    /// line break if it does not fit.
+    #[inline(always)]
+    pub(super) fn ascii(&mut self, w: &str) {
+        debug_assert!(w.is_ascii());
         let open = std::mem::take(&mut self.open);
-        let start = self.out.len();
-        let sep = usize::from(self.col > 0);
-        if sep == 1 {
-            self.out.push(' ');
+        let width = open + w.len();
+        if self.col > 0 {
+            if self.col + 1 + width > self.width {
+                self.out.push('\n');
+                self.col = 0;
+            } else {
+                self.out.push(' ');
+                self.col += 1;
+            }
         }
         for _ in 0..open {
             self.out.push('(');
         }
-        write(&mut self.out);
-        let width = self.out.len() - start - sep;
-        if sep == 1 && self.col + 1 + width > self.width {
-            self.out.replace_range(start..start + 1, "\n");
-            self.col = width;
-        } else {
-            self.col += sep + width;
-        }
+        self.out.push_str(w);
+        self.col += width;
     }
 
     /// A comment, wrapped at its spaces: `{ a b c }` (`{ ` and ` }` stay with their words).
