@@ -30,9 +30,11 @@ fn commands_are_unbreakable_words() {
     ));
 }
 
-/// The word-at-a-time check says what a byte-by-byte one says, for every string of
-/// up to 17 bytes over an alphabet of the bytes at each edge (so that every byte
-/// position of both chunks and of the remainder is tried).
+/// The word-at-a-time check says what a byte-by-byte one says, for random strings of
+/// up to 25 bytes over an alphabet of the bytes at each edge, and for a double space
+/// and a bad byte at every position of every length up to 25 (so that every byte of up
+/// to three chunks, of a tail read overlapping them and of a short padded rest is
+/// tried).
 #[test]
 fn single_spaced_reads_eight_bytes_as_one_at_a_time_does() {
     fn naive(b: &[u8]) -> bool {
@@ -47,7 +49,7 @@ fn single_spaced_reads_eight_bytes_as_one_at_a_time_does() {
         seed
     };
     for _ in 0..200_000 {
-        let len = (next() % 18) as usize;
+        let len = (next() % 26) as usize;
         let bytes: Vec<u8> = (0..len)
             .map(|_| match next() % 4 {
                 0 => b' ',
@@ -57,20 +59,22 @@ fn single_spaced_reads_eight_bytes_as_one_at_a_time_does() {
             .collect();
         assert_eq!(single_spaced(&bytes), naive(&bytes), "{bytes:?}");
     }
-    for i in 0..17 {
-        // One double space at every position, and one bad byte at every position.
-        let mut b = vec![b'x'; 17];
-        b[i] = b' ';
-        if i + 1 < 17 {
-            b[i + 1] = b' ';
-            assert!(!single_spaced(&b), "{i}");
-            b[i + 1] = b'x';
+    for len in 1..26 {
+        for i in 0..len {
+            // One double space at every position, and one bad byte at every position.
+            let mut b = vec![b'x'; len];
+            b[i] = b' ';
+            if i + 1 < len {
+                b[i + 1] = b' ';
+                assert!(!single_spaced(&b), "{len} {i}");
+                b[i + 1] = b'x';
+            }
+            assert!(single_spaced(&b), "{len} {i}");
+            b[i] = 0x19;
+            assert!(!single_spaced(&b), "{len} {i}");
+            b[i] = 0xc3;
+            assert!(!single_spaced(&b), "{len} {i}");
         }
-        assert!(single_spaced(&b), "{i}");
-        b[i] = 0x19;
-        assert!(!single_spaced(&b), "{i}");
-        b[i] = 0xc3;
-        assert!(!single_spaced(&b), "{i}");
     }
 }
 

@@ -189,27 +189,40 @@ pub(super) fn single_spaced(b: &[u8]) -> bool {
     const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const HIGH: u64 = !LOW;
     const SPACES: u64 = 0x2020_2020_2020_2020;
-    // Whether the byte before a word was a space (bit 63, as a word's last byte).
-    let mut space_before = 0;
-    let mut ok = |x: u64| {
+    // Whether eight bytes are fine, given whether the byte before them was a space (bit
+    // 63, as a word's last byte); and whether their last byte is one.
+    let ok = |x: u64, space_before: u64| {
         // With every byte below 0x80, adding 0x60 carries into its high bit exactly for
         // the bytes from 0x20 up; and a space's XOR with 0x20 is zero.
         let below_space = !((x & LOW) + (LOW - SPACES + 0x0101_0101_0101_0101)) & HIGH;
         let y = x ^ SPACES;
         let spaces = !(((y & LOW) + LOW) | y) & HIGH;
         let bad = x & HIGH | below_space | spaces & (spaces << 8 | space_before >> 56);
-        space_before = spaces & (1 << 63);
-        bad == 0
+        (bad == 0, spaces & (1 << 63))
     };
+    let mut space_before = 0;
     let mut chunks = b.chunks_exact(8);
     for chunk in &mut chunks {
-        if !ok(u64::from_le_bytes(chunk.try_into().expect("eight bytes"))) {
+        let fine;
+        (fine, space_before) = ok(
+            u64::from_le_bytes(chunk.try_into().expect("eight bytes")),
+            space_before,
+        );
+        if !fine {
             return false;
         }
     }
-    // The rest, padded with a letter.
+    if chunks.remainder().is_empty() {
+        return true;
+    }
+    if let Some(tail) = b.last_chunk::<8>() {
+        // The last eight bytes, overlapping those read (not copied out to a padded word):
+        // the pair across the overlap was read with the chunks, so no space is carried.
+        return ok(u64::from_le_bytes(*tail), 0).0;
+    }
+    // Fewer than eight bytes, padded with a letter.
     let rest = chunks.remainder();
     let mut last = [b'x'; 8];
     last[..rest.len()].copy_from_slice(rest);
-    ok(u64::from_le_bytes(last))
+    ok(u64::from_le_bytes(last), 0).0
 }
