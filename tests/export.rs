@@ -1063,3 +1063,45 @@ fn the_games_table_carries_the_opening_when_asked() {
 fn rows_all_null(rows: &[Map<String, Value>], columns: &[&str]) -> bool {
     rows.iter().all(|r| columns.iter().all(|c| r[*c].is_null()))
 }
+
+/// The tables are the same files for any number of jobs: with several, the games table's
+/// row groups are encoded on threads of their own while the run goes on.
+#[test]
+fn the_tables_are_the_same_files_for_any_number_of_jobs() {
+    let dir = scratch_dir("export-jobs");
+    let mut files = Vec::new();
+    for jobs in ["1", "2", "5"] {
+        let (games, plies) = (
+            dir.join(format!("g{jobs}.parquet")),
+            dir.join(format!("p{jobs}.parquet")),
+        );
+        let mut args = vec![
+            "export",
+            "-q",
+            "-j",
+            jobs,
+            "--games",
+            games.to_str().unwrap(),
+            "--plies",
+            plies.to_str().unwrap(),
+        ];
+        let inputs = inputs();
+        args.extend(inputs.iter().map(String::as_str));
+        let (_, err, code) = run_out(&args);
+        assert_eq!(code, Some(0), "-j {jobs}: {err}");
+        files.push((fs::read(&games).unwrap(), fs::read(&plies).unwrap()));
+    }
+    assert!(rows_of_bytes(&files[0].0) > 500);
+    for (i, (games, plies)) in files.iter().enumerate().skip(1) {
+        assert!(*games == files[0].0, "the games table differs ({i})");
+        assert!(*plies == files[0].1, "the plies table differs ({i})");
+    }
+}
+
+fn rows_of_bytes(file: &[u8]) -> usize {
+    parquet::file::metadata::ParquetMetaDataReader::new()
+        .parse_and_finish(&bytes::Bytes::copy_from_slice(file))
+        .unwrap()
+        .file_metadata()
+        .num_rows() as usize
+}

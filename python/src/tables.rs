@@ -199,6 +199,7 @@ pub(crate) fn export<'py>(
         fen,
         codec: Some(codec),
         split,
+        encoders: ExportTargets::encoders_for(pocketfen::run::jobs(jobs)),
     };
     let mut files = ExportFiles::open(Box::new(TempFiles::new(inputs)), &targets)
         .map_err(|e| PyOSError::new_err(e.to_string()))?;

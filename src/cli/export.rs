@@ -39,6 +39,7 @@ pub fn export(args: &ExportArgs) -> Result<bool> {
         fen: args.fen,
         codec: Some(args.compression),
         split: args.input.split,
+        encoders: ExportTargets::encoders_for(pocketfen::run::jobs(args.jobs.unwrap_or(0))),
     };
     let outputs = SplitOutputs {
         inputs: archive.paths.clone(),

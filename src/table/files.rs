@@ -153,12 +153,35 @@ pub struct ExportTargets {
     /// The part of a split run being exported: the partitions' files are named for it
     /// (`train-00002-of-00004.parquet` for part 3 of 4).
     pub split: Option<Split>,
+    /// Threads that encode and compress the games table's row groups beside the run
+    /// (0: the thread that pushes the rows does; [`ExportTargets::encoders_for`] gives a
+    /// run's). The file is the same for any number.
+    pub encoders: usize,
 }
 
 impl ExportTargets {
     /// Whether the plies table is written.
     pub fn plies(&self) -> bool {
         self.plies.is_some()
+    }
+
+    /// The encoders of a run with `workers` threads: none for one (its CPU time stays
+    /// one thread's), else half as many as the workers, at most eight (each holds a row
+    /// group's compressed pages, tens of MB).
+    ///
+    /// ```
+    /// use pocketfen::table::ExportTargets;
+    /// assert_eq!(ExportTargets::encoders_for(1), 0);
+    /// assert_eq!(ExportTargets::encoders_for(2), 1);
+    /// assert_eq!(ExportTargets::encoders_for(8), 4);
+    /// assert_eq!(ExportTargets::encoders_for(64), 8);
+    /// ```
+    pub fn encoders_for(workers: usize) -> usize {
+        if workers <= 1 {
+            0
+        } else {
+            (workers / 2).clamp(1, 8)
+        }
     }
 }
 
@@ -202,6 +225,7 @@ impl ExportFiles {
             Some(p) => Some(TableFile::open(&mut *outputs, p, |out| {
                 let opts = WriteOptions {
                     codec,
+                    encoders: targets.encoders,
                     ..WriteOptions::GAMES
                 };
                 TableWriter::new(GamesBuilder::new(), out, opts)
