@@ -248,7 +248,7 @@ fn read_into(
             RunRecord::Exported(e) if e.too_large.is_none() => {
                 *game_rows += 1;
                 *ply_rows += e.plies.len();
-                detached(py, || files.push(&e)).map_err(|e| PyOSError::new_err(e.to_string()))?;
+                detached(py, || files.push(*e)).map_err(|e| PyOSError::new_err(e.to_string()))?;
             }
             RunRecord::Summary(s) => run::stream_error(&s)?,
             _ => {}

@@ -72,7 +72,7 @@ pub fn export(args: &ExportArgs) -> Result<bool> {
                 for tag in &e.row.unfit {
                     *unfit.entry(tag).or_default() += 1;
                 }
-                files.push(&e)?;
+                files.push(*e)?;
             }
             RunRecord::Summary(s) => {
                 let mut what =

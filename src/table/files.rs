@@ -60,6 +60,10 @@ fn io_failed(path: &Path, e: io::Error) -> TableError {
 /// A table's writer into its file: Arrow's (the games table) or the plies table's own.
 trait Sink: Sized {
     fn push(&mut self, record: &ExportedRecord) -> Result<(), ParquetError>;
+    /// Adds a record handed over (the last table of a game takes it).
+    fn push_owned(&mut self, record: ExportedRecord) -> Result<(), ParquetError> {
+        self.push(&record)
+    }
     fn finish(self) -> Result<BufWriter<File>, ParquetError>;
 }
 
@@ -75,6 +79,9 @@ impl<R: Rows> Sink for TableWriter<R, BufWriter<File>> {
 impl Sink for PliesFile<BufWriter<File>> {
     fn push(&mut self, record: &ExportedRecord) -> Result<(), ParquetError> {
         PliesFile::push(self, record)
+    }
+    fn push_owned(&mut self, record: ExportedRecord) -> Result<(), ParquetError> {
+        PliesFile::push_owned(self, record)
     }
     fn finish(self) -> Result<BufWriter<File>, ParquetError> {
         PliesFile::finish(self)
@@ -109,6 +116,12 @@ impl<S: Sink> TableFile<S> {
 
     fn push(&mut self, record: &ExportedRecord) -> Result<(), TableError> {
         self.writer.push(record).map_err(|e| failed(&self.dest, e))
+    }
+
+    fn push_owned(&mut self, record: ExportedRecord) -> Result<(), TableError> {
+        self.writer
+            .push_owned(record)
+            .map_err(|e| failed(&self.dest, e))
     }
 
     /// Ends the file and renames it over its destination when `keep`, else removes it.
@@ -153,9 +166,9 @@ pub struct ExportTargets {
     /// The part of a split run being exported: the partitions' files are named for it
     /// (`train-00002-of-00004.parquet` for part 3 of 4).
     pub split: Option<Split>,
-    /// Threads that encode and compress the games table's row groups beside the run
-    /// (0: the thread that pushes the rows does; [`ExportTargets::encoders_for`] gives a
-    /// run's). The file is the same for any number.
+    /// Threads that encode and compress each table's row groups beside the run (0: the
+    /// thread that pushes the rows does; [`ExportTargets::encoders_for`] gives a run's).
+    /// The files are the same for any number.
     pub encoders: usize,
 }
 
@@ -236,6 +249,7 @@ impl ExportFiles {
             Some(p) => match TableFile::open(&mut *outputs, p, |out| {
                 let opts = WriteOptions {
                     codec,
+                    encoders: targets.encoders,
                     ..WriteOptions::PLIES
                 };
                 PliesFile::new(out, targets.fen, opts)
@@ -267,20 +281,21 @@ impl ExportFiles {
         })
     }
 
-    /// Adds a game's rows to every table.
+    /// Adds a game's rows to every table (the plies table, last, takes the record: with
+    /// encoders, to the thread that encodes its row group).
     ///
     /// # Errors
     ///
     /// A file that cannot be written.
-    pub fn push(&mut self, record: &ExportedRecord) -> Result<(), TableError> {
+    pub fn push(&mut self, record: ExportedRecord) -> Result<(), TableError> {
         if let Some(t) = &mut self.games {
-            t.push(record)?;
-        }
-        if let Some(t) = &mut self.plies {
-            t.push(record)?;
+            t.push(&record)?;
         }
         if self.dir.is_some() {
-            self.push_part(record)?;
+            self.push_part(&record)?;
+        }
+        if let Some(t) = &mut self.plies {
+            t.push_owned(record)?;
         }
         Ok(())
     }

@@ -5,9 +5,15 @@
 //! as bytes. The file has the schema of [`plies_schema`] (and Arrow's form of it in its
 //! metadata), as [`PliesBuilder`](super::PliesBuilder)'s batches would have it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::sync::Arc;
+use std::sync::mpsc::SyncSender;
+use std::thread::JoinHandle;
+
+use bytes::Bytes;
+use parquet::column::writer::ColumnCloseResult;
+use parquet::schema::types::{SchemaDescPtr, SchemaDescriptor};
 
 use parquet::arrow::{ArrowSchemaConverter, add_encoded_arrow_schema_to_metadata};
 use parquet::errors::ParquetError;
@@ -101,19 +107,17 @@ fn string_key(s: &str, long: &mut HashMap<String, u64>) -> u64 {
     *long.entry(s.to_owned()).or_insert(next)
 }
 
-/// The plies table of a file being written.
-pub struct PliesFile<W: Write + Send> {
-    file: SerializedFileWriter<W>,
+/// A row group of the plies table being filled: its columns' pages and dictionaries,
+/// and the keys of its strings.
+struct Group {
     columns: Vec<Column>,
     codec: Codec,
     compressor: Compressor,
-    row_group_rows: usize,
     /// Rows of a page.
     page_size: usize,
     fen: bool,
     page_rows: usize,
-    group_rows: usize,
-    written: usize,
+    rows: usize,
     /// Dictionary keys of the row group's strings met once a game (files, Sites), and
     /// of the long SANs and UCIs.
     files: HashMap<String, u64>,
@@ -123,54 +127,29 @@ pub struct PliesFile<W: Write + Send> {
     letters: String,
 }
 
-impl<W: Write + Send> std::fmt::Debug for PliesFile<W> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PliesFile")
-            .field("rows", &self.rows())
-            .field("fen", &self.fen)
-            .finish_non_exhaustive()
-    }
-}
+/// A row group's column chunks, encoded: each with what its metadata says of it.
+type Chunks = Vec<(Bytes, ColumnCloseResult)>;
 
-impl<W: Write + Send> PliesFile<W> {
-    /// The plies table (with its `fen` column when `fen`) written to `out`, its pages
-    /// compressed by `options.codec`, in row groups of `options.row_group_rows` and
-    /// pages of `options.batch_rows` (a game's plies are not divided).
-    pub fn new(out: W, fen: bool, options: WriteOptions) -> Result<Self, ParquetError> {
-        let schema = plies_schema(fen);
-        let descr = ArrowSchemaConverter::new().convert(&schema)?;
-        let mut props = WriterProperties::builder()
-            .set_created_by(format!("pocketfen {}", env!("CARGO_PKG_VERSION")))
-            .build();
-        add_encoded_arrow_schema_to_metadata(&schema, &mut props);
-        let file = SerializedFileWriter::new(out, descr.root_schema_ptr(), Arc::new(props))?;
-        let columns: Vec<Column> = file
-            .schema_descr()
+impl Group {
+    fn new(
+        schema: &SchemaDescriptor,
+        fen: bool,
+        options: WriteOptions,
+    ) -> Result<Group, ParquetError> {
+        let columns: Vec<Column> = schema
             .columns()
             .iter()
             .zip(LAYOUT)
             .map(|(d, (values, stats))| Column::new(d.clone(), values, stats))
             .collect();
-        let nags = file.schema_descr().column(NAGS);
-        if columns.len() != FEN + usize::from(fen)
-            || nags.max_def_level() != 2
-            || nags.max_rep_level() != 1
-        {
-            return Err(ParquetError::General(
-                "the plies table's schema is not the one its pages are written for".into(),
-            ));
-        }
-        Ok(PliesFile {
-            file,
+        Ok(Group {
             columns,
             codec: options.codec,
             compressor: Compressor::new(options.codec)?,
-            row_group_rows: options.row_group_rows.max(1),
             page_size: options.batch_rows.max(1),
             fen,
             page_rows: 0,
-            group_rows: 0,
-            written: 0,
+            rows: 0,
             files: HashMap::new(),
             sites: HashMap::new(),
             long: HashMap::new(),
@@ -178,19 +157,22 @@ impl<W: Write + Send> PliesFile<W> {
         })
     }
 
-    /// Adds a game's plies.
-    pub fn push(&mut self, record: &ExportedRecord) -> Result<(), ParquetError> {
-        if record.plies.is_empty() {
-            return Ok(());
-        }
+    /// Adds a game's plies (it has some).
+    fn push(&mut self, record: &ExportedRecord) -> Result<(), ParquetError> {
         let c = &mut self.columns;
         let next = self.files.len() as u64;
-        let key = *self.files.entry(record.file.clone()).or_insert(next);
+        let key = match self.files.get(&record.file) {
+            Some(&key) => key,
+            None => *self.files.entry(record.file.clone()).or_insert(next),
+        };
         let file = c[FILE].index(key, |d| byte_array(d, record.file.as_bytes()));
         let game = c[GAME].index_i64(record.game as i64);
         let site = record.row.site.as_deref().map(|s| {
             let next = self.sites.len() as u64;
-            let key = *self.sites.entry(s.to_owned()).or_insert(next);
+            let key = match self.sites.get(s) {
+                Some(&key) => key,
+                None => *self.sites.entry(s.to_owned()).or_insert(next),
+            };
             c[SITE].index(key, |d| byte_array(d, s.as_bytes()))
         });
         let n = record.plies.len();
@@ -202,16 +184,12 @@ impl<W: Write + Send> PliesFile<W> {
         }
         self.plies(&record.plies);
         self.page_rows += n;
-        self.group_rows += n;
-        self.written += n;
-        if self.group_rows >= self.row_group_rows || self.buffered() >= GROUP_BYTES {
-            self.end_row_group()?;
-        } else if self.page_rows >= self.page_size {
+        self.rows += n;
+        if self.page_rows >= self.page_size {
             self.end_pages()?;
         }
         Ok(())
     }
-
     /// The plies' columns after the game's own, a column at a time.
     fn plies(&mut self, plies: &[PlyRow]) {
         let c = &mut self.columns;
@@ -308,28 +286,291 @@ impl<W: Write + Send> PliesFile<W> {
         Ok(())
     }
 
-    /// Ends the row group in progress (written to the output), however few its rows.
-    pub fn end_row_group(&mut self) -> Result<(), ParquetError> {
-        if self.group_rows == 0 {
+    /// The bytes held: the pages and dictionaries.
+    fn size(&self) -> usize {
+        self.columns.iter().map(Column::size).sum()
+    }
+
+    /// The row group's column chunks, its last pages ended.
+    fn close(mut self) -> Result<Chunks, ParquetError> {
+        let rows = self.rows;
+        self.columns
+            .iter_mut()
+            .map(|c| c.end_chunk(&mut self.compressor, self.codec, rows))
+            .collect()
+    }
+}
+
+/// A row group encoded on a thread of its own: its games go there in order (a few at a
+/// time), its column chunks come back when they end.
+struct Encoder {
+    games: Option<SyncSender<Vec<ExportedRecord>>>,
+    /// Games not sent yet.
+    waiting: Vec<ExportedRecord>,
+    done: JoinHandle<Result<Chunks, ParquetError>>,
+}
+
+impl Encoder {
+    /// Games sent together.
+    const GAMES: usize = 64;
+
+    fn start(mut group: Group) -> Result<Encoder, ParquetError> {
+        let (games, incoming) = std::sync::mpsc::sync_channel::<Vec<ExportedRecord>>(4);
+        let done = std::thread::Builder::new()
+            .name("pocketfen-plies".to_owned())
+            .spawn(move || {
+                for games in incoming {
+                    for game in &games {
+                        group.push(game)?;
+                    }
+                }
+                group.close()
+            })
+            .map_err(|e| ParquetError::External(Box::new(e)))?;
+        Ok(Encoder {
+            games: Some(games),
+            waiting: Vec::with_capacity(Encoder::GAMES),
+            done,
+        })
+    }
+
+    /// Sends the games waiting; `false` when the thread has stopped (on an error, which
+    /// [`Encoder::finish`] gives).
+    fn send(&mut self) -> bool {
+        if self.waiting.is_empty() {
+            return true;
+        }
+        let games = std::mem::replace(&mut self.waiting, Vec::with_capacity(Encoder::GAMES));
+        self.games.as_ref().is_some_and(|g| g.send(games).is_ok())
+    }
+
+    fn finish(mut self) -> Result<Chunks, ParquetError> {
+        let sent = self.send();
+        drop(self.games.take());
+        let done = self.done.join().unwrap_or_else(|_| {
+            Err(ParquetError::General(
+                "the thread encoding a row group failed".to_owned(),
+            ))
+        });
+        match (sent, done) {
+            (false, Ok(_)) => Err(ParquetError::General(
+                "the thread encoding a row group stopped".to_owned(),
+            )),
+            (_, done) => done,
+        }
+    }
+}
+
+/// The row group being filled: encoded here or on a thread.
+enum Filling {
+    Here(Box<Group>),
+    Away(Encoder),
+}
+
+/// The plies table of a file being written: row groups of [`WriteOptions::row_group_rows`]
+/// plies (a game's are not divided) or about 128 MB, encoded on the caller's
+/// thread or, with [`WriteOptions::encoders`], each on a thread of its own while the
+/// next fills, and appended in order: the file is the same for any number.
+pub struct PliesFile<W: Write + Send> {
+    file: SerializedFileWriter<W>,
+    schema: SchemaDescPtr,
+    options: WriteOptions,
+    fen: bool,
+    filling: Option<Filling>,
+    /// The row group's plies, and its bytes as the rows' size foretells them.
+    group_rows: usize,
+    group_bytes: usize,
+    /// Row groups filled and still being encoded, oldest first.
+    encoding: VecDeque<Encoder>,
+    written: usize,
+}
+
+impl<W: Write + Send> std::fmt::Debug for PliesFile<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PliesFile")
+            .field("rows", &self.rows())
+            .field("fen", &self.fen)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a game's rows foretell of the bytes they take in a row group: its FENs' and
+/// a few bytes a ply for the rest (what decides when a row group ends must be known
+/// before its pages are encoded, on whichever thread).
+fn foretold(record: &ExportedRecord) -> usize {
+    record
+        .plies
+        .iter()
+        .map(|p| 16 + p.fen.as_ref().map_or(0, String::len))
+        .sum()
+}
+
+impl<W: Write + Send> PliesFile<W> {
+    /// The plies table (with its `fen` column when `fen`) written to `out`, its pages
+    /// compressed by `options.codec`, in row groups of `options.row_group_rows` and
+    /// pages of `options.batch_rows` (a game's plies are not divided).
+    pub fn new(out: W, fen: bool, options: WriteOptions) -> Result<Self, ParquetError> {
+        let schema = plies_schema(fen);
+        let descr = ArrowSchemaConverter::new().convert(&schema)?;
+        let mut props = WriterProperties::builder()
+            .set_created_by(format!("pocketfen {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        add_encoded_arrow_schema_to_metadata(&schema, &mut props);
+        let file = SerializedFileWriter::new(out, descr.root_schema_ptr(), Arc::new(props))?;
+        let nags = file.schema_descr().column(NAGS);
+        if file.schema_descr().num_columns() != FEN + usize::from(fen)
+            || nags.max_def_level() != 2
+            || nags.max_rep_level() != 1
+        {
+            return Err(ParquetError::General(
+                "the plies table's schema is not the one its pages are written for".into(),
+            ));
+        }
+        // The codec is tried at once, not when the first row group starts.
+        Compressor::new(options.codec)?;
+        Ok(PliesFile {
+            schema: Arc::new(descr),
+            file,
+            options: WriteOptions {
+                row_group_rows: options.row_group_rows.max(1),
+                ..options
+            },
+            fen,
+            filling: None,
+            group_rows: 0,
+            group_bytes: 0,
+            encoding: VecDeque::new(),
+            written: 0,
+        })
+    }
+
+    /// Adds a game's plies.
+    pub fn push(&mut self, record: &ExportedRecord) -> Result<(), ParquetError> {
+        if self.options.encoders > 0 {
+            return self.push_owned(record.clone());
+        }
+        if record.plies.is_empty() {
             return Ok(());
         }
-        let mut group = self.file.next_row_group()?;
-        for c in &mut self.columns {
-            let (bytes, close) = c.end_chunk(&mut self.compressor, self.codec, self.group_rows)?;
-            group.append_column(&bytes, close)?;
+        self.start_group()?;
+        if let Some(Filling::Here(group)) = &mut self.filling {
+            group.push(record)?;
         }
-        group.close()?;
-        self.page_rows = 0;
-        self.group_rows = 0;
-        self.files.clear();
-        self.sites.clear();
-        self.long.clear();
+        self.counted(record.plies.len(), foretold(record))
+    }
+
+    /// Adds a game's plies, its record handed over: with [`WriteOptions::encoders`],
+    /// sent as it is to the thread that encodes the row group.
+    pub fn push_owned(&mut self, record: ExportedRecord) -> Result<(), ParquetError> {
+        if record.plies.is_empty() {
+            return Ok(());
+        }
+        let (rows, bytes) = (record.plies.len(), foretold(&record));
+        self.start_group()?;
+        match &mut self.filling {
+            Some(Filling::Here(group)) => group.push(&record)?,
+            Some(Filling::Away(encoder)) => {
+                encoder.waiting.push(record);
+                if encoder.waiting.len() >= Encoder::GAMES && !encoder.send() {
+                    return self.stopped();
+                }
+            }
+            None => {}
+        }
+        self.counted(rows, bytes)
+    }
+
+    /// Counts a game's rows in the row group, and ends it when it is full.
+    fn counted(&mut self, rows: usize, bytes: usize) -> Result<(), ParquetError> {
+        self.group_rows += rows;
+        self.group_bytes += bytes;
+        self.written += rows;
+        if self.group_rows >= self.options.row_group_rows || self.group_bytes >= GROUP_BYTES {
+            self.end_group()?;
+        }
         Ok(())
     }
 
-    /// The bytes held in memory: the row group's pages and dictionaries.
+    /// A row group to fill, a thread for it free first.
+    fn start_group(&mut self) -> Result<(), ParquetError> {
+        if self.filling.is_some() {
+            return Ok(());
+        }
+        while self.options.encoders > 0 && self.encoding.len() >= self.options.encoders {
+            self.append_oldest()?;
+        }
+        let group = Group::new(&self.schema, self.fen, self.options)?;
+        self.filling = Some(if self.options.encoders == 0 {
+            Filling::Here(Box::new(group))
+        } else {
+            Filling::Away(Encoder::start(group)?)
+        });
+        Ok(())
+    }
+
+    /// The thread of the row group being filled stopped: its error.
+    fn stopped(&mut self) -> Result<(), ParquetError> {
+        let error = match self.filling.take() {
+            Some(Filling::Away(encoder)) => encoder.finish().err(),
+            _ => None,
+        };
+        Err(error.unwrap_or_else(|| {
+            ParquetError::General("the thread encoding a row group stopped".to_owned())
+        }))
+    }
+
+    fn end_group(&mut self) -> Result<(), ParquetError> {
+        self.group_rows = 0;
+        self.group_bytes = 0;
+        match self.filling.take() {
+            None => Ok(()),
+            Some(Filling::Here(group)) => {
+                let chunks = (*group).close()?;
+                self.append(chunks)
+            }
+            Some(Filling::Away(encoder)) => {
+                self.encoding.push_back(encoder);
+                Ok(())
+            }
+        }
+    }
+
+    fn append_oldest(&mut self) -> Result<(), ParquetError> {
+        match self.encoding.pop_front() {
+            Some(encoder) => {
+                let chunks = encoder.finish()?;
+                self.append(chunks)
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn append(&mut self, chunks: Chunks) -> Result<(), ParquetError> {
+        let mut group = self.file.next_row_group()?;
+        for (bytes, close) in chunks {
+            group.append_column(&bytes, close)?;
+        }
+        group.close()?;
+        Ok(())
+    }
+
+    /// Ends the row group in progress (written to the output), however few its rows,
+    /// after those being encoded.
+    pub fn end_row_group(&mut self) -> Result<(), ParquetError> {
+        self.end_group()?;
+        while !self.encoding.is_empty() {
+            self.append_oldest()?;
+        }
+        Ok(())
+    }
+
+    /// The bytes held in memory: the row group's pages and dictionaries (as its rows
+    /// foretell them while a thread encodes it).
     pub fn buffered(&self) -> usize {
-        self.columns.iter().map(Column::size).sum()
+        match &self.filling {
+            Some(Filling::Here(group)) => group.size(),
+            _ => self.group_bytes,
+        }
     }
 
     /// Rows written so far.
@@ -341,5 +582,78 @@ impl<W: Write + Send> PliesFile<W> {
     pub fn finish(mut self) -> Result<W, ParquetError> {
         self.end_row_group()?;
         self.file.into_inner()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Options, RowOptions, game_rows};
+    use crate::stream::GameSplitter;
+
+    /// Row groups encoded on threads, one or several at once, or on the caller's: the
+    /// same file, byte for byte, whether the records are lent or handed over.
+    #[test]
+    fn encoders_write_the_same_file() {
+        let path = format!(
+            "{}/samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read(path).expect("the sample");
+        let asked = RowOptions {
+            plies: true,
+            fen: true,
+            ..RowOptions::default()
+        };
+        let records: Vec<ExportedRecord> = GameSplitter::new(&text[..])
+            .map(|game| {
+                let game = game.expect("a game");
+                let rows = game_rows(&game, &Options::default(), asked);
+                ExportedRecord {
+                    file: "zh.pgn".into(),
+                    game: game.number,
+                    line: game.line,
+                    row: rows.game,
+                    plies: rows.plies,
+                    too_large: None,
+                }
+            })
+            .collect();
+        let plies: usize = records.iter().map(|r| r.plies.len()).sum();
+        assert!(plies > 5000, "{plies} plies");
+        let write = |encoders: usize, owned: bool| {
+            let options = WriteOptions {
+                row_group_rows: 1000,
+                batch_rows: 300,
+                encoders,
+                ..WriteOptions::PLIES
+            };
+            let mut file = PliesFile::new(Vec::new(), true, options).expect("a file");
+            for r in &records {
+                if owned {
+                    file.push_owned(r.clone()).expect("pushed");
+                } else {
+                    file.push(r).expect("pushed");
+                }
+            }
+            assert_eq!(file.rows(), plies);
+            file.finish().expect("written")
+        };
+        let expected = write(0, false);
+        let meta = parquet::file::metadata::ParquetMetaDataReader::new()
+            .parse_and_finish(&Bytes::from(expected.clone()))
+            .expect("its footer");
+        assert!(
+            meta.num_row_groups() > 5,
+            "{} row groups",
+            meta.num_row_groups()
+        );
+        assert_eq!(meta.file_metadata().num_rows() as usize, plies);
+        for (encoders, owned) in [(0, true), (1, false), (1, true), (3, true)] {
+            assert!(
+                write(encoders, owned) == expected,
+                "{encoders} encoders, owned: {owned}"
+            );
+        }
     }
 }
