@@ -496,7 +496,9 @@ impl<W: Write + Send> PliesFile<W> {
         if self.filling.is_some() {
             return Ok(());
         }
-        while self.options.encoders > 0 && self.encoding.len() >= self.options.encoders {
+        // At most `encoders` threads, this row group's among them: the oldest row groups'
+        // are waited for.
+        while !self.encoding.is_empty() && self.encoding.len() + 1 > self.options.encoders {
             self.append_oldest()?;
         }
         let group = Group::new(&self.schema, self.fen, self.options)?;

@@ -391,8 +391,9 @@ impl<R: Rows, W: Write + Send> TableWriter<R, W> {
 
     fn write_to_group(&mut self, batch: RecordBatch) -> Result<(), ParquetError> {
         if self.group.is_none() {
-            // A thread free first: the oldest row group's is waited for.
-            while self.options.encoders > 0 && self.encoding.len() >= self.options.encoders {
+            // At most `encoders` threads, this row group's among them: the oldest
+            // row groups' are waited for.
+            while !self.encoding.is_empty() && self.encoding.len() + 1 > self.options.encoders {
                 self.append_oldest()?;
             }
             let columns = Columns {
