@@ -850,4 +850,21 @@ mod tests {
         }
         assert_eq!(next as usize, seen.len());
     }
+
+    /// The hashed table doubles exactly when a key would fill it past half: at most half
+    /// full (probes stay short), at least a quarter once past its first 64 slots.
+    #[test]
+    fn the_key_table_doubles_when_half_full() {
+        let mut keys = Keys::default();
+        for n in 1..=5000u64 {
+            keys.get_or(Keys::DIRECT + n * 7919, 0);
+            let n = n as usize;
+            assert_eq!(keys.used, n);
+            assert_eq!(
+                keys.keys.len(),
+                (2 * n).next_power_of_two().max(64),
+                "{n} keys"
+            );
+        }
+    }
 }
