@@ -92,6 +92,9 @@ struct TableFile<S: Sink> {
     dest: PathBuf,
     temp: PathBuf,
     writer: S,
+    /// A write failed: the file may lack rows before the last ones (a row group whose
+    /// encoding failed), so it is never kept.
+    broken: bool,
 }
 
 impl<S: Sink> TableFile<S> {
@@ -106,6 +109,7 @@ impl<S: Sink> TableFile<S> {
                 dest: dest.to_owned(),
                 temp,
                 writer,
+                broken: false,
             }),
             Err(e) => {
                 outputs.discard(&temp);
@@ -115,20 +119,35 @@ impl<S: Sink> TableFile<S> {
     }
 
     fn push(&mut self, record: &ExportedRecord) -> Result<(), TableError> {
-        self.writer.push(record).map_err(|e| failed(&self.dest, e))
+        let pushed = self.writer.push(record);
+        self.checked(pushed)
     }
 
     fn push_owned(&mut self, record: ExportedRecord) -> Result<(), TableError> {
-        self.writer
-            .push_owned(record)
-            .map_err(|e| failed(&self.dest, e))
+        let pushed = self.writer.push_owned(record);
+        self.checked(pushed)
     }
 
-    /// Ends the file and renames it over its destination when `keep`, else removes it.
+    /// A write's result, the file marked broken when it failed.
+    fn checked(&mut self, result: Result<(), ParquetError>) -> Result<(), TableError> {
+        self.broken |= result.is_err();
+        result.map_err(|e| failed(&self.dest, e))
+    }
+
+    /// Ends the file and renames it over its destination when `keep`, else removes it
+    /// (a broken one too, with an error).
     fn finish(self, outputs: &mut dyn Outputs, keep: bool) -> Result<(), TableError> {
-        if !keep {
+        if !keep || self.broken {
             drop(self.writer);
             outputs.discard(&self.temp);
+            if self.broken && keep {
+                return Err(failed(
+                    &self.dest,
+                    ParquetError::General(
+                        "not written: an earlier error left rows out of it".to_owned(),
+                    ),
+                ));
+            }
             return Ok(());
         }
         let dest = self.dest;
@@ -166,9 +185,10 @@ pub struct ExportTargets {
     /// The part of a split run being exported: the partitions' files are named for it
     /// (`train-00002-of-00004.parquet` for part 3 of 4).
     pub split: Option<Split>,
-    /// Threads that encode and compress each table's row groups beside the run (0: the
-    /// thread that pushes the rows does; [`ExportTargets::encoders_for`] gives a run's).
-    /// The files are the same for any number.
+    /// Threads that encode and compress the row groups of each of the `games` and
+    /// `plies` files beside the run, so twice as many with both (0: the thread that
+    /// pushes the rows does; [`ExportTargets::encoders_for`] gives a run's; the files of
+    /// `games_dir` are encoded by that thread). The files are the same for any number.
     pub encoders: usize,
 }
 
@@ -329,7 +349,8 @@ impl ExportFiles {
             if held > PARTITIONS_BUFFERED
                 && let Some(t) = self.parts.values_mut().max_by_key(|t| t.writer.buffered())
             {
-                t.writer.end_row_group().map_err(|e| failed(&t.dest, e))?;
+                let ended = t.writer.end_row_group();
+                t.checked(ended)?;
             }
         }
         Ok(())
@@ -362,5 +383,73 @@ impl ExportFiles {
             result = result.and(r);
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::split_files::TempFiles;
+
+    /// A writer whose second write fails (as a row group whose encoding failed does).
+    struct FailsOnce {
+        pushed: usize,
+        out: BufWriter<File>,
+    }
+
+    impl Sink for FailsOnce {
+        fn push(&mut self, _: &ExportedRecord) -> Result<(), ParquetError> {
+            self.pushed += 1;
+            if self.pushed == 2 {
+                return Err(ParquetError::General("encoding failed".to_owned()));
+            }
+            Ok(())
+        }
+        fn finish(self) -> Result<BufWriter<File>, ParquetError> {
+            Ok(self.out)
+        }
+    }
+
+    /// A file a write failed on is removed when the files end, never renamed over its
+    /// destination (its later rows may have been written without those that failed),
+    /// with an error that says so; one without a failure is kept.
+    #[test]
+    fn a_file_a_write_failed_on_is_never_kept() {
+        let dir = std::env::temp_dir().join(format!("pocketfen-broken-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let mut outputs = TempFiles::new(Vec::new());
+        for fail in [false, true] {
+            let dest = dir.join(format!("t-{fail}.parquet"));
+            let mut table = TableFile::open(&mut outputs, &dest, |out| {
+                Ok(FailsOnce {
+                    pushed: if fail { 0 } else { 2 },
+                    out,
+                })
+            })
+            .expect("opened");
+            let record = ExportedRecord {
+                file: "g.pgn".into(),
+                game: 1,
+                line: 1,
+                row: crate::game::GameRow::default(),
+                plies: Vec::new(),
+                too_large: None,
+            };
+            assert!(table.push(&record).is_ok());
+            let second = table.push(&record);
+            assert_eq!(second.is_err(), fail);
+            let ended = table.finish(&mut outputs, true);
+            assert_eq!(ended.is_err(), fail, "{ended:?}");
+            assert_eq!(dest.exists(), !fail);
+            if let Err(e) = ended {
+                assert!(e.to_string().contains("left rows out"), "{e}");
+            }
+        }
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .expect("the folder")
+            .map(|e| e.expect("an entry").file_name())
+            .collect();
+        assert_eq!(left.len(), 1, "{left:?}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -307,6 +307,8 @@ struct Encoder {
     games: Option<SyncSender<Vec<ExportedRecord>>>,
     /// Games not sent yet.
     waiting: Vec<ExportedRecord>,
+    /// Games could not be sent: the thread had stopped.
+    lost: bool,
     done: JoinHandle<Result<Chunks, ParquetError>>,
 }
 
@@ -330,6 +332,7 @@ impl Encoder {
         Ok(Encoder {
             games: Some(games),
             waiting: Vec::with_capacity(Encoder::GAMES),
+            lost: false,
             done,
         })
     }
@@ -344,16 +347,22 @@ impl Encoder {
         self.games.as_ref().is_some_and(|g| g.send(games).is_ok())
     }
 
-    fn finish(mut self) -> Result<Chunks, ParquetError> {
-        let sent = self.send();
+    /// Sends the games waiting and ends the row group's games: the thread ends its
+    /// pages now, while the next row group fills.
+    fn close(&mut self) {
+        self.lost |= !self.send();
         drop(self.games.take());
+    }
+
+    fn finish(mut self) -> Result<Chunks, ParquetError> {
+        self.close();
         let done = self.done.join().unwrap_or_else(|_| {
             Err(ParquetError::General(
                 "the thread encoding a row group failed".to_owned(),
             ))
         });
-        match (sent, done) {
-            (false, Ok(_)) => Err(ParquetError::General(
+        match (self.lost, done) {
+            (true, Ok(_)) => Err(ParquetError::General(
                 "the thread encoding a row group stopped".to_owned(),
             )),
             (_, done) => done,
@@ -530,7 +539,8 @@ impl<W: Write + Send> PliesFile<W> {
                 let chunks = (*group).close()?;
                 self.append(chunks)
             }
-            Some(Filling::Away(encoder)) => {
+            Some(Filling::Away(mut encoder)) => {
+                encoder.close();
                 self.encoding.push_back(encoder);
                 Ok(())
             }
@@ -567,7 +577,8 @@ impl<W: Write + Send> PliesFile<W> {
     }
 
     /// The bytes held in memory: the row group's pages and dictionaries (as its rows
-    /// foretell them while a thread encodes it).
+    /// foretell them while a thread encodes it; the row groups still being encoded are
+    /// not counted).
     pub fn buffered(&self) -> usize {
         match &self.filling {
             Some(Filling::Here(group)) => group.size(),

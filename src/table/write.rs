@@ -1,7 +1,8 @@
-//! Tables into Parquet files: a [`TableWriter`] gathers rows in a builder, hands them to
-//! Parquet's Arrow writer a batch at a time (pages compressed by a [`Codec`], row groups
-//! of a bounded number of rows), and ends the file with its footer. [`Partition`] names
-//! the file of a game in Lichess's layout (`year=YYYY/month=MM`).
+//! Tables into Parquet files: a [`TableWriter`] gathers rows in a builder and hands them
+//! a batch at a time to the column writers of Parquet's Arrow writer, which encode them
+//! (pages compressed by a [`Codec`], row groups of a bounded number of rows), on the
+//! caller's thread or on threads of their own, and ends the file with its footer.
+//! [`Partition`] names the file of a game in Lichess's layout (`year=YYYY/month=MM`).
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -257,7 +258,8 @@ impl Columns {
 struct Encoder {
     batches: Option<SyncSender<RecordBatch>>,
     done: JoinHandle<Result<Vec<ArrowColumnChunk>, ParquetError>>,
-    /// Bytes of the batches sent (a bound on what it holds).
+    /// Arrow's size of the batches sent (a rough measure of what it holds: a batch cut
+    /// between two row groups counts its whole size in each).
     sent: usize,
 }
 
@@ -323,6 +325,10 @@ impl<R: Rows, W: Write + Send> std::fmt::Debug for TableWriter<R, W> {
 impl<R: Rows, W: Write + Send> TableWriter<R, W> {
     /// A table of `rows`' schema written to `out`.
     pub fn new(rows: R, out: W, options: WriteOptions) -> Result<Self, ParquetError> {
+        let options = WriteOptions {
+            row_group_rows: options.row_group_rows.max(1),
+            ..options
+        };
         let props = properties(&rows, options)?;
         let schema = rows.schema();
         // Arrow's writer makes the file (its schema, with Arrow's in the metadata); its
@@ -334,10 +340,7 @@ impl<R: Rows, W: Write + Send> TableWriter<R, W> {
             file,
             factory,
             schema,
-            options: WriteOptions {
-                row_group_rows: options.row_group_rows.max(1),
-                ..options
-            },
+            options,
             group: None,
             encoding: VecDeque::new(),
             groups: 0,
@@ -439,7 +442,10 @@ impl<R: Rows, W: Write + Send> TableWriter<R, W> {
                 let chunks = columns.close()?;
                 self.append(chunks)
             }
-            Some(Encoding::Away(encoder)) => {
+            Some(Encoding::Away(mut encoder)) => {
+                // Its batches end here: the thread ends the row group's pages now,
+                // while the next row group fills.
+                drop(encoder.batches.take());
                 self.encoding.push_back(encoder);
                 Ok(())
             }
