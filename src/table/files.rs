@@ -445,6 +445,23 @@ mod tests {
                 assert!(e.to_string().contains("left rows out"), "{e}");
             }
         }
+        // A run that stopped (nothing kept) removes a broken file as it removes the
+        // others: no error of its own.
+        let dest = dir.join("stopped.parquet");
+        let mut table =
+            TableFile::open(&mut outputs, &dest, |out| Ok(FailsOnce { pushed: 1, out }))
+                .expect("opened");
+        let record = ExportedRecord {
+            file: "g.pgn".into(),
+            game: 1,
+            line: 1,
+            row: crate::game::GameRow::default(),
+            plies: Vec::new(),
+            too_large: None,
+        };
+        assert!(table.push(&record).is_err());
+        assert!(table.finish(&mut outputs, false).is_ok());
+        assert!(!dest.exists());
         let left: Vec<_> = std::fs::read_dir(&dir)
             .expect("the folder")
             .map(|e| e.expect("an entry").file_name())

@@ -634,9 +634,9 @@ mod tests {
             .collect();
         let plies: usize = records.iter().map(|r| r.plies.len()).sum();
         assert!(plies > 5000, "{plies} plies");
-        let write = |encoders: usize, owned: bool| {
+        let write = |group: usize, encoders: usize, owned: bool| {
             let options = WriteOptions {
-                row_group_rows: 1000,
+                row_group_rows: group,
                 batch_rows: 300,
                 encoders,
                 ..WriteOptions::PLIES
@@ -648,25 +648,31 @@ mod tests {
                 } else {
                     file.push(r).expect("pushed");
                 }
+                // At most `encoders` threads: the row group filling and those waited for.
+                let threads = file.encoding.len() + usize::from(file.filling.is_some());
+                assert!(threads <= encoders.max(1), "{encoders} encoders");
             }
             assert_eq!(file.rows(), plies);
             file.finish().expect("written")
         };
-        let expected = write(0, false);
-        let meta = parquet::file::metadata::ParquetMetaDataReader::new()
-            .parse_and_finish(&Bytes::from(expected.clone()))
-            .expect("its footer");
-        assert!(
-            meta.num_row_groups() > 5,
-            "{} row groups",
-            meta.num_row_groups()
-        );
-        assert_eq!(meta.file_metadata().num_rows() as usize, plies);
-        for (encoders, owned) in [(0, true), (1, false), (1, true), (3, true)] {
+        // Row groups of about ten games, and one of all 100 (more than a send's 64).
+        for (group, groups) in [(1000, 5..usize::MAX), (1 << 20, 1..2)] {
+            let expected = write(group, 0, false);
+            let meta = parquet::file::metadata::ParquetMetaDataReader::new()
+                .parse_and_finish(&Bytes::from(expected.clone()))
+                .expect("its footer");
             assert!(
-                write(encoders, owned) == expected,
-                "{encoders} encoders, owned: {owned}"
+                groups.contains(&meta.num_row_groups()),
+                "{} row groups",
+                meta.num_row_groups()
             );
+            assert_eq!(meta.file_metadata().num_rows() as usize, plies);
+            for (encoders, owned) in [(0, true), (1, false), (1, true), (3, true)] {
+                assert!(
+                    write(group, encoders, owned) == expected,
+                    "row groups of {group}: {encoders} encoders, owned: {owned}"
+                );
+            }
         }
     }
 }

@@ -628,6 +628,11 @@ mod tests {
             .expect("a table");
             for r in &records {
                 table.push(r).expect("pushed");
+                // At most `encoders` threads: the row group filling and those waited for.
+                assert!(
+                    table.encoding.len() < encoders.max(1),
+                    "{encoders} encoders"
+                );
             }
             assert_eq!(table.rows(), 438);
             let file = table.finish().expect("a file");
