@@ -391,6 +391,18 @@ mod tests {
     use super::*;
     use crate::run::split_files::TempFiles;
 
+    /// A game's record, its rows empty.
+    fn record() -> ExportedRecord {
+        ExportedRecord {
+            file: "g.pgn".into(),
+            game: 1,
+            line: 1,
+            row: crate::game::GameRow::default(),
+            plies: Vec::new(),
+            too_large: None,
+        }
+    }
+
     /// A writer whose second write fails (as a row group whose encoding failed does).
     struct FailsOnce {
         pushed: usize,
@@ -427,14 +439,7 @@ mod tests {
                 })
             })
             .expect("opened");
-            let record = ExportedRecord {
-                file: "g.pgn".into(),
-                game: 1,
-                line: 1,
-                row: crate::game::GameRow::default(),
-                plies: Vec::new(),
-                too_large: None,
-            };
+            let record = record();
             assert!(table.push(&record).is_ok());
             let second = table.push(&record);
             assert_eq!(second.is_err(), fail);
@@ -451,14 +456,7 @@ mod tests {
         let mut table =
             TableFile::open(&mut outputs, &dest, |out| Ok(FailsOnce { pushed: 1, out }))
                 .expect("opened");
-        let record = ExportedRecord {
-            file: "g.pgn".into(),
-            game: 1,
-            line: 1,
-            row: crate::game::GameRow::default(),
-            plies: Vec::new(),
-            too_large: None,
-        };
+        let record = record();
         assert!(table.push(&record).is_err());
         assert!(table.finish(&mut outputs, false).is_ok());
         assert!(!dest.exists());

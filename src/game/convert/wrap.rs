@@ -19,13 +19,27 @@ impl Wrap {
     /// Writes `pre w post` as one unbreakable word.
     #[inline]
     pub(super) fn parts(&mut self, pre: &str, w: &str, post: &str) {
-        let open = std::mem::take(&mut self.open);
         let chars = if w.is_ascii() {
             w.len()
         } else {
             w.chars().count()
         };
-        let width = open + pre.len() + chars + post.len();
+        self.begin(pre.len() + chars + post.len());
+        if !pre.is_empty() {
+            self.out.push_str(pre);
+        }
+        self.out.push_str(w);
+        if !post.is_empty() {
+            self.out.push_str(post);
+        }
+    }
+
+    /// Begins a word `chars` wide: the space before it (a line break if it does not
+    /// fit), then the parentheses waiting for it; the column counted past it.
+    #[inline(always)]
+    fn begin(&mut self, chars: usize) {
+        let open = std::mem::take(&mut self.open);
+        let width = open + chars;
         if self.col > 0 {
             if self.col + 1 + width > self.width {
                 self.out.push('\n');
@@ -37,13 +51,6 @@ impl Wrap {
         }
         for _ in 0..open {
             self.out.push('(');
-        }
-        if !pre.is_empty() {
-            self.out.push_str(pre);
-        }
-        self.out.push_str(w);
-        if !post.is_empty() {
-            self.out.push_str(post);
         }
         self.col += width;
     }
@@ -73,22 +80,8 @@ impl Wrap {
     #[inline(always)]
     pub(super) fn ascii(&mut self, w: &str) {
         debug_assert!(w.is_ascii());
-        let open = std::mem::take(&mut self.open);
-        let width = open + w.len();
-        if self.col > 0 {
-            if self.col + 1 + width > self.width {
-                self.out.push('\n');
-                self.col = 0;
-            } else {
-                self.out.push(' ');
-                self.col += 1;
-            }
-        }
-        for _ in 0..open {
-            self.out.push('(');
-        }
+        self.begin(w.len());
         self.out.push_str(w);
-        self.col += width;
     }
 
     /// A comment, wrapped at its spaces: `{ a b c }` (`{ ` and ` }` stay with their words).
