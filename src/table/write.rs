@@ -565,6 +565,7 @@ mod tests {
     use crate::game::{Options, RowOptions, game_rows};
     use crate::stream::GameSplitter;
     use crate::table::GamesBuilder;
+    use std::sync::Arc;
 
     /// The sample's games as an export's records.
     fn records(sample: &str) -> Vec<ExportedRecord> {
@@ -584,6 +585,61 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    /// The threads encoding row groups of `table`: the one being filled, and those
+    /// waited for.
+    fn threads<R: Rows, W: Write + Send>(table: &TableWriter<R, W>) -> usize {
+        let filling = matches!(
+            table.group,
+            Some(Group {
+                encoding: Encoding::Away(_),
+                ..
+            })
+        );
+        table.encoding.len() + usize::from(filling)
+    }
+
+    /// An error on a row group's thread comes back as it is (not as the thread's end
+    /// alone), whichever call meets it, and the writer takes no more rows.
+    #[test]
+    fn an_encoding_threads_error_is_the_error_reported() {
+        let records = records("lichess_standard_2025-05_sample438.pgn");
+        let mut table = TableWriter::new(
+            GamesBuilder::new(),
+            Vec::new(),
+            WriteOptions {
+                row_group_rows: 1000,
+                batch_rows: 17,
+                encoders: 1,
+                ..WriteOptions::GAMES
+            },
+        )
+        .expect("a table");
+        // The thread's columns told of a schema whose first column is not the batch's:
+        // its first batch fails there.
+        let mut fields: Vec<arrow_schema::Field> = table
+            .schema
+            .fields()
+            .iter()
+            .map(|f| f.as_ref().clone())
+            .collect();
+        fields[0] = arrow_schema::Field::new(
+            fields[0].name(),
+            arrow_schema::DataType::List(Arc::new(arrow_schema::Field::new(
+                "item",
+                arrow_schema::DataType::Int8,
+                true,
+            ))),
+            true,
+        );
+        table.schema = Arc::new(arrow_schema::Schema::new(fields));
+        let error = records
+            .iter()
+            .find_map(|r| table.push(r).err())
+            .expect("an error before the last game");
+        let text = error.to_string();
+        assert!(!text.contains("thread encoding a row group"), "{text}");
     }
 
     /// Row groups encoded on threads, one or several at once, or on the caller's: the
@@ -626,14 +682,14 @@ mod tests {
                 },
             )
             .expect("a table");
+            let mut peak = 0;
             for r in &records {
                 table.push(r).expect("pushed");
-                // At most `encoders` threads: the row group filling and those waited for.
-                assert!(
-                    table.encoding.len() < encoders.max(1),
-                    "{encoders} encoders"
-                );
+                peak = peak.max(threads(&table));
             }
+            // As many threads as asked at once (the row group filling and those waited
+            // for), never more; none when none are asked.
+            assert_eq!(peak, encoders, "{encoders} encoders");
             assert_eq!(table.rows(), 438);
             let file = table.finish().expect("a file");
             assert!(file == expected, "{encoders} encoders: a different file");
