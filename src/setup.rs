@@ -213,9 +213,6 @@ impl Castling {
     /// the king's side to the queen's (`K`, then file letters from h to a, then `Q`:
     /// `KQkq`, `HAha`). Returns `false` if it is already present or four are held.
     pub fn push(&mut self, flag: CastlingFlag) -> bool {
-        if self.len == 4 || self.iter().any(|f| f == flag) {
-            return false;
-        }
         let key = |f: &CastlingFlag| {
             let wing = match f.spec {
                 CastlingSpec::KingSide => 0,
@@ -225,6 +222,20 @@ impl Castling {
             (f.color != Color::White, wing)
         };
         let len = self.len as usize;
+        // Rights come in their order from a position: after the last, a new one is
+        // neither held already nor out of place.
+        if len < 4
+            && self.flags[..len]
+                .last()
+                .is_none_or(|last| key(last) < key(&flag))
+        {
+            self.flags[len] = flag;
+            self.len += 1;
+            return true;
+        }
+        if self.len == 4 || self.iter().any(|f| f == flag) {
+            return false;
+        }
         let at = self.flags[..len].partition_point(|f| key(f) <= key(&flag));
         self.flags.copy_within(at..len, at + 1);
         self.flags[at] = flag;
@@ -475,6 +486,38 @@ mod tests {
         }
         assert!(!c.push(CastlingFlag::from_char('H').unwrap()));
         assert_eq!(c.iter().map(CastlingFlag::char).collect::<String>(), "HAha");
+    }
+
+    /// Whatever order rights come in, in order or not, with repeats, the set holds each
+    /// once in the order FENs write them.
+    #[test]
+    fn castling_rights_in_any_order_are_kept_in_fen_order() {
+        for (rights, order) in [("KQkq", "KQkq"), ("HBhb", "HBhb"), ("KAqh", "KAhq")] {
+            let flags: Vec<CastlingFlag> = rights
+                .chars()
+                .map(|ch| CastlingFlag::from_char(ch).unwrap())
+                .collect();
+            // Every order of the four (Heap's algorithm would do; 4^4 choices with
+            // repeats cover the permutations and more).
+            for n in 0..256usize {
+                let picks: Vec<usize> = (0..4).map(|i| n >> (2 * i) & 3).collect();
+                let mut c = Castling::none();
+                let mut held = Vec::new();
+                for &i in &picks {
+                    assert_eq!(c.push(flags[i]), !held.contains(&i), "{rights} {picks:?}");
+                    if !held.contains(&i) {
+                        held.push(i);
+                    }
+                }
+                let mut want: Vec<char> = order.chars().collect();
+                want.retain(|ch| {
+                    held.iter()
+                        .any(|&i| flags[i] == CastlingFlag::from_char(*ch).unwrap())
+                });
+                let got: Vec<char> = c.iter().map(CastlingFlag::char).collect();
+                assert_eq!(got, want, "{rights} pushed as {picks:?}");
+            }
+        }
     }
 
     #[test]
