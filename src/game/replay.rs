@@ -21,7 +21,7 @@ use super::validate::visit_game;
 use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
-use crate::notation::fen::FenDialect;
+use crate::notation::fen::{BoardCache, FenDialect};
 use crate::notation::san::{DropStyle, SanPlus};
 use crate::position::Position;
 use crate::stream::split::RawGame;
@@ -59,6 +59,8 @@ struct Lines<'f> {
     text: PlyText,
     line: &'f mut dyn FnMut(&str),
     buf: String,
+    /// The board of the last FEN written (when FENs are written).
+    board: Option<BoardCache>,
     /// A mainline move whose FEN is written once it is played.
     pending: bool,
     /// Each mainline ply's annotations, when asked for.
@@ -122,7 +124,11 @@ impl<'t> Visitor<'t> for Lines<'_> {
     fn played(&mut self, after: &Position) -> ControlFlow<()> {
         if let (true, PlyText::Fen(dialect)) = (self.pending, self.text) {
             self.pending = false;
-            after.to_setup().display(dialect).append_to(&mut self.buf);
+            let fen = after.to_setup();
+            match &mut self.board {
+                Some(board) => fen.display(dialect).append_with(&mut self.buf, board),
+                None => fen.display(dialect).append_to(&mut self.buf),
+            }
             (self.line)(&self.buf);
         }
         ControlFlow::Continue(())
@@ -142,6 +148,7 @@ pub fn replay_game(
         text,
         line,
         buf: String::with_capacity(96),
+        board: matches!(text, PlyText::Fen(_)).then(BoardCache::new),
         pending: false,
         notes: None,
         depth: 0,
@@ -173,6 +180,7 @@ pub fn replay_annotated(
         text,
         line,
         buf: String::with_capacity(96),
+        board: matches!(text, PlyText::Fen(_)).then(BoardCache::new),
         pending: false,
         notes: Some(Vec::new()),
         depth: 0,

@@ -30,7 +30,7 @@ use super::visitor::{Skip, Visitor};
 use crate::board::Board;
 use crate::bughouse::{BoardId, Match};
 use crate::moves::Move;
-use crate::notation::fen::FenDialect;
+use crate::notation::fen::{BoardCache, FenDialect};
 use crate::notation::san::{DropStyle, San, Spell};
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::{Fen, Pocket};
@@ -238,6 +238,8 @@ struct Rows<'t> {
     last_was_drop: bool,
     /// A bughouse match as the plies play it, for their FEN pairs.
     pair: Option<Match>,
+    /// The board of the last FEN written (when FENs are written).
+    board: Option<BoardCache>,
     /// Names the opening, when asked for.
     opening: Option<super::opening::OpeningWatch>,
 }
@@ -543,10 +545,12 @@ impl<'t> Visitor<'t> for Rows<'t> {
                 _ => {
                     // Written straight into a string of its size: no formatter, no growth.
                     let mut fen = String::with_capacity(96);
-                    after
-                        .to_setup()
-                        .display(FenDialect::Lichess)
-                        .append_to(&mut fen);
+                    let setup = after.to_setup();
+                    let display = setup.display(FenDialect::Lichess);
+                    match &mut self.board {
+                        Some(board) => display.append_with(&mut fen, board),
+                        None => display.append_to(&mut fen),
+                    }
                     fen
                 }
             });
@@ -623,6 +627,7 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
         pending: None,
         last_was_drop: false,
         pair: None,
+        board: (asked.plies && asked.fen).then(BoardCache::new),
         opening: asked
             .openings
             .then(|| super::opening::OpeningWatch::new(None, false)),

@@ -70,6 +70,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use parse::{Located, one_fen, trim_ws};
+pub use write::BoardCache;
 pub(crate) use write::append_fields;
 use write::{append_fen, append_setup};
 
@@ -547,7 +548,7 @@ pub fn convert_line(
             write::append_fields(out, setup, conv.to, epd.clocks);
             out.push_str(&epd.text);
         }
-        _ => append_fen(out, &parsed.fen, conv.to),
+        _ => append_fen(out, &parsed.fen, conv.to, None),
     }
     Ok(parsed.dialect)
 }
@@ -635,8 +636,17 @@ impl FenDisplay<'_> {
     /// Appends the FEN to `out`.
     pub fn append_to(&self, out: &mut String) {
         match self.what {
-            Printed::Setup(s) => append_setup(out, s, self.dialect),
-            Printed::Fen(f) => append_fen(out, f, self.dialect),
+            Printed::Setup(s) => append_setup(out, s, self.dialect, None),
+            Printed::Fen(f) => append_fen(out, f, self.dialect, None),
+        }
+    }
+
+    /// Appends the FEN to `out` as [`FenDisplay::append_to`] does, its board written
+    /// from the board `cache` wrote last (faster for a game's positions, ply after ply).
+    pub fn append_with(&self, out: &mut String, cache: &mut BoardCache) {
+        match self.what {
+            Printed::Setup(s) => append_setup(out, s, self.dialect, Some(cache)),
+            Printed::Fen(f) => append_fen(out, f, self.dialect, Some(cache)),
         }
     }
 }

@@ -3,6 +3,8 @@
 use std::fmt::Write as _;
 
 use super::FenDialect;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
 use crate::notation::push_number;
 use crate::setup::Pocket;
 use crate::setup::{Fen, Setup};
@@ -87,16 +89,202 @@ fn write_board(out: &mut String, setup: &Setup, marks: bool) {
     out.push_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
 }
 
-/// Appends `setup` as `dialect` writes it.
-pub(super) fn append_setup(out: &mut String, setup: &Setup, dialect: FenDialect) {
-    append_fields(out, setup, dialect, true);
+/// The board fields of positions written one after another (a game's, ply after ply),
+/// each from the one before: a move changes a rank or two, and only the ranks whose
+/// pieces or promoted marks changed are spelled again; the others are copied as they
+/// were written. What it writes is what [`Setup::display`](crate::setup::Setup::display)
+/// writes, for any boards in any order (it is only faster when they follow each other).
+///
+/// ```
+/// use pocketfen::notation::fen::{BoardCache, FenDialect};
+/// use pocketfen::{Position, Variant};
+/// use pocketfen::notation::san::San;
+/// let mut pos = Position::start(Variant::Crazyhouse);
+/// let mut cache = BoardCache::new();
+/// for san in ["e4", "d5", "exd5", "Qxd5"] {
+///     let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+///     pos.play_unchecked(m);
+///     let mut cached = String::new();
+///     pos.to_setup().display(FenDialect::Lichess).append_with(&mut cached, &mut cache);
+///     assert_eq!(cached, pos.to_setup().display(FenDialect::Lichess).to_string());
+/// }
+/// ```
+#[derive(Debug, Clone)]
+pub struct BoardCache {
+    /// The board last written, and its promoted marks as written (none without marks).
+    board: Board,
+    marked: Bitboard,
+    /// Each rank's text (rank 1 first): at most eight letters and eight `~`, then the
+    /// `/` that ends it (above rank 1).
+    ranks: [[u8; 24]; 8],
+    lens: [u8; 8],
+}
+
+impl Default for BoardCache {
+    fn default() -> BoardCache {
+        BoardCache::new()
+    }
+}
+
+impl BoardCache {
+    /// A cache whose last board is the standard start (where most games begin: their
+    /// first move spells two ranks again).
+    pub fn new() -> BoardCache {
+        let rank = |text: &[u8]| {
+            let mut r = [0u8; 24];
+            r[..text.len()].copy_from_slice(text);
+            r
+        };
+        let eight = rank(b"8/");
+        BoardCache {
+            board: Board::standard(),
+            marked: Bitboard::EMPTY,
+            ranks: [
+                rank(b"RNBQKBNR"),
+                rank(b"PPPPPPPP/"),
+                eight,
+                eight,
+                eight,
+                eight,
+                rank(b"pppppppp/"),
+                rank(b"rnbqkbnr/"),
+            ],
+            lens: [8, 9, 2, 2, 2, 2, 9, 9],
+        }
+    }
+
+    /// Appends `board`'s field, with a `~` after each piece of `marked`.
+    fn append(&mut self, out: &mut String, board: &Board, marked: Bitboard) {
+        let marked = marked & board.occupied();
+        let old = &self.board;
+        // A square whose role, colour (a piece of one role taken by one of the same) or
+        // mark changed; White's squares tell every change of colour.
+        let mut changed =
+            (board.by_color(Color::White) ^ old.by_color(Color::White)) | (marked ^ self.marked);
+        for role in Role::ALL {
+            changed |= board.by_role(role) ^ old.by_role(role);
+        }
+        // Eight ranks of 17 bytes at most (with their `/`), and room for the last copy.
+        let mut buf = [0u8; 8 * 17 + 8];
+        let mut n = 0;
+        for rank in (0..8).rev() {
+            if (changed.0 >> (8 * rank)) as u8 != 0 {
+                let (text, len) = spell_rank(board, marked, rank);
+                self.ranks[rank] = text;
+                self.lens[rank] = len;
+            }
+            if let Some(room) = buf.get_mut(n..n + 24) {
+                room.copy_from_slice(&self.ranks[rank]);
+            }
+            n += usize::from(self.lens[rank]);
+        }
+        self.board = *board;
+        self.marked = marked;
+        out.push_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
+    }
+}
+
+/// For each byte: a word with `0x01` in the bytes of its set bits (bit `f`, byte `f`).
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut f = 0;
+        while f < 8 {
+            if b >> f & 1 == 1 {
+                table[b] |= 1 << (8 * f);
+            }
+            f += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// The letters of a rank's pieces, a byte a square (file a lowest, 0 for an empty one):
+/// each role's squares spread to bytes and multiplied by its letter, lowered for Black's.
+fn rank_letters(board: &Board, rank: usize) -> u64 {
+    let spread = |b: Bitboard| SPREAD[usize::from((b.0 >> (8 * rank)) as u8)];
+    let mut letters = spread(board.by_color(Color::Black)) * 0x20;
+    for role in Role::ALL {
+        letters |= spread(board.by_role(role)) * u64::from(role.upper_char() as u8);
+    }
+    letters
+}
+
+/// One rank's text: its pieces' letters (each followed by `~` when marked) and the
+/// lengths of its runs of empty squares, then a `/` above rank 1.
+fn spell_rank(board: &Board, marked: Bitboard, rank: usize) -> ([u8; 24], u8) {
+    let mut text = [0u8; 24];
+    let mut n = 0;
+    let letters = rank_letters(board, rank);
+    let mut row = (board.occupied().0 >> (8 * rank)) as u8;
+    let marks = (marked.0 >> (8 * rank)) as u8;
+    let mut file = 0u8;
+    while row != 0 {
+        let f = row.trailing_zeros() as u8;
+        if f > file {
+            text[n] = b'0' + (f - file);
+            n += 1;
+        }
+        text[n] = (letters >> (8 * f)) as u8;
+        n += 1;
+        if marks >> f & 1 == 1 {
+            text[n] = b'~';
+            n += 1;
+        }
+        file = f + 1;
+        row &= row - 1;
+    }
+    if file < 8 {
+        text[n] = b'0' + (8 - file);
+        n += 1;
+    }
+    if rank > 0 {
+        text[n] = b'/';
+        n += 1;
+    }
+    (text, n as u8)
+}
+
+/// Appends `setup` as `dialect` writes it, its board written from `cache` when there is
+/// one.
+pub(super) fn append_setup(
+    out: &mut String,
+    setup: &Setup,
+    dialect: FenDialect,
+    cache: Option<&mut BoardCache>,
+) {
+    fields(out, setup, dialect, true, cache);
 }
 
 /// Appends `setup` as `dialect` writes it, with the half-move clock and full-move number
 /// (six fields) or without them (EPD's four, and Chess.com's `CurrentPosition` of a game
 /// without pockets).
 pub(crate) fn append_fields(out: &mut String, setup: &Setup, dialect: FenDialect, clocks: bool) {
-    write_board(out, setup, dialect != FenDialect::Chesscom);
+    fields(out, setup, dialect, clocks, None);
+}
+
+/// [`append_fields`], the board written from `cache` when there is one.
+fn fields(
+    out: &mut String,
+    setup: &Setup,
+    dialect: FenDialect,
+    clocks: bool,
+    cache: Option<&mut BoardCache>,
+) {
+    let marks = dialect != FenDialect::Chesscom;
+    match cache {
+        Some(cache) => {
+            let marked = if marks {
+                setup.promoted
+            } else {
+                Bitboard::EMPTY
+            };
+            cache.append(out, &setup.board, marked);
+        }
+        None => write_board(out, setup, marks),
+    }
     if let Some(p) = &setup.pockets {
         match dialect {
             FenDialect::Lichess => {
@@ -154,13 +342,19 @@ pub(crate) fn append_fields(out: &mut String, setup: &Setup, dialect: FenDialect
     }
 }
 
-/// Appends a FEN line (one board, or a pair joined by ` | `) as `dialect` writes it.
-pub(super) fn append_fen(out: &mut String, fen: &Fen, dialect: FenDialect) {
+/// Appends a FEN line (one board, or a pair joined by ` | `) as `dialect` writes it, the
+/// boards written from `cache` when there is one.
+pub(super) fn append_fen(
+    out: &mut String,
+    fen: &Fen,
+    dialect: FenDialect,
+    mut cache: Option<&mut BoardCache>,
+) {
     for (n, setup) in fen.boards().iter().enumerate() {
         if n > 0 {
             out.push_str(" | ");
         }
-        append_setup(out, setup, dialect);
+        append_setup(out, setup, dialect, cache.as_deref_mut());
     }
 }
 
@@ -236,5 +430,81 @@ mod tests {
                 assert_eq!(out, square_by_square(&setup, marks));
             }
         }
+    }
+
+    /// The cache writes what the board writer writes: for boards that follow each other
+    /// (a piece moved, taken, dropped, promoted, as moves change them), for unrelated
+    /// ones, with marks and without, its ranks changed in every combination.
+    #[test]
+    fn a_cached_board_is_written_as_the_board_writer_writes_it() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let random_piece = |r: u64| Piece {
+            color: Color::ALL[(r % 2) as usize],
+            role: Role::ALL[(r / 2 % 6) as usize],
+        };
+        let mut cache = BoardCache::new();
+        let mut setup = Setup::empty();
+        let mut empty_written = false;
+        for step in 0..20_000u32 {
+            let r = next();
+            let sq = Square::new((r >> 8) as u8 % 64);
+            let other = Square::new((r >> 16) as u8 % 64);
+            match r % 16 {
+                // A new board of any density (the empty one among them).
+                0 => {
+                    setup.board = Board::empty();
+                    let density = next() % 66;
+                    for s in 0..64u8 {
+                        if next() % 64 < density {
+                            setup.board.put(Square::new(s), random_piece(next()));
+                        }
+                    }
+                    setup.promoted = Bitboard(next() & next() & next());
+                }
+                // A piece moved, maybe taking.
+                1..=9 => {
+                    if let Some(piece) = setup.board.remove(sq) {
+                        setup.board.put(other, piece);
+                        let was = setup.promoted.contains(sq);
+                        setup.promoted.0 &= !(1 << sq.index() | 1 << other.index());
+                        if was {
+                            setup.promoted.0 |= 1 << other.index();
+                        }
+                    }
+                }
+                // A drop.
+                10..=12 => {
+                    if !setup.board.occupied().contains(sq) {
+                        setup.board.put(sq, random_piece(next()));
+                    }
+                }
+                // A piece promoted, or a mark on an empty square (never written).
+                13 => setup.promoted.0 |= 1 << sq.index(),
+                14 => setup.promoted.0 &= !(1 << sq.index()),
+                _ => {
+                    setup.board.remove(sq);
+                }
+            }
+            empty_written |= setup.board.occupied().0 == 0;
+            let marks = step % 7 != 3;
+            let mut cached = String::from("x");
+            let marked = if marks {
+                setup.promoted
+            } else {
+                Bitboard::EMPTY
+            };
+            cache.append(&mut cached, &setup.board, marked);
+            let mut plain = String::from("x");
+            write_board(&mut plain, &setup, marks);
+            assert_eq!(cached, plain, "step {step}");
+            assert_eq!(cached[1..], square_by_square(&setup, marks), "step {step}");
+        }
+        assert!(empty_written, "the empty board among them");
     }
 }
