@@ -506,5 +506,14 @@ mod tests {
             assert_eq!(cached[1..], square_by_square(&setup, marks), "step {step}");
         }
         assert!(empty_written, "the empty board among them");
+        // Ranks of eight marked pieces (sixteen bytes before the `/`).
+        for s in 0..64u8 {
+            setup.board.put(Square::new(s), random_piece(next()));
+        }
+        setup.promoted = Bitboard(!0);
+        let mut cached = String::new();
+        cache.append(&mut cached, &setup.board, setup.promoted);
+        assert_eq!(cached, square_by_square(&setup, true));
+        assert_eq!(cached.len(), 8 * 16 + 7);
     }
 }
