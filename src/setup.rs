@@ -520,6 +520,24 @@ mod tests {
         }
     }
 
+    /// A fifth right is refused even when it comes after the four held, in order.
+    #[test]
+    fn a_fifth_right_in_order_is_refused() {
+        let flag = |color, spec| CastlingFlag { color, spec };
+        let mut c = Castling::none();
+        for f in [
+            flag(Color::White, CastlingSpec::KingSide),
+            flag(Color::White, CastlingSpec::File(File::B)),
+            flag(Color::White, CastlingSpec::QueenSide),
+            flag(Color::Black, CastlingSpec::KingSide),
+        ] {
+            assert!(c.push(f));
+        }
+        assert!(!c.push(flag(Color::Black, CastlingSpec::QueenSide)));
+        let all: Vec<char> = c.iter().map(CastlingFlag::char).collect();
+        assert_eq!(all, ['K', 'B', 'Q', 'k']);
+    }
+
     #[test]
     fn horde_start_has_36_pawns() {
         let s = Setup::horde_start();
