@@ -516,4 +516,25 @@ mod tests {
         assert_eq!(cached, square_by_square(&setup, true));
         assert_eq!(cached.len(), 8 * 16 + 7);
     }
+
+    /// Only the ranks a change touches are spelled again: the others are copied as they
+    /// were (a rank's text put in the cache by hand comes back unchanged).
+    #[test]
+    fn unchanged_ranks_are_copied_not_spelled() {
+        let mut cache = BoardCache::new();
+        let mut board = Board::standard();
+        // Marks that stay on rank 8 from one board to the next.
+        let marked = Bitboard(1 << 56);
+        let mut out = String::new();
+        cache.append(&mut out, &board, marked);
+        assert_eq!(out, "r~nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+        // Ranks 1 and 8 told apart from what they hold.
+        cache.ranks[0][..8].copy_from_slice(b"xxxxxxxx");
+        cache.ranks[7][..9].copy_from_slice(b"yyyyyyyyy");
+        let pawn = board.remove(Square::new(12)).expect("the e-pawn");
+        board.put(Square::new(28), pawn);
+        out.clear();
+        cache.append(&mut out, &board, marked);
+        assert_eq!(out, "yyyyyyyyy/pppppppp/8/8/4P3/8/PPPP1PPP/xxxxxxxx");
+    }
 }
