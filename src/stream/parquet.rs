@@ -358,7 +358,6 @@ fn str_cell(column: &dyn Array, i: usize) -> Option<&str> {
 /// and positive), a date `YYYY.MM.DD` or a time `HH:MM:SS`. `false` (nothing appended):
 /// null, or a type no tag is written from.
 fn push_cell(out: &mut String, column: &dyn Array, i: usize, signed: bool) -> bool {
-    use std::fmt::Write as _;
     if column.is_null(i) {
         return false;
     }
@@ -367,8 +366,12 @@ fn push_cell(out: &mut String, column: &dyn Array, i: usize, signed: bool) -> bo
         return true;
     }
     let mut number = |n: i64| {
-        let sign = if signed && n > 0 { "+" } else { "" };
-        let _ = write!(out, "{sign}{n}");
+        if n < 0 {
+            out.push('-');
+        } else if signed && n > 0 {
+            out.push('+');
+        }
+        push_digits(out, n.unsigned_abs());
     };
     match column.data_type() {
         DataType::Int8 => number(column.as_primitive::<Int8Type>().value(i).into()),
@@ -378,9 +381,7 @@ fn push_cell(out: &mut String, column: &dyn Array, i: usize, signed: bool) -> bo
         DataType::UInt8 => number(column.as_primitive::<UInt8Type>().value(i).into()),
         DataType::UInt16 => number(column.as_primitive::<UInt16Type>().value(i).into()),
         DataType::UInt32 => number(column.as_primitive::<UInt32Type>().value(i).into()),
-        DataType::UInt64 => {
-            let _ = write!(out, "{}", column.as_primitive::<UInt64Type>().value(i));
-        }
+        DataType::UInt64 => push_digits(out, column.as_primitive::<UInt64Type>().value(i)),
         DataType::Date32 => push_date(out, column.as_primitive::<Date32Type>().value(i).into()),
         DataType::Date64 => push_date(
             out,
@@ -418,16 +419,58 @@ fn push_cell(out: &mut String, column: &dyn Array, i: usize, signed: bool) -> bo
     true
 }
 
-fn push_date(out: &mut String, days: i64) {
-    use std::fmt::Write as _;
-    let (y, m, d) = civil_from_days(days);
-    let _ = write!(out, "{y:04}.{m:02}.{d:02}");
+/// Appends the decimal digits of `n`, without the formatting machinery (a row's
+/// ratings, date and time are written for every game read).
+fn push_digits(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
+/// Appends `n` (below 10,000) in at least `width` digits, zeros before.
+fn push_padded(out: &mut String, n: u32, width: usize) {
+    let digits = [n / 1000 % 10, n / 100 % 10, n / 10 % 10, n % 10].map(|d| b'0' + d as u8);
+    let shown = match n {
+        1000.. => 4,
+        100.. => 3,
+        10.. => 2,
+        _ => 1,
+    };
+    out.push_str(std::str::from_utf8(&digits[4 - width.max(shown)..]).unwrap_or_default());
+}
+
+/// Appends a day as `YYYY.MM.DD` (a year outside 0 to 9999 as Rust writes `{:04}`).
+fn push_date(out: &mut String, days: i64) {
+    let (y, m, d) = civil_from_days(days);
+    match u32::try_from(y) {
+        Ok(y) if y < 10_000 => push_padded(out, y, 4),
+        _ => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{y:04}");
+        }
+    }
+    out.push('.');
+    push_padded(out, m, 2);
+    out.push('.');
+    push_padded(out, d, 2);
+}
+
+/// Appends a time of day as `HH:MM:SS`.
 fn push_time(out: &mut String, secs: i64) {
-    use std::fmt::Write as _;
-    let s = secs.rem_euclid(86_400);
-    let _ = write!(out, "{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    let s = secs.rem_euclid(86_400) as u32;
+    push_padded(out, s / 3600, 2);
+    out.push(':');
+    push_padded(out, s / 60 % 60, 2);
+    out.push(':');
+    push_padded(out, s % 60, 2);
 }
 
 /// Appends `value` as a tag value: quotes and backslashes escaped, line ends as spaces.
@@ -618,6 +661,53 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+
+    #[test]
+    fn numbers_dates_and_times_are_written_as_the_formatter_writes_them() {
+        use std::fmt::Write as _;
+        let mut numbers: Vec<i64> = vec![0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10_000];
+        numbers.extend([i64::MIN, i64::MIN + 1, i64::MAX, -1, -10, -32_768, 32_767]);
+        numbers.extend((0..2000).map(|i| (i * 7919) % 200_001 - 100_000));
+        for n in numbers {
+            for signed in [false, true] {
+                let (mut ours, mut theirs) = (String::from("x"), String::from("x"));
+                if n < 0 {
+                    ours.push('-');
+                } else if signed && n > 0 {
+                    ours.push('+');
+                }
+                push_digits(&mut ours, n.unsigned_abs());
+                let sign = if signed && n > 0 { "+" } else { "" };
+                write!(theirs, "{sign}{n}").unwrap();
+                assert_eq!(ours, theirs);
+            }
+        }
+        let (mut ours, mut theirs) = (String::new(), String::new());
+        push_digits(&mut ours, u64::MAX);
+        write!(theirs, "{}", u64::MAX).unwrap();
+        assert_eq!(ours, theirs);
+        // Days from before year 0 to after year 9999, and around the padding's steps.
+        let mut days: Vec<i64> = (-800_000..3_000_000).step_by(997).collect();
+        days.extend([-719_528, -719_162, -693_961, -1, 0, 1, 2_932_896, 2_932_897]);
+        for day in days {
+            let (y, m, d) = civil_from_days(day);
+            let mut ours = String::new();
+            push_date(&mut ours, day);
+            assert_eq!(ours, format!("{y:04}.{m:02}.{d:02}"), "day {day}");
+        }
+        for secs in (-90_000i64..180_000)
+            .step_by(37)
+            .chain([0, 59, 60, 3599, 3600, 86_399])
+        {
+            let s = secs.rem_euclid(86_400);
+            let mut ours = String::new();
+            push_time(&mut ours, secs);
+            assert_eq!(
+                ours,
+                format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+            );
+        }
     }
 
     #[test]
