@@ -483,7 +483,8 @@ impl<'t> Visitor<'t> for Rows<'t> {
         if !self.asked.plies {
             return ControlFlow::Continue(());
         }
-        let san = San::from_move(before, m);
+        // As written when it needs no disambiguation (then it has none), else anew.
+        let san = written.san.canonical(before, m);
         let mut uci = ArrayString::new();
         m.to_uci(before.is_chess960()).push_to(&mut uci);
         let captured = match m {

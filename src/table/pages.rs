@@ -84,6 +84,26 @@ pub(super) fn hybrid(out: &mut Vec<u8>, values: &[u32], width: u8) {
 /// multiple of eight): eight at a time into one word when they fit in it.
 fn pack(out: &mut Vec<u8>, values: &[u32], width: u8, count: usize) {
     let w = u32::from(width);
+    if w <= 8 {
+        // Eight values of at most eight bits fit one u64 (cheaper to shift than a u128).
+        let word = |group: &[u32]| {
+            group
+                .iter()
+                .enumerate()
+                .fold(0u64, |acc, (i, &v)| acc | u64::from(v) << (i as u32 * w))
+        };
+        let mut groups = values.chunks_exact(8);
+        for group in &mut groups {
+            out.extend_from_slice(&word(group).to_le_bytes()[..w as usize]);
+        }
+        let rest = groups.remainder();
+        if !rest.is_empty() {
+            out.extend_from_slice(&word(rest).to_le_bytes()[..w as usize]);
+        }
+        let packed = values.len().div_ceil(8) * 8;
+        out.extend(std::iter::repeat_n(0, (count - packed) / 8 * w as usize));
+        return;
+    }
     if w <= 16 {
         let mut groups = values.chunks_exact(8);
         for group in &mut groups {
