@@ -381,7 +381,13 @@ fn push_cell(out: &mut String, column: &dyn Array, i: usize, signed: bool) -> bo
         DataType::UInt8 => number(column.as_primitive::<UInt8Type>().value(i).into()),
         DataType::UInt16 => number(column.as_primitive::<UInt16Type>().value(i).into()),
         DataType::UInt32 => number(column.as_primitive::<UInt32Type>().value(i).into()),
-        DataType::UInt64 => push_digits(out, column.as_primitive::<UInt64Type>().value(i)),
+        DataType::UInt64 => {
+            let n = column.as_primitive::<UInt64Type>().value(i);
+            if signed && n > 0 {
+                out.push('+');
+            }
+            push_digits(out, n);
+        }
         DataType::Date32 => push_date(out, column.as_primitive::<Date32Type>().value(i).into()),
         DataType::Date64 => push_date(
             out,
@@ -435,16 +441,11 @@ fn push_digits(out: &mut String, mut n: u64) {
     out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
-/// Appends `n` (below 10,000) in at least `width` digits, zeros before.
+/// Appends `n`, which is below `10^width` (and `width` at most 4), in `width` digits,
+/// zeros before.
 fn push_padded(out: &mut String, n: u32, width: usize) {
     let digits = [n / 1000 % 10, n / 100 % 10, n / 10 % 10, n % 10].map(|d| b'0' + d as u8);
-    let shown = match n {
-        1000.. => 4,
-        100.. => 3,
-        10.. => 2,
-        _ => 1,
-    };
-    out.push_str(std::str::from_utf8(&digits[4 - width.max(shown)..]).unwrap_or_default());
+    out.push_str(std::str::from_utf8(&digits[4 - width.min(4)..]).unwrap_or_default());
 }
 
 /// Appends a day as `YYYY.MM.DD` (a year outside 0 to 9999 as Rust writes `{:04}`).
@@ -665,28 +666,60 @@ mod tests {
 
     #[test]
     fn numbers_dates_and_times_are_written_as_the_formatter_writes_them() {
-        use std::fmt::Write as _;
+        use arrow_array::{
+            ArrayRef, Int8Array, Int16Array, Int32Array, Int64Array, UInt8Array, UInt16Array,
+            UInt32Array, UInt64Array,
+        };
         let mut numbers: Vec<i64> = vec![0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10_000];
         numbers.extend([i64::MIN, i64::MIN + 1, i64::MAX, -1, -10, -32_768, 32_767]);
         numbers.extend((0..2000).map(|i| (i * 7919) % 200_001 - 100_000));
+        // Each integer type's cells, as tags' values: `+` before a positive rating
+        // difference (`signed`), never before 0.
+        let cell = |column: &ArrayRef, signed: bool| {
+            let mut out = String::new();
+            assert!(push_cell(&mut out, column.as_ref(), 0, signed));
+            out
+        };
         for n in numbers {
-            for signed in [false, true] {
-                let (mut ours, mut theirs) = (String::from("x"), String::from("x"));
-                if n < 0 {
-                    ours.push('-');
-                } else if signed && n > 0 {
-                    ours.push('+');
-                }
-                push_digits(&mut ours, n.unsigned_abs());
-                let sign = if signed && n > 0 { "+" } else { "" };
-                write!(theirs, "{sign}{n}").unwrap();
-                assert_eq!(ours, theirs);
+            let mut columns: Vec<ArrayRef> = vec![Arc::new(Int64Array::from(vec![n]))];
+            if let Ok(v) = i8::try_from(n) {
+                columns.push(Arc::new(Int8Array::from(vec![v])));
+            }
+            if let Ok(v) = i16::try_from(n) {
+                columns.push(Arc::new(Int16Array::from(vec![v])));
+            }
+            if let Ok(v) = i32::try_from(n) {
+                columns.push(Arc::new(Int32Array::from(vec![v])));
+            }
+            if let Ok(v) = u8::try_from(n) {
+                columns.push(Arc::new(UInt8Array::from(vec![v])));
+            }
+            if let Ok(v) = u16::try_from(n) {
+                columns.push(Arc::new(UInt16Array::from(vec![v])));
+            }
+            if let Ok(v) = u32::try_from(n) {
+                columns.push(Arc::new(UInt32Array::from(vec![v])));
+            }
+            if let Ok(v) = u64::try_from(n) {
+                columns.push(Arc::new(UInt64Array::from(vec![v])));
+            }
+            for column in &columns {
+                assert_eq!(
+                    cell(column, false),
+                    n.to_string(),
+                    "{:?}",
+                    column.data_type()
+                );
+                let signed = if n > 0 {
+                    format!("+{n}")
+                } else {
+                    n.to_string()
+                };
+                assert_eq!(cell(column, true), signed, "{:?}", column.data_type());
             }
         }
-        let (mut ours, mut theirs) = (String::new(), String::new());
-        push_digits(&mut ours, u64::MAX);
-        write!(theirs, "{}", u64::MAX).unwrap();
-        assert_eq!(ours, theirs);
+        let top: ArrayRef = Arc::new(UInt64Array::from(vec![u64::MAX]));
+        assert_eq!(cell(&top, false), u64::MAX.to_string());
         // Days from before year 0 to after year 9999, and around the padding's steps.
         let mut days: Vec<i64> = (-800_000..3_000_000).step_by(997).collect();
         days.extend([-719_528, -719_162, -693_961, -1, 0, 1, 2_932_896, 2_932_897]);
