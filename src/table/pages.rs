@@ -234,10 +234,16 @@ const EMPTY: u32 = u32::MAX;
 impl Keys {
     const DIRECT: u64 = 1024;
 
+    /// The slot where the search for `key` starts (the table has slots).
+    #[inline(always)]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
     /// The slot of `key`, or the free one where it goes.
     fn slot(&self, key: u64) -> usize {
         let mask = self.keys.len() - 1;
-        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        let mut at = self.home(key);
         while self.keys[at] != key && self.keys[at] != 0 {
             at = (at + 1) & mask;
         }
@@ -257,6 +263,13 @@ impl Keys {
                 *slot = fresh;
             }
             return *slot;
+        }
+        // A key met before, in its first slot (most lookups): no call.
+        if !self.keys.is_empty() {
+            let at = self.home(key);
+            if self.keys.get(at) == Some(&key) {
+                return self.indices[at];
+            }
         }
         self.get_or_hashed(key, fresh)
     }
