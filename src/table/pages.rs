@@ -76,13 +76,15 @@ pub(super) fn hybrid(out: &mut Vec<u8>, values: &[u32], width: u8) {
         }
         varint(out, (groups << 1) | 1);
         let end = i.min(values.len());
-        pack(out, &values[start..end], width, groups as usize * 8);
+        // (The groups hold every value from `start` to `end`: the last one, cut by the
+        // end of the values, is padded by `pack`.)
+        pack(out, &values[start..end], width);
     }
 }
 
-/// `values` bit-packed at `width` bits each, padded with zeros to `count` values (a
-/// multiple of eight): eight at a time into one word when they fit in it.
-fn pack(out: &mut Vec<u8>, values: &[u32], width: u8, count: usize) {
+/// `values` bit-packed at `width` bits each, padded with zeros to a multiple of eight
+/// values: eight at a time into one word when they fit in it.
+fn pack(out: &mut Vec<u8>, values: &[u32], width: u8) {
     let w = u32::from(width);
     if w <= 8 {
         // Eight values of at most eight bits fit one u64 (cheaper to shift than a u128).
@@ -100,8 +102,6 @@ fn pack(out: &mut Vec<u8>, values: &[u32], width: u8, count: usize) {
         if !rest.is_empty() {
             out.extend_from_slice(&word(rest).to_le_bytes()[..w as usize]);
         }
-        let packed = values.len().div_ceil(8) * 8;
-        out.extend(std::iter::repeat_n(0, (count - packed) / 8 * w as usize));
         return;
     }
     if w <= 16 {
@@ -121,13 +121,11 @@ fn pack(out: &mut Vec<u8>, values: &[u32], width: u8, count: usize) {
                 .fold(0u128, |acc, (i, &v)| acc | u128::from(v) << (i as u32 * w));
             out.extend_from_slice(&word.to_le_bytes()[..w as usize]);
         }
-        let packed = values.len().div_ceil(8) * 8;
-        out.extend(std::iter::repeat_n(0, (count - packed) / 8 * w as usize));
         return;
     }
     let mut acc = 0u64;
     let mut bits = 0u32;
-    let padding = std::iter::repeat_n(0, count - values.len());
+    let padding = std::iter::repeat_n(0, values.len().div_ceil(8) * 8 - values.len());
     for v in values.iter().copied().chain(padding) {
         acc |= u64::from(v) << bits;
         bits += u32::from(width);
