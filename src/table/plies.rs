@@ -97,7 +97,7 @@ fn letter(r: Role) -> &'static str {
 
 /// The key of a short string (a SAN, a UCI move): its bytes, when there are at most
 /// seven (the top byte then is zero), else a number of its own from `long`.
-#[inline]
+#[inline(always)]
 fn string_key(s: &str, long: &mut HashMap<String, u64>) -> u64 {
     let b = s.as_bytes();
     if b.len() <= 7 {
