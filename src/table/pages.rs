@@ -83,45 +83,28 @@ pub(super) fn hybrid(out: &mut Vec<u8>, values: &[u32], width: u8) {
 }
 
 /// `values` bit-packed at `width` bits each, padded with zeros to a multiple of eight
-/// values: eight at a time into one word when they fit in it.
+/// values: eight at a time into one word when they fit in it (up to 16 bits).
 fn pack(out: &mut Vec<u8>, values: &[u32], width: u8) {
-    let w = u32::from(width);
-    if w <= 8 {
-        // Eight values of at most eight bits fit one u64 (cheaper to shift than a u128).
-        let word = |group: &[u32]| {
-            group
-                .iter()
-                .enumerate()
-                .fold(0u64, |acc, (i, &v)| acc | u64::from(v) << (i as u32 * w))
-        };
-        let mut groups = values.chunks_exact(8);
-        for group in &mut groups {
-            out.extend_from_slice(&word(group).to_le_bytes()[..w as usize]);
-        }
-        let rest = groups.remainder();
-        if !rest.is_empty() {
-            out.extend_from_slice(&word(rest).to_le_bytes()[..w as usize]);
-        }
-        return;
-    }
-    if w <= 16 {
-        let mut groups = values.chunks_exact(8);
-        for group in &mut groups {
-            let word = group
-                .iter()
-                .enumerate()
-                .fold(0u128, |acc, (i, &v)| acc | u128::from(v) << (i as u32 * w));
-            out.extend_from_slice(&word.to_le_bytes()[..w as usize]);
-        }
-        let rest = groups.remainder();
-        if !rest.is_empty() {
-            let word = rest
-                .iter()
-                .enumerate()
-                .fold(0u128, |acc, (i, &v)| acc | u128::from(v) << (i as u32 * w));
-            out.extend_from_slice(&word.to_le_bytes()[..w as usize]);
-        }
-        return;
+    // Up to 16 bits, eight values fit one u128: packed with the width known when the
+    // code is compiled, so that every shift is a constant one.
+    match width {
+        1 => return pack_fixed::<1>(out, values),
+        2 => return pack_fixed::<2>(out, values),
+        3 => return pack_fixed::<3>(out, values),
+        4 => return pack_fixed::<4>(out, values),
+        5 => return pack_fixed::<5>(out, values),
+        6 => return pack_fixed::<6>(out, values),
+        7 => return pack_fixed::<7>(out, values),
+        8 => return pack_fixed::<8>(out, values),
+        9 => return pack_fixed::<9>(out, values),
+        10 => return pack_fixed::<10>(out, values),
+        11 => return pack_fixed::<11>(out, values),
+        12 => return pack_fixed::<12>(out, values),
+        13 => return pack_fixed::<13>(out, values),
+        14 => return pack_fixed::<14>(out, values),
+        15 => return pack_fixed::<15>(out, values),
+        16 => return pack_fixed::<16>(out, values),
+        _ => {}
     }
     let mut acc = 0u64;
     let mut bits = 0u32;
@@ -134,6 +117,35 @@ fn pack(out: &mut Vec<u8>, values: &[u32], width: u8) {
             acc >>= 8;
             bits -= 8;
         }
+    }
+}
+
+/// `values` bit-packed at `W` bits each (at most 16), eight to a word, the last group
+/// padded with zeros.
+fn pack_fixed<const W: usize>(out: &mut Vec<u8>, values: &[u32]) {
+    // Eight values of at most eight bits fit a u64, cheaper than a u128.
+    let word = |group: &[u32]| -> [u8; 16] {
+        if W <= 8 {
+            let w = group
+                .iter()
+                .enumerate()
+                .fold(0u64, |acc, (i, &v)| acc | u64::from(v) << (i * W));
+            u128::from(w).to_le_bytes()
+        } else {
+            group
+                .iter()
+                .enumerate()
+                .fold(0u128, |acc, (i, &v)| acc | u128::from(v) << (i * W))
+                .to_le_bytes()
+        }
+    };
+    let mut groups = values.chunks_exact(8);
+    for group in &mut groups {
+        out.extend_from_slice(&word(group)[..W]);
+    }
+    let rest = groups.remainder();
+    if !rest.is_empty() {
+        out.extend_from_slice(&word(rest)[..W]);
     }
 }
 
@@ -819,7 +831,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % u64::from(n)) as u32
         };
-        for width in [1u8, 2, 3, 7, 8, 9, 13, 16, 17, 24, 31, 32] {
+        for width in 1u8..=32 {
             let top = if width == 32 {
                 u32::MAX
             } else {
