@@ -23,6 +23,7 @@
 
 mod build;
 mod files;
+mod hybrid;
 mod pages;
 mod plies;
 mod schema;
