@@ -22,7 +22,7 @@
 
 use std::ops::ControlFlow;
 
-use super::annotation::{Annotations, Eval, lone_clock, read_annotations, seconds};
+use super::annotation::{Annotations, Eval, has_command, lone_clock, read_annotations, seconds};
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
 use super::validate::{game_text, visit_game, visit_text};
@@ -430,10 +430,16 @@ impl<'t> Visitor<'t> for Rows<'t> {
             last.clock = Some(seconds(clock));
             return ControlFlow::Continue(());
         }
-        let (notes, _) = read_annotations(text);
-        if !notes.is_empty() {
-            apply(last, notes);
-        } else if self.bughouse_clocks
+        // Most comments without a command are an engine's (`{+0.25/12 0.5s}`): no
+        // reading of commands, and no empty reading to look at.
+        if has_command(text) {
+            let (notes, _) = read_annotations(text);
+            if !notes.is_empty() {
+                apply(last, notes);
+                return ControlFlow::Continue(());
+            }
+        }
+        if self.bughouse_clocks
             && let Ok(secs) = text.trim().parse::<f64>()
             && secs.is_finite()
             && secs >= 0.0

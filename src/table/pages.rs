@@ -81,17 +81,24 @@ fn compression(codec: Codec) -> Compression {
 }
 
 /// Dictionary indices of keys: directly for a key below [`Keys::DIRECT`] (a ply, a
-/// role, a pocket's few pieces), else in an open-addressed table whose probes read only
-/// its keys (eight bytes a slot; 0, never a hashed key, marks a free one) and whose
-/// slot is taken from the top bits of the key's multiplicative hash.
+/// role, a pocket's few pieces), else in an open-addressed table whose slot holds a key
+/// (0, never a hashed key, marks a free one) and its index side by side, so that a key
+/// found in its first slot costs one memory access, and whose slot is taken from the top
+/// bits of the key's multiplicative hash.
 #[derive(Debug, Default)]
 struct Keys {
     direct: Vec<u32>,
-    keys: Vec<u64>,
-    indices: Vec<u32>,
+    slots: Vec<Slot>,
     used: usize,
     /// 64 less the table's size in bits.
     shift: u32,
+}
+
+/// A slot of [`Keys`]' table.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    key: u64,
+    index: u32,
 }
 
 const EMPTY: u32 = u32::MAX;
@@ -107,9 +114,9 @@ impl Keys {
 
     /// The slot of `key`, or the free one where it goes.
     fn slot(&self, key: u64) -> usize {
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut at = self.home(key);
-        while self.keys[at] != key && self.keys[at] != 0 {
+        while self.slots[at].key != key && self.slots[at].key != 0 {
             at = (at + 1) & mask;
         }
         at
@@ -130,38 +137,39 @@ impl Keys {
             return *slot;
         }
         // A key met before, in its first slot (most lookups): no call.
-        if !self.keys.is_empty() {
-            let at = self.home(key);
-            if self.keys.get(at) == Some(&key) {
-                return self.indices[at];
-            }
+        if let Some(slot) = self.slots.get(self.home(key))
+            && slot.key == key
+        {
+            return slot.index;
         }
         self.get_or_hashed(key, fresh)
     }
 
     #[inline(never)]
     fn get_or_hashed(&mut self, key: u64, fresh: u32) -> u32 {
-        if (self.used + 1) * 2 > self.keys.len() {
+        if (self.used + 1) * 2 > self.slots.len() {
             self.grow();
         }
         let at = self.slot(key);
-        if self.keys[at] == 0 {
-            self.keys[at] = key;
-            self.indices[at] = fresh;
+        let slot = &mut self.slots[at];
+        if slot.key == 0 {
+            *slot = Slot { key, index: fresh };
             self.used += 1;
         }
-        self.indices[at]
+        slot.index
     }
 
     fn grow(&mut self) {
-        let size = (self.keys.len() * 2).max(64);
-        let keys = std::mem::replace(&mut self.keys, vec![0; size]);
-        let indices = std::mem::replace(&mut self.indices, vec![EMPTY; size]);
+        let size = (self.slots.len() * 2).max(64);
+        let free = Slot {
+            key: 0,
+            index: EMPTY,
+        };
+        let slots = std::mem::replace(&mut self.slots, vec![free; size]);
         self.shift = 64 - size.trailing_zeros();
-        for (key, index) in keys.into_iter().zip(indices).filter(|s| s.0 != 0) {
-            let at = self.slot(key);
-            self.keys[at] = key;
-            self.indices[at] = index;
+        for s in slots.into_iter().filter(|s| s.key != 0) {
+            let at = self.slot(s.key);
+            self.slots[at] = s;
         }
     }
 }
@@ -321,31 +329,52 @@ impl Column {
         mut key: impl FnMut(T) -> u64,
         mut value: impl FnMut(T, &mut Vec<u8>, &mut Range),
     ) {
+        // The indices and levels are written into room made first, through locals: a
+        // push would test the room and store the length at every value.
         let n = items.len();
-        self.indices.reserve(n);
-        if self.nullable {
-            self.defs.reserve(n);
+        let Column {
+            keys,
+            entries,
+            dictionary,
+            range,
+            indices,
+            defs,
+            nulls,
+            nullable,
+            page_levels,
+            ..
+        } = self;
+        let (mut at, mut level) = (indices.len(), defs.len());
+        indices.resize(at + n, 0);
+        if *nullable {
+            defs.resize(level + n, 1);
         }
-        self.page_levels += n;
+        *page_levels += n;
         for item in items {
             match item {
                 Some(v) => {
-                    let index = self.keys.get_or(key(v), self.entries);
-                    if index == self.entries {
-                        value(v, &mut self.dictionary, &mut self.range);
-                        self.entries += 1;
+                    let index = keys.get_or(key(v), *entries);
+                    if index == *entries {
+                        value(v, dictionary, range);
+                        *entries += 1;
                     }
-                    self.indices.push(index);
-                    if self.nullable {
-                        self.defs.push(1);
-                    }
+                    indices[at] = index;
+                    at += 1;
+                    // Its level is the 1 that the room was made with.
+                    level += usize::from(*nullable);
                 }
                 None => {
-                    self.defs.push(0);
-                    self.nulls += 1;
+                    // (A column that may not be null has no levels.)
+                    if let Some(slot) = defs.get_mut(level) {
+                        *slot = 0;
+                        level += 1;
+                    }
+                    *nulls += 1;
                 }
             }
         }
+        indices.truncate(at);
+        defs.truncate(level);
     }
 
     /// Int32s, or nulls, a row each (through the dictionary).
@@ -661,7 +690,7 @@ mod tests {
             let n = n as usize;
             assert_eq!(keys.used, n);
             assert_eq!(
-                keys.keys.len(),
+                keys.slots.len(),
                 (2 * n).next_power_of_two().max(64),
                 "{n} keys"
             );
