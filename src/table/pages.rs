@@ -662,6 +662,43 @@ impl<'a> Iterator for DictionaryStrings<'a> {
 mod tests {
     use super::*;
 
+    /// A column of each kind: nullable (one definition level) and required.
+    fn columns() -> (Column, Column) {
+        let schema = parquet::schema::parser::parse_message_type(
+            "message m { optional int32 maybe; required int32 always; }",
+        )
+        .unwrap();
+        let schema = parquet::schema::types::SchemaDescriptor::new(std::sync::Arc::new(schema));
+        let column = |i: usize| Column::new(schema.column(i), Values::Dictionary, Stats::Values);
+        (column(0), column(1))
+    }
+
+    /// Values and nulls pushed in two calls: each value's index is its first place in
+    /// the dictionary, a null has level 0 and no index, and the dictionary, the count of
+    /// nulls and levels and the range are the values'.
+    #[test]
+    fn a_columns_values_take_indices_levels_and_nulls() {
+        let (mut maybe, mut always) = columns();
+        maybe.extend_i32([Some(5), None, Some(-7), Some(5)].into_iter());
+        maybe.extend_i32([None, Some(9), Some(-7)].into_iter());
+        assert_eq!(maybe.indices, [0, 1, 0, 2, 1]);
+        assert_eq!(maybe.defs, [1, 0, 1, 1, 0, 1, 1]);
+        assert_eq!((maybe.nulls, maybe.page_levels, maybe.entries), (2, 7, 3));
+        let dictionary: Vec<u8> = [5i32, -7, 9].iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(maybe.dictionary, dictionary);
+        assert_eq!(maybe.range, Range::Int32(-7, 9));
+
+        always.extend_i32([Some(3), Some(3), Some(4)].into_iter());
+        always.extend_i32([Some(4), Some(2)].into_iter());
+        assert_eq!(always.indices, [0, 0, 1, 1, 2]);
+        assert!(always.defs.is_empty(), "a required column has no levels");
+        assert_eq!(
+            (always.nulls, always.page_levels, always.entries),
+            (0, 5, 3)
+        );
+        assert_eq!(always.range, Range::Int32(2, 4));
+    }
+
     #[test]
     fn keys_keep_their_first_index() {
         let mut keys = Keys::default();
