@@ -137,22 +137,34 @@ impl<'t> Tags<'t> {
         "Opening",
     ];
 
-    /// The place in [`READ`](Self::READ) of a name, in any case: only the names of its
-    /// length are compared (most tags of a game are none of these).
+    /// The place in [`READ`](Self::READ) of a name, in any case: the name's length and
+    /// its first and last letters name one candidate (no two names of the list share
+    /// all three), which one comparison then confirms. Most tags of a game are none of
+    /// these, and most of them fail at the first step.
     fn index(name: &str) -> Option<usize> {
-        let first = match name.len() {
-            3 => 2,
-            5 => 1,
-            6 => 3,
-            7 => 0,
-            8 => 4,
-            11 => 10,
-            15 => 5,
+        let (&first, &last) = (name.as_bytes().first()?, name.as_bytes().last()?);
+        let key = (
+            name.len(),
+            first.to_ascii_lowercase(),
+            last.to_ascii_lowercase(),
+        );
+        let i = match key {
+            (7, b'v', b't') => 0,
+            (5, b'e', b't') => 1,
+            (3, b'f', b'n') => 2,
+            (6, b'r', b't') => 3,
+            (8, b'p', b't') => 4,
+            (15, b'c', b'n') => 5,
+            (6, b'w', b'a') => 6,
+            (6, b'b', b'a') => 7,
+            (6, b'w', b'b') => 8,
+            (6, b'b', b'b') => 9,
+            (11, b't', b'l') => 10,
+            (3, b'e', b'o') => 11,
+            (7, b'o', b'g') => 12,
             _ => return None,
         };
-        (first..Self::READ.len()).find(|&i| {
-            Self::READ[i].len() == name.len() && Self::READ[i].eq_ignore_ascii_case(name)
-        })
+        Self::READ[i].eq_ignore_ascii_case(name).then_some(i)
     }
 
     /// Keeps the first tag of each name read; `true` for a second `Variant`, `FEN`,
