@@ -246,7 +246,12 @@ pub(crate) fn read_start(
             }
         },
         (None, None) => match tag("Event") {
-            Some((event, offset)) if event.to_ascii_lowercase().contains("crazyhouse") => {
+            Some((event, offset))
+                if event
+                    .as_bytes()
+                    .windows(10)
+                    .any(|w| w.eq_ignore_ascii_case(b"crazyhouse")) =>
+            {
                 (Variant::Crazyhouse, Some(Inferred::Event(event, offset)))
             }
             _ => match first_drop(movetext) {
@@ -294,9 +299,7 @@ pub(crate) fn read_start(
     let mut rules = Rules::new(variant);
     rules.drop_mate = opts.drop_mate;
     let Some((value, offset)) = tag("FEN") else {
-        let start =
-            Position::from_setup(&variant.start(), rules).expect("start positions are legal");
-        return Ok(Start::One(variant, start));
+        return Ok(Start::One(variant, Position::start_with(rules)));
     };
     let setup: Setup = match value.parse() {
         Ok(s) => s,
@@ -497,8 +500,9 @@ impl MoveAt {
 mod tests {
     use super::*;
 
-    /// A tag's place is found by its length first: the same place as a scan of every
-    /// name, in any case, and none for the names validation does not read.
+    /// A tag's place is found by its length and its first and last letters first: the
+    /// same place as a scan of every name, in any case, and none for the names validation
+    /// does not read.
     #[test]
     fn a_tag_is_found_by_its_length_and_name() {
         let scan = |name: &str| Tags::READ.iter().position(|r| r.eq_ignore_ascii_case(name));

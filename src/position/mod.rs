@@ -183,8 +183,27 @@ impl Position {
 
     /// The start position of `variant` with its default rules.
     pub fn start(variant: Variant) -> Position {
-        Position::from_setup(&variant.start(), Rules::new(variant))
-            .expect("start positions are legal")
+        Position::start_with(Rules::new(variant))
+    }
+
+    /// The start position of `rules`' variant under `rules`. The start positions of the
+    /// default rules are built once and copied: an archive of short games builds one a
+    /// game, and building checks the whole setup (about 900 instructions).
+    pub(crate) fn start_with(rules: Rules) -> Position {
+        static STARTS: std::sync::OnceLock<Vec<Position>> = std::sync::OnceLock::new();
+        let build = |rules: Rules| {
+            Position::from_setup(&rules.variant.start(), rules).expect("start positions are legal")
+        };
+        let starts = STARTS.get_or_init(|| {
+            Variant::ALL
+                .into_iter()
+                .map(|v| build(Rules::new(v)))
+                .collect()
+        });
+        match starts.iter().find(|p| p.rules == rules) {
+            Some(start) => start.clone(),
+            None => build(rules),
+        }
     }
 
     // ----- accessors -----
