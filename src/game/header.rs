@@ -545,6 +545,32 @@ mod tests {
         assert_eq!(Tags::index("White"), None);
     }
 
+    /// A game without a `[Variant]` tag whose Event names crazyhouse, in any case, and
+    /// whose moves drop nothing, is read as crazyhouse because of its Event; another
+    /// Event leaves it chess.
+    #[test]
+    fn an_event_naming_crazyhouse_in_any_case_makes_a_crazyhouse_game() {
+        use crate::stream::RawGame;
+        let read = |event: &str| {
+            let text = format!("[Event \"{event}\"]\n\n1. e4 e5 *\n");
+            let r =
+                super::super::validate_game(&RawGame::new(text.into_bytes()), &Options::default());
+            let why: Vec<String> = r.problems.iter().map(|p| p.reason.clone()).collect();
+            (r.variant, why)
+        };
+        for event in ["rated CRAZYHOUSE match", "Crazyhouse", "blitz crazyHouse"] {
+            let (variant, why) = read(event);
+            assert_eq!(variant, Some(Variant::Crazyhouse), "{event}");
+            assert!(
+                why.iter().any(|w| w.contains("the Event names crazyhouse")),
+                "{why:?}"
+            );
+        }
+        for event in ["Rated Blitz game", "crazy house", "crazyhous"] {
+            assert_eq!(read(event), (Some(Variant::Chess), vec![]), "{event}");
+        }
+    }
+
     #[test]
     fn a_bpgn_file_name_calls_for_bpgn() {
         for (path, format) in [
