@@ -97,8 +97,9 @@ static VALUE_STOP: [bool; 256] = {
 /// backslash in the value, the `]` right after the closing quote), read in one pass
 /// over its bytes; `None` for any other shape, which [`tag_pair`] then reads by the
 /// whole grammar. Where it reads a tag, it reads what the grammar reads: the same
-/// length, name and value. A Lichess game's tags are about a fifth of its validation,
-/// and this reads them in less than half the instructions.
+/// length, name and value. A Lichess game's tags and start are about a fifth of its
+/// validation, and this reads a tag in three quarters of the instructions (209 against
+/// the grammar's 278).
 #[inline]
 fn common_tag_pair(i: &[u8]) -> Option<TagSpan> {
     if i.first() != Some(&b'[') {
