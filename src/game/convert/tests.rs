@@ -106,3 +106,50 @@ fn the_longest_words_are_written_whole() {
         convert("[FEN \"7k/8/8/8/8/8/Qr6/QQ5K w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Qa1xb2!! *\n");
     assert!(game.ends_with("\n1. Qa1xb2#!! *\n\n"), "{game}");
 }
+
+/// A comment is written as the word-by-word path writes it (the shortcut for a
+/// single-spaced one that fits on the line agrees): from every column of every width up
+/// to 40 and at one line per game, with parentheses waiting or not, the same lines and
+/// the same column after it. The comments mix commands (opened and closed in one word or
+/// across several, left open, nested `[`) with plain words, single-spaced or not.
+#[test]
+fn a_comment_is_written_as_word_by_word_writes_it() {
+    use super::wrap::Wrap;
+    const COMMENTS: [&str; 12] = [
+        "[%clk 0:03:00]",
+        " [%eval 0.25] [%clk 0:03:00] ",
+        "+2.28/27 41s",
+        "x[%y a]b [%cal Ge2e4,Gd2d4]",
+        "[%csl Rd4",
+        "[a[%b %] ] e4",
+        "{ verylongwordthatwillnotfitanywhere",
+        "a  b",
+        "a\tb\n[%clk\n1:00:00]",
+        "",
+        "   ",
+        "caf\u{e9} au lait",
+    ];
+    let widths = (1..=40).chain([usize::MAX]);
+    for width in widths {
+        for col in 0..=width.min(42) {
+            for open in 0..3 {
+                for c in COMMENTS {
+                    let fresh = || Wrap {
+                        out: "x".repeat(col.min(1)),
+                        col,
+                        width,
+                        open,
+                    };
+                    let mut fast = fresh();
+                    fast.comment(c);
+                    let mut slow = fresh();
+                    slow.comment_words(c);
+                    let case = format!("{c:?} at column {col} of {width}, {open} open");
+                    assert_eq!(fast.out, slow.out, "{case}");
+                    assert_eq!(fast.col, slow.col, "{case}");
+                    assert_eq!(fast.open, slow.open, "{case}");
+                }
+            }
+        }
+    }
+}

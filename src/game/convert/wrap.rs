@@ -104,6 +104,12 @@ impl Wrap {
             self.col += trimmed.len() + 4;
             return;
         }
+        self.comment_words(c);
+    }
+
+    /// A comment written word by word ([`CommentWords`]), whatever its white space: the
+    /// general path, which [`Wrap::comment`]'s shortcut must agree with.
+    pub(super) fn comment_words(&mut self, c: &str) {
         let mut words = CommentWords { rest: c }.peekable();
         let mut first = true;
         if words.peek().is_none() {
