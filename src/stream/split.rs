@@ -18,6 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::token::trim_blank_start;
+pub(crate) use comments::ends_with_result;
+use comments::{CommentScan, scan_comments};
 
 /// What the splitter does when its buffer holds no line end.
 enum AtEnd {
@@ -294,6 +296,7 @@ impl<R: BufRead> GameSplitter<R> {
             let drained = self.game_start;
             self.buf.drain(..drained);
             self.scan -= drained;
+            self.searched = self.searched.saturating_sub(drained);
             self.game_start = 0;
             self.tags_read_to = self.tags_read_to.saturating_sub(drained);
             self.blank_to = match self.blank_to {
@@ -332,8 +335,15 @@ impl<R: BufRead> GameSplitter<R> {
         self.bytes_read += n as u64;
         if !self.bom_checked && self.buf.len() >= 3 {
             self.bom_checked = true;
-            if self.buf.starts_with(b"\xef\xbb\xbf") {
+            // The stream's own mark only: the buffer still holds the stream's first
+            // bytes (read a byte at a time, a first line `\n` may be gone already, and
+            // a mark after it is white space like any other, whatever the read sizes).
+            let from_start = self.bytes_read == self.buf.len() as u64;
+            if from_start && self.buf.starts_with(b"\xef\xbb\xbf") {
+                // No line was read before it (it has no line end), but the bytes of it
+                // were searched for one when they came a byte or two at a time.
                 self.buf.drain(..3);
+                self.searched = self.searched.saturating_sub(3);
             }
         }
         Ok(true)
@@ -437,15 +447,25 @@ impl<R: BufRead> GameSplitter<R> {
             self.buf.len() - self.game_start > self.max_game_bytes
         };
         if over {
+            // As `read_line` decides: a tag line after a blank line starts the next game
+            // even inside a comment left open (the tag pair is read whole unless it alone
+            // is over the limit).
+            let reopens = self.in_comment
+                && self.prev_blank
+                && lead == Some(b'[')
+                && super::token::starts_with_tag(&self.buf[self.scan..]);
             if may_start_a_game
                 && lead.is_some()
                 && self.start_line != 0
                 && self.has_movetext
-                && !self.in_comment
+                && (!self.in_comment || reopens)
             {
                 // A tag line after this game's movetext starts the next game,
                 // which is over the limit: this one is handed out first.
                 let (game, _) = self.take_game(self.scan);
+                // The next game opens no comment before its first line (as
+                // `start_tag_line` reads it).
+                self.in_comment = false;
                 self.set_aside_partial_line();
                 if game.is_some() {
                     return Ok(AtEnd::Game(game));
@@ -456,11 +476,9 @@ impl<R: BufRead> GameSplitter<R> {
         }
         // A CR at the end of the buffer ends its line only if no LF follows:
         // it is looked at again after the refill.
-        let searched = self.buf.len() - usize::from(self.buf.last() == Some(&b'\r'));
-        let drained = self.game_start;
+        self.searched = self.buf.len() - usize::from(self.buf.last() == Some(&b'\r'));
         if self.fill()? {
-            // `fill` drops the bytes before the game's start.
-            self.searched = searched - drained.min(searched);
+            // `fill` moved `searched` back by the bytes it dropped.
             return Ok(AtEnd::Again);
         }
         // The end of the stream: the rest is the line, searched no further.
@@ -512,6 +530,7 @@ impl<R: BufRead> GameSplitter<R> {
                 self.skipped = Some((line_end - line_start) as u64);
                 self.game_start = line_end - moved;
             }
+            self.read_tag_run();
             return Some(game);
         }
         let blank = lead.is_none();
@@ -542,7 +561,52 @@ impl<R: BufRead> GameSplitter<R> {
             *self.skipped.get_or_insert(0) += (line_end - self.game_start) as u64;
             self.game_start = line_end;
         }
+        if starts_tag {
+            self.read_tag_run();
+        }
         None
+    }
+
+    /// After a line of the tag section, reads the tag lines that follow it in the buffer
+    /// at once, as line by line would read them: the lines that begin with `[` (no white
+    /// space before it), each ending in the buffer. Only when nothing in them can matter
+    /// but their number: no comment open, no CR read (lines end at LF), no brace in them
+    /// (no comment opens or closes), no blank line in the section yet (a tag line cannot
+    /// start the next game), and the game within its size limit with them.
+    ///
+    /// A tag section of many lines is read with a search for each line's end and one for
+    /// braces over all of them, not with each line's whole reading.
+    fn read_tag_run(&mut self) {
+        // (A tag line after movetext has started the next game: the game read so far
+        // has none.)
+        if self.in_comment
+            || self.cr
+            || self.tags_ended
+            || self.start_line == 0
+            || self.skipped.is_some()
+            || self.partial.is_some()
+        {
+            return;
+        }
+        let rest = &self.buf[self.scan..];
+        let mut end = 0;
+        let mut lines = 0;
+        while rest.get(end) == Some(&b'[') {
+            let Some(n) = memchr::memchr(b'\n', &rest[end..]) else {
+                break;
+            };
+            end += n + 1;
+            lines += 1;
+        }
+        if lines == 0
+            || self.scan + end - self.game_start > self.max_game_bytes
+            || memchr::memchr2(b'{', b'}', &rest[..end]).is_some()
+        {
+            return;
+        }
+        self.scan += end;
+        self.line += lines;
+        self.prev_blank = false;
     }
 
     /// The first byte of the line at `scan` read so far that is not white space, once it
@@ -715,99 +779,6 @@ fn line_end(buf: &[u8], from: usize, cr: bool) -> Option<usize> {
     }
 }
 
-/// Whether a `{…}` comment is open, read a line at a time or a piece of one at a time
-/// (`;` comments and quoted tag values open none). Jumps between interesting bytes.
-#[derive(Debug, Clone, Copy)]
-struct CommentScan {
-    in_comment: bool,
-    in_string: bool,
-    /// A `;` outside comments and strings: the rest of the line is a comment.
-    rest_of_line: bool,
-}
-
-impl CommentScan {
-    /// The state at a line's start.
-    fn line(in_comment: bool) -> CommentScan {
-        CommentScan {
-            in_comment,
-            in_string: false,
-            rest_of_line: false,
-        }
-    }
-
-    /// Reads the next piece of the line; `last` when the line ends with it (then only the
-    /// comment state matters afterwards, and a piece without braces cannot change it).
-    fn feed(&mut self, line: &[u8], last: bool) {
-        if self.rest_of_line {
-            return;
-        }
-        let braces = memchr::memchr2(b'{', b'}', line).is_some();
-        if !braces && (last || self.in_comment) {
-            return;
-        }
-        let quotes_or_semicolon = memchr::memchr2(b'"', b';', line).is_some();
-        if !self.in_string && !quotes_or_semicolon {
-            // Comments do not nest, so the last brace decides: after a `}` no comment is
-            // open, after a `{` one is (opened there or earlier).
-            if let Some(n) = memchr::memrchr2(b'{', b'}', line) {
-                self.in_comment = line[n] == b'{';
-            }
-            return;
-        }
-        let mut at = 0;
-        while at < line.len() {
-            if self.in_comment {
-                match memchr::memchr(b'}', &line[at..]) {
-                    Some(n) => {
-                        self.in_comment = false;
-                        at += n + 1;
-                    }
-                    None => return,
-                }
-            } else {
-                let hit = if self.in_string {
-                    memchr::memchr(b'"', &line[at..])
-                } else {
-                    memchr::memchr3(b'{', b'"', b';', &line[at..])
-                };
-                let Some(n) = hit else { return };
-                at += n;
-                match line[at] {
-                    b'"' => self.in_string = !self.in_string,
-                    b'{' => self.in_comment = true,
-                    _ => {
-                        self.rest_of_line = true;
-                        return;
-                    }
-                }
-                at += 1;
-            }
-        }
-    }
-}
-
-/// Whether `text`, but for the white space after it, ends with a result (`1-0`, `0-1`,
-/// `1/2-1/2`, `*`) written as a token of its own: after white space, a move number's
-/// `.`, a comment's `}` or a variation's `)`, or at the start. Whether it stands in a
-/// comment is the caller's question.
-pub(crate) fn ends_with_result(text: &[u8]) -> bool {
-    let text = text.trim_ascii_end();
-    [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"].iter().any(|r| {
-        text.ends_with(r)
-            && text[..text.len() - r.len()]
-                .last()
-                .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b'.' | b'}' | b')'))
-    })
-}
-
-/// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its
-/// start.
-fn scan_comments(in_comment: bool, line: &[u8]) -> bool {
-    let mut scan = CommentScan::line(in_comment);
-    scan.feed(line, true);
-    scan.in_comment
-}
-
 impl<R: BufRead> Iterator for GameSplitter<R> {
     type Item = io::Result<RawGame>;
     fn next(&mut self) -> Option<io::Result<RawGame>> {
@@ -842,6 +813,8 @@ impl<R: BufRead + Send> Games for GameSplitter<R> {
         GameSplitter::stop_on(self, stop)
     }
 }
+
+mod comments;
 
 #[cfg(test)]
 mod tests;
