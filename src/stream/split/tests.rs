@@ -544,4 +544,20 @@ fn a_long_tag_line_after_an_open_comment_starts_the_next_game_in_any_reads() {
     for chunk in 1..30 {
         assert_eq!(games(text, chunk, 20), expected, "reads of {chunk}");
     }
+    // And only such a line: one not after a blank line and one that is no whole tag
+    // pair stay in their game (over the limit with it), read whole or in pieces.
+    for text in [
+        "1. d4 { a\n[Site \"b\"] } [Date \"c\"]\n",
+        "1. d4 { a\n\n[no tag pair on this line] }\n",
+    ] {
+        let whole = games(text, 1 << 16, 20);
+        assert_eq!(whole.len(), 1, "{text:?}");
+        for chunk in 1..30 {
+            assert_eq!(
+                games(text, chunk, 20),
+                whole,
+                "{text:?} in reads of {chunk}"
+            );
+        }
+    }
 }
