@@ -578,13 +578,13 @@ impl<R: BufRead> GameSplitter<R> {
     /// braces over all of them, not with each line's whole reading.
     fn read_tag_run(&mut self) {
         // (A tag line after movetext has started the next game: the game read so far
-        // has none.)
+        // has none. A line set aside was taken up by the line just read. A game over
+        // the limit drops its lines one by one, so that the buffer never holds them.)
         if self.in_comment
             || self.cr
             || self.tags_ended
             || self.start_line == 0
             || self.skipped.is_some()
-            || self.partial.is_some()
         {
             return;
         }

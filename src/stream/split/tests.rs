@@ -561,3 +561,25 @@ fn a_long_tag_line_after_an_open_comment_starts_the_next_game_in_any_reads() {
         }
     }
 }
+
+/// A run of tag lines that would take its game over the limit is not read as a run: the
+/// game is skipped with its size, as when its lines come one at a time, and the game
+/// after it is whole (a game of tags alone at the end of the stream too).
+#[test]
+fn a_tag_run_over_the_limit_skips_its_game_as_line_by_line_does() {
+    for text in [
+        "[Event \"a\"]\n[Site \"b\"]\n[Date \"c\"]\n\n1. e4 *\n\n[Event \"d\"]\n\n1. d4 *\n",
+        "[Event \"d\"]\n\n1. d4 *\n\n[Event \"a\"]\n[Site \"b\"]\n[Date \"c\"]\n",
+    ] {
+        let whole = games(text, 1 << 16, 30);
+        let sizes: Vec<Option<u64>> = whole.iter().map(|g| g.4).collect();
+        assert_eq!(sizes.iter().filter(|s| s.is_some()).count(), 1, "{text:?}");
+        for chunk in [1, 2, 5, 13] {
+            assert_eq!(
+                games(text, chunk, 30),
+                whole,
+                "{text:?} in reads of {chunk}"
+            );
+        }
+    }
+}
