@@ -447,21 +447,23 @@ impl<R: BufRead> GameSplitter<R> {
             self.buf.len() - self.game_start > self.max_game_bytes
         };
         if over {
-            // As `read_line` decides: a tag line after a blank line starts the next game
-            // even inside a comment left open (the tag pair is read whole unless it alone
-            // is over the limit).
-            let reopens = self.in_comment
+            // As `read_line` decides, on what the buffer holds of the line (a tag pair,
+            // or a tag's name, alone over the limit is not read whole): a tag line after
+            // the game's movetext starts the next game, and so does one after a blank
+            // line that repeats a tag name of the section; a tag line after a blank line
+            // does even inside a comment left open.
+            let tag_line = may_start_a_game && lead == Some(b'[') && self.start_line != 0;
+            let reopens = tag_line
+                && self.in_comment
                 && self.prev_blank
-                && lead == Some(b'[')
                 && super::token::starts_with_tag(&self.buf[self.scan..]);
-            if may_start_a_game
-                && lead.is_some()
-                && self.start_line != 0
-                && self.has_movetext
+            if tag_line
                 && (!self.in_comment || reopens)
+                && (self.has_movetext
+                    || (self.tags_ended && self.repeats_a_tag(self.scan, self.buf.len())))
             {
-                // A tag line after this game's movetext starts the next game,
-                // which is over the limit: this one is handed out first.
+                // A tag line that starts the next game, which is over the limit: this
+                // one is handed out first.
                 let (game, _) = self.take_game(self.scan);
                 // The next game opens no comment before its first line (as
                 // `start_tag_line` reads it).
