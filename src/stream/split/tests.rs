@@ -548,6 +548,13 @@ fn a_long_tag_line_after_an_open_comment_starts_the_next_game_in_any_reads() {
     for chunk in 1..30 {
         assert_eq!(games(text, chunk, 20), expected, "reads of {chunk}");
     }
+    // A line of white space over the limit after movetext stays in its game too.
+    let blanks = format!("1. d4 *\n{}\n[Site \"b\"]\n\n1. e4 *\n", " ".repeat(40));
+    let whole = games(&blanks, 1 << 16, 20);
+    assert_eq!(whole.len(), 2);
+    for chunk in 1..30 {
+        assert_eq!(games(&blanks, chunk, 20), whole, "reads of {chunk}");
+    }
     // And only such a line: one not after a blank line and one that is no whole tag
     // pair stay in their game (over the limit with it), read whole or in pieces.
     for text in [
