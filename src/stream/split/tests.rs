@@ -482,12 +482,14 @@ proptest::proptest! {
             "[Site \"b\"] } [Date \"c\"]\n", "[Event \"x\"]\r[Site \"y\"]\r",
             "\r", "\r\n", " \n", "\t\n", "{", "}", "\"", ";", "%", "[", "\u{feff}", "e4 ",
             "[A \"1\"]\n", "1. e4 {x}\n\n", "\n[B \"2\"]\n", "*\n", "[C \"\\\"\"]\n",
+            "; { \n", "% }\n", "\t[D \"4\"]\n", "[E \"\u{feff}\"]\n", "{ ; }\n", "1/2-1/2\n",
+            "\r\n\r\n", "[Event \"a\"]\r\n[Site \"b\"]\r\n", "0-1 ", "\u{feff}\n", "[F \"x\" ]\n",
         ]), 0..40),
         // (At least the longest tag pair's size: whether a line over the limit starts a
         // game is decided by its tag pairs, read whole. A line over the limit whose
         // deciding tag pair ends past the limit is judged on the part read, which
         // depends on the read sizes: the pieces without a line end cannot begin one.)
-        max in proptest::sample::select(vec![24usize, 40, 100, DEFAULT_MAX_GAME_BYTES]),
+        max in proptest::sample::select(vec![24usize, 30, 40, 64, 100, DEFAULT_MAX_GAME_BYTES]),
     ) {
         let text: String = pieces.concat();
         let by_bytes = games(&text, 1, max);
