@@ -350,6 +350,47 @@ fn cpu_and_memory(args: &[&str], limit: u64) -> (f64, i64) {
     (best, rss)
 }
 
+/// A tag section of many lines with a brace on a line now and then (a comment among the
+/// tags) is split about as fast as one without: the splitter's runs of tag lines stop at
+/// such a line and go on after it, and never look again at the lines before it. (When a
+/// brace anywhere in a run turned the whole run down, every line before it started a run
+/// of its own again: 0.10 s for 1 MB against nothing.)
+#[cfg(unix)]
+#[test]
+fn tag_lines_with_braces_among_them_split_as_fast_as_without() {
+    let dir = common::temp_dir("braces");
+    let section = |brace_every: usize| {
+        let mut s = String::new();
+        let mut i = 0;
+        while s.len() < 16 << 20 {
+            if i % brace_every == brace_every - 1 {
+                writeln!(s, "[B{i} \"v\"] {{c}}").unwrap();
+            } else {
+                writeln!(s, "[T{i} \"v\"]").unwrap();
+            }
+            i += 1;
+        }
+        s.push_str("\n1. e4 *\n");
+        s
+    };
+    let mut times = Vec::new();
+    // A brace every 20,000 lines (about 250 KB, the splitter's block), and none.
+    for brace_every in [20_000, usize::MAX] {
+        let path = dir.join("braces.pgn");
+        fs::write(&path, section(brace_every)).unwrap();
+        let path = path.to_str().unwrap();
+        times.push(cpu_and_memory(&["validate", "-q", "-j", "1", path], 120).0);
+    }
+    eprintln!("with braces {:.3} s, without {:.3} s", times[0], times[1]);
+    assert!(
+        times[0] < 4.0 * times[1] + 0.1,
+        "with braces {:.3} s, without {:.3} s",
+        times[0],
+        times[1]
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Shapes of input that once took quadratic time: the time of an input
 /// twice as large is about twice as much (linear), never four times (quadratic). Time is
 /// counted as the child's CPU time, so that other tests running beside it change little.

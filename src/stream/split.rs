@@ -576,8 +576,8 @@ impl<R: BufRead> GameSplitter<R> {
     /// (no comment opens or closes), no blank line in the section yet (a tag line cannot
     /// start the next game), and the game within its size limit with them.
     ///
-    /// A tag section of many lines is read with a search for each line's end and one for
-    /// braces over all of them, not with each line's whole reading.
+    /// A tag section of many lines is read with one search a line (for its end or a
+    /// brace), not with each line's whole reading.
     fn read_tag_run(&mut self) {
         // (A tag line after movetext has started the next game: the game read so far
         // has none. A line set aside was taken up by the line just read. A game over
@@ -590,20 +590,28 @@ impl<R: BufRead> GameSplitter<R> {
         {
             return;
         }
+        // The run ends before the first line that holds a brace, would take the game
+        // over the limit, or does not end in the buffer: that line is read alone, and
+        // the next run starts after it (each line is looked at once, whatever the
+        // section holds).
         let rest = &self.buf[self.scan..];
+        let room = self
+            .max_game_bytes
+            .saturating_sub(self.scan - self.game_start);
         let mut end = 0;
         let mut lines = 0;
         while rest.get(end) == Some(&b'[') {
-            let Some(n) = memchr::memchr(b'\n', &rest[end..]) else {
+            let Some(n) = memchr::memchr3(b'\n', b'{', b'}', &rest[end..]) else {
                 break;
             };
-            end += n + 1;
+            let next = end + n + 1;
+            if rest[end + n] != b'\n' || next > room {
+                break;
+            }
+            end = next;
             lines += 1;
         }
-        if lines == 0
-            || self.scan + end - self.game_start > self.max_game_bytes
-            || memchr::memchr2(b'{', b'}', &rest[..end]).is_some()
-        {
+        if lines == 0 {
             return;
         }
         self.scan += end;
