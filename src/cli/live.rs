@@ -185,6 +185,18 @@ pub struct ProgressLine {
     shown: String,
     /// The text last drawn, drawn again after a record.
     text: String,
+    /// The least time between two draws: 250 ms, or `POCKETFEN_PROGRESS_MS`.
+    every: Duration,
+}
+
+/// The least time between two draws of the progress line: 250 ms unless
+/// `POCKETFEN_PROGRESS_MS` says otherwise (0 draws it after every block read, which lets
+/// a test see the line on a run shorter than 250 ms).
+fn progress_every() -> Duration {
+    std::env::var("POCKETFEN_PROGRESS_MS")
+        .ok()
+        .and_then(|ms| ms.trim().parse().ok())
+        .map_or(Duration::from_millis(250), Duration::from_millis)
 }
 
 /// The progress line, shared by the thread that reads and the one that prints.
@@ -212,6 +224,7 @@ impl ProgressLine {
             file: 0,
             shown: String::new(),
             text: String::new(),
+            every: progress_every(),
         }));
         let l = Arc::clone(&line);
         let callback: ProgressFn = Arc::new(move |t| {
@@ -227,7 +240,7 @@ impl ProgressLine {
             self.file = t.file;
             self.start = Instant::now();
         }
-        if self.last.elapsed().as_millis() < 250 {
+        if self.last.elapsed() < self.every {
             return;
         }
         self.last = Instant::now();
