@@ -114,6 +114,27 @@ pub(crate) fn unescape(v: &str) -> Cow<'_, str> {
     }
 }
 
+/// The slot of a tag name in [`SLOTS`], from its length and its first and last bytes
+/// (`| 0x20`: a letter's two cases hash alike).
+const fn slot(len: usize, first: u8, last: u8) -> usize {
+    (len.wrapping_mul(14) + (first as usize | 0x20) * 22 + (last as usize | 0x20)) & 63
+}
+
+/// Each slot's place in [`Tags::READ`], or 255; building it fails to compile if two
+/// names share a slot.
+static SLOTS: [u8; 64] = {
+    let mut slots = [u8::MAX; 64];
+    let mut i = 0;
+    while i < Tags::READ.len() {
+        let b = Tags::READ[i].as_bytes();
+        let s = slot(b.len(), b[0], b[b.len() - 1]);
+        assert!(slots[s] == u8::MAX, "two tag names share a slot");
+        slots[s] = i as u8;
+        i += 1;
+    }
+    slots
+};
+
 /// The tags validation reads, with the byte offset of each (the first of each name).
 #[derive(Default)]
 pub(crate) struct Tags<'t> {
@@ -138,33 +159,16 @@ impl<'t> Tags<'t> {
     ];
 
     /// The place in [`READ`](Self::READ) of a name, in any case: the name's length and
-    /// its first and last letters name one candidate (no two names of the list share
-    /// all three), which one comparison then confirms. Most tags of a game are none of
-    /// these, and most of them fail at the first step.
+    /// its first and last letters hash to one slot of [`SLOTS`] (no two names of the list
+    /// share one), whose name one comparison then confirms. Most tags of a game are none
+    /// of these, and the common ones (the Seven Tag Roster, Lichess's and FIDE's) all
+    /// meet an empty slot.
     fn index(name: &str) -> Option<usize> {
-        let (&first, &last) = (name.as_bytes().first()?, name.as_bytes().last()?);
-        let key = (
-            name.len(),
-            first.to_ascii_lowercase(),
-            last.to_ascii_lowercase(),
-        );
-        let i = match key {
-            (7, b'v', b't') => 0,
-            (5, b'e', b't') => 1,
-            (3, b'f', b'n') => 2,
-            (6, b'r', b't') => 3,
-            (8, b'p', b't') => 4,
-            (15, b'c', b'n') => 5,
-            (6, b'w', b'a') => 6,
-            (6, b'b', b'a') => 7,
-            (6, b'w', b'b') => 8,
-            (6, b'b', b'b') => 9,
-            (11, b't', b'l') => 10,
-            (3, b'e', b'o') => 11,
-            (7, b'o', b'g') => 12,
-            _ => return None,
-        };
-        Self::READ[i].eq_ignore_ascii_case(name).then_some(i)
+        let b = name.as_bytes();
+        let (&first, &last) = (b.first()?, b.last()?);
+        let i = SLOTS[slot(b.len(), first, last)];
+        let i = usize::from(i);
+        (i < Self::READ.len() && Self::READ[i].eq_ignore_ascii_case(name)).then_some(i)
     }
 
     /// Keeps the first tag of each name read; `true` for a second `Variant`, `FEN`,
@@ -500,9 +504,9 @@ impl MoveAt {
 mod tests {
     use super::*;
 
-    /// A tag's place is found by its length and its first and last letters first: the
-    /// same place as a scan of every name, in any case, and none for the names validation
-    /// does not read.
+    /// A tag's place is found by a hash of its length and its first and last letters
+    /// first: the same place as a scan of every name, in any case, and none for the names
+    /// validation does not read.
     #[test]
     fn a_tag_is_found_by_its_length_and_name() {
         let scan = |name: &str| Tags::READ.iter().position(|r| r.eq_ignore_ascii_case(name));
@@ -542,7 +546,35 @@ mod tests {
         }
         assert_eq!(Tags::index("fen"), Some(2));
         assert_eq!(Tags::index("blackb"), Some(9));
+        assert_eq!(Tags::index("vArIaNt"), Some(0));
         assert_eq!(Tags::index("White"), None);
+        // The tags of nearly every game meet an empty slot: no comparison is made.
+        for name in [
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "UTCDate",
+            "UTCTime",
+            "WhiteElo",
+            "BlackElo",
+            "WhiteRatingDiff",
+            "BlackRatingDiff",
+            "Termination",
+            "WhiteTitle",
+            "BlackTitle",
+            "Annotator",
+            "SetUp",
+            "EventDate",
+        ] {
+            let b = name.as_bytes();
+            assert_eq!(
+                SLOTS[slot(b.len(), b[0], b[b.len() - 1])],
+                u8::MAX,
+                "{name}"
+            );
+        }
     }
 
     /// A game without a `[Variant]` tag whose Event names crazyhouse, in any case, and

@@ -16,9 +16,9 @@
 //! move        = 1*(not delimiter)       ; delimiters: whitespace ( ) { } [ ] ;
 //! ```
 
-use nom::Parser;
-use nom::bytes::complete::{take_while, take_while1};
-use nom::character::complete::char;
+mod tag;
+
+use tag::{TagSpan, tag_pair};
 
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,103 +70,6 @@ pub struct Token<'a> {
     pub text: &'a str,
 }
 
-/// The bytes of a tag's name: ASCII letters and digits, `_` and `-` (one load a byte).
-static NAME_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        table[c] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-        c += 1;
-    }
-    table
-};
-
-/// The bytes that end a tag value's fast scan ([`common_tag_pair`]): the closing quote,
-/// and the backslash and line ends that only the full grammar reads.
-static VALUE_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table[b'\n' as usize] = true;
-    table[b'\r' as usize] = true;
-    table
-};
-
-/// The tag pair as nearly every program writes it, `[Name "value"]` (one space, no
-/// backslash in the value, the `]` right after the closing quote), read in one pass
-/// over its bytes; `None` for any other shape, which [`tag_pair`] then reads by the
-/// whole grammar. Where it reads a tag, it reads what the grammar reads: the same
-/// length, name and value. A Lichess game's tags and start are about a fifth of its
-/// validation, and this reads a tag in three quarters of the instructions (209 against
-/// the grammar's 278).
-#[inline]
-fn common_tag_pair(i: &[u8]) -> Option<TagSpan> {
-    if i.first() != Some(&b'[') {
-        return None;
-    }
-    let name_end = 1 + i
-        .get(1..)?
-        .iter()
-        .position(|&c| !NAME_BYTES[usize::from(c)])?;
-    if name_end == 1 || i.get(name_end..name_end + 2)? != b" \"" {
-        return None;
-    }
-    let value_start = name_end + 2;
-    let value_end = value_start
-        + i[value_start..]
-            .iter()
-            .position(|&c| VALUE_STOP[usize::from(c)])?;
-    (i[value_end] == b'"' && i.get(value_end + 1) == Some(&b']')).then_some(TagSpan {
-        len: value_end + 2,
-        name: 1..name_end,
-        value: value_start..value_end,
-    })
-}
-
-/// `tag = "[" name ws DQUOTE value DQUOTE ws "]"`, on bytes (the name is ASCII and the
-/// value ends at an ASCII quote, so both are `str` slices of the input): the length of the
-/// tag, and the name and value ranges.
-/// `cr`: whether the text may hold a CR (a lone CR ends a line, so a value cannot span one).
-fn tag_pair(i: &[u8], cr: bool) -> Option<TagSpan> {
-    common_tag_pair(i).or_else(|| grammar_tag_pair(i, cr))
-}
-
-/// [`tag_pair`] by the whole grammar.
-fn grammar_tag_pair(i: &[u8], cr: bool) -> Option<TagSpan> {
-    type R<'b, T> = nom::IResult<&'b [u8], T, ()>;
-    let blanks = |i| -> R<'_, &[u8]> { take_while(|c| c == b' ' || c == b'\t').parse(i) };
-    let at = |rest: &[u8]| i.len() - rest.len();
-    let (rest, _) = (char('['), blanks).parse(i).ok()?;
-    let name_start = at(rest);
-    let (rest, _) = take_while1::<_, _, ()>(|c: u8| NAME_BYTES[usize::from(c)])
-        .parse(rest)
-        .ok()?;
-    let name = (name_start, at(rest));
-    let (rest, _) = (blanks, char('"')).parse(rest).ok()?;
-    // The closing quote: jump between quotes, backslashes and line ends. A backslash
-    // escapes the byte after it, but never a line end: a value stays on its line (LF, or
-    // a CR, checked once the value is known).
-    let value_start = at(rest);
-    let mut n = 0;
-    let value_end = loop {
-        match memchr::memchr3(b'"', b'\\', b'\n', rest.get(n..)?)? {
-            q if rest[n + q] == b'"' => break value_start + n + q,
-            q if rest[n + q] == b'\\' && rest.get(n + q + 1) != Some(&b'\n') => n += q + 2,
-            _ => return None,
-        }
-    };
-    if cr && memchr::memchr(b'\r', &i[value_start..value_end]).is_some() {
-        return None;
-    }
-    let (rest, _) = (blanks, char(']')).parse(&i[value_end + 1..]).ok()?;
-    Some(TagSpan {
-        len: at(rest),
-        name: name.0..name.1,
-        value: value_start..value_end,
-    })
-}
-
 /// `bytes` without the white space at its start: ASCII white space and byte-order marks
 /// (U+FEFF, `EF BB BF`), which stand between games when files are joined.
 pub(crate) fn trim_blank_start(mut bytes: &[u8]) -> &[u8] {
@@ -192,7 +95,7 @@ pub(crate) fn tag_lines(text: &str, mut name: impl FnMut(&str)) -> bool {
 /// A tag line whose value holds quotes that are not escaped (`[White ""Socrates
 /// Expert""]`, as Lichess's study exports write a name in quotes): `line` (up to its end)
 /// is `[`, a name and a `"`, and ends with `"` and `]`; the value is everything between
-/// the first quote and the last. [`is_tag`] tells it from a well-formed one.
+/// the first quote and the last. [`tag_pair`] tells it from a well-formed one.
 fn loose_tag(line: &[u8]) -> Option<TagSpan> {
     let line = line.trim_ascii_end();
     let inner = line
@@ -241,14 +144,6 @@ pub(crate) fn is_loose_value(value: &str) -> bool {
 /// Whether `line` begins, after blanks, with a whole tag pair.
 pub(crate) fn starts_with_tag(line: &[u8]) -> bool {
     tag_pair(trim_blank_start(line), true).is_some()
-}
-
-/// Where a tag's parts lie, in bytes from its `[`.
-#[derive(Debug, PartialEq, Eq)]
-struct TagSpan {
-    len: usize,
-    name: std::ops::Range<usize>,
-    value: std::ops::Range<usize>,
 }
 
 /// The end of the `move-number` at `start`, if one stands there: digits, an optional
@@ -787,42 +682,6 @@ mod tests {
         assert_eq!(k[3], TokenKind::MoveNumber("1a."));
         assert!(matches!(k[5], TokenKind::Unknown("}", _)));
         assert!(matches!(k[6], TokenKind::Unknown("{open", _)));
-    }
-
-    #[test]
-    fn the_common_tag_shape_reads_as_the_grammar_reads_it() {
-        let lines = [
-            "[Event \"Rated Blitz game\"]",
-            "[A \"\"]",
-            "[UTCTime \"00:00:06\"]\n[B \"x\"]",
-            "[A  \"x\"]",
-            "[A \"x\" ]",
-            "[ A \"x\"]",
-            "[A\t\"x\"]",
-            "[A \"x\\\"y\"]",
-            "[A \"x\\\\\"]",
-            "[A \"x\"",
-            "[A \"x",
-            "[A \"x\ny\"]",
-            "[A \"x\ry\"]",
-            "[\"x\"]",
-            "[A \"x\"]]",
-            "[A-b_9 \"é\"] 1. e4",
-            "A \"x\"]",
-            "[A",
-            "[",
-        ];
-        let mut common = 0;
-        for line in lines {
-            let grammar = grammar_tag_pair(line.as_bytes(), true);
-            if let Some(tag) = common_tag_pair(line.as_bytes()) {
-                common += 1;
-                assert_eq!(Some(tag), grammar, "{line:?}");
-            }
-            assert_eq!(tag_pair(line.as_bytes(), true), grammar, "{line:?}");
-        }
-        // The fast path reads the first three and the two after `["x"]`.
-        assert_eq!(common, 5);
     }
 
     /// The strings a token kind holds.
