@@ -306,6 +306,22 @@ impl Column {
         self.nullable
     }
 
+    /// Room for a page of about `rows` levels, so that its buffers do not grow (each
+    /// growth a copy of all gathered so far) while it fills.
+    pub(super) fn reserve_page(&mut self, rows: usize) {
+        match self.values {
+            Values::Dictionary => self.indices.reserve(rows),
+            Values::Booleans => self.bools.reserve(rows),
+            Values::Bytes => {}
+        }
+        if self.nullable() {
+            self.defs.reserve(rows);
+        }
+        if self.descr.max_rep_level() > 0 {
+            self.reps.reserve(rows);
+        }
+    }
+
     /// The dictionary index of `key`, its value written by `value` (plain encoding)
     /// the first time.
     #[inline]

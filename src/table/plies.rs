@@ -137,17 +137,23 @@ impl Group {
         fen: bool,
         options: WriteOptions,
     ) -> Result<Group, ParquetError> {
+        let page_size = options.batch_rows.max(1);
         let columns: Vec<Column> = schema
             .columns()
             .iter()
             .zip(LAYOUT)
-            .map(|(d, (values, stats))| Column::new(d.clone(), values, stats))
+            .map(|(d, (values, stats))| {
+                let mut column = Column::new(d.clone(), values, stats);
+                // A page ends after the game that fills it: room for a little more.
+                column.reserve_page(page_size + page_size / 16);
+                column
+            })
             .collect();
         Ok(Group {
             columns,
             codec: options.codec,
             compressor: Compressor::new(options.codec)?,
-            page_size: options.batch_rows.max(1),
+            page_size,
             fen,
             page_rows: 0,
             rows: 0,
