@@ -138,14 +138,17 @@ impl Group {
         options: WriteOptions,
     ) -> Result<Group, ParquetError> {
         let page_size = options.batch_rows.max(1);
+        // A page ends after the game that fills it: room for a little more. Pages of more
+        // rows than a default page's twice (`batch_rows` is the caller's) grow as they
+        // fill beyond that.
+        let room = page_size.min(1 << 17);
         let columns: Vec<Column> = schema
             .columns()
             .iter()
             .zip(LAYOUT)
             .map(|(d, (values, stats))| {
                 let mut column = Column::new(d.clone(), values, stats);
-                // A page ends after the game that fills it: room for a little more.
-                column.reserve_page(page_size + page_size / 16);
+                column.reserve_page(room + room / 16);
                 column
             })
             .collect();
@@ -641,10 +644,10 @@ mod tests {
             .collect();
         let plies: usize = records.iter().map(|r| r.plies.len()).sum();
         assert!(plies > 5000, "{plies} plies");
-        let write = |group: usize, encoders: usize, owned: bool| {
+        let write_pages = |group: usize, batch_rows: usize, encoders: usize, owned: bool| {
             let options = WriteOptions {
                 row_group_rows: group,
-                batch_rows: 300,
+                batch_rows,
                 encoders,
                 ..WriteOptions::PLIES
             };
@@ -662,6 +665,21 @@ mod tests {
             assert_eq!(file.rows(), plies);
             file.finish().expect("written")
         };
+        let write =
+            |group: usize, encoders: usize, owned: bool| write_pages(group, 300, encoders, owned);
+        // Pages of any number of rows, the page buffers sized for at most 2^17 rows
+        // however many are asked for: the rows are all there.
+        for batch_rows in [1, 1 << 17, 1 << 40, usize::MAX] {
+            let file = write_pages(1 << 20, batch_rows, 0, false);
+            let meta = parquet::file::metadata::ParquetMetaDataReader::new()
+                .parse_and_finish(&Bytes::from(file))
+                .expect("its footer");
+            assert_eq!(
+                meta.file_metadata().num_rows() as usize,
+                plies,
+                "{batch_rows}"
+            );
+        }
         // Row groups of about ten games, and one of all 100 (more than a send's 64).
         for (group, groups) in [(1000, 5..usize::MAX), (1 << 20, 1..2)] {
             let expected = write(group, 0, false);
