@@ -166,8 +166,7 @@ impl<'t> Tags<'t> {
     fn index(name: &str) -> Option<usize> {
         let b = name.as_bytes();
         let (&first, &last) = (b.first()?, b.last()?);
-        let i = SLOTS[slot(b.len(), first, last)];
-        let i = usize::from(i);
+        let i = usize::from(SLOTS[slot(b.len(), first, last)]);
         (i < Self::READ.len() && Self::READ[i].eq_ignore_ascii_case(name)).then_some(i)
     }
 
