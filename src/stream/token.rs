@@ -390,6 +390,26 @@ fn blank_end(b: &[u8], from: usize) -> usize {
     }
 }
 
+/// The length of a clock comment as Lichess writes it, `{ [%clk 0:03:00] }`.
+const CLOCK_COMMENT_LEN: usize = 18;
+
+/// Whether `b[at..]` starts with a clock comment as Lichess writes it,
+/// `{ [%clk H:MM:SS] }`: its first eight bytes as they are, then each of the next eight
+/// as it is (`:`, `]`) or, at a digit's place, with a high half of 3 (`0` to `?`, never
+/// `}`), then ` }`. The comment's first `}` is then its last byte, as a search finds it.
+#[inline(always)]
+fn clock_comment_at(b: &[u8], at: usize) -> bool {
+    const HEAD: u64 = u64::from_le_bytes(*b"{ [%clk ");
+    // `0:00:00]` with each digit's low half cleared, and the mask that clears them.
+    const TIME: u64 = u64::from_le_bytes(*b"0:00:00]");
+    const MASK: u64 = u64::from_le_bytes([0xf0, 0xff, 0xf0, 0xf0, 0xff, 0xf0, 0xf0, 0xff]);
+    let Some(c) = b.get(at..at + CLOCK_COMMENT_LEN) else {
+        return false;
+    };
+    let word = |i: usize| u64::from_le_bytes(c[i..i + 8].try_into().expect("eight bytes"));
+    word(0) == HEAD && word(8) & MASK == TIME && c[16..] == *b" }"
+}
+
 /// `text[from..to]` without the checks of `str` slicing, for the tokenizer's hot arms:
 /// its ends are always character boundaries, because each is the text's start or end,
 /// the place of an ASCII byte (a delimiter, a quote, a brace, a line end), the place
@@ -435,6 +455,12 @@ impl<'a> Iterator for Tokenizer<'a> {
                 let end = token_end(b, start + 1);
                 (end, TokenKind::Move(piece(self.text, start, end)))
             }
+            // Lichess's clock comment, `{ [%clk 0:03:00] }`, recognised by its shape
+            // before a search for its `}`.
+            b'{' if clock_comment_at(b, start) => (
+                start + CLOCK_COMMENT_LEN,
+                TokenKind::Comment(piece(self.text, start + 1, start + CLOCK_COMMENT_LEN - 1)),
+            ),
             b'{' => match memchr::memchr(b'}', &b[start + 1..]) {
                 Some(n) => (
                     start + n + 2,
@@ -733,6 +759,58 @@ mod tests {
                 last_end = end;
             }
             proptest::prop_assert!(blank(&text[last_end..]));
+        }
+    }
+
+    /// A comment read by its shape ([`clock_comment_at`]) is the one the search for its
+    /// `}` reads: for every byte at every place of a clock comment (a `}` or a digit's
+    /// neighbours among them), the tokens are those of the same text read with the
+    /// shortcut turned off; and the shortcut takes Lichess's clocks.
+    #[test]
+    fn a_clock_comment_read_by_its_shape_is_the_comment_searched() {
+        let searched = |text: &str| -> Vec<(usize, String)> {
+            // The comment a `{` at the start opens, to its first `}`.
+            let b = text.as_bytes();
+            match memchr::memchr(b'}', &b[1..]) {
+                Some(n) if b[0] == b'{' => vec![(0, text[1..n + 1].to_owned())],
+                _ => Vec::new(),
+            }
+        };
+        let shaped = |text: &str| -> Vec<(usize, String)> {
+            match Tokenizer::new(text).next() {
+                Some(Token {
+                    offset,
+                    kind: TokenKind::Comment(c),
+                    ..
+                }) => vec![(offset, c.to_owned())],
+                _ => Vec::new(),
+            }
+        };
+        let clock = *b"{ [%clk 0:03:00] } e4";
+        let mut taken = 0;
+        for i in 0..CLOCK_COMMENT_LEN {
+            for byte in 0..=255u8 {
+                let mut text = clock;
+                text[i] = byte;
+                let Ok(text) = std::str::from_utf8(&text) else {
+                    continue;
+                };
+                assert_eq!(shaped(text), searched(text), "{text:?}");
+                taken += usize::from(clock_comment_at(text.as_bytes(), 0));
+            }
+        }
+        // The digits' places take the ten digits and `:;<=>?`, the others one byte.
+        assert_eq!(taken, 5 * 16 + 13);
+        for c in ["{ [%clk 9:59:59] }", "{ [%clk 0:00:00] }"] {
+            assert!(clock_comment_at(c.as_bytes(), 0), "{c}");
+        }
+        for c in [
+            "{ [%clk 10:00:00] }",
+            "{ [%clk 0:03:00]}",
+            "{ [%clk 0:03:00] ",
+            "{[%clk 0:03:00] }",
+        ] {
+            assert!(!clock_comment_at(c.as_bytes(), 0), "{c}");
         }
     }
 
