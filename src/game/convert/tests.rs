@@ -153,3 +153,47 @@ fn a_comment_is_written_as_word_by_word_writes_it() {
         }
     }
 }
+
+/// Random comments of command pieces, words and white space (single-spaced or not, so
+/// that both shortcuts and the general path are taken) are written as the word-by-word
+/// path writes them, at random columns, widths and waiting parentheses.
+#[test]
+fn random_comments_are_written_as_word_by_word_writes_them() {
+    use super::wrap::Wrap;
+    const PIECES: [&str; 12] = [
+        "[%clk", "0:03:00]", "[%eval", "-1.5]", "]", "[", "%", "ab", "[%", " ", "  ", "\t",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..100_000 {
+        let n = (next() % 8) as usize;
+        let mut c = String::new();
+        for _ in 0..n {
+            c.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+            if next() % 2 == 0 {
+                c.push(' ');
+            }
+        }
+        let width = [(next() % 30 + 1) as usize, usize::MAX][(next() % 4 == 0) as usize];
+        let col = (next() % 32) as usize;
+        let open = (next() % 3) as usize;
+        let fresh = || Wrap {
+            out: "x".repeat(col.min(1)),
+            col,
+            width,
+            open,
+        };
+        let mut fast = fresh();
+        fast.comment(&c);
+        let mut slow = fresh();
+        slow.comment_words(&c);
+        let case = format!("{c:?} at column {col} of {width}, {open} open");
+        assert_eq!(fast.out, slow.out, "{case}");
+        assert_eq!((fast.col, fast.open), (slow.col, slow.open), "{case}");
+    }
+}

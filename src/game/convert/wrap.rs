@@ -104,7 +104,40 @@ impl Wrap {
             self.col += trimmed.len() + 4;
             return;
         }
+        if !trimmed.is_empty() && single_spaced(trimmed.as_bytes()) {
+            self.single_spaced_units(trimmed);
+            return;
+        }
         self.comment_words(c);
+    }
+
+    /// A single-spaced, non-empty comment that does not fit on the line (or follows a
+    /// waiting parenthesis), written unit by unit as [`CommentWords`] cuts it: its words
+    /// are the slices between single spaces, and a command runs from the word that
+    /// opens it to the first that holds a `]`.
+    fn single_spaced_units(&mut self, t: &str) {
+        let b = t.as_bytes();
+        let word_end = |from: usize| memchr::memchr(b' ', &b[from..]).map_or(b.len(), |n| from + n);
+        let mut start = 0;
+        while start < b.len() {
+            let mut end = word_end(start);
+            if opens_command(&b[start..end]) {
+                while end < b.len() {
+                    let from = end + 1;
+                    end = word_end(from);
+                    if memchr::memchr(b']', &b[from..end]).is_some() {
+                        break;
+                    }
+                }
+            }
+            let last = end >= b.len();
+            self.parts(
+                if start == 0 { "{ " } else { "" },
+                &t[start..end],
+                if last { " }" } else { "" },
+            );
+            start = end + 1;
+        }
     }
 
     /// A comment written word by word ([`CommentWords`]), whatever its white space: the
@@ -149,13 +182,7 @@ impl<'a> Iterator for CommentWords<'a> {
         let start = b.iter().position(|c| !c.is_ascii_whitespace())?;
         let mut end = word_end(start);
         let mut single = true;
-        // A command runs from its `[%` to the `]` that closes it.
-        let opens = |w: &[u8]| {
-            memchr::memrchr(b'[', w).is_some_and(|i| {
-                w.get(i + 1) == Some(&b'%') && memchr::memchr(b']', &w[i..]).is_none()
-            })
-        };
-        if opens(&b[start..end]) {
+        if opens_command(&b[start..end]) {
             while end < b.len() {
                 let Some(next) = b[end..].iter().position(|c| !c.is_ascii_whitespace()) else {
                     break;
@@ -176,6 +203,14 @@ impl<'a> Iterator for CommentWords<'a> {
             std::borrow::Cow::Owned(unit.split_ascii_whitespace().collect::<Vec<_>>().join(" "))
         })
     }
+}
+
+/// Whether a comment's word opens a command that it does not close: its last `[` starts
+/// `[%` and no `]` follows (a command runs from its `[%` to the `]` that closes it).
+#[inline]
+fn opens_command(w: &[u8]) -> bool {
+    memchr::memrchr(b'[', w)
+        .is_some_and(|i| w.get(i + 1) == Some(&b'%') && memchr::memchr(b']', &w[i..]).is_none())
 }
 
 /// Whether `b` is ASCII without control characters but DEL, its spaces single: then its
