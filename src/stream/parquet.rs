@@ -13,12 +13,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use arrow_array::cast::AsArray;
+use arrow_array::types::ArrowPrimitiveType;
 use arrow_array::types::{
     Date32Type, Date64Type, Int8Type, Int16Type, Int32Type, Int64Type, Time32MillisecondType,
     Time32SecondType, Time64MicrosecondType, Time64NanosecondType, UInt8Type, UInt16Type,
     UInt32Type, UInt64Type,
 };
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{
+    Array, Date32Array, Date64Array, Int8Array, Int16Array, Int32Array, Int64Array,
+    LargeStringArray, PrimitiveArray, RecordBatch, StringArray, StringViewArray,
+    Time32MillisecondArray, Time32SecondArray, Time64MicrosecondArray, Time64NanosecondArray,
+    UInt8Array, UInt16Array, UInt32Array, UInt64Array,
+};
 use arrow_schema::{DataType, TimeUnit};
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
@@ -341,88 +347,122 @@ pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// A string cell's text (`None`: null, or not a string column).
-fn str_cell(column: &dyn Array, i: usize) -> Option<&str> {
-    if column.is_null(i) {
-        return None;
-    }
-    match column.data_type() {
-        DataType::Utf8 => Some(column.as_string::<i32>().value(i)),
-        DataType::LargeUtf8 => Some(column.as_string::<i64>().value(i)),
-        DataType::Utf8View => Some(column.as_string_view().value(i)),
-        _ => None,
-    }
+/// A tag column's cells, their type resolved once a batch: a cell is then read without
+/// a dynamic call or a downcast (a row's tags are read for every game).
+#[derive(Debug)]
+enum Cells {
+    Utf8(StringArray),
+    LargeUtf8(LargeStringArray),
+    View(StringViewArray),
+    I8(Int8Array),
+    I16(Int16Array),
+    I32(Int32Array),
+    I64(Int64Array),
+    U8(UInt8Array),
+    U16(UInt16Array),
+    U32(UInt32Array),
+    U64(UInt64Array),
+    Date32(Date32Array),
+    Date64(Date64Array),
+    Time32S(Time32SecondArray),
+    Time32Ms(Time32MillisecondArray),
+    Time64Us(Time64MicrosecondArray),
+    Time64Ns(Time64NanosecondArray),
+    /// A type no tag is written from.
+    Other,
 }
 
-/// Appends a cell as a tag's value: a string escaped, a number (`+6` when `signed`
-/// and positive), a date `YYYY.MM.DD` or a time `HH:MM:SS`. `false` (nothing appended):
-/// null, or a type no tag is written from.
-fn push_cell(out: &mut String, column: &dyn Array, i: usize, signed: bool) -> bool {
-    if column.is_null(i) {
-        return false;
-    }
-    if let Some(text) = str_cell(column, i) {
-        push_value(out, text);
-        return true;
-    }
-    let mut number = |n: i64| {
-        if n < 0 {
-            out.push('-');
-        } else if signed && n > 0 {
-            out.push('+');
+/// A primitive cell, `None` when null.
+#[inline]
+fn cell<T: ArrowPrimitiveType>(a: &PrimitiveArray<T>, i: usize) -> Option<T::Native> {
+    (!a.is_null(i)).then(|| a.value(i))
+}
+
+impl Cells {
+    /// The cells of `column` (its arrays' buffers shared, not copied).
+    fn new(column: &dyn Array) -> Cells {
+        match column.data_type() {
+            DataType::Utf8 => Cells::Utf8(column.as_string::<i32>().clone()),
+            DataType::LargeUtf8 => Cells::LargeUtf8(column.as_string::<i64>().clone()),
+            DataType::Utf8View => Cells::View(column.as_string_view().clone()),
+            DataType::Int8 => Cells::I8(column.as_primitive::<Int8Type>().clone()),
+            DataType::Int16 => Cells::I16(column.as_primitive::<Int16Type>().clone()),
+            DataType::Int32 => Cells::I32(column.as_primitive::<Int32Type>().clone()),
+            DataType::Int64 => Cells::I64(column.as_primitive::<Int64Type>().clone()),
+            DataType::UInt8 => Cells::U8(column.as_primitive::<UInt8Type>().clone()),
+            DataType::UInt16 => Cells::U16(column.as_primitive::<UInt16Type>().clone()),
+            DataType::UInt32 => Cells::U32(column.as_primitive::<UInt32Type>().clone()),
+            DataType::UInt64 => Cells::U64(column.as_primitive::<UInt64Type>().clone()),
+            DataType::Date32 => Cells::Date32(column.as_primitive::<Date32Type>().clone()),
+            DataType::Date64 => Cells::Date64(column.as_primitive::<Date64Type>().clone()),
+            DataType::Time32(TimeUnit::Second) => {
+                Cells::Time32S(column.as_primitive::<Time32SecondType>().clone())
+            }
+            DataType::Time32(TimeUnit::Millisecond) => {
+                Cells::Time32Ms(column.as_primitive::<Time32MillisecondType>().clone())
+            }
+            DataType::Time64(TimeUnit::Microsecond) => {
+                Cells::Time64Us(column.as_primitive::<Time64MicrosecondType>().clone())
+            }
+            DataType::Time64(TimeUnit::Nanosecond) => {
+                Cells::Time64Ns(column.as_primitive::<Time64NanosecondType>().clone())
+            }
+            _ => Cells::Other,
         }
-        push_digits(out, n.unsigned_abs());
-    };
-    match column.data_type() {
-        DataType::Int8 => number(column.as_primitive::<Int8Type>().value(i).into()),
-        DataType::Int16 => number(column.as_primitive::<Int16Type>().value(i).into()),
-        DataType::Int32 => number(column.as_primitive::<Int32Type>().value(i).into()),
-        DataType::Int64 => number(column.as_primitive::<Int64Type>().value(i)),
-        DataType::UInt8 => number(column.as_primitive::<UInt8Type>().value(i).into()),
-        DataType::UInt16 => number(column.as_primitive::<UInt16Type>().value(i).into()),
-        DataType::UInt32 => number(column.as_primitive::<UInt32Type>().value(i).into()),
-        DataType::UInt64 => {
-            let n = column.as_primitive::<UInt64Type>().value(i);
-            if signed && n > 0 {
+    }
+
+    /// Row `i`'s string, if the column holds strings and the cell is not null.
+    #[inline]
+    fn str(&self, i: usize) -> Option<&str> {
+        match self {
+            Cells::Utf8(a) => (!a.is_null(i)).then(|| a.value(i)),
+            Cells::LargeUtf8(a) => (!a.is_null(i)).then(|| a.value(i)),
+            Cells::View(a) => (!a.is_null(i)).then(|| a.value(i)),
+            _ => None,
+        }
+    }
+
+    /// Appends row `i`'s cell as a tag's value: a string escaped, a number (`+6` when
+    /// `signed` and positive), a date `YYYY.MM.DD` or a time `HH:MM:SS`. `false`
+    /// (nothing appended): null, or a type no tag is written from.
+    fn push(&self, out: &mut String, i: usize, signed: bool) -> bool {
+        let number = |out: &mut String, n: i64| {
+            if n < 0 {
+                out.push('-');
+            } else if signed && n > 0 {
                 out.push('+');
             }
-            push_digits(out, n);
-        }
-        DataType::Date32 => push_date(out, column.as_primitive::<Date32Type>().value(i).into()),
-        DataType::Date64 => push_date(
-            out,
-            column
-                .as_primitive::<Date64Type>()
-                .value(i)
-                .div_euclid(86_400_000),
-        ),
-        DataType::Time32(TimeUnit::Second) => {
-            push_time(
-                out,
-                column.as_primitive::<Time32SecondType>().value(i).into(),
-            );
-        }
-        DataType::Time32(_) => push_time(
-            out,
-            i64::from(column.as_primitive::<Time32MillisecondType>().value(i)).div_euclid(1000),
-        ),
-        DataType::Time64(TimeUnit::Microsecond) => push_time(
-            out,
-            column
-                .as_primitive::<Time64MicrosecondType>()
-                .value(i)
-                .div_euclid(1_000_000),
-        ),
-        DataType::Time64(_) => push_time(
-            out,
-            column
-                .as_primitive::<Time64NanosecondType>()
-                .value(i)
-                .div_euclid(1_000_000_000),
-        ),
-        _ => return false,
+            push_digits(out, n.unsigned_abs());
+        };
+        let written = match self {
+            Cells::Utf8(_) | Cells::LargeUtf8(_) | Cells::View(_) => {
+                self.str(i).map(|text| push_value(out, text))
+            }
+            Cells::I8(a) => cell(a, i).map(|n| number(out, n.into())),
+            Cells::I16(a) => cell(a, i).map(|n| number(out, n.into())),
+            Cells::I32(a) => cell(a, i).map(|n| number(out, n.into())),
+            Cells::I64(a) => cell(a, i).map(|n| number(out, n)),
+            Cells::U8(a) => cell(a, i).map(|n| number(out, n.into())),
+            Cells::U16(a) => cell(a, i).map(|n| number(out, n.into())),
+            Cells::U32(a) => cell(a, i).map(|n| number(out, n.into())),
+            Cells::U64(a) => cell(a, i).map(|n| {
+                if signed && n > 0 {
+                    out.push('+');
+                }
+                push_digits(out, n);
+            }),
+            Cells::Date32(a) => cell(a, i).map(|d| push_date(out, d.into())),
+            Cells::Date64(a) => cell(a, i).map(|ms| push_date(out, ms.div_euclid(86_400_000))),
+            Cells::Time32S(a) => cell(a, i).map(|s| push_time(out, s.into())),
+            Cells::Time32Ms(a) => {
+                cell(a, i).map(|ms| push_time(out, i64::from(ms).div_euclid(1000)))
+            }
+            Cells::Time64Us(a) => cell(a, i).map(|us| push_time(out, us.div_euclid(1_000_000))),
+            Cells::Time64Ns(a) => cell(a, i).map(|ns| push_time(out, ns.div_euclid(1_000_000_000))),
+            Cells::Other => None,
+        };
+        written.is_some()
     }
-    true
 }
 
 /// Appends the decimal digits of `n`, without the formatting machinery (a row's
@@ -494,10 +534,10 @@ fn push_value(out: &mut String, value: &str) {
 }
 
 /// A column of a batch that gives a tag.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 struct TagColumn {
-    /// The column's index in the batch.
-    index: usize,
+    /// Its cells.
+    cells: Cells,
     /// The tag it gives.
     tag: &'static str,
     /// A rating difference (`+6`).
@@ -509,8 +549,8 @@ struct TagColumn {
 struct RowColumns {
     /// Those that give tags, in order.
     tags: Vec<TagColumn>,
-    /// Its `movetext`.
-    movetext: Option<usize>,
+    /// Its `movetext`: the column's index and cells.
+    movetext: Option<(usize, Cells)>,
 }
 
 /// The columns of a batch's schema that give tags, in order, and its `movetext`.
@@ -521,7 +561,7 @@ fn tag_columns(batch: &RecordBatch) -> RowColumns {
     for (index, field) in schema.fields().iter().enumerate() {
         let name = field.name().as_str();
         if name == "movetext" {
-            movetext = Some(index);
+            movetext = Some((index, Cells::new(batch.column(index).as_ref())));
             continue;
         }
         let tag = match name {
@@ -537,7 +577,7 @@ fn tag_columns(batch: &RecordBatch) -> RowColumns {
             },
         };
         tags.push(TagColumn {
-            index,
+            cells: Cells::new(batch.column(index).as_ref()),
             tag,
             signed: name.ends_with("RatingDiff"),
         });
@@ -547,17 +587,17 @@ fn tag_columns(batch: &RecordBatch) -> RowColumns {
 
 impl ParquetGames {
     /// The text of row `i` of `batch`: its tags on one line, then its movetext.
-    fn game_text(batch: &RecordBatch, columns: &RowColumns, i: usize) -> String {
+    fn game_text(columns: &RowColumns, i: usize) -> String {
         let movetext = columns
             .movetext
-            .and_then(|m| str_cell(batch.column(m).as_ref(), i))
+            .as_ref()
+            .and_then(|(_, m)| m.str(i))
             .unwrap_or("*")
             .trim();
         let mut text = String::with_capacity(movetext.len() + 512);
         for c in &columns.tags {
-            let column = batch.column(c.index).as_ref();
             // A games table's start: written when it is not the standard one.
-            if c.tag == "FEN" && str_cell(column, i).is_none_or(is_standard_fen) {
+            if c.tag == "FEN" && c.cells.str(i).is_none_or(is_standard_fen) {
                 continue;
             }
             let mark = text.len();
@@ -567,7 +607,7 @@ impl ParquetGames {
             text.push('[');
             text.push_str(c.tag);
             text.push_str(" \"");
-            if !push_cell(&mut text, column, i, c.signed) {
+            if !c.cells.push(&mut text, i, c.signed) {
                 text.truncate(mark);
                 continue;
             }
@@ -597,7 +637,7 @@ impl Games for ParquetGames {
             if let Some(batch) = &self.batch
                 && self.row < batch.num_rows()
             {
-                let text = Self::game_text(batch, &self.columns, self.row);
+                let text = Self::game_text(&self.columns, self.row);
                 self.row += 1;
                 let number = self.number;
                 self.number += 1;
@@ -654,156 +694,4 @@ impl Games for ParquetGames {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn days_read_back_as_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-    }
-
-    #[test]
-    fn numbers_dates_and_times_are_written_as_the_formatter_writes_them() {
-        use arrow_array::{
-            ArrayRef, Int8Array, Int16Array, Int32Array, Int64Array, UInt8Array, UInt16Array,
-            UInt32Array, UInt64Array,
-        };
-        let mut numbers: Vec<i64> = vec![0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10_000];
-        numbers.extend([i64::MIN, i64::MIN + 1, i64::MAX, -1, -10, -32_768, 32_767]);
-        numbers.extend((0..2000).map(|i| (i * 7919) % 200_001 - 100_000));
-        // Each integer type's cells, as tags' values: `+` before a positive rating
-        // difference (`signed`), never before 0.
-        let cell = |column: &ArrayRef, signed: bool| {
-            let mut out = String::new();
-            assert!(push_cell(&mut out, column.as_ref(), 0, signed));
-            out
-        };
-        for n in numbers {
-            let mut columns: Vec<ArrayRef> = vec![Arc::new(Int64Array::from(vec![n]))];
-            if let Ok(v) = i8::try_from(n) {
-                columns.push(Arc::new(Int8Array::from(vec![v])));
-            }
-            if let Ok(v) = i16::try_from(n) {
-                columns.push(Arc::new(Int16Array::from(vec![v])));
-            }
-            if let Ok(v) = i32::try_from(n) {
-                columns.push(Arc::new(Int32Array::from(vec![v])));
-            }
-            if let Ok(v) = u8::try_from(n) {
-                columns.push(Arc::new(UInt8Array::from(vec![v])));
-            }
-            if let Ok(v) = u16::try_from(n) {
-                columns.push(Arc::new(UInt16Array::from(vec![v])));
-            }
-            if let Ok(v) = u32::try_from(n) {
-                columns.push(Arc::new(UInt32Array::from(vec![v])));
-            }
-            if let Ok(v) = u64::try_from(n) {
-                columns.push(Arc::new(UInt64Array::from(vec![v])));
-            }
-            for column in &columns {
-                assert_eq!(
-                    cell(column, false),
-                    n.to_string(),
-                    "{:?}",
-                    column.data_type()
-                );
-                let signed = if n > 0 {
-                    format!("+{n}")
-                } else {
-                    n.to_string()
-                };
-                assert_eq!(cell(column, true), signed, "{:?}", column.data_type());
-            }
-        }
-        let top: ArrayRef = Arc::new(UInt64Array::from(vec![u64::MAX]));
-        assert_eq!(cell(&top, false), u64::MAX.to_string());
-        // Days from before year 0 to after year 9999, and around the padding's steps.
-        let mut days: Vec<i64> = (-800_000..3_000_000).step_by(997).collect();
-        days.extend([-719_528, -719_162, -693_961, -1, 0, 1, 2_932_896, 2_932_897]);
-        for day in days {
-            let (y, m, d) = civil_from_days(day);
-            let mut ours = String::new();
-            push_date(&mut ours, day);
-            assert_eq!(ours, format!("{y:04}.{m:02}.{d:02}"), "day {day}");
-        }
-        for secs in (-90_000i64..180_000)
-            .step_by(37)
-            .chain([0, 59, 60, 3599, 3600, 86_399])
-        {
-            let s = secs.rem_euclid(86_400);
-            let mut ours = String::new();
-            push_time(&mut ours, secs);
-            assert_eq!(
-                ours,
-                format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-            );
-        }
-    }
-
-    #[test]
-    fn a_row_reads_as_tags_then_its_movetext() {
-        use arrow_array::{
-            ArrayRef, Date32Array, Int16Array, StringArray, Time32SecondArray, UInt64Array,
-        };
-        let strings = |v: [Option<&str>; 2]| Arc::new(StringArray::from(v.to_vec())) as ArrayRef;
-        let chess960 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
-        let batch = RecordBatch::try_from_iter([
-            (
-                "Event",
-                strings([Some("Rated \"Blitz\" \\ game\r\nTwo"), None]),
-            ),
-            ("Site", strings([Some("https://lichess.org/x"), Some("")])),
-            (
-                "WhiteElo",
-                Arc::new(Int16Array::from(vec![Some(1500), None])) as ArrayRef,
-            ),
-            (
-                "WhiteRatingDiff",
-                Arc::new(Int16Array::from(vec![6, -4])) as ArrayRef,
-            ),
-            (
-                "UTCDate",
-                Arc::new(Date32Array::from(vec![19_782, -1])) as ArrayRef,
-            ),
-            (
-                "UTCTime",
-                Arc::new(Time32SecondArray::from(vec![3_723, 0])) as ArrayRef,
-            ),
-            ("game", Arc::new(UInt64Array::from(vec![7, 8])) as ArrayRef),
-            (
-                "Opening",
-                Arc::new(UInt64Array::from(vec![7, 8])) as ArrayRef,
-            ),
-            ("movetext", strings([Some("  1. e4 e5 1-0 \n"), None])),
-            (
-                "fen",
-                strings([
-                    Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-                    Some(chess960),
-                ]),
-            ),
-        ])
-        .unwrap();
-        let columns = tag_columns(&batch);
-        assert_eq!(columns.movetext, Some(8));
-        let text = |i| ParquetGames::game_text(&batch, &columns, i);
-        assert_eq!(
-            text(0),
-            "[Event \"Rated \\\"Blitz\\\" \\\\ game  Two\"] [Site \"https://lichess.org/x\"] \
-             [WhiteElo \"1500\"] [WhiteRatingDiff \"+6\"] [UTCDate \"2024.02.29\"] \
-             [UTCTime \"01:02:03\"] [Opening \"7\"]\n1. e4 e5 1-0\n"
-        );
-        // Nulls are no tags, `game` is not a tag, a Chess960 start is `[FEN]` and
-        // `[SetUp]`, and a game without moves is `*`.
-        assert_eq!(
-            text(1),
-            format!(
-                "[Site \"\"] [WhiteRatingDiff \"-4\"] [UTCDate \"1969.12.31\"] \
-                 [UTCTime \"00:00:00\"] [Opening \"8\"] [FEN \"{chess960}\"] [SetUp \"1\"]\n*\n"
-            )
-        );
-    }
-}
+mod tests;

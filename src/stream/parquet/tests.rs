@@ -1,0 +1,203 @@
+use super::*;
+
+#[test]
+fn days_read_back_as_dates() {
+    assert_eq!(civil_from_days(0), (1970, 1, 1));
+    assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    assert_eq!(civil_from_days(-1), (1969, 12, 31));
+}
+
+#[test]
+fn numbers_dates_and_times_are_written_as_the_formatter_writes_them() {
+    use arrow_array::{
+        ArrayRef, Int8Array, Int16Array, Int32Array, Int64Array, UInt8Array, UInt16Array,
+        UInt32Array, UInt64Array,
+    };
+    let mut numbers: Vec<i64> = vec![0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10_000];
+    numbers.extend([i64::MIN, i64::MIN + 1, i64::MAX, -1, -10, -32_768, 32_767]);
+    numbers.extend((0..2000).map(|i| (i * 7919) % 200_001 - 100_000));
+    // Each integer type's cells, as tags' values: `+` before a positive rating
+    // difference (`signed`), never before 0.
+    let cell = |column: &ArrayRef, signed: bool| {
+        let mut out = String::new();
+        assert!(Cells::new(column.as_ref()).push(&mut out, 0, signed));
+        out
+    };
+    for n in numbers {
+        let mut columns: Vec<ArrayRef> = vec![Arc::new(Int64Array::from(vec![n]))];
+        if let Ok(v) = i8::try_from(n) {
+            columns.push(Arc::new(Int8Array::from(vec![v])));
+        }
+        if let Ok(v) = i16::try_from(n) {
+            columns.push(Arc::new(Int16Array::from(vec![v])));
+        }
+        if let Ok(v) = i32::try_from(n) {
+            columns.push(Arc::new(Int32Array::from(vec![v])));
+        }
+        if let Ok(v) = u8::try_from(n) {
+            columns.push(Arc::new(UInt8Array::from(vec![v])));
+        }
+        if let Ok(v) = u16::try_from(n) {
+            columns.push(Arc::new(UInt16Array::from(vec![v])));
+        }
+        if let Ok(v) = u32::try_from(n) {
+            columns.push(Arc::new(UInt32Array::from(vec![v])));
+        }
+        if let Ok(v) = u64::try_from(n) {
+            columns.push(Arc::new(UInt64Array::from(vec![v])));
+        }
+        for column in &columns {
+            assert_eq!(
+                cell(column, false),
+                n.to_string(),
+                "{:?}",
+                column.data_type()
+            );
+            let signed = if n > 0 {
+                format!("+{n}")
+            } else {
+                n.to_string()
+            };
+            assert_eq!(cell(column, true), signed, "{:?}", column.data_type());
+        }
+    }
+    let top: ArrayRef = Arc::new(UInt64Array::from(vec![u64::MAX]));
+    assert_eq!(cell(&top, false), u64::MAX.to_string());
+    // Days from before year 0 to after year 9999, and around the padding's steps.
+    let mut days: Vec<i64> = (-800_000..3_000_000).step_by(997).collect();
+    days.extend([-719_528, -719_162, -693_961, -1, 0, 1, 2_932_896, 2_932_897]);
+    for day in days {
+        let (y, m, d) = civil_from_days(day);
+        let mut ours = String::new();
+        push_date(&mut ours, day);
+        assert_eq!(ours, format!("{y:04}.{m:02}.{d:02}"), "day {day}");
+    }
+    for secs in (-90_000i64..180_000)
+        .step_by(37)
+        .chain([0, 59, 60, 3599, 3600, 86_399])
+    {
+        let s = secs.rem_euclid(86_400);
+        let mut ours = String::new();
+        push_time(&mut ours, secs);
+        assert_eq!(
+            ours,
+            format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+        );
+    }
+}
+
+/// Every string, date and time type a tag is read from gives the same text for the
+/// same value, a null in each gives none, and a type no tag is read from gives none.
+#[test]
+fn each_type_of_cell_reads_as_its_value() {
+    use arrow_array::{ArrayRef, Float64Array};
+    let text = |column: ArrayRef, i: usize| {
+        let mut out = String::new();
+        Cells::new(column.as_ref())
+            .push(&mut out, i, false)
+            .then_some(out)
+    };
+    let s = "Rated \"Blitz\"";
+    let strings: [ArrayRef; 3] = [
+        Arc::new(StringArray::from(vec![Some(s), None])),
+        Arc::new(LargeStringArray::from(vec![Some(s), None])),
+        Arc::new(StringViewArray::from(vec![Some(s), None])),
+    ];
+    for column in strings {
+        assert_eq!(
+            text(column.clone(), 0).as_deref(),
+            Some("Rated \\\"Blitz\\\"")
+        );
+        assert_eq!(text(column, 1), None);
+    }
+    // 2024.02.29 and 01:02:03.
+    let dates: [ArrayRef; 2] = [
+        Arc::new(Date32Array::from(vec![Some(19_782), None])),
+        Arc::new(Date64Array::from(vec![Some(19_782 * 86_400_000 + 5), None])),
+    ];
+    for column in dates {
+        assert_eq!(text(column.clone(), 0).as_deref(), Some("2024.02.29"));
+        assert_eq!(text(column, 1), None);
+    }
+    let times: [ArrayRef; 4] = [
+        Arc::new(Time32SecondArray::from(vec![Some(3_723), None])),
+        Arc::new(Time32MillisecondArray::from(vec![Some(3_723_999), None])),
+        Arc::new(Time64MicrosecondArray::from(vec![
+            Some(3_723_000_001),
+            None,
+        ])),
+        Arc::new(Time64NanosecondArray::from(vec![
+            Some(3_723_000_000_999),
+            None,
+        ])),
+    ];
+    for column in times {
+        assert_eq!(text(column.clone(), 0).as_deref(), Some("01:02:03"));
+        assert_eq!(text(column, 1), None);
+    }
+    assert_eq!(text(Arc::new(Float64Array::from(vec![1.5])), 0), None);
+}
+
+#[test]
+fn a_row_reads_as_tags_then_its_movetext() {
+    use arrow_array::{
+        ArrayRef, Date32Array, Int16Array, StringArray, Time32SecondArray, UInt64Array,
+    };
+    let strings = |v: [Option<&str>; 2]| Arc::new(StringArray::from(v.to_vec())) as ArrayRef;
+    let chess960 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+    let batch = RecordBatch::try_from_iter([
+        (
+            "Event",
+            strings([Some("Rated \"Blitz\" \\ game\r\nTwo"), None]),
+        ),
+        ("Site", strings([Some("https://lichess.org/x"), Some("")])),
+        (
+            "WhiteElo",
+            Arc::new(Int16Array::from(vec![Some(1500), None])) as ArrayRef,
+        ),
+        (
+            "WhiteRatingDiff",
+            Arc::new(Int16Array::from(vec![6, -4])) as ArrayRef,
+        ),
+        (
+            "UTCDate",
+            Arc::new(Date32Array::from(vec![19_782, -1])) as ArrayRef,
+        ),
+        (
+            "UTCTime",
+            Arc::new(Time32SecondArray::from(vec![3_723, 0])) as ArrayRef,
+        ),
+        ("game", Arc::new(UInt64Array::from(vec![7, 8])) as ArrayRef),
+        (
+            "Opening",
+            Arc::new(UInt64Array::from(vec![7, 8])) as ArrayRef,
+        ),
+        ("movetext", strings([Some("  1. e4 e5 1-0 \n"), None])),
+        (
+            "fen",
+            strings([
+                Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+                Some(chess960),
+            ]),
+        ),
+    ])
+    .unwrap();
+    let columns = tag_columns(&batch);
+    assert_eq!(columns.movetext.as_ref().map(|m| m.0), Some(8));
+    let text = |i| ParquetGames::game_text(&columns, i);
+    assert_eq!(
+        text(0),
+        "[Event \"Rated \\\"Blitz\\\" \\\\ game  Two\"] [Site \"https://lichess.org/x\"] \
+         [WhiteElo \"1500\"] [WhiteRatingDiff \"+6\"] [UTCDate \"2024.02.29\"] \
+         [UTCTime \"01:02:03\"] [Opening \"7\"]\n1. e4 e5 1-0\n"
+    );
+    // Nulls are no tags, `game` is not a tag, a Chess960 start is `[FEN]` and
+    // `[SetUp]`, and a game without moves is `*`.
+    assert_eq!(
+        text(1),
+        format!(
+            "[Site \"\"] [WhiteRatingDiff \"-4\"] [UTCDate \"1969.12.31\"] \
+             [UTCTime \"00:00:00\"] [Opening \"8\"] [FEN \"{chess960}\"] [SetUp \"1\"]\n*\n"
+        )
+    );
+}
