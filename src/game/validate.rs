@@ -64,6 +64,11 @@ pub fn validate_str(text: &str, opts: &Options) -> Vec<GameReport> {
 /// assert_eq!(game_text("[White \"Café\"]".as_bytes()), "[White \"Café\"]");
 /// ```
 pub fn game_text(bytes: &[u8]) -> Cow<'_, str> {
+    // The common case checked by SIMD (which tells no more than yes or no); std's check
+    // then finds where a byte is not UTF-8.
+    if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
+        return Cow::Borrowed(text);
+    }
     let first = match std::str::from_utf8(bytes) {
         Ok(text) => return Cow::Borrowed(text),
         Err(e) => e,
@@ -600,5 +605,81 @@ fn describe(o: Outcome) -> String {
             format!("a {} win ({})", winner.name(), reason.name())
         }
         Outcome::Draw { reason } => reason.name().to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::game_text;
+
+    /// A byte string's text read a character at a time: a valid UTF-8 character where
+    /// one starts, else the byte as its Latin-1 character.
+    fn char_by_char(bytes: &[u8]) -> String {
+        let mut out = String::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let whole = (1..=4)
+                .filter(|k| i + k <= bytes.len())
+                .find_map(|k| std::str::from_utf8(&bytes[i..i + k]).ok().map(|s| (k, s)));
+            match whole {
+                Some((k, s)) => {
+                    out.push_str(s);
+                    i += k;
+                }
+                None => {
+                    out.push(char::from(bytes[i]));
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// Games' texts of every length to 300 bytes (the SIMD check's blocks and tails),
+    /// ASCII with now and then a character of two to four bytes, a stray byte, a
+    /// sequence cut short, or one overlong: read as a character at a time reads them.
+    #[test]
+    fn a_game_text_reads_as_its_characters_read_one_at_a_time() {
+        let pieces: [&[u8]; 10] = [
+            b"1. e4 { [%clk 0:03:00] } ",
+            "Café".as_bytes(),
+            "ß€😀".as_bytes(),
+            b"\xe9",
+            b"\xff",
+            b"\xe2\x82",
+            b"\xc0\xaf",
+            b"\xed\xa0\x80",
+            b"[White \"x\"]\n",
+            b"\xf0\x9f\x98",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut bad = 0;
+        for len in 0..300 {
+            for _ in 0..20 {
+                let mut bytes = Vec::new();
+                while bytes.len() < len {
+                    let r = next();
+                    // Mostly ASCII, as games are.
+                    let piece = if r % 4 == 0 {
+                        pieces[(r >> 8) as usize % 10]
+                    } else {
+                        pieces[0]
+                    };
+                    bytes.extend_from_slice(piece);
+                }
+                bytes.truncate(len);
+                let text = game_text(&bytes);
+                assert_eq!(text, char_by_char(&bytes), "{bytes:?}");
+                bad += usize::from(std::str::from_utf8(&bytes).is_err());
+            }
+        }
+        // Both paths were taken, many times.
+        assert!(bad > 1000, "{bad}");
     }
 }
