@@ -169,7 +169,7 @@ fn the_readme_names_the_librarys_dependencies() {
             "the README's `{claim}` leaves out {dep}"
         );
     }
-    let named = ["nom", "memchr", "arrayvec", "regex"];
+    let named = ["nom", "memchr", "simdutf8", "arrayvec", "regex"];
     let said: Vec<&str> = named.into_iter().filter(|n| claim.contains(n)).collect();
     assert_eq!(
         said.len(),
