@@ -775,6 +775,7 @@ fn the_plies_pages_read_back_as_arrows_writer_writes_them() {
                     line: game.line,
                     row: rows.game,
                     plies: rows.plies,
+                    fens: rows.fens,
                     too_large: None,
                 });
             }
@@ -894,6 +895,7 @@ fn parts_of_a_table_are_row_groups_and_merge() {
                 line: game.line,
                 row: rows.game,
                 plies: rows.plies,
+                fens: rows.fens,
                 too_large: None,
             })
             .unwrap();

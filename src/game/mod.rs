@@ -46,7 +46,7 @@ pub use replay::{PlyText, replay_annotated, replay_game};
 #[cfg(all(test, feature = "parquet"))]
 pub(crate) use row::days_from_civil;
 pub use row::{
-    BoardEnd, FirstProblem, GameRow, GameRows, PlyRow, RowOptions, game_rows, pocket_letters,
+    BoardEnd, Fens, FirstProblem, GameRow, GameRows, PlyRow, RowOptions, game_rows, pocket_letters,
 };
 pub use select::{Chosen, Compare, Ending, Reaches, Selection, TagCriterion, TagTest, select_game};
 pub use validate::{game_text, validate_game, validate_str, visit_game, visit_text};

@@ -205,8 +205,59 @@ pub struct PlyRow {
     pub eval: Option<Eval>,
     /// Its NAGs: the move's own glyph first (`!` is 1, `?!` is 6), then its `$N`.
     pub nags: Vec<u8>,
-    /// The FEN after it (Lichess's dialect; a pair in bughouse), when asked for.
-    pub fen: Option<String>,
+}
+
+/// The FENs after a game's plies (Lichess's dialect; a pair in bughouse), when asked
+/// for: one text end to end, each ply's FEN where the one before ends (no string a
+/// ply). Its `i`-th FEN is the one after the `i`-th [`PlyRow`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fens {
+    text: String,
+    /// Where each ply's FEN ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl Fens {
+    /// The FEN after the `i`-th ply row (0-based): `None` past the last, or for a ply
+    /// that was not played.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let end = *self.ends.get(i)?;
+        let start = i.checked_sub(1).map_or(0, |j| self.ends[j]);
+        (end > start).then(|| &self.text[start..end])
+    }
+
+    /// How many plies have a place (FENs were asked for: one a ply row).
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// No ply has a place (FENs were not asked for, or the game has no plies).
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Each ply's FEN in order, an empty one for a ply that was not played.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(s, &e)| &self.text[s..e])
+    }
+
+    /// The bytes of all the FENs.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Room for the next ply's FEN, empty until it is played ([`Fens::close`]).
+    fn open(&mut self) {
+        self.ends.push(self.text.len());
+    }
+
+    /// The last ply's FEN ends where the text ends now.
+    fn close(&mut self) {
+        if let Some(end) = self.ends.last_mut() {
+            *end = self.text.len();
+        }
+    }
 }
 
 /// A game's rows, and its report.
@@ -216,6 +267,8 @@ pub struct GameRows {
     pub game: GameRow,
     /// A row per mainline ply, when asked for.
     pub plies: Vec<PlyRow>,
+    /// The FEN after each of them, when asked for.
+    pub fens: Fens,
     /// What validation found.
     pub report: GameReport,
 }
@@ -228,6 +281,7 @@ struct Rows<'t> {
     asked: RowOptions,
     row: GameRow,
     plies: Vec<PlyRow>,
+    fens: Fens,
     /// Where the last tag ends.
     header_end: usize,
     depth: usize,
@@ -516,8 +570,10 @@ impl<'t> Visitor<'t> for Rows<'t> {
             elapsed: None,
             eval: None,
             nags: written.glyph.map(|g| g.nag()).into_iter().collect(),
-            fen: None,
         });
+        if self.asked.fen {
+            self.fens.open();
+        }
         self.pending = Some((san, m, at));
         ControlFlow::Continue(())
     }
@@ -544,23 +600,23 @@ impl<'t> Visitor<'t> for Rows<'t> {
             row.pockets = Some(*after.pockets());
         }
         if self.asked.fen {
-            row.fen = Some(match (&mut self.pair, at.board) {
+            // Written straight onto the game's FENs: no formatter, no string a ply.
+            let out = &mut self.fens.text;
+            match (&mut self.pair, at.board) {
                 (Some(pair), Some(board)) => {
                     pair.play_unchecked(board, m);
-                    pair_fen(pair)
+                    append_pair_fen(out, pair);
                 }
                 _ => {
-                    // Written straight into a string of its size: no formatter, no growth.
-                    let mut fen = String::with_capacity(96);
                     let setup = after.to_setup();
                     let display = setup.display(FenDialect::Lichess);
                     match &mut self.board {
-                        Some(board) => display.append_with(&mut fen, board),
-                        None => display.append_to(&mut fen),
+                        Some(board) => display.append_with(out, board),
+                        None => display.append_to(out),
                     }
-                    fen
                 }
-            });
+            }
+            self.fens.close();
         }
         ControlFlow::Continue(())
     }
@@ -612,20 +668,23 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
         return GameRows {
             game: finish(GameRow::default(), &report),
             plies: Vec::new(),
+            fens: Fens::default(),
             report,
         };
     }
     let text = game_text(&game.bytes);
+    // Room for the plies at once (a ply takes 8 bytes of text or more), not grown copy by
+    // copy.
+    let room = (text.len() / 8).clamp(16, 512);
     let mut rows = Rows {
         text: &text,
         asked,
         row: GameRow::default(),
-        // Room for the plies at once (a ply takes 8 bytes of text or more), not grown
-        // copy by copy.
-        plies: if asked.plies {
-            Vec::with_capacity((text.len() / 8).clamp(16, 512))
-        } else {
-            Vec::new()
+        plies: Vec::with_capacity(if asked.plies { room } else { 0 }),
+        // A FEN takes some 60 bytes.
+        fens: Fens {
+            text: String::with_capacity(if asked.fen { room * 64 } else { 0 }),
+            ends: Vec::with_capacity(if asked.fen { room } else { 0 }),
         },
         header_end: 0,
         depth: 0,
@@ -651,9 +710,13 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
     // The room left over is given back (in place): rows wait in the run's queues.
     let mut plies = rows.plies;
     plies.shrink_to_fit();
+    let mut fens = rows.fens;
+    fens.text.shrink_to_fit();
+    fens.ends.shrink_to_fit();
     GameRows {
         game: finish(row, &report),
         plies,
+        fens,
         report,
     }
 }
@@ -683,12 +746,17 @@ impl Visitor<'_> for NoVisit {}
 
 /// A bughouse match's FEN pair in Lichess's dialect.
 fn pair_fen(m: &Match) -> String {
-    let pair = [BoardId::A, BoardId::B].map(|b| m.board(b).to_setup());
     let mut fen = String::with_capacity(192);
+    append_pair_fen(&mut fen, m);
+    fen
+}
+
+/// Appends a bughouse match's FEN pair in Lichess's dialect to `out`.
+fn append_pair_fen(out: &mut String, m: &Match) {
+    let pair = [BoardId::A, BoardId::B].map(|b| m.board(b).to_setup());
     Fen::Pair(Box::new(pair))
         .display(FenDialect::Lichess)
-        .append_to(&mut fen);
-    fen
+        .append_to(out);
 }
 
 #[cfg(test)]
@@ -725,5 +793,43 @@ mod tests {
             let pos = Position::from_setup(&setup.boards()[0], rules).unwrap();
             assert_eq!(standard_start_fen(&pos), None, "{fen}");
         }
+    }
+    #[test]
+    fn each_ply_has_the_fen_after_it_in_one_text() {
+        let pgn = "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@d4 \
+                   e5 5. dxe5 Bb4 6. a3 Bxc3 7. bxc3 N@e4 *\n";
+        let game = RawGame::new(pgn.as_bytes().to_vec());
+        let asked = RowOptions {
+            plies: true,
+            fen: true,
+            openings: false,
+        };
+        let rows = game_rows(&game, &Options::default(), asked);
+        assert_eq!(rows.plies.len(), 14);
+        assert_eq!(rows.fens.len(), rows.plies.len());
+        // Each FEN is the position after its ply, replayed here apart.
+        let mut pos = Position::start(Variant::Crazyhouse);
+        let mut total = 0;
+        for (i, (ply, fen)) in rows.plies.iter().zip(rows.fens.iter()).enumerate() {
+            let san: San = ply.san.trim_end_matches(['+', '#']).parse().unwrap();
+            pos.play_unchecked(san.to_move(&pos).unwrap());
+            let expected = pos.to_setup().display(FenDialect::Lichess).to_string();
+            assert_eq!(fen, expected, "ply {}", ply.ply);
+            assert_eq!(rows.fens.get(i), Some(expected.as_str()));
+            total += expected.len();
+        }
+        assert_eq!(rows.fens.text_len(), total);
+        assert_eq!(rows.fens.get(rows.plies.len()), None);
+        // Not asked for: no place for any.
+        let rows = game_rows(
+            &game,
+            &Options::default(),
+            RowOptions {
+                fen: false,
+                ..asked
+            },
+        );
+        assert!(rows.fens.is_empty() && rows.fens.text_len() == 0);
+        assert_eq!(rows.plies.len(), 14);
     }
 }

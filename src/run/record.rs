@@ -371,6 +371,8 @@ pub struct ExportedRecord {
     pub row: crate::game::GameRow,
     /// A row per mainline ply, when asked for.
     pub plies: Vec<crate::game::PlyRow>,
+    /// The FEN after each ply, when asked for.
+    pub fens: crate::game::Fens,
     /// The size of a game over the size limit, which was skipped unread.
     pub too_large: Option<u64>,
 }

@@ -210,6 +210,7 @@ impl Task {
                         line: made.report.line,
                         row: made.game,
                         plies: made.plies,
+                        fens: made.fens,
                         too_large: g.too_large,
                     }))),
                     counts,

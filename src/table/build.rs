@@ -358,6 +358,7 @@ impl Rows for PliesBuilder {
     /// Adds a game's ply rows.
     fn push(&mut self, record: &ExportedRecord) {
         let site = record.row.site.as_deref();
+        let mut fens = record.fens.iter();
         for p in &record.plies {
             self.file.append_value(&record.file);
             self.game.append_value(record.game as i64);
@@ -402,7 +403,7 @@ impl Rows for PliesBuilder {
             self.nags.values().append_slice(&p.nags);
             self.nags.append(true);
             if self.fen {
-                let fen = p.fen.as_deref().unwrap_or_default();
+                let fen = fens.next().unwrap_or_default();
                 self.fens.append_value(fen);
                 self.bytes += fen.len();
             }

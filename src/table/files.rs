@@ -399,6 +399,7 @@ mod tests {
             line: 1,
             row: crate::game::GameRow::default(),
             plies: Vec::new(),
+            fens: Default::default(),
             too_large: None,
         }
     }

@@ -13,7 +13,8 @@
 //! let pgn = b"[Event \"Rated Blitz game\"]\n[UTCDate \"2024.05.01\"]\n\n1. e4 e5 *\n";
 //! let rows = game_rows(&RawGame::new(pgn.to_vec()), &Options::default(), RowOptions::default());
 //! let record = ExportedRecord {
-//!     file: "g.pgn".into(), game: 1, line: 1, row: rows.game, plies: rows.plies, too_large: None,
+//!     file: "g.pgn".into(), game: 1, line: 1, row: rows.game, plies: rows.plies,
+//!     fens: rows.fens, too_large: None,
 //! };
 //! let mut table = TableWriter::new(GamesBuilder::new(), Vec::new(), WriteOptions::GAMES).unwrap();
 //! table.push(&record).unwrap();

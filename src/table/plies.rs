@@ -24,7 +24,7 @@ use super::pages::{Column, Compressor, Stats, Values, byte_array};
 use super::schema::plies_schema;
 use super::write::{Codec, WriteOptions};
 use crate::bughouse::BoardId;
-use crate::game::{Eval, PlyRow, pocket_letters};
+use crate::game::{Eval, Fens, PlyRow, pocket_letters};
 use crate::run::record::ExportedRecord;
 use crate::types::{Color, Role};
 
@@ -192,7 +192,7 @@ impl Group {
             Some(i) => c[SITE].push_n(i, n),
             None => c[SITE].push_nulls(n),
         }
-        self.plies(&record.plies);
+        self.plies(&record.plies, &record.fens);
         self.page_rows += n;
         self.rows += n;
         if self.page_rows >= self.page_size {
@@ -201,7 +201,7 @@ impl Group {
         Ok(())
     }
     /// The plies' columns after the game's own, a column at a time.
-    fn plies(&mut self, plies: &[PlyRow]) {
+    fn plies(&mut self, plies: &[PlyRow], fens: &Fens) {
         let c = &mut self.columns;
         c[PLY].extend_i32(plies.iter().map(|p| Some(p.ply as i32)));
         c[BOARD].extend_str(plies.iter().map(|p| {
@@ -282,8 +282,9 @@ impl Group {
             }
         }
         if self.fen {
-            for p in plies {
-                c[FEN].plain(p.fen.as_deref().unwrap_or_default().as_bytes());
+            let mut fens = fens.iter();
+            for _ in plies {
+                c[FEN].plain(fens.next().unwrap_or_default().as_bytes());
             }
         }
     }
@@ -417,11 +418,7 @@ impl<W: Write + Send> std::fmt::Debug for PliesFile<W> {
 /// a few bytes a ply for the rest (what decides when a row group ends must be known
 /// before its pages are encoded, on whichever thread).
 fn foretold(record: &ExportedRecord) -> usize {
-    record
-        .plies
-        .iter()
-        .map(|p| 16 + p.fen.as_ref().map_or(0, String::len))
-        .sum()
+    16 * record.plies.len() + record.fens.text_len()
 }
 
 impl<W: Write + Send> PliesFile<W> {
@@ -638,6 +635,7 @@ mod tests {
                     line: game.line,
                     row: rows.game,
                     plies: rows.plies,
+                    fens: rows.fens,
                     too_large: None,
                 }
             })

@@ -581,6 +581,7 @@ mod tests {
                     line: game.line,
                     row: rows.game,
                     plies: rows.plies,
+                    fens: rows.fens,
                     too_large: None,
                 }
             })
