@@ -36,8 +36,10 @@ use args::{Cli, Command, FenCommand};
 /// megabytes for every batch of rows and every page; given back each time, the pages
 /// were faulted in again (16,200 page faults reading a 22 MB games table, 4,950 so);
 /// kept, `validate` of a games table takes 0.94 × the CPU time and `export --games`
-/// 0.96 × (docs/PERFORMANCE.md, twelfth round), for 1–3 MB more at the peak. Left alone
-/// when `GLIBC_TUNABLES` sets the allocator's own choices.
+/// 0.96 × (docs/PERFORMANCE.md, twelfth round). Only for a run that writes or reads
+/// Parquet ([`touches_parquet`]): reading PGN gains nothing from it, and a game of tens
+/// of megabytes would keep the heap it grew through (a 32 MB game's peak 54 MB instead
+/// of 39 MB). Left alone when `GLIBC_TUNABLES` sets the allocator's own choices.
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -47,7 +49,7 @@ fn keep_freed_memory() {
             return;
         }
         // SAFETY: `mallopt` only sets the allocator's parameters; it is called before
-        // any thread of the process is started.
+        // any thread of the process is started (from `main`, the arguments just read).
         unsafe {
             libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
             libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 20);
@@ -55,12 +57,38 @@ fn keep_freed_memory() {
     }
 }
 
+/// Whether `command` writes Parquet (`export`) or may read it: an input that starts as a
+/// Parquet file does (`PAR1`), or a directory, which may hold some. Standard input is
+/// taken for PGN (a Parquet file is read from a file).
+fn touches_parquet(command: &Command) -> bool {
+    use args::PgnCommand;
+    let files = match command {
+        Command::Export(_) => return true,
+        Command::Validate(a) => &a.games.files,
+        Command::Replay(a) => &a.games.files,
+        Command::Pgn(pgn) => match pgn.as_ref() {
+            PgnCommand::Convert(a) => &a.games.files,
+            PgnCommand::Select(a) => &a.input.files,
+            PgnCommand::Dedupe(a) => &a.input.files,
+            PgnCommand::Split(a) => &a.input.files,
+            PgnCommand::Fix(a) => &a.input.files,
+        },
+        _ => return false,
+    };
+    files.iter().any(|path| {
+        let mut head = [0u8; 4];
+        path.is_dir()
+            || std::fs::File::open(path)
+                .and_then(|mut f| io::Read::read_exact(&mut f, &mut head))
+                .is_ok_and(|()| head == *b"PAR1")
+    })
+}
+
 /// Parses the arguments, runs the command and turns the result into an exit code:
 /// 0 all input valid, 1 some input invalid, 2 usage or I/O error, 130 or 143 after
 /// SIGINT or SIGTERM. A closed stdout (a
 /// broken pipe, as under `| head`) ends the run quietly with 0.
 pub fn main() -> ExitCode {
-    keep_freed_memory();
     let cli = match args::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -92,6 +120,9 @@ pub fn main() -> ExitCode {
     if let Some((n, fen)) = split_fen(&args) {
         eprintln!("pocketfen: {}", split_fen_error(n, &fen));
         return ExitCode::from(2);
+    }
+    if touches_parquet(&cli.command) {
+        keep_freed_memory();
     }
     let result = run(cli);
     // A run stopped by SIGINT or SIGTERM ends with 128 + the signal, as shells report
@@ -202,4 +233,58 @@ pub(super) fn split_fen_error(n: usize, fen: &str) -> anyhow::Error {
     anyhow::anyhow!(
         "the FEN is given as {n} arguments: the shell splits an unquoted FEN at its spaces; quote it, as in '{fen}'"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn command(args: &[&str]) -> Command {
+        Cli::try_parse_from(std::iter::once("pocketfen").chain(args.iter().copied()))
+            .unwrap()
+            .command
+    }
+
+    #[test]
+    fn the_allocator_is_asked_to_keep_memory_only_for_parquet() {
+        let dir = tempfile::tempdir().unwrap();
+        let table = dir.path().join("games.bin");
+        std::fs::write(&table, b"PAR1 and the rest").unwrap();
+        let pgn = dir.path().join("games.parquet");
+        std::fs::write(&pgn, b"[Event \"?\"]\n\n1. e4 *\n").unwrap();
+        let (table, pgn) = (table.to_str().unwrap(), pgn.to_str().unwrap());
+        let folder = dir.path().to_str().unwrap();
+        // Written: export, whatever it reads.
+        assert!(touches_parquet(&command(&[
+            "export",
+            "--games",
+            "g.parquet",
+            pgn
+        ])));
+        // Read: a file that starts as Parquet does (by its bytes, not its name), or a
+        // directory, in every archive command.
+        for args in [
+            vec!["validate", table],
+            vec!["validate", pgn, table],
+            vec!["replay", table],
+            vec!["pgn", "convert", "--to", "xboard", table],
+            vec!["pgn", "select", "--tag", "Event=x", table],
+            vec!["pgn", "dedupe", table],
+            vec!["pgn", "split", "--every", "2", "-o", "part-{n}.pgn", table],
+            vec!["pgn", "fix", table],
+            vec!["validate", folder],
+        ] {
+            assert!(touches_parquet(&command(&args)), "{args:?}");
+        }
+        for args in [
+            vec!["validate", pgn],
+            vec!["validate", "-"],
+            vec!["validate"],
+            vec!["validate", "no-such-file"],
+            vec!["pgn", "select", "--tag", "Event=x", pgn],
+            vec!["perft", "2"],
+        ] {
+            assert!(!touches_parquet(&command(&args)), "{args:?}");
+        }
+    }
 }
