@@ -57,9 +57,11 @@ fn keep_freed_memory() {
     }
 }
 
-/// Whether `command` writes Parquet (`export`) or may read it: an input that starts as a
-/// Parquet file does (`PAR1`), or a directory, which may hold some. Standard input is
-/// taken for PGN (a Parquet file is read from a file).
+/// Whether `command` writes Parquet (`export`) or may read it: an input that is a
+/// regular file starting as a Parquet file does (`PAR1`), or a directory, which may hold
+/// some. Standard input, pipes and FIFOs are taken for PGN and never opened here (a
+/// Parquet file is read from a regular file; the first bytes of a FIFO, read here, would
+/// be lost to the run, and its writer might go when this reader closes).
 fn touches_parquet(command: &Command) -> bool {
     use args::PgnCommand;
     let files = match command {
@@ -76,11 +78,15 @@ fn touches_parquet(command: &Command) -> bool {
         _ => return false,
     };
     files.iter().any(|path| {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return false;
+        };
         let mut head = [0u8; 4];
-        path.is_dir()
-            || std::fs::File::open(path)
-                .and_then(|mut f| io::Read::read_exact(&mut f, &mut head))
-                .is_ok_and(|()| head == *b"PAR1")
+        meta.is_dir()
+            || meta.is_file()
+                && std::fs::File::open(path)
+                    .and_then(|mut f| io::Read::read_exact(&mut f, &mut head))
+                    .is_ok_and(|()| head == *b"PAR1")
     })
 }
 
@@ -286,5 +292,39 @@ mod tests {
         ] {
             assert!(!touches_parquet(&command(&args)), "{args:?}");
         }
+    }
+
+    /// A FIFO is never opened to be looked at: its first bytes would be lost to the run,
+    /// and its writer may go when this reader closes (the run then waits for another).
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_not_read_to_tell_parquet() {
+        use std::io::{Read, Write};
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe.parquet");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // A writer offers Parquet's first bytes: looked at, the FIFO would say Parquet.
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                if let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(fifo) {
+                    let _ = f.write_all(b"PAR1 and the rest");
+                }
+            })
+        };
+        let path = fifo.to_str().unwrap();
+        assert!(!touches_parquet(&command(&["validate", path])));
+        // All its bytes are still there for the run.
+        let mut bytes = Vec::new();
+        std::fs::File::open(&fifo)
+            .unwrap()
+            .read_to_end(&mut bytes)
+            .unwrap();
+        writer.join().unwrap();
+        assert_eq!(bytes, b"PAR1 and the rest");
     }
 }
