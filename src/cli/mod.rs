@@ -57,11 +57,9 @@ fn keep_freed_memory() {
     }
 }
 
-/// Whether `command` writes Parquet (`export`) or may read it: an input that is a
-/// regular file starting as a Parquet file does (`PAR1`), or a directory, which may hold
-/// some. Standard input, pipes and FIFOs are taken for PGN and never opened here (a
-/// Parquet file is read from a regular file; the first bytes of a FIFO, read here, would
-/// be lost to the run, and its writer might go when this reader closes).
+/// Whether `command` writes Parquet (`export`) or may read it: an input that the run
+/// will read as Parquet ([`pocketfen::stream::is_parquet_file`], which never opens a
+/// FIFO or a pipe), or a directory, which may hold some.
 fn touches_parquet(command: &Command) -> bool {
     use args::PgnCommand;
     let files = match command {
@@ -77,17 +75,9 @@ fn touches_parquet(command: &Command) -> bool {
         },
         _ => return false,
     };
-    files.iter().any(|path| {
-        let Ok(meta) = std::fs::metadata(path) else {
-            return false;
-        };
-        let mut head = [0u8; 4];
-        meta.is_dir()
-            || meta.is_file()
-                && std::fs::File::open(path)
-                    .and_then(|mut f| io::Read::read_exact(&mut f, &mut head))
-                    .is_ok_and(|()| head == *b"PAR1")
-    })
+    files
+        .iter()
+        .any(|path| path.is_dir() || pocketfen::stream::is_parquet_file(path))
 }
 
 /// Parses the arguments, runs the command and turns the result into an exit code:

@@ -794,6 +794,7 @@ mod tests {
             assert_eq!(standard_start_fen(&pos), None, "{fen}");
         }
     }
+
     #[test]
     fn each_ply_has_the_fen_after_it_in_one_text() {
         let pgn = "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@d4 \

@@ -40,6 +40,8 @@ pub use names::{is_archive_name, is_bpgn_name};
 pub use open::{decode_with, open_with};
 #[cfg(feature = "compression")]
 pub use pack::{CompressedWriter, LevelError, ZSTD_INPUT};
+#[cfg(feature = "parquet")]
+pub use parquet::is_parquet_file;
 pub use part::SeekRead;
 pub(crate) use parts::PartState;
 pub use parts::{PartRange, Split, parts};

@@ -9,6 +9,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -75,19 +76,23 @@ fn starts_as_parquet(head: &[u8]) -> bool {
     head.starts_with(b"PAR1")
 }
 
+/// Whether `path` is a Parquet file: a regular file that starts as one does. Only a
+/// regular file is looked at: a FIFO's or a device's bytes, once read, are gone for the
+/// text reader.
+pub fn is_parquet_file(path: &Path) -> bool {
+    let mut head = [0u8; 4];
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        && File::open(path)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok_and(|()| starts_as_parquet(&head))
+}
+
 /// Whether `source` is a Parquet file (a regular file, or a reader that can seek back;
 /// a stream is read as text).
 pub(crate) fn is_parquet(source: &mut Source) -> bool {
     let mut head = [0u8; 4];
     match source {
-        // Only a regular file is looked at: a FIFO's or a device's bytes, once read,
-        // are gone for the text reader.
-        Source::Path(p) => {
-            std::fs::metadata(&*p).is_ok_and(|m| m.is_file())
-                && File::open(p)
-                    .and_then(|mut f| f.read_exact(&mut head))
-                    .is_ok_and(|()| starts_as_parquet(&head))
-        }
+        Source::Path(p) => is_parquet_file(p),
         Source::Seekable { reader, .. } => {
             let Ok(at) = reader.stream_position() else {
                 return false;
