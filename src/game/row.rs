@@ -218,12 +218,11 @@ pub struct Fens {
 }
 
 impl Fens {
-    /// The FEN after the `i`-th ply row (0-based): `None` past the last, or for a ply
-    /// that was not played.
+    /// The FEN after the `i`-th ply row (0-based): `None` past the last.
     pub fn get(&self, i: usize) -> Option<&str> {
         let end = *self.ends.get(i)?;
         let start = i.checked_sub(1).map_or(0, |j| self.ends[j]);
-        (end > start).then(|| &self.text[start..end])
+        Some(&self.text[start..end])
     }
 
     /// How many plies have a place (FENs were asked for: one a ply row).
@@ -236,7 +235,7 @@ impl Fens {
         self.ends.is_empty()
     }
 
-    /// Each ply's FEN in order, an empty one for a ply that was not played.
+    /// Each ply's FEN in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(s, &e)| &self.text[s..e])
@@ -808,6 +807,7 @@ mod tests {
         let rows = game_rows(&game, &Options::default(), asked);
         assert_eq!(rows.plies.len(), 14);
         assert_eq!(rows.fens.len(), rows.plies.len());
+        assert!(!rows.fens.is_empty());
         // Each FEN is the position after its ply, replayed here apart.
         let mut pos = Position::start(Variant::Crazyhouse);
         let mut total = 0;

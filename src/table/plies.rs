@@ -611,10 +611,8 @@ mod tests {
     use crate::game::{Options, RowOptions, game_rows};
     use crate::stream::GameSplitter;
 
-    /// Row groups encoded on threads, one or several at once, or on the caller's: the
-    /// same file, byte for byte, whether the records are lent or handed over.
-    #[test]
-    fn encoders_write_the_same_file() {
+    /// The records of a sample's 100 crazyhouse games, with their FENs when `fen`.
+    fn sample_records(fen: bool) -> Vec<ExportedRecord> {
         let path = format!(
             "{}/samples/cutechess_zh_2019_CrazyAra-vs-Stockfish.pgn",
             env!("CARGO_MANIFEST_DIR")
@@ -622,10 +620,10 @@ mod tests {
         let text = std::fs::read(path).expect("the sample");
         let asked = RowOptions {
             plies: true,
-            fen: true,
+            fen,
             ..RowOptions::default()
         };
-        let records: Vec<ExportedRecord> = GameSplitter::new(&text[..])
+        GameSplitter::new(&text[..])
             .map(|game| {
                 let game = game.expect("a game");
                 let rows = game_rows(&game, &Options::default(), asked);
@@ -639,7 +637,48 @@ mod tests {
                     too_large: None,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// What a game's rows foretell of their bytes decides when a row group ends, before
+    /// its pages are encoded: it never counts fewer bytes than the encoded pages and
+    /// dictionaries take (so that a row group stays within `GROUP_BYTES`), and not
+    /// eight times as many (so that row groups are not cut small), for pages
+    /// compressed or not, with FENs or not.
+    #[test]
+    fn the_bytes_foretold_bound_the_encoded_ones() {
+        for fen in [false, true] {
+            let records = sample_records(fen);
+            let foretold: usize = records.iter().map(foretold).sum();
+            for codec in [Codec::Zstd(1), Codec::Snappy, Codec::None] {
+                let options = WriteOptions {
+                    row_group_rows: 1 << 30,
+                    codec,
+                    ..WriteOptions::PLIES
+                };
+                let mut file = PliesFile::new(Vec::new(), fen, options).expect("a file");
+                for r in &records {
+                    file.push(r).expect("pushed");
+                }
+                // Every page ended, as a row group's last are when it closes.
+                let Some(Filling::Here(group)) = &mut file.filling else {
+                    panic!("one row group, filled here");
+                };
+                group.end_pages().expect("pages");
+                let encoded = file.buffered();
+                assert!(
+                    encoded <= foretold && foretold <= 8 * encoded,
+                    "FENs {fen}, {codec:?}: {foretold} bytes foretold, {encoded} encoded"
+                );
+            }
+        }
+    }
+
+    /// Row groups encoded on threads, one or several at once, or on the caller's: the
+    /// same file, byte for byte, whether the records are lent or handed over.
+    #[test]
+    fn encoders_write_the_same_file() {
+        let records = sample_records(true);
         let plies: usize = records.iter().map(|r| r.plies.len()).sum();
         assert!(plies > 5000, "{plies} plies");
         let write_pages = |group: usize, batch_rows: usize, encoders: usize, owned: bool| {
