@@ -114,10 +114,11 @@ pub(crate) fn unescape(v: &str) -> Cow<'_, str> {
     }
 }
 
-/// The slot of a tag name in [`SLOTS`], from its length and its first and last bytes
-/// (`| 0x20`: a letter's two cases hash alike).
+/// The slot of a tag name in [`SLOTS`], from its length and its first and last bytes,
+/// a letter's two cases alike: the last's by `| 0x20`, and the first's because the bit
+/// that tells them, 32, counts 32 × 22 = 11 × 64 (nothing, modulo 64).
 const fn slot(len: usize, first: u8, last: u8) -> usize {
-    (len.wrapping_mul(14) + (first as usize | 0x20) * 22 + (last as usize | 0x20)) & 63
+    (len.wrapping_mul(14) + first as usize * 22 + (last as usize | 0x20)) & 63
 }
 
 /// Each slot's place in [`Tags::READ`], or 255; building it fails to compile if two
@@ -167,7 +168,7 @@ impl<'t> Tags<'t> {
         let b = name.as_bytes();
         let (&first, &last) = (b.first()?, b.last()?);
         let i = usize::from(SLOTS[slot(b.len(), first, last)]);
-        (i < Self::READ.len() && Self::READ[i].eq_ignore_ascii_case(name)).then_some(i)
+        Self::READ.get(i)?.eq_ignore_ascii_case(name).then_some(i)
     }
 
     /// Keeps the first tag of each name read; `true` for a second `Variant`, `FEN`,
