@@ -119,7 +119,7 @@ impl Wrap {
         let b = t.as_bytes();
         let word_end = |from: usize| memchr::memchr(b' ', &b[from..]).map_or(b.len(), |n| from + n);
         let mut start = 0;
-        while start < b.len() {
+        loop {
             let mut end = word_end(start);
             if opens_command(&b[start..end]) {
                 while end < b.len() {
@@ -136,6 +136,9 @@ impl Wrap {
                 &t[start..end],
                 if last { " }" } else { "" },
             );
+            if last {
+                return;
+            }
             start = end + 1;
         }
     }
