@@ -19,6 +19,9 @@ fn commands_are_unbreakable_words() {
     assert_eq!(words("x[%emt 0:00:01] y"), ["x[%emt 0:00:01]", "y"]);
     assert_eq!(words("[%clk 1 2 3"), ["[%clk 1 2 3"]);
     assert_eq!(words("[x] [% ] ]"), ["[x]", "[% ]", "]"]);
+    // A `[` that starts no command holds no words together, closed or not.
+    assert_eq!(words("a [ b ] c"), ["a", "[", "b", "]", "c"]);
+    assert_eq!(words("x[ y [%z]"), ["x[", "y", "[%z]"]);
     assert_eq!(words("  "), Vec::<String>::new());
     // Borrowed when the comment has them single-spaced.
     assert!(matches!(
