@@ -87,14 +87,14 @@ fn inputs() -> Vec<String> {
     files
 }
 
-/// Every row of the games table says what `validate --all --json` says of its game, and
-/// the plies table's SAN, UCI, FEN and clock are `replay`'s.
 /// A Lichess FEN without its pocket (the ninth rank's letters).
 fn without_pocket(fen: &str) -> (&str, &str) {
     let (placement, rest) = fen.split_once(' ').expect("a FEN");
     (&placement[..placement.rfind('/').expect("ranks")], rest)
 }
 
+/// Every row of the games table says what `validate --all --json` says of its game, and
+/// the plies table's SAN, UCI, FEN and clock are `replay`'s.
 #[test]
 fn the_tables_say_what_validate_and_replay_say() {
     let dir = scratch_dir("export-tables");
@@ -183,31 +183,28 @@ fn the_tables_say_what_validate_and_replay_say() {
             .collect();
         let ours: Vec<&str> = plies.iter().map(|p| p[column].as_str().unwrap()).collect();
         assert_eq!(ours.len(), replayed.len(), "{emit}");
-        // In bughouse, each board's FEN as replay last gave it (a game starts both).
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
-        let mut boards = [start.to_owned(), start.to_owned()];
         for (i, (a, b)) in ours.iter().zip(&replayed).enumerate() {
-            let board = plies[i]["board"].as_str();
-            if plies[i]["ply"] == json!(1) {
-                boards = [start.to_owned(), start.to_owned()];
-            }
-            match board {
+            match plies[i]["board"].as_str() {
                 // A bughouse ply's FEN is the pair: the board moved on as replay gives
-                // it, and the other board as it stands (its pocket may have gained the
-                // piece this move took).
+                // it, and the other board as the row before left it (its pocket may
+                // have gained the piece this move took).
                 Some(board) if emit == "fen" => {
-                    let moved = usize::from(board == "B");
-                    boards[moved] = b.clone();
-                    let (fa, fb) = a.split_once(" | ").expect("a pair");
-                    let halves = [fa, fb];
-                    assert_eq!(halves[moved], b, "ply row {i}, board {board}");
-                    let other = 1 - moved;
+                    let pair = |fen: &'_ str| -> [String; 2] {
+                        let (fa, fb) = fen.split_once(" | ").expect("a pair");
+                        [fa.to_owned(), fb.to_owned()]
+                    };
+                    let before = match plies[i]["ply"] == json!(1) {
+                        true => [start.to_owned(), start.to_owned()],
+                        false => pair(ours[i - 1]),
+                    };
+                    let (now, moved) = (pair(a), usize::from(board == "B"));
+                    assert_eq!(&now[moved], b, "ply row {i}, board {board}");
                     assert_eq!(
-                        without_pocket(halves[other]),
-                        without_pocket(&boards[other]),
+                        without_pocket(&now[1 - moved]),
+                        without_pocket(&before[1 - moved]),
                         "ply row {i}, the board that did not move"
                     );
-                    boards[other] = halves[other].to_owned();
                 }
                 _ => assert_eq!(a, b, "{emit}, ply row {i}"),
             }
