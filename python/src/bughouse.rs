@@ -13,7 +13,6 @@ use pocketfen::game::{Format, GameAt, Options, RowOptions, Visitor, game_rows, v
 use pocketfen::notation::fen::FenDialect;
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
-use pocketfen::notation::uci::UciMove;
 use pocketfen::stream::{GameSplitter, RawGame};
 use pocketfen::{Color, Fen, Move, Setup};
 
@@ -241,12 +240,9 @@ impl PyMatch {
         for ply in &made.plies {
             let board = ply.board.unwrap_or(BoardId::A);
             let pos = m.game.board(board);
-            let mv = UciMove::from_ascii(ply.uci.as_bytes())
-                .ok()
-                .and_then(|u| u.to_move(pos).ok())
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!("ply {}: {} is not legal", ply.ply, ply.uci))
-                })?;
+            let mv = ply.uci.to_move(pos).ok().ok_or_else(|| {
+                PyValueError::new_err(format!("ply {}: {} is not legal", ply.ply, ply.uci))
+            })?;
             m.push(board, mv, ply.clock);
         }
         Ok(m)

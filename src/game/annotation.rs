@@ -481,8 +481,32 @@ fn quick_time(value: &str) -> Option<Duration> {
 /// for any other comment, which [`read_annotations`] reads. When it gives a clock, that
 /// clock is all [`read_annotations`] finds there.
 pub(crate) fn lone_clock(comment: &str) -> Option<Duration> {
+    if let Some(secs) = lichess_clock(comment.as_bytes()) {
+        return Some(Duration::from_secs(secs));
+    }
     let command = comment.trim_ascii().strip_prefix("[%clk")?;
     quick_time(command.strip_suffix(']')?)
+}
+
+/// The seconds of a comment that is Lichess's clock to the byte: ` [%clk H:MM:SS] `,
+/// sixteen bytes whose digits sit in known places (what [`quick_time`] makes of them);
+/// `None` for anything else.
+#[inline]
+fn lichess_clock(comment: &[u8]) -> Option<u64> {
+    let b: &[u8; 16] = comment.try_into().ok()?;
+    if b[..7] != *b" [%clk " || b[8] != b':' || b[11] != b':' || b[14..] != *b"] " {
+        return None;
+    }
+    let digit = |i: usize| {
+        let d = b[i].wrapping_sub(b'0');
+        (d < 10).then_some(u64::from(d))
+    };
+    let (h, m, s) = (
+        digit(7)?,
+        digit(9)? * 10 + digit(10)?,
+        digit(12)? * 10 + digit(13)?,
+    );
+    Some((h * 60 + m) * 60 + s)
 }
 
 /// An evaluation value: the common ` 0.25` and ` #-3` read at once, anything else (a
@@ -800,6 +824,52 @@ mod tests {
             }
         }
         assert_eq!(lone, 3);
+    }
+
+    /// Lichess's clock read in place gives what the general reading gives, and nothing
+    /// where a byte of its shape is off.
+    #[test]
+    fn lichess_clocks_read_in_place_as_quick_time_reads_them() {
+        let mut read = 0;
+        for secs in (0..36_000).step_by(7).chain([35_999, 59, 60, 3599, 3600]) {
+            let text = format!(
+                " [%clk {}:{:02}:{:02}] ",
+                secs / 3600,
+                secs / 60 % 60,
+                secs % 60
+            );
+            assert_eq!(lichess_clock(text.as_bytes()), Some(secs), "{text:?}");
+            assert_eq!(lone_clock(&text), Some(Duration::from_secs(secs)));
+            // Any byte changed to one of a few others: the shape holds (and the clock
+            // is quick_time's) or it is not read in place.
+            for at in 0..text.len() {
+                for with in [b'0', b'9', b':', b' ', b'a', b']', b'/'] {
+                    let mut b = text.clone().into_bytes();
+                    b[at] = with;
+                    let changed = String::from_utf8(b).unwrap();
+                    // The general reading, as `lone_clock` reads any other comment.
+                    let general = changed
+                        .trim_ascii()
+                        .strip_prefix("[%clk")
+                        .and_then(|c| c.strip_suffix(']'))
+                        .and_then(quick_time);
+                    if let Some(s) = lichess_clock(changed.as_bytes()) {
+                        assert_eq!(Some(Duration::from_secs(s)), general, "{changed:?}");
+                        read += 1;
+                    }
+                    assert_eq!(lone_clock(&changed), general, "{changed:?}");
+                }
+            }
+        }
+        assert!(read > 10_000);
+        for other in [
+            "[%clk 0:03:00]",
+            " [%clk 0:03:00]  ",
+            " [%clk 00:03:00] ",
+            "",
+        ] {
+            assert_eq!(lichess_clock(other.as_bytes()), None, "{other:?}");
+        }
     }
 
     /// Short comments are searched a byte at a time, long ones by memchr: commands are

@@ -14,7 +14,8 @@
 //! assert_eq!(rows.game.black_elo, None);
 //! assert_eq!(rows.game.unfit, ["BlackElo"]);
 //! assert_eq!(rows.game.movetext, "1. e4 { [%clk 0:03:00] } d5 2. exd5 Qxd5 3. P@e4 *");
-//! assert_eq!(rows.plies[4].san.as_str(), "P@e4");
+//! assert_eq!(rows.plies[4].san_text().as_str(), "P@e4");
+//! assert_eq!(rows.plies[2].uci_text().as_str(), "e4d5");
 //! let pockets = rows.plies[4].pockets.unwrap();
 //! assert_eq!((pockets.white.count(), pockets.black.count()), (0, 1));
 //! assert_eq!(rows.plies[0].clock, Some(180.0));
@@ -31,7 +32,8 @@ use crate::board::Board;
 use crate::bughouse::{BoardId, Match};
 use crate::moves::Move;
 use crate::notation::fen::{BoardCache, FenDialect};
-use crate::notation::san::{DropStyle, San, Spell};
+use crate::notation::san::{DropStyle, San};
+use crate::notation::uci::UciMove;
 use crate::position::{EndReason, Outcome, Position};
 use crate::setup::{Fen, Pocket};
 use crate::stream::split::RawGame;
@@ -178,10 +180,12 @@ pub struct PlyRow {
     pub move_number: u32,
     /// Who moved.
     pub side: Color,
-    /// Canonical SAN (`P@e4` for pawn drops), with `+` or `#`.
-    pub san: ArrayString<16>,
-    /// UCI (`P@e4`).
-    pub uci: ArrayString<8>,
+    /// The move in canonical SAN, without its `+` or `#` (those are [`PlyRow::check`]
+    /// and [`PlyRow::mate`]); [`PlyRow::san_text`] spells it whole (`P@e4` for a pawn
+    /// drop).
+    pub san: San,
+    /// The move in UCI; [`PlyRow::uci_text`] spells it (`e2e4`, `P@e4`).
+    pub uci: UciMove,
     /// A drop.
     pub is_drop: bool,
     /// What moved or was dropped.
@@ -205,6 +209,28 @@ pub struct PlyRow {
     pub eval: Option<Eval>,
     /// Its NAGs: the move's own glyph first (`!` is 1, `?!` is 6), then its `$N`.
     pub nags: Vec<u8>,
+}
+
+impl PlyRow {
+    /// The canonical SAN as a table holds it: `Nxe5+`, `exd8=Q#`, `P@e4`, `O-O`.
+    pub fn san_text(&self) -> ArrayString<16> {
+        let mut text = ArrayString::new();
+        self.san.spell(&mut text, DropStyle::Letter);
+        if self.mate {
+            text.push('#');
+        } else if self.check {
+            text.push('+');
+        }
+        text
+    }
+
+    /// The UCI move: `e2e4`, `e7e8q`, `P@e4` (castling as the king's move, or onto the
+    /// rook in Chess960).
+    pub fn uci_text(&self) -> ArrayString<8> {
+        let mut text = ArrayString::new();
+        self.uci.push_to(&mut text);
+        text
+    }
 }
 
 /// The FENs after a game's plies (Lichess's dialect; a pair in bughouse), when asked
@@ -287,7 +313,7 @@ struct Rows<'t> {
     mainline: u32,
     bughouse_clocks: bool,
     /// The mainline move being played: its SAN (its suffix comes once it is played).
-    pending: Option<(San, Move, MoveAt)>,
+    pending: Option<(Move, MoveAt)>,
     last_was_drop: bool,
     /// A bughouse match as the plies play it, for their FEN pairs.
     pair: Option<Match>,
@@ -542,10 +568,6 @@ impl<'t> Visitor<'t> for Rows<'t> {
         if !self.asked.plies {
             return ControlFlow::Continue(());
         }
-        // As written when it needs no disambiguation (then it has none), else anew.
-        let san = written.san.canonical(before, m);
-        let mut uci = ArrayString::new();
-        m.to_uci(before.is_chess960()).push_to(&mut uci);
         let captured = match m {
             Move::Normal { capture, .. } => capture,
             Move::EnPassant { .. } => Some(Role::Pawn),
@@ -556,8 +578,11 @@ impl<'t> Visitor<'t> for Rows<'t> {
             board: at.board,
             move_number: before.fullmoves(),
             side: before.turn(),
-            san: ArrayString::new(),
-            uci,
+            // As written when it needs no disambiguation (then it has none), else anew.
+            // Neither it nor the UCI move is spelled here: a table spells a move once,
+            // when its dictionary first meets it.
+            san: written.san.canonical(before, m),
+            uci: m.to_uci(before.is_chess960()),
             is_drop: m.is_drop(),
             piece: m.role(),
             captured,
@@ -573,7 +598,7 @@ impl<'t> Visitor<'t> for Rows<'t> {
         if self.asked.fen {
             self.fens.open();
         }
-        self.pending = Some((san, m, at));
+        self.pending = Some((m, at));
         ControlFlow::Continue(())
     }
 
@@ -581,20 +606,11 @@ impl<'t> Visitor<'t> for Rows<'t> {
         if let Some(watch) = &mut self.opening {
             let _ = watch.played(after);
         }
-        let (Some((san, m, at)), Some(row)) = (self.pending.take(), self.plies.last_mut()) else {
+        let (Some((m, at)), Some(row)) = (self.pending.take(), self.plies.last_mut()) else {
             return ControlFlow::Continue(());
         };
         row.check = after.is_check();
         row.mate = row.check && after.is_checkmate();
-        // Spelled in the row's own room (a SAN is at most 9 characters: `exd8=Q+` is
-        // 7), not copied there from a string.
-        row.san.clear();
-        san.spell(&mut row.san, DropStyle::Letter);
-        if row.mate {
-            row.san.put('#');
-        } else if row.check {
-            row.san.put('+');
-        }
         if after.variant().has_drops() {
             row.pockets = Some(*after.pockets());
         }
@@ -812,8 +828,18 @@ mod tests {
         let mut pos = Position::start(Variant::Crazyhouse);
         let mut total = 0;
         for (i, (ply, fen)) in rows.plies.iter().zip(rows.fens.iter()).enumerate() {
-            let san: San = ply.san.trim_end_matches(['+', '#']).parse().unwrap();
-            pos.play_unchecked(san.to_move(&pos).unwrap());
+            let text = ply.san_text();
+            let san: San = text.trim_end_matches(['+', '#']).parse().unwrap();
+            assert_eq!(san, ply.san, "{text}");
+            let m = san.to_move(&pos).unwrap();
+            assert_eq!(ply.uci_text().as_str(), m.to_uci(false).to_string());
+            pos.play_unchecked(m);
+            let suffix = match (pos.is_checkmate(), pos.is_check()) {
+                (true, _) => "#",
+                (false, true) => "+",
+                _ => "",
+            };
+            assert_eq!(&text[text.trim_end_matches(['+', '#']).len()..], suffix);
             let expected = pos.to_setup().display(FenDialect::Lichess).to_string();
             assert_eq!(fen, expected, "ply {}", ply.ply);
             assert_eq!(rows.fens.get(i), Some(expected.as_str()));

@@ -367,8 +367,8 @@ impl Rows for PliesBuilder {
             self.board.append_option(p.board.map(board));
             self.move_number.append_value(p.move_number as i32);
             self.side.append_value(color(p.side));
-            self.san.append_value(p.san);
-            self.uci.append_value(p.uci);
+            self.san.append_value(p.san_text());
+            self.uci.append_value(p.uci_text());
             self.is_drop.append_value(p.is_drop);
             self.piece.append_value(role(p.piece));
             self.captured.append_option(p.captured.map(role));

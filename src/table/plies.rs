@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::mpsc::SyncSender;
 use std::thread::JoinHandle;
 
+use arrayvec::ArrayString;
 use bytes::Bytes;
 use parquet::column::writer::ColumnCloseResult;
 use parquet::schema::types::{SchemaDescPtr, SchemaDescriptor};
@@ -25,6 +26,8 @@ use super::schema::plies_schema;
 use super::write::{Codec, WriteOptions};
 use crate::bughouse::BoardId;
 use crate::game::{Eval, Fens, PlyRow, pocket_letters};
+use crate::notation::san::San;
+use crate::notation::uci::UciMove;
 use crate::run::record::ExportedRecord;
 use crate::types::{Color, Role};
 
@@ -95,17 +98,48 @@ fn letter(r: Role) -> &'static str {
     }
 }
 
-/// The key of a short string (a SAN, a UCI move): its bytes, when there are at most
-/// seven (the top byte then is zero), else a number of its own from `long`.
+/// A move's SAN key: the canonical [`San`] and its suffix packed in 26 bits, one
+/// number per spelling (the spelling is written only when the dictionary first meets
+/// the key).
 #[inline(always)]
-fn string_key(s: &str, long: &mut HashMap<String, u64>) -> u64 {
-    let b = s.as_bytes();
-    if b.len() <= 7 {
-        // Byte by byte: a copy of a length not known here would be a call to memcpy.
-        return b.iter().rev().fold(0, |k, &c| k << 8 | u64::from(c));
+fn san_key(p: &PlyRow) -> u64 {
+    let suffix = if p.mate { 2 } else { u64::from(p.check) };
+    let role = |r: Role| r as u64;
+    let kind = match p.san {
+        San::Normal {
+            role: r,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            role(r)
+                | file.map_or(8, |f| f as u64) << 3
+                | rank.map_or(8, |r| r as u64) << 7
+                | u64::from(capture) << 11
+                | (to.index() as u64) << 12
+                | promotion.map_or(7, role) << 18
+        }
+        San::Castle(side) => 1 << 21 | side as u64,
+        San::Put { role: r, to } => 2 << 21 | role(r) | (to.index() as u64) << 3,
+        San::Null => 3 << 21,
+    };
+    kind | suffix << 24
+}
+
+/// A UCI move's key: its squares and role packed in 16 bits.
+#[inline(always)]
+fn uci_key(u: UciMove) -> u64 {
+    match u {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => (from.index() | to.index() << 6) as u64 | promotion.map_or(7, |r| r as u64) << 12,
+        UciMove::Put { role, to } => 1 << 15 | to.index() as u64 | (role as u64) << 6,
+        UciMove::Null => 1 << 16,
     }
-    let next = long.len() as u64 | (0xff << 56);
-    *long.entry(s.to_owned()).or_insert(next)
 }
 
 /// A row group of the plies table being filled: its columns' pages and dictionaries,
@@ -119,11 +153,9 @@ struct Group {
     fen: bool,
     page_rows: usize,
     rows: usize,
-    /// Dictionary keys of the row group's strings met once a game (files, Sites), and
-    /// of the long SANs and UCIs.
+    /// Dictionary keys of the row group's strings met once a game (files, Sites).
     files: HashMap<String, u64>,
     sites: HashMap<String, u64>,
-    long: HashMap<String, u64>,
     /// A pocket's letters being written.
     letters: String,
 }
@@ -162,7 +194,6 @@ impl Group {
             rows: 0,
             files: HashMap::new(),
             sites: HashMap::new(),
-            long: HashMap::new(),
             letters: String::with_capacity(32),
         })
     }
@@ -212,17 +243,14 @@ impl Group {
         }));
         c[MOVE_NUMBER].extend_i32(plies.iter().map(|p| Some(p.move_number as i32)));
         c[SIDE].extend_str(plies.iter().map(|p| Some((p.side as u64, p.side.name()))));
-        let long = &mut self.long;
-        c[SAN].extend(
-            plies.iter().map(|p| Some(p.san.as_str())),
-            |s| string_key(s, long),
-            |s, d, _| byte_array(d, s.as_bytes()),
-        );
-        c[UCI].extend(
-            plies.iter().map(|p| Some(p.uci.as_str())),
-            |s| string_key(s, long),
-            |s, d, _| byte_array(d, s.as_bytes()),
-        );
+        c[SAN].extend(plies.iter().map(Some), san_key, |p, d, _| {
+            byte_array(d, p.san_text().as_bytes())
+        });
+        c[UCI].extend(plies.iter().map(|p| Some(p.uci)), uci_key, |u, d, _| {
+            let mut text = ArrayString::<8>::new();
+            u.push_to(&mut text);
+            byte_array(d, text.as_bytes());
+        });
         c[IS_DROP].extend_bools(plies.iter().map(|p| p.is_drop));
         c[PIECE].extend_str(
             plies
