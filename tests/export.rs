@@ -1120,6 +1120,25 @@ fn the_tables_are_the_same_files_for_any_number_of_jobs() {
         assert!(*games == files[0].0, "the games table differs ({i})");
         assert!(*plies == files[0].1, "the plies table differs ({i})");
     }
+    // Written alone (its games' rows then hold only their Sites), the plies table is
+    // the same file.
+    let alone = dir.join("alone.parquet");
+    let mut args = vec![
+        "export",
+        "-q",
+        "-j",
+        "1",
+        "--plies",
+        alone.to_str().unwrap(),
+    ];
+    let inputs = inputs();
+    args.extend(inputs.iter().map(String::as_str));
+    let (_, err, code) = run_out(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        fs::read(&alone).unwrap() == files[0].1,
+        "the plies table alone differs"
+    );
 }
 
 fn rows_of_bytes(file: &[u8]) -> usize {

@@ -103,6 +103,7 @@ pub(crate) fn _table(
         plies,
         fen,
         openings,
+        site_only: plies,
     };
     let run = run::start(
         sources,
@@ -207,6 +208,7 @@ pub(crate) fn export<'py>(
         plies: targets.plies(),
         fen,
         openings,
+        site_only: !targets.games(),
     };
     let run = run::start(
         sources,

@@ -49,6 +49,7 @@ pub fn export(args: &ExportArgs) -> Result<bool> {
         plies: args.plies.is_some(),
         fen: args.fen,
         openings: args.openings,
+        site_only: !targets.games(),
     };
     let run = archive.run(
         options(&args.input, args.strict, false),

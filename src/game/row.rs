@@ -52,6 +52,10 @@ pub struct RowOptions {
     /// The game's opening named from its moves, as Lichess names it (the row's
     /// `named_opening`): 14 % more CPU for `validate` (docs/PERFORMANCE.md).
     pub openings: bool,
+    /// The game's row holds only its Site among its tags, and neither its movetext nor
+    /// its start FEN: what a plies table alone needs (its games' key), besides what the
+    /// replay found, without the reading and copying a games table's columns take.
+    pub site_only: bool,
 }
 
 /// How a game ended on the board, as the replay found it.
@@ -467,6 +471,12 @@ pub fn pocket_letters(out: &mut String, pocket: &Pocket, color: Color) {
 
 impl<'t> Visitor<'t> for Rows<'t> {
     fn tag(&mut self, name: &'t str, value: &'t str) -> ControlFlow<()> {
+        if self.asked.site_only {
+            if name == "Site" {
+                self.row.site = Some(unescape(value).into_owned());
+            }
+            return ControlFlow::Continue(());
+        }
         // The movetext starts after the `]` that closes the last value (found once, at
         // the end).
         let end = self.offset_of(value) + value.len();
@@ -481,19 +491,20 @@ impl<'t> Visitor<'t> for Rows<'t> {
         if let Some(watch) = &mut self.opening {
             let _ = watch.start(boards);
         }
-        self.row.fen = Some(match boards {
-            Boards::One(pos) => match standard_start_fen(pos) {
+        let written = !self.asked.site_only;
+        self.row.fen = match boards {
+            Boards::One(pos) => written.then(|| match standard_start_fen(pos) {
                 Some(fen) => fen.to_owned(),
                 None => pos.to_setup().display(FenDialect::Lichess).to_string(),
-            },
+            }),
             Boards::Two(m) => {
                 self.bughouse_clocks = true;
                 if self.asked.plies && self.asked.fen {
                     self.pair = Some(m.clone());
                 }
-                pair_fen(m)
+                written.then(|| pair_fen(m))
             }
-        });
+        };
         // The games table needs the end too: the walk goes on, whatever is asked.
         ControlFlow::Continue(())
     }
@@ -714,13 +725,15 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
             .then(|| super::opening::OpeningWatch::new(None, false)),
     };
     let report = visit_text(game.number, game.line, &text, opts, &mut rows);
-    let last_value = rows.header_end.min(text.len());
-    let start = match memchr::memchr(b']', &text.as_bytes()[last_value..]) {
-        Some(n) if rows.header_end > 0 => last_value + n + 1,
-        _ => last_value,
-    };
     let mut row = rows.row;
-    row.movetext = text[start..].trim().to_owned();
+    if !asked.site_only {
+        let last_value = rows.header_end.min(text.len());
+        let start = match memchr::memchr(b']', &text.as_bytes()[last_value..]) {
+            Some(n) if rows.header_end > 0 => last_value + n + 1,
+            _ => last_value,
+        };
+        row.movetext = text[start..].trim().to_owned();
+    }
     row.named_opening = rows.opening.as_ref().and_then(|w| w.opening());
     // The room left over is given back (in place): rows wait in the run's queues.
     let mut plies = rows.plies;
@@ -819,6 +832,7 @@ mod tests {
             plies: true,
             fen: true,
             openings: false,
+            site_only: false,
         };
         let rows = game_rows(&game, &Options::default(), asked);
         assert_eq!(rows.plies.len(), 14);
@@ -858,5 +872,48 @@ mod tests {
         );
         assert!(rows.fens.is_empty() && rows.fens.text_len() == 0);
         assert_eq!(rows.plies.len(), 14);
+    }
+
+    /// A row of the Site alone has the plies, the FENs and the verdict of the whole
+    /// row, and none of the other tags, the movetext or the start FEN.
+    #[test]
+    fn a_site_only_row_has_the_same_plies() {
+        let pgn = "[Event \"Rated\"]\n[Site \"https://lichess.org/abc\"]\n[WhiteElo \"?\"]\n\
+                   [Variant \"Crazyhouse\"]\n\n1. e4 { [%clk 0:03:00] } d5 2. exd5 Qxd5 \
+                   3. Nc3 Qa5 4. P@d4 e5 5. Ke3 *\n";
+        let game = RawGame::new(pgn.as_bytes().to_vec());
+        let asked = RowOptions {
+            plies: true,
+            fen: true,
+            ..RowOptions::default()
+        };
+        let whole = game_rows(&game, &Options::default(), asked);
+        let bare = game_rows(
+            &game,
+            &Options::default(),
+            RowOptions {
+                site_only: true,
+                ..asked
+            },
+        );
+        assert_eq!(bare.plies, whole.plies);
+        assert_eq!(bare.fens, whole.fens);
+        assert_eq!(bare.report, whole.report);
+        assert_eq!(bare.plies.len(), 8);
+        assert_eq!(bare.plies[0].clock, Some(180.0));
+        assert!(!whole.game.valid && whole.game.problems == 1);
+        let (b, w) = (&bare.game, &whole.game);
+        assert_eq!(b.site.as_deref(), Some("https://lichess.org/abc"));
+        assert_eq!(b.site, w.site);
+        assert_eq!(
+            (b.valid, b.problems, b.plies),
+            (w.valid, w.problems, w.plies)
+        );
+        assert_eq!(b.first_problem, w.first_problem);
+        assert_eq!(w.event.as_deref(), Some("Rated"));
+        assert_eq!(w.unfit, ["WhiteElo"]);
+        assert!(w.fen.is_some() && !w.movetext.is_empty());
+        assert_eq!((&b.event, &b.fen, b.movetext.as_str()), (&None, &None, ""));
+        assert!(b.unfit.is_empty());
     }
 }

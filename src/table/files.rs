@@ -198,6 +198,11 @@ impl ExportTargets {
         self.plies.is_some()
     }
 
+    /// A games table is written (to a file or by partition).
+    pub fn games(&self) -> bool {
+        self.games.is_some() || self.games_dir.is_some()
+    }
+
     /// The encoders of a run with `workers` threads: none for one (its CPU time stays
     /// one thread's), else half as many as the workers, at most eight (each holds a row
     /// group's compressed pages, tens of MB).
