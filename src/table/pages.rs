@@ -276,6 +276,64 @@ impl std::fmt::Debug for Column {
     }
 }
 
+/// The parts of a column that a page's values fill: its dictionary indices and
+/// definition levels, its null count and its number of levels.
+struct PageFill<'c> {
+    indices: &'c mut Vec<u32>,
+    defs: &'c mut Vec<u32>,
+    nulls: &'c mut u64,
+    nullable: bool,
+    page_levels: &'c mut usize,
+}
+
+impl PageFill<'_> {
+    /// A value per row, or a null (`None`), each value's dictionary index given by
+    /// `index_of`.
+    #[inline(always)]
+    fn fill<T>(
+        self,
+        items: impl ExactSizeIterator<Item = Option<T>>,
+        mut index_of: impl FnMut(T) -> u32,
+    ) {
+        // The indices and levels are written into room made first, through locals: a
+        // push would test the room and store the length at every value.
+        let PageFill {
+            indices,
+            defs,
+            nulls,
+            nullable,
+            page_levels,
+        } = self;
+        let n = items.len();
+        let (mut at, mut level) = (indices.len(), defs.len());
+        indices.resize(at + n, 0);
+        if nullable {
+            defs.resize(level + n, 1);
+        }
+        *page_levels += n;
+        for item in items {
+            match item {
+                Some(v) => {
+                    indices[at] = index_of(v);
+                    at += 1;
+                    // Its level is the 1 that the room was made with.
+                    level += usize::from(nullable);
+                }
+                None => {
+                    // (A column that may not be null has no levels.)
+                    if let Some(slot) = defs.get_mut(level) {
+                        *slot = 0;
+                        level += 1;
+                    }
+                    *nulls += 1;
+                }
+            }
+        }
+        indices.truncate(at);
+        defs.truncate(level);
+    }
+}
+
 impl Column {
     pub(super) fn new(descr: ColumnDescPtr, values: Values, stats: Stats) -> Column {
         Column {
@@ -345,9 +403,6 @@ impl Column {
         mut key: impl FnMut(T) -> u64,
         mut value: impl FnMut(T, &mut Vec<u8>, &mut Range),
     ) {
-        // The indices and levels are written into room made first, through locals: a
-        // push would test the room and store the length at every value.
-        let n = items.len();
         let Column {
             keys,
             entries,
@@ -360,37 +415,48 @@ impl Column {
             page_levels,
             ..
         } = self;
-        let (mut at, mut level) = (indices.len(), defs.len());
-        indices.resize(at + n, 0);
-        if *nullable {
-            defs.resize(level + n, 1);
-        }
-        *page_levels += n;
-        for item in items {
-            match item {
-                Some(v) => {
-                    let index = keys.get_or(key(v), *entries);
-                    if index == *entries {
-                        value(v, dictionary, range);
-                        *entries += 1;
-                    }
-                    indices[at] = index;
-                    at += 1;
-                    // Its level is the 1 that the room was made with.
-                    level += usize::from(*nullable);
-                }
-                None => {
-                    // (A column that may not be null has no levels.)
-                    if let Some(slot) = defs.get_mut(level) {
-                        *slot = 0;
-                        level += 1;
-                    }
-                    *nulls += 1;
-                }
+        let page = PageFill {
+            indices,
+            defs,
+            nulls,
+            nullable: *nullable,
+            page_levels,
+        };
+        page.fill(items, |v| {
+            let index = keys.get_or(key(v), *entries);
+            if index == *entries {
+                value(v, dictionary, range);
+                *entries += 1;
             }
+            index
+        });
+    }
+
+    /// Fills the row group's dictionary with `values` (plain byte arrays) before any
+    /// row: for a column whose few values are known beforehand (a side, a board, a
+    /// role), each value's index is then its place in `values`, pushed by
+    /// [`Column::extend_fixed`] without a lookup.
+    pub(super) fn fix_dictionary(&mut self, values: &[&str]) {
+        assert_eq!(self.entries, 0, "a dictionary is fixed before any value");
+        for v in values {
+            byte_array(&mut self.dictionary, v.as_bytes());
         }
-        indices.truncate(at);
-        defs.truncate(level);
+        self.entries = values.len() as u32;
+    }
+
+    /// Indices into the dictionary fixed by [`Column::fix_dictionary`], or nulls, a row
+    /// each.
+    #[inline(always)]
+    pub(super) fn extend_fixed(&mut self, items: impl ExactSizeIterator<Item = Option<u32>>) {
+        debug_assert!(self.entries > 0, "the dictionary is fixed");
+        let page = PageFill {
+            indices: &mut self.indices,
+            defs: &mut self.defs,
+            nulls: &mut self.nulls,
+            nullable: self.nullable,
+            page_levels: &mut self.page_levels,
+        };
+        page.fill(items, |index| index);
     }
 
     /// Int32s, or nulls, a row each (through the dictionary).
@@ -413,19 +479,6 @@ impl Column {
             d.extend_from_slice(&v.to_le_bytes());
             range.double(v);
         });
-    }
-
-    /// Strings, or nulls, a row each, each with its key (through the dictionary).
-    #[inline(always)]
-    pub(super) fn extend_str<'s>(
-        &mut self,
-        items: impl ExactSizeIterator<Item = Option<(u64, &'s str)>>,
-    ) {
-        self.extend(
-            items,
-            |(k, _)| k,
-            |(_, s), d, _| byte_array(d, s.as_bytes()),
-        );
     }
 
     /// Booleans, a row each (a column of [`Values::Booleans`]).

@@ -24,7 +24,6 @@ use parquet::file::writer::SerializedFileWriter;
 use super::pages::{Column, Compressor, Stats, Values, byte_array};
 use super::schema::plies_schema;
 use super::write::{Codec, WriteOptions};
-use crate::bughouse::BoardId;
 use crate::game::{Eval, Fens, PlyRow, pocket_letters};
 use crate::notation::san::San;
 use crate::notation::uci::UciMove;
@@ -174,7 +173,7 @@ impl Group {
         // rows than a default page's twice (`batch_rows` is the caller's) grow as they
         // fill beyond that.
         let room = page_size.min(1 << 17);
-        let columns: Vec<Column> = schema
+        let mut columns: Vec<Column> = schema
             .columns()
             .iter()
             .zip(LAYOUT)
@@ -184,6 +183,17 @@ impl Group {
                 column
             })
             .collect();
+        // The columns of a few values known beforehand: a value's index is its number.
+        let roles = Role::ALL.map(letter);
+        for (column, values) in [
+            (BOARD, &["A", "B"][..]),
+            (SIDE, &Color::ALL.map(Color::name)[..]),
+            (PIECE, &roles[..]),
+            (CAPTURED, &roles[..]),
+            (PROMOTION, &roles[..]),
+        ] {
+            columns[column].fix_dictionary(values);
+        }
         Ok(Group {
             columns,
             codec: options.codec,
@@ -235,14 +245,9 @@ impl Group {
     fn plies(&mut self, plies: &[PlyRow], fens: &Fens) {
         let c = &mut self.columns;
         c[PLY].extend_i32(plies.iter().map(|p| Some(p.ply as i32)));
-        c[BOARD].extend_str(plies.iter().map(|p| {
-            p.board.map(|b| match b {
-                BoardId::A => (0, "A"),
-                BoardId::B => (1, "B"),
-            })
-        }));
+        c[BOARD].extend_fixed(plies.iter().map(|p| p.board.map(|b| b as u32)));
         c[MOVE_NUMBER].extend_i32(plies.iter().map(|p| Some(p.move_number as i32)));
-        c[SIDE].extend_str(plies.iter().map(|p| Some((p.side as u64, p.side.name()))));
+        c[SIDE].extend_fixed(plies.iter().map(|p| Some(p.side as u32)));
         c[SAN].extend(plies.iter().map(Some), san_key, |p, d, _| {
             byte_array(d, p.san_text().as_bytes())
         });
@@ -252,21 +257,9 @@ impl Group {
             byte_array(d, text.as_bytes());
         });
         c[IS_DROP].extend_bools(plies.iter().map(|p| p.is_drop));
-        c[PIECE].extend_str(
-            plies
-                .iter()
-                .map(|p| Some((p.piece as u64, letter(p.piece)))),
-        );
-        c[CAPTURED].extend_str(
-            plies
-                .iter()
-                .map(|p| p.captured.map(|r| (r as u64, letter(r)))),
-        );
-        c[PROMOTION].extend_str(
-            plies
-                .iter()
-                .map(|p| p.promotion.map(|r| (r as u64, letter(r)))),
-        );
+        c[PIECE].extend_fixed(plies.iter().map(|p| Some(p.piece as u32)));
+        c[CAPTURED].extend_fixed(plies.iter().map(|p| p.captured.map(|r| r as u32)));
+        c[PROMOTION].extend_fixed(plies.iter().map(|p| p.promotion.map(|r| r as u32)));
         c[CHECK].extend_bools(plies.iter().map(|p| p.check));
         c[MATE].extend_bools(plies.iter().map(|p| p.mate));
         for (color, column) in [(Color::White, WHITE_POCKET), (Color::Black, BLACK_POCKET)] {
