@@ -632,6 +632,82 @@ mod tests {
     use crate::game::{Options, RowOptions, game_rows};
     use crate::stream::GameSplitter;
 
+    /// A SAN's key and a UCI move's key each stand for one spelling: two moves share a
+    /// key exactly when they are spelled alike. Over a sample's plies and every legal
+    /// move of positions with drops, promotions (under- and capturing), castling, and
+    /// pieces that need their file, their rank or both, each with `+` and `#`.
+    #[test]
+    fn a_move_key_is_one_spelling() {
+        use crate::position::Position;
+        use crate::variant::{Rules, Variant};
+        let mut rows: Vec<PlyRow> = sample_records(false)
+            .into_iter()
+            .flat_map(|r| r.plies)
+            .collect();
+        let template = rows[0].clone();
+        for (fen, variant) in [
+            (
+                "r3k2r/pPpp1ppp/8/8/8/8/PpPP1PPP/R3K2R/QNp w KQkq - 0 1",
+                Variant::Crazyhouse,
+            ),
+            (
+                "r3k2r/pPpp1ppp/8/8/8/8/PpPP1PPP/R3K2R/QNp b KQkq - 0 1",
+                Variant::Crazyhouse,
+            ),
+            ("Q3Q3/8/7k/8/Q3Q3/8/8/6NK w - - 0 1", Variant::Chess),
+            ("3k4/8/1N3N2/8/1N3N2/8/R6R/7K w - - 0 1", Variant::Chess),
+        ] {
+            let setup: crate::setup::Setup = fen.parse().unwrap();
+            let pos = Position::from_setup(&setup, Rules::new(variant)).unwrap();
+            for m in pos.legal_moves() {
+                for chess960 in [false, true] {
+                    for (check, mate) in [(false, false), (true, false), (true, true)] {
+                        rows.push(PlyRow {
+                            san: San::from_move(&pos, m),
+                            uci: m.to_uci(chess960),
+                            check,
+                            mate,
+                            ..template.clone()
+                        });
+                    }
+                }
+            }
+        }
+        rows.push(PlyRow {
+            san: San::Null,
+            uci: UciMove::Null,
+            ..template
+        });
+        let (mut san_keys, mut san_texts) = (HashMap::new(), HashMap::new());
+        let (mut uci_keys, mut uci_texts) = (HashMap::new(), HashMap::new());
+        for p in &rows {
+            let (key, text) = (san_key(p), p.san_text());
+            assert_eq!(
+                *san_keys.entry(key).or_insert(text),
+                text,
+                "SAN key {key:#x}"
+            );
+            assert_eq!(*san_texts.entry(text).or_insert(key), key, "SAN {text}");
+            let (key, text) = (uci_key(p.uci), p.uci_text());
+            assert_eq!(
+                *uci_keys.entry(key).or_insert(text),
+                text,
+                "UCI key {key:#x}"
+            );
+            assert_eq!(*uci_texts.entry(text).or_insert(key), key, "UCI {text}");
+        }
+        for text in [
+            "Qa8c6", "Qa8c6+", "Qa8c6#", "Qab5", "Q8a6", "Nbd7", "Nb6d5", "Rad2", "bxa8=N",
+            "O-O-O", "P@e4",
+        ] {
+            assert!(san_texts.contains_key(text), "{text}");
+        }
+        for text in ["e1g1", "e1h1", "e8h8", "b7a8n", "P@e4", "N@h1", "0000"] {
+            assert!(uci_texts.contains_key(text), "{text}");
+        }
+        assert!(san_keys.len() > 1000 && uci_keys.len() > 500);
+    }
+
     /// The records of a sample's 100 crazyhouse games, with their FENs when `fen`.
     fn sample_records(fen: bool) -> Vec<ExportedRecord> {
         let path = format!(
