@@ -300,16 +300,18 @@ fn tag_values_fill_lichess_columns_or_are_counted() {
     assert_eq!(games[1]["UTCDate"], Value::Null);
     assert_eq!(games[1]["WhiteElo"], Value::Null);
     assert_eq!(games[1]["variant"], json!("chess"));
-    // A move's glyph is its first NAG; a mate evaluation is `eval_mate`.
+    // A move's glyph is its first NAG; a mate evaluation is `eval_mate`. Without a games
+    // table, no tag's column is written: none is said not to fit.
     let plies = dir.join("p.parquet");
     let (_, err, code) = run_out(&[
         "export",
-        "-q",
         "--plies",
         plies.to_str().unwrap(),
         pgn.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("2 games exported, 6 plies"), "{err}");
+    assert!(!err.contains("did not fit"), "{err}");
     let plies = rows(&plies);
     assert_eq!(plies.len(), 6);
     assert_eq!(plies[5]["nags"], json!([5, 14, 32]));

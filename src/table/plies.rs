@@ -127,7 +127,7 @@ fn san_key(p: &PlyRow) -> u64 {
     kind | suffix << 24
 }
 
-/// A UCI move's key: its squares and role packed in 16 bits.
+/// A UCI move's key: its squares and role packed in 17 bits.
 #[inline(always)]
 fn uci_key(u: UciMove) -> u64 {
     match u {
