@@ -240,7 +240,7 @@ impl PyMatch {
         for ply in &made.plies {
             let board = ply.board.unwrap_or(BoardId::A);
             let pos = m.game.board(board);
-            let mv = ply.uci.to_move(pos).ok().ok_or_else(|| {
+            let mv = ply.uci.to_move(pos).map_err(|_| {
                 PyValueError::new_err(format!("ply {}: {} is not legal", ply.ply, ply.uci))
             })?;
             m.push(board, mv, ply.clock);

@@ -426,7 +426,7 @@ impl<'t> Visitor<'t> for Rows<'t> {
     fn tag(&mut self, name: &'t str, value: &'t str) -> ControlFlow<()> {
         if self.asked.site_only {
             if name == "Site" {
-                self.row.site = Some(unescape(value).into_owned());
+                self.set_tag(name, value);
             }
             return ControlFlow::Continue(());
         }

@@ -21,14 +21,16 @@ fn color(c: Color) -> &'static str {
     c.name()
 }
 
-fn board(b: BoardId) -> &'static str {
+/// A board's name, as the tables write it.
+pub(super) fn board_name(b: BoardId) -> &'static str {
     match b {
         BoardId::A => "A",
         BoardId::B => "B",
     }
 }
 
-fn role(r: Role) -> &'static str {
+/// A role's letter, as the tables write it.
+pub(super) fn role_letter(r: Role) -> &'static str {
     match r {
         Role::Pawn => "P",
         Role::Knight => "N",
@@ -164,7 +166,7 @@ impl Rows for GamesBuilder {
         self.fen.append_option(r.fen.as_deref());
         self.plies.append_value(r.plies as i32);
         self.ending.append_option(r.end.map(|e| e.name()));
-        self.ending_board.append_option(r.end_board.map(board));
+        self.ending_board.append_option(r.end_board.map(board_name));
         self.winner.append_option(r.winner.map(color));
         self.valid.append_value(r.valid);
         self.problems.append_value(r.problems as i32);
@@ -364,15 +366,15 @@ impl Rows for PliesBuilder {
             self.game.append_value(record.game as i64);
             self.site.append_option(site);
             self.ply.append_value(p.ply as i32);
-            self.board.append_option(p.board.map(board));
+            self.board.append_option(p.board.map(board_name));
             self.move_number.append_value(p.move_number as i32);
             self.side.append_value(color(p.side));
             self.san.append_value(p.san_text());
             self.uci.append_value(p.uci_text());
             self.is_drop.append_value(p.is_drop);
-            self.piece.append_value(role(p.piece));
-            self.captured.append_option(p.captured.map(role));
-            self.promotion.append_option(p.promotion.map(role));
+            self.piece.append_value(role_letter(p.piece));
+            self.captured.append_option(p.captured.map(role_letter));
+            self.promotion.append_option(p.promotion.map(role_letter));
             self.check.append_value(p.check);
             self.mate.append_value(p.mate);
             match &p.pockets {

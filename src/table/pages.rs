@@ -403,25 +403,7 @@ impl Column {
         mut key: impl FnMut(T) -> u64,
         mut value: impl FnMut(T, &mut Vec<u8>, &mut Range),
     ) {
-        let Column {
-            keys,
-            entries,
-            dictionary,
-            range,
-            indices,
-            defs,
-            nulls,
-            nullable,
-            page_levels,
-            ..
-        } = self;
-        let page = PageFill {
-            indices,
-            defs,
-            nulls,
-            nullable: *nullable,
-            page_levels,
-        };
+        let (page, keys, entries, dictionary, range) = self.parts();
         page.fill(items, |v| {
             let index = keys.get_or(key(v), *entries);
             if index == *entries {
@@ -449,14 +431,32 @@ impl Column {
     #[inline(always)]
     pub(super) fn extend_fixed(&mut self, items: impl ExactSizeIterator<Item = Option<u32>>) {
         debug_assert!(self.entries > 0, "the dictionary is fixed");
+        self.parts().0.fill(items, |index| index);
+    }
+
+    /// The page's parts that values fill, beside the dictionary's.
+    #[inline(always)]
+    fn parts(&mut self) -> (PageFill<'_>, &mut Keys, &mut u32, &mut Vec<u8>, &mut Range) {
+        let Column {
+            keys,
+            entries,
+            dictionary,
+            range,
+            indices,
+            defs,
+            nulls,
+            nullable,
+            page_levels,
+            ..
+        } = self;
         let page = PageFill {
-            indices: &mut self.indices,
-            defs: &mut self.defs,
-            nulls: &mut self.nulls,
-            nullable: self.nullable,
-            page_levels: &mut self.page_levels,
+            indices,
+            defs,
+            nulls,
+            nullable: *nullable,
+            page_levels,
         };
-        page.fill(items, |index| index);
+        (page, keys, entries, dictionary, range)
     }
 
     /// Int32s, or nulls, a row each (through the dictionary).

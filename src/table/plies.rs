@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::sync::mpsc::SyncSender;
 use std::thread::JoinHandle;
 
-use arrayvec::ArrayString;
 use bytes::Bytes;
 use parquet::column::writer::ColumnCloseResult;
 use parquet::schema::types::{SchemaDescPtr, SchemaDescriptor};
@@ -21,9 +20,11 @@ use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 
+use super::build::{board_name, role_letter};
 use super::pages::{Column, Compressor, Stats, Values, byte_array};
 use super::schema::plies_schema;
 use super::write::{Codec, WriteOptions};
+use crate::bughouse::BoardId;
 use crate::game::{Eval, Fens, PlyRow, pocket_letters};
 use crate::notation::san::San;
 use crate::notation::uci::UciMove;
@@ -84,18 +85,6 @@ const LAYOUT: [(Values, Stats); 23] = [
 
 /// A row group ends at this many bytes held, whatever its rows.
 const GROUP_BYTES: usize = 128 << 20;
-
-/// A role's letter.
-fn letter(r: Role) -> &'static str {
-    match r {
-        Role::Pawn => "P",
-        Role::Knight => "N",
-        Role::Bishop => "B",
-        Role::Rook => "R",
-        Role::Queen => "Q",
-        Role::King => "K",
-    }
-}
 
 /// A move's SAN key: the canonical [`San`] and its suffix packed in 26 bits, one
 /// number per spelling (the spelling is written only when the dictionary first meets
@@ -184,9 +173,9 @@ impl Group {
             })
             .collect();
         // The columns of a few values known beforehand: a value's index is its number.
-        let roles = Role::ALL.map(letter);
+        let roles = Role::ALL.map(role_letter);
         for (column, values) in [
-            (BOARD, &["A", "B"][..]),
+            (BOARD, &[BoardId::A, BoardId::B].map(board_name)[..]),
             (SIDE, &Color::ALL.map(Color::name)[..]),
             (PIECE, &roles[..]),
             (CAPTURED, &roles[..]),
@@ -251,11 +240,11 @@ impl Group {
         c[SAN].extend(plies.iter().map(Some), san_key, |p, d, _| {
             byte_array(d, p.san_text().as_bytes())
         });
-        c[UCI].extend(plies.iter().map(|p| Some(p.uci)), uci_key, |u, d, _| {
-            let mut text = ArrayString::<8>::new();
-            u.push_to(&mut text);
-            byte_array(d, text.as_bytes());
-        });
+        c[UCI].extend(
+            plies.iter().map(Some),
+            |p| uci_key(p.uci),
+            |p, d, _| byte_array(d, p.uci_text().as_bytes()),
+        );
         c[IS_DROP].extend_bools(plies.iter().map(|p| p.is_drop));
         c[PIECE].extend_fixed(plies.iter().map(|p| Some(p.piece as u32)));
         c[CAPTURED].extend_fixed(plies.iter().map(|p| p.captured.map(|r| r as u32)));
