@@ -193,9 +193,11 @@ pub fn run_out(args: &[&str]) -> (Vec<u8>, String, Option<i32>) {
     )
 }
 
-/// A temporary folder of this test process, kept as it is when it exists.
+/// A temporary folder of this test process, made empty (an earlier process of the same
+/// id may have left one: a FIFO there would make `mkfifo` fail) and kept after the test.
 pub fn scratch_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("pocketfen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
