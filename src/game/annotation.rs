@@ -509,6 +509,22 @@ fn lichess_clock(comment: &[u8]) -> Option<u64> {
     Some((h * 60 + m) * 60 + s)
 }
 
+/// The evaluation and clock of a comment that is Lichess's analysed move to the byte,
+/// ` [%eval V] [%clk H:MM:SS] ` (V as [`quick_eval`] takes it, the clock as
+/// [`lichess_clock`] reads it), without the general walk over its commands; `None` for
+/// any other comment, which [`read_annotations`] reads. When it gives them, they are
+/// all that [`read_annotations`] finds there.
+pub(crate) fn lichess_eval_clock(comment: &str) -> Option<(Eval, Duration)> {
+    let cut = comment.len().checked_sub(16)?;
+    let secs = lichess_clock(comment.as_bytes().get(cut..)?)?;
+    let value = comment
+        .get(..cut)?
+        .strip_prefix(" [%eval")?
+        .strip_suffix(']')?;
+    let (eval, _) = quick_eval(value)?;
+    Some((eval, Duration::from_secs(secs)))
+}
+
 /// An evaluation value: the common ` 0.25` and ` #-3` read at once, anything else (a
 /// depth, blanks, a malformed one) by the grammar.
 fn read_eval(value: &str) -> Option<(Eval, Option<u32>)> {
@@ -535,11 +551,21 @@ fn quick_eval(value: &str) -> Option<(Eval, Option<u32>)> {
     if mate {
         return Some((Eval::Mate(number.parse().ok()?), None));
     }
-    let pawns: f64 = number.parse().ok()?;
-    Some((
-        Eval::Centipawns((pawns * 100.0).round().clamp(-1e9, 1e9) as i32),
-        None,
-    ))
+    // Up to two decimals (Lichess writes two) the centipawns are the digits themselves,
+    // which is what rounding the pawns' hundredfold gives: no number read as a float.
+    let centipawns = match fraction.map_or(0, str::len) {
+        0..=2 => {
+            let digits = |s: &str| s.bytes().fold(0i64, |n, b| n * 10 + i64::from(b - b'0'));
+            let hundredths = fraction.map_or(0, |f| digits(f) * if f.len() == 1 { 10 } else { 1 });
+            let n = (digits(int) * 100 + hundredths).min(1_000_000_000);
+            if number.starts_with('-') { -n } else { n }
+        }
+        _ => {
+            let pawns: f64 = number.parse().ok()?;
+            (pawns * 100.0).round().clamp(-1e9, 1e9) as i64
+        }
+    };
+    Some((Eval::Centipawns(centipawns as i32), None))
 }
 
 /// Reads `value` whole with `parser`.
@@ -657,6 +683,17 @@ mod tests {
             " 1234567890",
         ];
         evals.extend(odd);
+        // Every count of decimals around the two read without a float, both signs, up
+        // to the nine digits the quick reading takes.
+        let mut numbers = Vec::new();
+        for int in ["0", "1", "7", "12", "99", "12345", "9999999", "999999999"] {
+            for fraction in ["", ".0", ".5", ".05", ".29", ".99", ".995", ".125", ".01"] {
+                for sign in ["", "-"] {
+                    numbers.push(format!(" {sign}{int}{fraction}"));
+                }
+            }
+        }
+        evals.extend(numbers.iter().map(String::as_str));
         for v in evals {
             let grammar = whole(v, eval);
             match quick_eval(v) {
@@ -869,6 +906,53 @@ mod tests {
             "",
         ] {
             assert_eq!(lichess_clock(other.as_bytes()), None, "{other:?}");
+        }
+    }
+
+    /// Lichess's analysed move read in place gives what the general reading gives, and
+    /// nothing where a byte of its shape is off.
+    #[test]
+    fn lichess_evals_and_clocks_read_in_place_as_the_walk_reads_them() {
+        let mut read = 0;
+        for value in ["0.25", "-1.3", "#3", "#-12", "0", "-0.05", "12.99", "0.125"] {
+            for clock in ["0:03:00", "1:59:59", "0:00:07"] {
+                let text = format!(" [%eval {value}] [%clk {clock}] ");
+                let whole = read_annotations(&text);
+                let (eval, clock) = lichess_eval_clock(&text).expect(&text);
+                assert_eq!(whole.0.eval, Some(eval), "{text:?}");
+                assert_eq!(whole.0.clock, Some(clock), "{text:?}");
+                // Any byte changed to one of a few others: the shape holds and the
+                // values are the walk's, which finds nothing else, or it is not read.
+                for at in 0..text.len() {
+                    for with in [b'0', b'9', b':', b' ', b'#', b'-', b'.', b']', b'[', b'%'] {
+                        let mut b = text.clone().into_bytes();
+                        b[at] = with;
+                        let changed = String::from_utf8(b).unwrap();
+                        if let Some((eval, clock)) = lichess_eval_clock(&changed) {
+                            let want = Annotations {
+                                clock: Some(clock),
+                                eval: Some(eval),
+                                ..Annotations::default()
+                            };
+                            let (notes, errors) = read_annotations(&changed);
+                            assert_eq!((notes, errors.len()), (want, 0), "{changed:?}");
+                            read += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(read > 500, "{read}");
+        for other in [
+            " [%eval 0.25] [%clk 0:03:00]",
+            " [%eval 0.25,18] [%clk 0:03:00] ",
+            " [%eval 0.25]  [%clk 0:03:00] ",
+            "[%eval 0.25] [%clk 0:03:00] ",
+            " [%eval] [%clk 0:03:00] ",
+            " [%clk 0:03:00] ",
+            "",
+        ] {
+            assert_eq!(lichess_eval_clock(other), None, "{other:?}");
         }
     }
 

@@ -23,7 +23,9 @@
 
 use std::ops::ControlFlow;
 
-use super::annotation::{Annotations, Eval, has_command, lone_clock, read_annotations, seconds};
+use super::annotation::{
+    Annotations, Eval, has_command, lichess_eval_clock, lone_clock, read_annotations, seconds,
+};
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
 use super::validate::{game_text, visit_game, visit_text};
@@ -470,6 +472,11 @@ impl<'t> Visitor<'t> for Rows<'t> {
             return ControlFlow::Continue(());
         };
         if let Some(clock) = lone_clock(text) {
+            last.clock = Some(seconds(clock));
+            return ControlFlow::Continue(());
+        }
+        if let Some((eval, clock)) = lichess_eval_clock(text) {
+            last.eval = Some(eval);
             last.clock = Some(seconds(clock));
             return ControlFlow::Continue(());
         }
