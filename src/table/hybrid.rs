@@ -16,8 +16,9 @@ pub(super) fn bit_width(max: u32) -> u8 {
     (32 - max.leading_zeros()).max(1) as u8
 }
 
-/// Whether the eight values of `group` all equal `v`: their differences from it OR-ed
-/// together, with no branch between them, so that the compiler tests them as vectors.
+/// Whether the eight values of `group` all equal `v`: each one XOR-ed with it and the
+/// results OR-ed together, with no branch between them, so that the compiler tests them
+/// as vectors.
 #[inline(always)]
 fn all_equal(group: &[u32], v: u32) -> bool {
     group.iter().fold(0, |acc, &x| acc | (x ^ v)) == 0
@@ -231,6 +232,16 @@ mod tests {
                     let v = random(top.max(1)) & top;
                     let run = [1, 1, 2, 7, 8, 9, 30][random(7) as usize] as usize;
                     values.extend(std::iter::repeat_n(v, run.min(len - values.len())));
+                }
+                // Each run's length, counted eight at a time, is the one counted a
+                // value at a time (a run counted short would still read back).
+                for at in 0..len {
+                    let one_by_one = values[at..].iter().take_while(|&&x| x == values[at]);
+                    assert_eq!(
+                        run_at(&values, at),
+                        one_by_one.count(),
+                        "{width} {len} {at}"
+                    );
                 }
                 let mut out = Vec::new();
                 hybrid(&mut out, &values, width);

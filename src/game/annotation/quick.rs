@@ -176,6 +176,7 @@ mod tests {
                 }
             }
         }
+        numbers.extend([" 007.5", " -00.25", " #000000001"].map(String::from));
         for n in ["0", "1", "12", "999999999"] {
             for sign in ["", "-"] {
                 numbers.push(format!(" #{sign}{n}"));
