@@ -256,6 +256,13 @@ mod tests {
         let mut out = Vec::new();
         hybrid(&mut out, &[5; 1000], 3);
         assert_eq!(out, [0xd0, 0x0f, 5]);
+        // Eight mixed values are one bit-packed group, and the run of eight or more
+        // after them ends it (a run not found there would be packed with them).
+        let mut values = vec![1, 2, 3, 4, 5, 6, 7, 0];
+        values.extend([9; 16]);
+        let mut out = Vec::new();
+        hybrid(&mut out, &values, 4);
+        assert_eq!(out, [0x03, 0x21, 0x43, 0x65, 0x07, 0x20, 0x09]);
     }
 
     #[test]
