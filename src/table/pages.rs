@@ -230,7 +230,7 @@ impl Range {
 pub(super) enum Stats {
     /// None (moves, pockets, FENs: every page holds the whole range).
     None,
-    /// Minimum, maximum and null count, from the values pushed ([`Column::int32`] …).
+    /// Minimum, maximum and null count, from the values pushed ([`Column::extend_i32`] …).
     Values,
     /// Those of the dictionary's strings.
     Strings,

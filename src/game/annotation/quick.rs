@@ -31,8 +31,8 @@ pub(super) fn quick_time(value: &str) -> Option<Duration> {
 
 /// The clock of a comment that is nothing but one (` [%clk 0:03:00] `, as Lichess
 /// writes one after every move), read without the general walk over its commands; `None`
-/// for any other comment, which [`read_annotations`] reads. When it gives a clock, that
-/// clock is all [`read_annotations`] finds there.
+/// for any other comment, which [`read_annotations`](super::read_annotations) reads.
+/// When it gives a clock, that clock is all the general reading finds there.
 pub(crate) fn lone_clock(comment: &str) -> Option<Duration> {
     if let Some(secs) = lichess_clock(comment.as_bytes()) {
         return Some(Duration::from_secs(secs));
@@ -65,8 +65,8 @@ fn lichess_clock(comment: &[u8]) -> Option<u64> {
 /// The evaluation and clock of a comment that is Lichess's analysed move to the byte,
 /// ` [%eval V] [%clk H:MM:SS] ` (V as [`quick_eval`] takes it, the clock as
 /// [`lichess_clock`] reads it), without the general walk over its commands; `None` for
-/// any other comment, which [`read_annotations`] reads. When it gives them, they are
-/// all that [`read_annotations`] finds there.
+/// any other comment, which [`read_annotations`](super::read_annotations) reads. When
+/// it gives them, they are all that the general reading finds there.
 pub(crate) fn lichess_eval_clock(comment: &str) -> Option<(Eval, Duration)> {
     let cut = comment.len().checked_sub(16)?;
     let secs = lichess_clock(comment.as_bytes().get(cut..)?)?;
