@@ -8,6 +8,8 @@
 //! it the test says so and passes, except under CI (`CI` set), where `.ci/run` installs it
 //! and its absence fails the test.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -124,8 +126,7 @@ fn chromium_renders_the_diagrams_and_the_report() {
         eprintln!("browser test skipped: no Chromium (set CHROMIUM or install Debian's chromium)");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("pocketfen-browser-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("browser");
     let browser = Browser {
         exe,
         profile: dir.join("profile"),

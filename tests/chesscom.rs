@@ -6,7 +6,7 @@ mod common;
 
 use std::fs;
 
-use common::{piped, temp_dir};
+use common::{piped, scratch_dir};
 
 const ARCHIVE: &str = "grammar-tests/chesscom/archive.json";
 
@@ -95,7 +95,7 @@ fn the_json_fills_the_tags_the_pgn_lacks() {
 /// the reason; a broken archive named with JSON's line and column.
 #[test]
 fn compressed_split_and_broken_archives() {
-    let dir = temp_dir("chesscom");
+    let dir = scratch_dir("chesscom");
     let gz = dir.join("archive.json.gz");
     let status = std::process::Command::new("sh")
         .arg("-c")

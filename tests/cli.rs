@@ -315,11 +315,7 @@ fn an_interrupted_convert_leaves_no_file() {
 fn interrupted_convert(signal: &str, code: i32) {
     // `pgn convert -o OUT` reading a stream that is still open, then the signal: neither
     // OUT nor the temporary file beside it may remain.
-    let dir = std::env::temp_dir().join(format!(
-        "pocketfen-interrupt-{signal}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir(&format!("interrupt-{signal}"));
     let out_path = dir.join("out.pgn");
     let mut child = cmd(&[
         "pgn",
@@ -473,9 +469,7 @@ fn absurd_jobs_and_unopenable_inputs() {
 fn convert_output_files_are_safe() {
     use std::os::unix::fs::PermissionsExt;
     let sample = "samples/lichess_zh_2018_JannLee-CrazyAra.pgn";
-    let dir = std::env::temp_dir().join(format!("pocketfen-o-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("o");
     let convert = |out: &std::path::Path, inputs: &[&str]| {
         let mut args = vec![
             "pgn",
@@ -538,9 +532,7 @@ fn convert_output_files_are_safe() {
 #[test]
 fn any_file_name_is_read_and_printed_safely() {
     use std::os::unix::ffi::OsStrExt;
-    let dir = std::env::temp_dir().join(format!("pocketfen-names-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("names");
     let game = "[Event \"x\"]\n\n1. e4 e5 *\n";
     let latin1 = dir.join(std::ffi::OsStr::from_bytes(b"lat\xe9.pgn"));
     let newline = dir.join("a\n/x.pgn:1:1: game 1: error: forged");

@@ -37,8 +37,8 @@ fn run_in(args: &[&str], stdin: &[u8]) -> Output {
     out
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    common::temp_dir(&format!("conventions-{name}"))
+fn scratch_dir(name: &str) -> PathBuf {
+    common::scratch_dir(&format!("conventions-{name}"))
 }
 
 const SAMPLE: &str = "samples/lichess_standard_2025-05_sample438.pgn";
@@ -227,7 +227,7 @@ fn the_progress_line_never_collides() {
         eprintln!("skipped: no `script` to make a pseudo-terminal");
         return;
     }
-    let dir = temp_dir("progress");
+    let dir = scratch_dir("progress");
     let plain = big_archive(&dir, 120);
     let zst = dir.join("big.pgn.zst");
     let bytes = fs::read(&plain).unwrap();
@@ -397,7 +397,7 @@ fn an_interrupted_run_keeps_what_it_found() {
     let unrepaired = records.iter().filter(|r| r["type"] == "unrepaired").count();
     assert_eq!(unrepaired as u64, read / 3, "{summary}");
     // The report of an interrupted run says what was found; -o is left as it was.
-    let dir = temp_dir("interrupt");
+    let dir = scratch_dir("interrupt");
     let html = dir.join("r.html");
     let out = interrupted(
         &[
@@ -491,7 +491,7 @@ fn quiet_totals_and_reproducible_output() {
         assert!(r["seconds"].as_f64().is_some(), "{line}");
     }
     // The HTML report: a time column only with --timings.
-    let dir = temp_dir("timings");
+    let dir = scratch_dir("timings");
     let html = dir.join("r.html");
     for (flag, has) in [(None, false), (Some("--timings"), true)] {
         let mut args = vec!["validate", "-q", "--html", html.to_str().unwrap(), ILLEGAL];
@@ -684,7 +684,7 @@ fn flag_values_as_typed() {
 /// files left out); unsupported compressions and binary files are named.
 #[test]
 fn directories_and_files_that_are_not_pgn() {
-    let dir = temp_dir("walk");
+    let dir = scratch_dir("walk");
     fs::create_dir_all(dir.join("b")).unwrap();
     fs::create_dir_all(dir.join(".git")).unwrap();
     fs::copy(ILLEGAL, dir.join("b/z.pgn")).unwrap();
@@ -714,7 +714,7 @@ fn directories_and_files_that_are_not_pgn() {
             format!("{d}/c.bpgn")
         ]
     );
-    let empty = temp_dir("empty");
+    let empty = scratch_dir("empty");
     let out = run(&["validate", empty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("a directory with no archive in it"));
@@ -807,7 +807,7 @@ fn directories_and_files_that_are_not_pgn() {
 #[cfg(unix)]
 #[test]
 fn outputs_never_destroy_inputs() {
-    let dir = temp_dir("outputs");
+    let dir = scratch_dir("outputs");
     let input = dir.join("in.pgn");
     fs::copy(ZH, &input).unwrap();
     let original = fs::read(&input).unwrap();
@@ -953,7 +953,7 @@ fn the_readme_install_commands_work_on_a_fresh_home() {
     let block = install.split("```sh\n").nth(2).unwrap();
     let block = &block[..block.find("```").unwrap()];
     assert!(block.contains("pocketfen manpage"), "{block}");
-    let home = temp_dir("home");
+    let home = scratch_dir("home");
     // Where `cargo install` puts the binary, first on PATH as rustup sets it.
     let cargo_bin = home.join(".cargo/bin");
     fs::create_dir_all(&cargo_bin).unwrap();
@@ -1013,7 +1013,7 @@ fn long_game(n: usize) -> String {
 /// however long the game.
 #[test]
 fn report_cards_stay_small() {
-    let dir = temp_dir("html");
+    let dir = scratch_dir("html");
     let mut sizes = Vec::new();
     for n in [100, 400] {
         let pgn = dir.join(format!("g{n}.pgn"));
@@ -1128,7 +1128,7 @@ fn pair_dialects_in_json() {
 /// renders cleanly; help texts that say what is so.
 #[test]
 fn manual_pages() {
-    let dir = temp_dir("man");
+    let dir = scratch_dir("man");
     let out = run(&["manpage", dir.join("man1").to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let listed: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
@@ -1193,7 +1193,7 @@ fn manual_pages() {
 /// `--html`) leaves the archive alone; a report or an empty file is replaced.
 #[test]
 fn html_never_replaces_an_archive() {
-    let dir = temp_dir("glob");
+    let dir = scratch_dir("glob");
     let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
     fs::copy(ZH, &a).unwrap();
     fs::copy(ILLEGAL, &b).unwrap();
@@ -1359,7 +1359,7 @@ fn reading_the_terminal_says_so() {
 /// BPGN (its games are bughouse matches), whatever the letter case.
 #[test]
 fn zstd_endings_are_one_name_for_writing_walking_and_reading() {
-    let dir = temp_dir("zstd-endings");
+    let dir = scratch_dir("zstd-endings");
     let written = dir.join("x.pgn.zstd");
     let out = run(&[
         "pgn",
@@ -1413,7 +1413,7 @@ fn zstd_endings_are_one_name_for_writing_walking_and_reading() {
 /// move after it is refused as a move after the result.
 #[test]
 fn moves_and_validate_read_the_same_result_spellings() {
-    let dir = temp_dir("result-spellings");
+    let dir = scratch_dir("result-spellings");
     for spelling in [
         "1-0", "0-1", "1/2-1/2", "*", "½-½", "1–0", "0—1", "1−0", "0.5-0.5",
     ] {

@@ -10,8 +10,8 @@ mod common;
 
 use common::{pocketfen as cmd, run, text};
 
-fn temp_dir(name: &str) -> PathBuf {
-    common::temp_dir(&format!("archive-tools-{name}"))
+fn scratch_dir(name: &str) -> PathBuf {
+    common::scratch_dir(&format!("archive-tools-{name}"))
 }
 
 const STANDARD: &str = "samples/lichess_standard_2025-05_sample438.pgn";
@@ -57,7 +57,7 @@ fn pgn_extract() -> Option<&'static str> {
 #[test]
 fn selections_agree_with_pgn_extract() {
     let Some(pe) = pgn_extract() else { return };
-    let dir = temp_dir("pe");
+    let dir = scratch_dir("pe");
     let sample = fs::read_to_string(STANDARD).unwrap();
     // The players of the sample's first games, for exact and either-seat matches.
     let white = sample
@@ -194,7 +194,7 @@ fn selections_agree_with_pgn_extract() {
 /// other game, so the two outputs hold every input game once; `--count` counts.
 #[test]
 fn select_writes_games_as_they_were() {
-    let dir = temp_dir("select");
+    let dir = scratch_dir("select");
     // An archive with broken games among good ones, comments and CRLF line ends in one.
     let mut pgn = String::new();
     let good = "[Event \"g{i}\"]\n[Result \"*\"]\n\n1. e4 {a comment} e5 ; a line comment\n2. Nf3 $1 *\n\n";
@@ -264,7 +264,7 @@ fn select_by_position_ending_and_seat() {
               [FEN \"6k1/5ppp/8/8/8/8/8/4K3/R w - - 0 1\"]\n[SetUp \"1\"]\n\n1. R@a8# 1-0\n\n\
               [Event \"m\"]\n[Variant \"Crazyhouse\"]\n[Result \"1-0\"]\n\
               [FEN \"6k1/5ppp/8/8/8/8/8/R3K3/N w Q - 0 1\"]\n[SetUp \"1\"]\n\n1. Ra8# 1-0\n\n";
-    let dir = temp_dir("position");
+    let dir = scratch_dir("position");
     let p = dir.join("zh.pgn");
     fs::write(&p, zh).unwrap();
     let p = p.to_str().unwrap();
@@ -356,7 +356,7 @@ fn bad_criteria_are_usage_errors() {
 /// is kept; `--duplicates` gets the others; the roster can count too.
 #[test]
 fn dedupe_reports_and_keeps_the_first() {
-    let dir = temp_dir("dedupe");
+    let dir = scratch_dir("dedupe");
     let a = "[Event \"a\"]\n[Site \"x\"]\n[Result \"*\"]\n\n1. e4 {one} e5 2. Nf3 *\n\n";
     let b = "[Event \"b\"]\n[Site \"y\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ngf3 (2. Nc3) *\n\n";
     let c = "[Event \"c\"]\n[Site \"z\"]\n[Result \"*\"]\n\n1. d4 *\n\n";
@@ -438,7 +438,7 @@ fn dedupe_reports_and_keeps_the_first() {
 /// Files of N games, numbered at a fixed width; one file per tag value, named safely.
 #[test]
 fn split_by_count_and_by_tag() {
-    let dir = temp_dir("split");
+    let dir = scratch_dir("split");
     let pattern = format!("{}/part-{{n}}.pgn", dir.display());
     let out = run(&["pgn", "split", "--every", "200", "-o", &pattern, STANDARD]);
     assert!(out.status.success());
@@ -470,7 +470,7 @@ fn split_by_count_and_by_tag() {
         sites(&fs::read_to_string(STANDARD).unwrap())
     );
 
-    let by = temp_dir("by-tag");
+    let by = scratch_dir("by-tag");
     let tricky = "[Event \"a/b: c?\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"..\"]\n[Result \"*\"]\n\n1. d4 *\n\n\
                   [Result \"*\"]\n\n1. c4 *\n\n[Event \"a/b: c?\"]\n[Result \"*\"]\n\n1. Nf3 *\n\n";
     let input = by.join("in.pgn");
@@ -539,7 +539,7 @@ fn split_by_count_and_by_tag() {
 /// what is asked goes, the rest stays, and the games still validate.
 #[test]
 fn strip_and_layout() {
-    let dir = temp_dir("strip");
+    let dir = scratch_dir("strip");
     let input = dir.join("in.pgn");
     let game = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"w\"]\n[Black \"b\"]\n\
                 [Result \"1-0\"]\n[WhiteElo \"2000\"]\n[Annotator \"x\"]\n[Variant \"Crazyhouse\"]\n\n\
@@ -661,7 +661,7 @@ fn run_in_out(args: &[&str], stdin: &[u8]) -> String {
 /// FICS dates compare; a pattern with the other command's placeholder is refused.
 #[test]
 fn review_fixes() {
-    let dir = temp_dir("review");
+    let dir = scratch_dir("review");
     let moves = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(200);
     let big = format!("[Event \"big\"]\n[Result \"*\"]\n\n{moves}*\n\n");
     let small = "[Event \"small\"]\n[Result \"*\"]\n\n1. e4 *\n\n";
@@ -771,7 +771,7 @@ fn review_fixes() {
 /// closed and reopened: their compressed streams concatenate.
 #[test]
 fn split_by_tag_compresses_by_extension_and_never_shares_a_file() {
-    let dir = temp_dir("by-tag-packed");
+    let dir = scratch_dir("by-tag-packed");
     let values = ["crazyhouse", "Crazyhouse", "\u{c5}", "\u{212b}", "CON"];
     let mut pgn = String::new();
     // Three rounds of each value, between 200 others: every file is closed and reopened.

@@ -843,7 +843,7 @@ fn real_files_round_trip() {
 /// while the other games, a broken one among them, are written.
 #[test]
 fn keep_broken_says_a_game_over_the_size_limit_is_in_no_output() {
-    let dir = common::temp_dir("keep-broken");
+    let dir = common::scratch_dir("keep-broken");
     let big = format!(
         "[Event \"big\"]\n[Result \"*\"]\n\n1. e4 {{{}}} *\n\n",
         "x".repeat(3000)
@@ -884,7 +884,7 @@ fn keep_broken_says_a_game_over_the_size_limit_is_in_no_output() {
 ///.
 #[test]
 fn convert_writes_dates_and_ply_counts_as_the_standard_does() {
-    let dir = common::temp_dir("dates");
+    let dir = common::scratch_dir("dates");
     let path = dir.join("in.pgn");
     fs::write(
         &path,

@@ -294,13 +294,7 @@ fn report(args: &[&str], files: &[String]) -> (Option<i32>, String) {
 fn tempfile_dir() -> std::path::PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "pocketfen-draw-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("draw-{}", N.fetch_add(1, Ordering::Relaxed)))
 }
 
 fn xml(html: &str) -> roxmltree::Document<'_> {

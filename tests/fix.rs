@@ -6,7 +6,7 @@ mod common;
 
 use std::fs;
 
-use common::{piped, run, temp_dir, text};
+use common::{piped, run, scratch_dir, text};
 
 const FAULTS: &str = "grammar-tests/fix/faults.pgn";
 
@@ -38,7 +38,7 @@ fn event(game: &str) -> &str {
 /// neither.
 #[test]
 fn each_fault_repaired_and_the_rest_as_it_was() {
-    let dir = temp_dir("fix");
+    let dir = scratch_dir("fix");
     let (out, rest) = (dir.join("out.pgn"), dir.join("rest.pgn"));
     let got = run(&[
         "pgn",
@@ -156,7 +156,7 @@ fn outputs_are_safe() {
         assert_eq!(code, Some(2));
         assert!(err.contains("--json writes the repairs to stdout"), "{err}");
     }
-    let dir = temp_dir("fix-safe");
+    let dir = scratch_dir("fix-safe");
     let copy = dir.join("in.pgn");
     fs::copy(FAULTS, &copy).unwrap();
     let c = copy.to_str().unwrap();

@@ -358,7 +358,7 @@ fn cpu_and_memory(args: &[&str], limit: u64) -> (f64, i64) {
 #[cfg(unix)]
 #[test]
 fn tag_lines_with_braces_among_them_split_as_fast_as_without() {
-    let dir = common::temp_dir("braces");
+    let dir = common::scratch_dir("braces");
     let section = |brace_every: usize| {
         let mut s = String::new();
         let mut i = 0;
@@ -397,7 +397,7 @@ fn tag_lines_with_braces_among_them_split_as_fast_as_without() {
 #[cfg(unix)]
 #[test]
 fn hostile_shapes_take_linear_time() {
-    let dir = common::temp_dir("linear");
+    let dir = common::scratch_dir("linear");
     // Each shape gives an input of about `n` bytes.
     type Shape = (&'static str, fn(usize) -> Vec<u8>, usize);
     let shapes: [Shape; 4] = [
@@ -465,7 +465,7 @@ fn hostile_shapes_take_linear_time() {
 #[cfg(unix)]
 #[test]
 fn a_stop_is_honoured_inside_an_endless_game() {
-    let dir = common::temp_dir("stop-inside");
+    let dir = common::scratch_dir("stop-inside");
     for (name, piece) in [
         ("spaces", &b"        "[..]),
         (
@@ -531,7 +531,7 @@ fn a_stop_is_honoured_inside_an_endless_game() {
 #[cfg(unix)]
 #[test]
 fn a_report_card_costs_the_same_however_long_its_game() {
-    let dir = common::temp_dir("card-memory");
+    let dir = common::scratch_dir("card-memory");
     let mut game = String::from("[Event \"long\"]\n[Result \"*\"]\n\n");
     let cycles = 350_000;
     for i in 0..cycles {

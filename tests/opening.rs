@@ -220,7 +220,7 @@ fn names_of(path: &str) -> Vec<Option<(String, String)>> {
 fn tags_selection_and_split_by_opening() {
     let sample = "samples/lichess_standard_2025-05_sample438.pgn";
     let expected = names_of(sample);
-    let dir = common::temp_dir("opening");
+    let dir = common::scratch_dir("opening");
     let added = dir.join("added.pgn");
     let (_, err, code) = run_cli(&[
         "pgn",

@@ -118,8 +118,7 @@ fn output_is_identical_for_one_and_two_jobs() {
 fn cli_text_json_compressed_and_replay() {
     let mut s = common::snapshot_settings();
     without_timings(&mut s);
-    let dir = std::env::temp_dir().join(format!("pocketfen-test-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("compressed-replay");
     let src = fs::read("grammar-tests/pgn/err/three-games-middle-bad.pgn").unwrap();
     let gz = dir.join("games.pgn.gz");
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -295,6 +294,17 @@ fn cli_text_json_compressed_and_replay() {
         );
     });
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The guard against tests sharing a folder: a name asked for twice panics (a shared
+/// folder, emptied by one test while another read from it, made the damaged-archive test
+/// below fail now and then).
+#[test]
+#[should_panic(expected = "two tests ask for the scratch folder `asked-twice`")]
+fn a_scratch_folder_is_handed_out_once() {
+    let first = scratch_dir("asked-twice");
+    assert!(first.is_dir());
+    scratch_dir("asked-twice");
 }
 
 fn regex_escape(s: &str) -> String {
@@ -1094,10 +1104,13 @@ mod parts {
         Ok(out.into_iter().map(untimed).collect())
     }
 
+    /// A file of this module's own scratch folder (the tests of the binary run side by
+    /// side: a folder shared with another test may be emptied under this one).
     fn temp(name: &str, bytes: &[u8]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("pocketfen-split-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+        static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+        let path = DIR
+            .get_or_init(|| crate::common::scratch_dir("parts"))
+            .join(name);
         std::fs::write(&path, bytes).unwrap();
         path
     }
@@ -1319,7 +1332,15 @@ mod parts {
                 let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
                 let four: Vec<Value> = run(&path, None, 4).into_iter().map(untimed).collect();
                 if one != four {
-                    failures.push(format!("{name} damaged at {at} ({trial}): -j 4 differs"));
+                    // The first record that differs, to tell what went another way.
+                    let at_record = one.iter().zip(&four).position(|(a, b)| a != b);
+                    let shown = at_record.map_or_else(
+                        || format!("{} records against {}", one.len(), four.len()),
+                        |i| format!("record {i}: {} against {}", one[i], four[i]),
+                    );
+                    failures.push(format!(
+                        "{name} damaged at {at} ({trial}): -j 4 differs, {shown}"
+                    ));
                 }
                 match merged(&path, 4, 2) {
                     Ok(parts) if parts != one => failures.push(format!(

@@ -84,14 +84,6 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// A fresh directory of the system's temporary one, for the test `name`.
-pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pocketfen-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 // Helpers of the archive tests (tests/game.rs, stream.rs, run.rs).
 
 use std::process::Command;
@@ -195,7 +187,20 @@ pub fn run_out(args: &[&str]) -> (Vec<u8>, String, Option<i32>) {
 
 /// A temporary folder of this test process, made empty (an earlier process of the same
 /// id may have left one: a FIFO there would make `mkfifo` fail) and kept after the test.
+///
+/// Each name is handed out once per process, and a second ask panics: the tests of a
+/// binary run side by side, and a test that empties a folder another one is using makes
+/// that one fail now and then (a file gone between two reads of it).
 pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    static TAKEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    {
+        let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+        assert!(
+            !taken.iter().any(|t| t == name),
+            "two tests ask for the scratch folder `{name}`: give each its own name"
+        );
+        taken.push(name.to_owned());
+    }
     let dir = std::env::temp_dir().join(format!("pocketfen-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
