@@ -890,18 +890,17 @@ fn the_plies_pages_read_back_as_arrows_writer_writes_them() {
     }
 }
 
-#[test]
-fn parts_of_a_table_are_row_groups_and_merge() {
+/// The games table of the 438 games of `samples/lichess_standard_2025-05_sample438.pgn`,
+/// in row groups of 40 rows (eleven of them), at `path`.
+fn table_in_groups_of_40(path: &Path) {
     use pocketfen::game::{Options, RowOptions, game_rows};
     use pocketfen::run::record::ExportedRecord;
     use pocketfen::stream::GameSplitter;
     use pocketfen::table::{GamesBuilder, TableWriter, WriteOptions};
-    let dir = scratch_dir("export-parts");
-    let table = dir.join("groups.parquet");
     let text = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
     let mut writer = TableWriter::new(
         GamesBuilder::new(),
-        fs::File::create(&table).unwrap(),
+        fs::File::create(path).unwrap(),
         WriteOptions {
             row_group_rows: 40,
             batch_rows: 40,
@@ -925,6 +924,32 @@ fn parts_of_a_table_are_row_groups_and_merge() {
             .unwrap();
     }
     writer.finish().unwrap();
+}
+
+/// `merge` of parts 1 to `n` of `path` (each `validate -q --json --all --split K/N`,
+/// kept in `dir`): its output and exit code.
+fn merged_parts(dir: &Path, path: &str, n: usize) -> (Vec<u8>, Option<i32>) {
+    let mut parts = Vec::new();
+    for k in 1..=n {
+        let split = format!("{k}/{n}");
+        let (out, err, _) =
+            run_out(&["validate", "-q", "--json", "--all", "--split", &split, path]);
+        assert!(!out.is_empty(), "part {k}: {err}");
+        let part = dir.join(format!("merged-part-{k}.jsonl"));
+        fs::write(&part, &out).unwrap();
+        parts.push(part.to_string_lossy().into_owned());
+    }
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(String::as_str));
+    let (merged, _, code) = run_out(&args);
+    (merged, code)
+}
+
+#[test]
+fn parts_of_a_table_are_row_groups_and_merge() {
+    let dir = scratch_dir("export-parts");
+    let table = dir.join("groups.parquet");
+    table_in_groups_of_40(&table);
     let t = table.to_str().unwrap();
     let (whole, _, code) = run_out(&["validate", "-q", "--json", "--all", t]);
     assert_eq!(code, Some(0));
@@ -969,6 +994,88 @@ fn parts_of_a_table_are_row_groups_and_merge() {
     assert_eq!(code, Some(2));
     assert!(
         err.contains("without a `movetext` column") && err.contains("file, game, Site, ply"),
+        "{err}"
+    );
+}
+
+/// A games table with a damaged row group (the first page header of its fifth group's
+/// movetext overwritten): `validate` reads the ten others, their games keep their rows'
+/// numbers and get the records the whole table gives them, and the summary names the
+/// group and its rows, counts its 40 games lost and is not complete (exit 2); two jobs
+/// and four parts merged say the same.
+#[test]
+fn a_damaged_row_group_loses_only_its_own_games() {
+    let dir = scratch_dir("export-damaged");
+    let table = dir.join("groups.parquet");
+    table_in_groups_of_40(&table);
+    let t = table.to_str().unwrap();
+    let (whole, _, code) = run_out(&["validate", "-q", "--json", "--all", t]);
+    assert_eq!(code, Some(0));
+    let mut bytes = fs::read(&table).unwrap();
+    let meta = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(bytes.clone()))
+        .unwrap()
+        .metadata()
+        .clone();
+    assert_eq!(meta.num_row_groups(), 11);
+    let group = meta.row_group(4);
+    let movetext = (0..group.num_columns())
+        .find(|&i| group.column(i).column_path().string() == "movetext")
+        .unwrap();
+    let chunk = group.column(movetext);
+    let at = chunk
+        .dictionary_page_offset()
+        .unwrap_or(chunk.data_page_offset()) as usize;
+    bytes[at..at + 12].fill(0xff);
+    let damaged = dir.join("damaged.parquet");
+    fs::write(&damaged, &bytes).unwrap();
+    let d = damaged.to_str().unwrap();
+
+    let records = |out: &[u8]| -> Vec<Value> {
+        String::from_utf8_lossy(out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (one, err, code) = run_out(&["validate", "-q", "--json", "--all", "-j", "1", d]);
+    assert_eq!(code, Some(2), "{err}");
+    let one = records(&one);
+    let summary = one.last().unwrap();
+    assert_eq!(summary["games"], json!(398));
+    assert_eq!(summary["lost"], json!(40));
+    assert_eq!(summary["complete"], json!(false));
+    let message = summary["stream_error"].as_str().unwrap();
+    assert!(
+        message.starts_with("row group 5 of 11 (rows 161 to 200) cannot be read: "),
+        "{message}"
+    );
+    // Every other game as the whole table gives it (but the file's name).
+    let named = |mut r: Value| {
+        r.as_object_mut().unwrap().remove("file");
+        r
+    };
+    let kept: Vec<Value> = records(&whole)
+        .into_iter()
+        .filter(|r| r["type"] == "game")
+        .filter(|r| !(161..=200).contains(&r["game"].as_u64().unwrap()))
+        .map(named)
+        .collect();
+    let read: Vec<Value> = one[..one.len() - 1].iter().cloned().map(named).collect();
+    assert_eq!(read.len(), 398);
+    assert!(read == kept, "the games around the damaged group differ");
+
+    let (two, _, code) = run_out(&["validate", "-q", "--json", "--all", "-j", "2", d]);
+    assert_eq!(code, Some(2));
+    assert_eq!(records(&two), one);
+    let (merged, code) = merged_parts(&dir, d, 4);
+    assert_eq!(code, Some(2));
+    assert_eq!(records(&merged), one);
+
+    // What a person reads.
+    let (_, err, _) = run_out(&["validate", d]);
+    assert!(
+        err.contains("398 games, ")
+            && err.contains("40 lost (damaged row groups)")
+            && err.contains("398 games read, 40 rows lost: row group 5 of 11 (rows 161 to 200)"),
         "{err}"
     );
 }

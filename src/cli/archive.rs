@@ -328,6 +328,18 @@ pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -
             live::note(line, format_args!("{name}: {e}"));
             false
         }
+        // Rows lost in damaged row groups, the others read.
+        Some(e) if s.totals.lost > 0 => {
+            live::note(
+                line,
+                format_args!(
+                    "{name}: {} read, {} lost: {e}",
+                    count(s.totals.games as u64, "game", "games"),
+                    count(s.totals.lost, "row", "rows"),
+                ),
+            );
+            false
+        }
         // Nothing read: the file is not what it should be (binary, UTF-16, damaged).
         Some(e) if s.totals.games == 0 && s.bytes == 0 => {
             live::note(
@@ -368,7 +380,7 @@ pub(super) fn timing_text(seconds: Option<f64>, games: usize, bytes: u64) -> Str
 /// A file's summary line: counts, and time and speed with `--timings`.
 pub(super) fn summary_text(s: &SummaryRecord) -> String {
     format!(
-        "{}{}{}, {}, {} illegal, {} unreadable, {}{}{}{}",
+        "{}{}{}, {}, {} illegal, {} unreadable, {}{}{}{}{}",
         if s.interrupted { "interrupted: " } else { "" },
         s.split
             .as_ref()
@@ -379,6 +391,7 @@ pub(super) fn summary_text(s: &SummaryRecord) -> String {
         s.totals.error_games,
         count(s.totals.warnings as u64, "warning", "warnings"),
         skipped_text(s.totals.skipped),
+        lost_text(s.totals.lost),
         timing_text(s.seconds, s.totals.games, s.bytes),
         if s.compression == Compression::None {
             String::new()
@@ -391,7 +404,7 @@ pub(super) fn summary_text(s: &SummaryRecord) -> String {
 /// The grand total line of several files.
 pub(super) fn total_text(t: &TotalRecord) -> String {
     format!(
-        "{}{}, {}, {}, {} illegal, {} unreadable, {}{}{}",
+        "{}{}, {}, {}, {} illegal, {} unreadable, {}{}{}{}",
         if t.interrupted { "interrupted: " } else { "" },
         count(t.files as u64, "file", "files"),
         count(t.totals.games as u64, "game", "games"),
@@ -400,8 +413,18 @@ pub(super) fn total_text(t: &TotalRecord) -> String {
         t.totals.error_games,
         count(t.totals.warnings as u64, "warning", "warnings"),
         skipped_text(t.totals.skipped),
+        lost_text(t.totals.lost),
         timing_text(t.seconds, t.totals.games, t.bytes),
     )
+}
+
+/// `, N lost (damaged row groups)`: the rows of a Parquet file that could not be read.
+fn lost_text(lost: u64) -> String {
+    if lost == 0 {
+        String::new()
+    } else {
+        format!(", {lost} lost (damaged row groups)")
+    }
 }
 
 /// `, N skipped (no moves)`: the entries of a Chess.com JSON archive without a game.

@@ -488,10 +488,19 @@ pub struct Totals {
     /// records, which carry a FEN and no moves): counted, not read.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub skipped: usize,
+    /// Games that could not be read while the others were: the rows of a Parquet file's
+    /// damaged row groups (the summary's `stream_error` says which).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero_u64"))]
+    pub lost: u64,
 }
 
 #[cfg(feature = "serde")]
 fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+#[cfg(feature = "serde")]
+fn is_zero_u64(n: &u64) -> bool {
     *n == 0
 }
 
@@ -513,6 +522,7 @@ impl Totals {
         self.error_games += other.error_games;
         self.warnings += other.warnings;
         self.skipped += other.skipped;
+        self.lost += other.lost;
     }
 }
 

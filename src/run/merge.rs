@@ -96,8 +96,12 @@ struct Part<'a> {
 
 impl Part<'_> {
     /// Whether the part broke off: a run over the whole file would have stopped in it.
+    /// (Rows lost in a Parquet file's damaged row groups leave a part incomplete, but its
+    /// reading went on past them, as a whole run's does.)
     fn broken(&self) -> bool {
-        !self.summary.complete || self.summary.trailing_bytes.is_some()
+        let s = self.summary;
+        let went_on = s.totals.lost > 0 && !s.interrupted;
+        (!s.complete && !went_on) || s.trailing_bytes.is_some()
     }
 }
 
@@ -133,7 +137,8 @@ impl Merge {
         let (mut games, mut lines) = (0, 0);
         for p in used_parts {
             offsets.push((games, lines));
-            games += p.summary.totals.games;
+            // A game is numbered by its row in a Parquet part: lost rows count too.
+            games += p.summary.totals.games + p.summary.totals.lost as usize;
             lines += p.split.lines;
         }
         let mut order = order;
@@ -419,7 +424,15 @@ fn whole_summary(used: &[Part<'_>]) -> SummaryRecord {
         seconds: seconds.map(|s| (s * 1000.0).round() / 1000.0),
         complete: used.iter().all(|p| p.summary.complete),
         interrupted: used.iter().any(|p| p.summary.interrupted),
-        stream_error: last.summary.stream_error.clone(),
+        // Each part's rows lost (a Parquet file's damaged row groups), then how the
+        // last one ended: as a whole run tells them, in the file's order.
+        stream_error: Some(
+            used.iter()
+                .filter_map(|p| p.summary.stream_error.as_deref())
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+        .filter(|e| !e.is_empty()),
         trailing_bytes: last.summary.trailing_bytes,
         opened: true,
         compression: first.split.compression,

@@ -394,7 +394,18 @@ impl Run {
     /// The summary of the archive just read.
     fn summary(&mut self) -> Option<RunRecord> {
         let mut current = self.current.take()?;
-        let error = current.games.take_error();
+        let mut error = current.games.take_error();
+        // Rows that could not be read, the rest read: the archive is not complete, and
+        // its summary says where and how many.
+        let damage = current.games.take_damage();
+        if let Some(d) = &damage
+            && error.is_none()
+        {
+            error = Some(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                d.message.clone(),
+            ));
+        }
         // A stream that ends, or fails, once the run is stopped ended because of it (a
         // stream read as it comes gives up when told to stop).
         let interrupted = current.games.interrupted() || self.stopped();
@@ -407,6 +418,7 @@ impl Run {
         });
         let split = split.or(current.rows_split.take());
         let mut t = current.totals;
+        t.lost += damage.map_or(0, |d| d.games);
         if let Some(skipped) = &current.skipped {
             t.skipped += skipped.load(Ordering::Relaxed);
         }

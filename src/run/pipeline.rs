@@ -17,7 +17,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use crate::stream::split::{Games, RawGame};
+use crate::stream::split::{Damage, Games, RawGame};
 
 /// Games handed to a worker at once: at most this many…
 const BATCH_GAMES: usize = 256;
@@ -268,6 +268,15 @@ impl<T> Ordered<T> {
         match &self.inner {
             Inner::Here { interrupted, .. } => *interrupted,
             Inner::Threads(t) => t.shared.lock().interrupted,
+        }
+    }
+
+    /// What the stream could not read while it read the rest (a Parquet file's damaged
+    /// row groups), once the iterator has ended (taken once).
+    pub(crate) fn take_damage(&mut self) -> Option<Damage> {
+        match &mut self.inner {
+            Inner::Here { games, .. } => games.take_damage(),
+            Inner::Threads(t) => t.shared.lock().games.take_damage(),
         }
     }
 

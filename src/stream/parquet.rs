@@ -6,6 +6,11 @@
 //! in a part, from the part's first) and its lines are those of its movetext: line 1 is the
 //! movetext's first, line 0 the tags. A part of a split run (`--split K/N`) is the row
 //! groups that start in the K-th of N equal byte ranges of the file's row groups.
+//!
+//! Row groups are read one after the other, each by a reader of its own: a row group
+//! that cannot be read (a damaged page, a column chunk cut short) loses its own rows, not
+//! those of the groups after it. The rows lost and where they are are told once the
+//! file is read ([`Games::take_damage`]), and the games keep their rows' numbers.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -28,13 +33,16 @@ use arrow_array::{
 };
 use arrow_schema::{DataType, TimeUnit};
 use parquet::arrow::ProjectionMask;
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
+};
+use parquet::errors::ParquetError;
 use parquet::file::metadata::ParquetMetaData;
 
 use super::is_standard_fen;
 use super::parts::Split;
 use super::source::Source;
-use super::split::{Games, RawGame};
+use super::split::{Damage, Games, RawGame};
 
 /// The columns read as tags, in the order their tags are written.
 const TAG_COLUMNS: [&str; 24] = [
@@ -128,8 +136,26 @@ struct Facts {
     size: u64,
 }
 
+/// Opens the reader of one row group (by its index in the file).
+type OpenGroup = Box<dyn FnMut(usize) -> Result<ParquetRecordBatchReader, ParquetError> + Send>;
+
+/// The row group being read.
+#[derive(Debug, Clone, Copy)]
+struct GroupAt {
+    /// Its index in the file.
+    index: usize,
+    /// Its rows, and how many of them have been handed out.
+    rows: usize,
+    read: usize,
+}
+
 /// The games of a Parquet file's rows.
 pub(crate) struct ParquetGames {
+    open: OpenGroup,
+    meta: Arc<ParquetMetaData>,
+    /// The row groups not yet begun (the part's), in file order.
+    groups: std::ops::Range<usize>,
+    group: Option<GroupAt>,
     reader: Option<ParquetRecordBatchReader>,
     batch: Option<RecordBatch>,
     /// The batch's columns that give tags, and its movetext's.
@@ -143,6 +169,9 @@ pub(crate) struct ParquetGames {
     stopped: bool,
     progress: Option<Arc<dyn Fn(u64, usize) + Send + Sync>>,
     games: usize,
+    /// Where each row group that could not be read failed, and the rows it lost.
+    damaged: Vec<String>,
+    lost: u64,
 }
 
 /// A row group's place and fingerprint.
@@ -172,7 +201,6 @@ impl ParquetGames {
         split: Option<Split>,
         max_game_bytes: usize,
     ) -> io::Result<(ParquetGames, Option<ParquetPart>)> {
-        let name = source.name();
         match source {
             Source::Path(p) => {
                 let mut file = File::open(&p)?;
@@ -192,7 +220,12 @@ impl ParquetGames {
                     head,
                     size,
                 };
-                Self::from_builder(builder(file, &name)?, &facts, split, max_game_bytes)
+                let meta = metadata(&file)?;
+                let reopen = move || {
+                    file.try_clone()
+                        .map_err(|e| ParquetError::External(Box::new(e)))
+                };
+                Self::with_metadata(meta, reopen, &facts, split, max_game_bytes)
             }
             other => {
                 let mut bytes = Vec::new();
@@ -213,20 +246,25 @@ impl ParquetGames {
                     size: bytes.len() as u64,
                 };
                 let input = bytes::Bytes::from(bytes);
-                Self::from_builder(builder(input, &name)?, &file, split, max_game_bytes)
+                let meta = metadata(&input)?;
+                let reopen = move || Ok(input.clone());
+                Self::with_metadata(meta, reopen, &file, split, max_game_bytes)
             }
         }
     }
 
-    fn from_builder<T: parquet::file::reader::ChunkReader + 'static>(
-        builder: ParquetRecordBatchReaderBuilder<T>,
+    /// The games of the file whose metadata is `arrow_meta`, each row group read from
+    /// what `reopen` gives.
+    fn with_metadata<T: parquet::file::reader::ChunkReader + 'static>(
+        arrow_meta: ArrowReaderMetadata,
+        mut reopen: impl FnMut() -> Result<T, ParquetError> + Send + 'static,
         file: &Facts,
         split: Option<Split>,
         max_game_bytes: usize,
     ) -> io::Result<(ParquetGames, Option<ParquetPart>)> {
         let (modified, file_size) = (file.modified, file.size);
-        let meta = Arc::clone(builder.metadata());
-        let schema = builder.parquet_schema();
+        let meta = Arc::clone(arrow_meta.metadata());
+        let schema = arrow_meta.parquet_schema();
         let names: Vec<String> = schema
             .root_schema()
             .get_fields()
@@ -250,6 +288,13 @@ impl ParquetGames {
             .filter(|c| names.iter().any(|n| n == c))
             .collect();
         let mask = ProjectionMask::columns(schema, wanted.iter().copied());
+        let open: OpenGroup = Box::new(move |group| {
+            ParquetRecordBatchReaderBuilder::new_with_metadata(reopen()?, arrow_meta.clone())
+                .with_projection(mask.clone())
+                .with_row_groups(vec![group])
+                .with_batch_size(BATCH_ROWS)
+                .build()
+        });
         let groups = meta.num_row_groups();
         // The row groups' bytes, without the footer, are divided among the parts.
         let data_end = (0..groups)
@@ -282,14 +327,12 @@ impl ParquetGames {
                 (lo..hi, Some(part))
             }
         };
-        let reader = builder
-            .with_projection(mask)
-            .with_row_groups(range.collect())
-            .with_batch_size(BATCH_ROWS)
-            .build()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
         let games = ParquetGames {
-            reader: Some(reader),
+            open,
+            meta,
+            groups: range,
+            group: None,
+            reader: None,
             batch: None,
             columns: RowColumns::default(),
             row: 0,
@@ -302,6 +345,8 @@ impl ParquetGames {
             stopped: false,
             progress: None,
             games: 0,
+            damaged: Vec::new(),
+            lost: 0,
         };
         Ok((games, part))
     }
@@ -313,14 +358,12 @@ impl ParquetGames {
     }
 }
 
-fn builder<T: parquet::file::reader::ChunkReader + 'static>(
-    input: T,
-    name: &str,
-) -> io::Result<ParquetRecordBatchReaderBuilder<T>> {
-    ParquetRecordBatchReaderBuilder::try_new(input).map_err(|e| {
+/// The file's metadata (its footer), read once for every row group's reader.
+fn metadata<T: parquet::file::reader::ChunkReader>(input: &T) -> io::Result<ArrowReaderMetadata> {
+    ArrowReaderMetadata::load(input, Default::default()).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
-            format!("{name}: not a Parquet file that can be read: {e}"),
+            format!("not a Parquet file that can be read: {e}"),
         )
     })
 }
@@ -628,6 +671,54 @@ impl ParquetGames {
     }
 }
 
+impl ParquetGames {
+    /// Opens the next row group's reader; `false` when none is left. A row group that
+    /// cannot be opened is noted as damaged and the next one tried.
+    fn next_group(&mut self) -> bool {
+        while let Some(index) = self.groups.next() {
+            let rows = usize::try_from(self.meta.row_group(index).num_rows()).unwrap_or(0);
+            let group = GroupAt {
+                index,
+                rows,
+                read: 0,
+            };
+            match (self.open)(index) {
+                Ok(reader) => {
+                    self.reader = Some(reader);
+                    self.group = Some(group);
+                    return true;
+                }
+                Err(e) => self.lose(group, &e),
+            }
+        }
+        false
+    }
+
+    /// Notes that `group` could not be read beyond its rows already handed out, and
+    /// skips the others: the next games keep their rows' numbers.
+    fn lose(&mut self, group: GroupAt, e: &dyn std::fmt::Display) {
+        let lost = group.rows.saturating_sub(group.read);
+        self.number += lost;
+        self.lost += lost as u64;
+        // The file's rows, from 1, whatever part this is.
+        let first = (0..group.index)
+            .map(|i| self.meta.row_group(i).num_rows().max(0) as u64)
+            .sum::<u64>()
+            + 1;
+        let last = first + group.rows as u64 - 1;
+        let cut = if group.read == 0 {
+            String::new()
+        } else {
+            format!(" after row {}", first + group.read as u64 - 1)
+        };
+        self.damaged.push(format!(
+            "row group {} of {} (rows {first} to {last}) cannot be read{cut}: {e}",
+            group.index + 1,
+            self.meta.num_row_groups(),
+        ));
+    }
+}
+
 impl Games for ParquetGames {
     fn next_game(&mut self) -> io::Result<Option<RawGame>> {
         loop {
@@ -638,12 +729,16 @@ impl Games for ParquetGames {
             {
                 self.stopped = true;
                 self.reader = None;
+                self.groups = 0..0;
             }
             if let Some(batch) = &self.batch
                 && self.row < batch.num_rows()
             {
                 let text = Self::game_text(&self.columns, self.row);
                 self.row += 1;
+                if let Some(group) = &mut self.group {
+                    group.read += 1;
+                }
                 let number = self.number;
                 self.number += 1;
                 self.games += 1;
@@ -661,8 +756,11 @@ impl Games for ParquetGames {
                     },
                 }));
             }
-            let Some(reader) = &mut self.reader else {
+            if self.reader.is_none() && (self.stopped || !self.next_group()) {
                 return Ok(None);
+            }
+            let Some(reader) = &mut self.reader else {
+                continue;
             };
             match reader.next() {
                 Some(Ok(batch)) => {
@@ -674,15 +772,25 @@ impl Games for ParquetGames {
                     }
                 }
                 Some(Err(e)) => {
+                    // The rest of this row group is lost, not the groups after it.
                     self.reader = None;
-                    return Err(io::Error::new(io::ErrorKind::InvalidData, e.to_string()));
+                    if let Some(group) = self.group.take() {
+                        self.lose(group, &e);
+                    }
                 }
                 None => {
                     self.reader = None;
-                    return Ok(None);
+                    self.group = None;
                 }
             }
         }
+    }
+
+    fn take_damage(&mut self) -> Option<Damage> {
+        (!self.damaged.is_empty()).then(|| Damage {
+            message: std::mem::take(&mut self.damaged).join("; "),
+            games: std::mem::take(&mut self.lost),
+        })
     }
 
     fn bytes_read(&self) -> u64 {

@@ -201,3 +201,130 @@ fn a_row_reads_as_tags_then_its_movetext() {
         )
     );
 }
+
+/// A file of four row groups (3, 2,500, 3 and 3 rows) whose movetext names its row, in
+/// pages of at most 100 rows.
+fn four_groups() -> Vec<u8> {
+    use arrow_schema::{Field, Schema};
+    use parquet::arrow::ArrowWriter;
+    use parquet::file::properties::WriterProperties;
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("Site", DataType::Utf8, true),
+        Field::new("movetext", DataType::Utf8, true),
+    ]));
+    let props = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_data_page_row_count_limit(100)
+        .set_write_batch_size(100)
+        .build();
+    let mut out = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut out, Arc::clone(&schema), Some(props)).unwrap();
+    let mut row = 0;
+    for rows in [3, 2500, 3, 3] {
+        let rows: Vec<usize> = (row..row + rows).collect();
+        row += rows.len();
+        let sites: Vec<String> = rows.iter().map(|r| format!("https://x/{r}")).collect();
+        let moves: Vec<String> = rows
+            .iter()
+            .map(|r| format!("1. e4 {{ row {r} }} *"))
+            .collect();
+        let batch = RecordBatch::try_new(
+            Arc::clone(&schema),
+            vec![
+                Arc::new(StringArray::from(sites)),
+                Arc::new(StringArray::from(moves)),
+            ],
+        )
+        .unwrap();
+        writer.write(&batch).unwrap();
+        writer.flush().unwrap();
+    }
+    writer.close().unwrap();
+    out
+}
+
+/// Where page `page` of the movetext column of row group `group` starts, and its first
+/// row in the group.
+fn movetext_page(file: &[u8], group: usize, page: usize) -> (usize, usize) {
+    let meta = parquet::file::metadata::ParquetMetaDataReader::new()
+        .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required)
+        .parse_and_finish(&bytes::Bytes::copy_from_slice(file))
+        .unwrap();
+    let index = meta.page_index_for_row_group(group);
+    let at = &index
+        .offset_index(1)
+        .expect("an offset index")
+        .page_locations()[page];
+    (at.offset as usize, at.first_row_index as usize)
+}
+
+/// The games of `file`, each as its number and the row its movetext names, and what
+/// was lost.
+fn games_and_damage(file: Vec<u8>) -> (Vec<(usize, usize)>, Option<Damage>) {
+    let source = Source::seekable("t.parquet", std::io::Cursor::new(file));
+    let (mut games, _) = ParquetGames::open(source, None, usize::MAX).unwrap();
+    let mut seen = Vec::new();
+    while let Some(g) = games.next_game().unwrap() {
+        let text = String::from_utf8(g.bytes).unwrap();
+        let row = text
+            .split("{ row ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|r| r.parse().ok())
+            .expect("the row in the movetext");
+        seen.push((g.number, row));
+    }
+    (seen, games.take_damage())
+}
+
+/// A row group that cannot be read loses its own rows, not the groups after it: the
+/// games after it keep their rows' numbers, and the damage says where it is and how
+/// many games it held; one cut short inside keeps the rows read before the cut.
+#[test]
+fn a_damaged_row_group_loses_only_its_rows() {
+    let whole = four_groups();
+    let (games, damage) = games_and_damage(whole.clone());
+    assert_eq!(games.len(), 2509);
+    assert!(games.iter().all(|&(number, row)| number == row + 1));
+    assert_eq!(damage, None);
+
+    // The third group's movetext page header overwritten: none of its rows read.
+    let mut third = whole.clone();
+    let (at, _) = movetext_page(&whole, 2, 0);
+    third[at..at + 12].fill(0xff);
+    let (games, damage) = games_and_damage(third);
+    let numbers: Vec<usize> = games.iter().map(|g| g.0).collect();
+    let expected: Vec<usize> = (1..=2503).chain(2507..=2509).collect();
+    assert_eq!(numbers, expected);
+    assert!(games.iter().all(|&(number, row)| number == row + 1));
+    let damage = damage.expect("the damage told");
+    assert_eq!(damage.games, 3);
+    assert!(
+        damage
+            .message
+            .starts_with("row group 3 of 4 (rows 2504 to 2506) cannot be read: "),
+        "{}",
+        damage.message
+    );
+
+    // The second group damaged in its sixteenth page (rows 1,500 to 1,599 of the
+    // group): its first batch of 1,024 rows is read, the rest of it lost.
+    let mut second = whole.clone();
+    let (at, first_row) = movetext_page(&whole, 1, 15);
+    assert_eq!(first_row, 1500);
+    second[at..at + 12].fill(0xff);
+    let (games, damage) = games_and_damage(second);
+    let numbers: Vec<usize> = games.iter().map(|g| g.0).collect();
+    let expected: Vec<usize> = (1..=3 + 1024).chain(2504..=2509).collect();
+    assert_eq!(numbers, expected);
+    assert!(games.iter().all(|&(number, row)| number == row + 1));
+    let damage = damage.expect("the damage told");
+    assert_eq!(damage.games, 2500 - 1024);
+    assert!(
+        damage
+            .message
+            .starts_with("row group 2 of 4 (rows 4 to 2503) cannot be read after row 1027: "),
+        "{}",
+        damage.message
+    );
+}
