@@ -404,7 +404,12 @@ impl RunIterator {
                     if let Yields::Records = self.yields {
                         return to_python(py, &RunRecord::Summary(s));
                     }
-                    let e = s.stream_error.unwrap_or_default();
+                    let e = s.stream_error.clone().unwrap_or_default();
+                    if s.totals.lost > 0 {
+                        // Rows of damaged row groups lost, the rest read: go on.
+                        lost_rows(py, &s, &e)?;
+                        continue;
+                    }
                     return Err(PyOSError::new_err(format!(
                         "the stream ends in an error after {} bytes: {e}",
                         s.bytes
@@ -475,15 +480,36 @@ fn as_raised(py: Python<'_>, e: PyErr) -> PyErr {
 }
 
 /// The error a run's summary says its stream ended in, as an OSError naming the file
-/// (for work done in Rust: `split`, tables).
-pub(crate) fn stream_error(s: &pocketfen::run::record::SummaryRecord) -> PyResult<()> {
+/// (for work done in Rust: `split`, tables). Rows lost in a Parquet file's damaged row
+/// groups, the others read, are a `UserWarning` instead (an error under a warnings
+/// filter that says so): the work goes on with the rows read.
+pub(crate) fn stream_error(
+    py: Python<'_>,
+    s: &pocketfen::run::record::SummaryRecord,
+) -> PyResult<()> {
     match &s.stream_error {
+        Some(e) if s.totals.lost > 0 => lost_rows(py, s, e),
         Some(e) => Err(PyOSError::new_err(format!(
             "{}: the stream ends in an error after {} bytes: {e}",
             s.file, s.bytes
         ))),
         None => Ok(()),
     }
+}
+
+/// Warns that a Parquet file's damaged row groups lost rows: which, and how many.
+fn lost_rows(py: Python<'_>, s: &pocketfen::run::record::SummaryRecord, e: &str) -> PyResult<()> {
+    let message = std::ffi::CString::new(format!(
+        "{}: {} games read, {} rows lost: {e}",
+        s.file, s.totals.games, s.totals.lost
+    ))
+    .unwrap_or_default();
+    PyErr::warn(
+        py,
+        &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+        &message,
+        1,
+    )
 }
 
 fn to_python<'py>(py: Python<'py>, record: &RunRecord) -> PyResult<Bound<'py, PyAny>> {

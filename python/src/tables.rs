@@ -133,7 +133,7 @@ fn collect(py: Python<'_>, run: &RunIterator, mut rows: impl Rows) -> PyResult<A
                     batches.push(rows.finish().map_err(arrow)?);
                 }
             }
-            RunRecord::Summary(s) => run::stream_error(&s)?,
+            RunRecord::Summary(s) => run::stream_error(py, &s)?,
             _ => {}
         }
     }
@@ -252,7 +252,7 @@ fn read_into(
                 *ply_rows += e.plies.len();
                 detached(py, || files.push(*e)).map_err(|e| PyOSError::new_err(e.to_string()))?;
             }
-            RunRecord::Summary(s) => run::stream_error(&s)?,
+            RunRecord::Summary(s) => run::stream_error(py, &s)?,
             _ => {}
         }
     }

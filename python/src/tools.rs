@@ -267,7 +267,7 @@ fn write_all(py: Python<'_>, games: &RunIterator, files: &mut SplitFiles) -> PyR
             RunRecord::Selected(g) if g.raw.too_large.is_none() => {
                 detached(py, || files.write(&g)).map_err(io_error)?;
             }
-            RunRecord::Summary(s) => run::stream_error(&s)?,
+            RunRecord::Summary(s) => run::stream_error(py, &s)?,
             _ => {}
         }
     }

@@ -6,6 +6,8 @@ import datetime
 import io
 import json
 import pathlib
+import re
+import warnings
 
 import chess
 import chess.pgn
@@ -304,6 +306,42 @@ def games_and_plies(out):
         if r["type"] == "game":
             games.append((r["plies"], r["status"], [p["kind"] for p in r["problems"]]))
     return games
+
+
+def test_a_damaged_row_group_loses_only_its_rows(tmp_path, pocketfen_cli):
+    # Lichess's schema in row groups of 7 rows; the third group's movetext chunk starts
+    # with a page header overwritten: its 7 games are lost, the 43 others read.
+    path = tmp_path / "damaged.parquet"
+    whole = lichess_parquet(path, LICHESS_SAMPLE, compression="zstd", row_group_size=7)
+    group = pq.ParquetFile(path).metadata.row_group(2)
+    chunk = next(group.column(i) for i in range(group.num_columns) if group.column(i).path_in_schema == "movetext")
+    at = chunk.dictionary_page_offset if chunk.has_dictionary_page else chunk.data_page_offset
+    data = bytearray(path.read_bytes())
+    data[at : at + 12] = b"\xff" * 12
+    path.write_bytes(bytes(data))
+    where = r"row group 3 of 8 \(rows 15 to 21\) cannot be read"
+
+    with pytest.warns(UserWarning, match=r"43 games read, 7 rows lost: " + where):
+        table = pocketfen.games_table(path)
+    kept = [i for i in range(50) if not 14 <= i <= 20]
+    assert table.column("Site").to_pylist() == [whole.column("Site")[i].as_py() for i in kept]
+    assert table.column("game").to_pylist() == [i + 1 for i in kept]
+    # Records: each game by its row, and the summary's count and message.
+    records = list(pocketfen.validate(path, all=True))
+    assert [r["game"] for r in records if r["type"] == "game"] == [i + 1 for i in kept]
+    summary = records[-1]
+    assert (summary["lost"], summary["complete"]) == (7, False)
+    assert re.match(where, summary["stream_error"])
+    with pytest.warns(UserWarning, match=where):
+        assert len(list(pocketfen.replay(path))) == 43
+    # A warnings filter that makes it an error stops the work.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserWarning):
+            pocketfen.games_table(path)
+    out = run_cli(pocketfen_cli, "validate", path)
+    assert out.returncode == 2
+    assert "7 lost (damaged row groups)" in out.stderr.decode()
 
 
 def test_lichess_parquet_is_read_by_every_archive_command(tmp_path, pocketfen_cli):

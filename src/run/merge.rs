@@ -10,7 +10,8 @@
 //! lines of each part's records ([`Merge::renumber`]) and what the whole run's summary
 //! is ([`Merge::summary`]). A part whose stream broke (or ended in
 //! trailing bytes) is where a run over the whole file would have stopped: the parts
-//! after it are left out, as their games were never read.
+//! after it are left out, as their games were never read. (A Parquet part that lost a
+//! damaged row group's rows went on past them, as a whole run does: it ends nothing.)
 //!
 //! ```
 //! use pocketfen::run::merge::Merge;
@@ -152,7 +153,8 @@ impl Merge {
     }
 
     /// How many of the parts count, from part 1: all of them, unless one broke off (a
-    /// stream error or trailing bytes), which is then the last.
+    /// stream error or trailing bytes, not rows lost in a Parquet file's damaged row
+    /// groups), which is then the last.
     pub fn parts_used(&self) -> usize {
         self.used
     }

@@ -394,9 +394,13 @@ impl Run {
     /// The summary of the archive just read.
     fn summary(&mut self) -> Option<RunRecord> {
         let mut current = self.current.take()?;
-        let mut error = current.games.take_error();
-        // Rows that could not be read, the rest read: the archive is not complete, and
-        // its summary says where and how many.
+        let error = current.games.take_error();
+        // A stream that ends, or fails, once the run is stopped ended because of it (a
+        // stream read as it comes gives up when told to stop).
+        let interrupted = current.games.interrupted() || self.stopped();
+        let mut error = error.filter(|_| !interrupted);
+        // Rows that could not be read, the rest read (stopped or not): the archive is not
+        // complete, and its summary says where and how many.
         let damage = current.games.take_damage();
         if let Some(d) = &damage
             && error.is_none()
@@ -406,10 +410,6 @@ impl Run {
                 d.message.clone(),
             ));
         }
-        // A stream that ends, or fails, once the run is stopped ended because of it (a
-        // stream read as it comes gives up when told to stop).
-        let interrupted = current.games.interrupted() || self.stopped();
-        let error = error.filter(|_| !interrupted);
         let mut bytes = current.games.bytes_read();
         let split = current.part.as_ref().map(|p| {
             let (read, record) = split_record(p, current.options, bytes);

@@ -698,6 +698,10 @@ impl ParquetGames {
     /// skips the others: the next games keep their rows' numbers.
     fn lose(&mut self, group: GroupAt, e: &dyn std::fmt::Display) {
         let lost = group.rows.saturating_sub(group.read);
+        if lost == 0 {
+            // No game lost (an empty row group): nothing to tell.
+            return;
+        }
         self.number += lost;
         self.lost += lost as u64;
         // The file's rows, from 1, whatever part this is.
@@ -779,8 +783,12 @@ impl Games for ParquetGames {
                     }
                 }
                 None => {
+                    // A group whose columns end before the rows its footer counts has
+                    // lost the others.
                     self.reader = None;
-                    self.group = None;
+                    if let Some(group) = self.group.take() {
+                        self.lose(group, &"its columns end before its rows do");
+                    }
                 }
             }
         }
