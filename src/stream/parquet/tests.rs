@@ -328,3 +328,42 @@ fn a_damaged_row_group_loses_only_its_rows() {
         damage.message
     );
 }
+
+/// A row group whose footer counts more rows than its columns hold (5 for 3): the rows
+/// its columns have are read, the others told lost, and the games after it numbered by
+/// the footer's rows.
+#[test]
+fn a_row_group_shorter_than_its_footer_says_is_told() {
+    use parquet::file::metadata::{ParquetMetaDataReader, ParquetMetaDataWriter};
+    let whole = four_groups();
+    let meta = ParquetMetaDataReader::new()
+        .parse_and_finish(&bytes::Bytes::copy_from_slice(&whole))
+        .unwrap();
+    let footer = u32::from_le_bytes(whole[whole.len() - 8..whole.len() - 4].try_into().unwrap());
+    let data = whole.len() - 8 - footer as usize;
+    let mut builder = meta.into_builder();
+    let mut groups = builder.take_row_groups();
+    groups[0] = groups[0]
+        .clone()
+        .into_builder()
+        .set_num_rows(5)
+        .build()
+        .unwrap();
+    let meta = builder.set_row_groups(groups).build();
+    let mut file = whole[..data].to_vec();
+    ParquetMetaDataWriter::new(&mut file, &meta)
+        .finish()
+        .unwrap();
+    let (games, damage) = games_and_damage(file);
+    // The three rows read, then the next group's first row as row 6 of the footer's.
+    assert_eq!(games[..4], [(1, 0), (2, 1), (3, 2), (6, 3)]);
+    assert_eq!(games.len(), 2509);
+    assert!(games[3..].iter().all(|&(number, row)| number == row + 3));
+    assert_eq!(
+        damage,
+        Some(Damage {
+            message: "row group 1 of 4 (rows 1 to 5) cannot be read after row 3: its columns end before its rows do".to_owned(),
+            games: 2,
+        })
+    );
+}
