@@ -159,8 +159,9 @@ class SplitInfo(_TypedDict):
 class SummaryRecord(_TypedDict):
     """The `summary` record that ends a run over a source: its counts, whether it was
     read `complete`ly; `seconds` with `timings=True`, `interrupted` after Ctrl-C,
-    `stream_error` when the stream ended in an error, `trailing_bytes`, and `split` for
-    a part."""
+    `stream_error` when the stream ended in an error (or, for a Parquet file, names the
+    damaged row groups whose `lost` rows could not be read, the others read),
+    `trailing_bytes`, and `split` for a part."""
 
     type: _Literal["summary"]
     version: int
@@ -171,6 +172,7 @@ class SummaryRecord(_TypedDict):
     error_games: int
     warnings: int
     skipped: _NotRequired[int]
+    lost: _NotRequired[int]
     bytes: int
     seconds: _NotRequired[float]
     complete: bool
@@ -334,7 +336,8 @@ def games_table(
     `pocketfen export --games` writes them. The
     batches come from the native module through the Arrow C stream interface, with no copy
     through Python objects. `source`, `strict`, `jobs` and `split` are as `validate`'s; a
-    game over the size limit is in no table. Needs pyarrow."""
+    game over the size limit is in no table. Rows lost in a Parquet file's damaged row
+    groups are a UserWarning, the others in the table. Needs pyarrow."""
     return _read_table(_table(source, "games", strict=strict, jobs=jobs, split=split, openings=openings))
 
 
@@ -346,7 +349,8 @@ def plies_table(
     `san`, `uci`, `is_drop`, `piece`, `captured`, `promotion`, `check`, `mate`, the
     pockets after it (`white_pocket`, `black_pocket`), `clock` and `elapsed` in seconds,
     `eval_cp` or `eval_mate`, `nags`, and with `fen=True` the FEN after it, as
-    `pocketfen export --plies` writes them. Needs pyarrow."""
+    `pocketfen export --plies` writes them. Rows lost in a Parquet file's damaged row
+    groups are a UserWarning, the others' plies in the table. Needs pyarrow."""
     return _read_table(_table(source, "plies", fen=fen, strict=strict, jobs=jobs, split=split))
 
 
