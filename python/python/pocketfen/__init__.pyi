@@ -86,6 +86,7 @@ class SummaryRecord(TypedDict):
     error_games: int
     warnings: int
     skipped: NotRequired[int]
+    lost: NotRequired[int]
     bytes: int
     seconds: NotRequired[float]
     complete: bool
