@@ -743,8 +743,6 @@ fn a_games_table_validates_as_its_pgn() {
     );
 }
 
-/// A part of a split run is the row groups that start in its bytes: the parts' records
-/// merge to the whole file's, and rows keep their numbers.
 /// A Parquet file's record batches, as one.
 fn read_batches(bytes: Vec<u8>) -> arrow_array::RecordBatch {
     let builder = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(bytes)).unwrap();
@@ -926,25 +924,39 @@ fn table_in_groups_of_40(path: &Path) {
     writer.finish().unwrap();
 }
 
-/// `merge` of parts 1 to `n` of `path` (each `validate -q --json --all --split K/N`,
-/// kept in `dir`): its output and exit code.
-fn merged_parts(dir: &Path, path: &str, n: usize) -> (Vec<u8>, Option<i32>) {
+/// A part's exit code and summary.
+type PartRun = (Option<i32>, Value);
+
+/// Parts 1 to `n` of `path` (each `validate -q --json --all --split K/N`, kept in
+/// `dir`), then `merge` of them: each part's exit code and summary, and the merge's
+/// output and exit code.
+fn merged_parts(dir: &Path, path: &str, n: usize) -> (Vec<PartRun>, Vec<u8>, Option<i32>) {
     let mut parts = Vec::new();
+    let mut summaries = Vec::new();
     for k in 1..=n {
         let split = format!("{k}/{n}");
-        let (out, err, _) =
+        let (out, err, code) =
             run_out(&["validate", "-q", "--json", "--all", "--split", &split, path]);
-        assert!(!out.is_empty(), "part {k}: {err}");
-        let part = dir.join(format!("merged-part-{k}.jsonl"));
+        let last = String::from_utf8_lossy(&out)
+            .lines()
+            .last()
+            .map(str::to_owned);
+        let summary = serde_json::from_str(&last.unwrap_or_default())
+            .unwrap_or_else(|e| panic!("part {k} has no summary ({e}): {err}"));
+        summaries.push((code, summary));
+        let part = dir.join(format!("part-{k}.jsonl"));
         fs::write(&part, &out).unwrap();
         parts.push(part.to_string_lossy().into_owned());
     }
     let mut args = vec!["merge"];
     args.extend(parts.iter().map(String::as_str));
-    let (merged, _, code) = run_out(&args);
-    (merged, code)
+    let (merged, err, code) = run_out(&args);
+    assert!(!merged.is_empty(), "merge: {err}");
+    (summaries, merged, code)
 }
 
+/// A part of a split run is the row groups that start in its bytes: the parts' records
+/// merge to the whole file's, and rows keep their numbers.
 #[test]
 fn parts_of_a_table_are_row_groups_and_merge() {
     let dir = scratch_dir("export-parts");
@@ -953,27 +965,16 @@ fn parts_of_a_table_are_row_groups_and_merge() {
     let t = table.to_str().unwrap();
     let (whole, _, code) = run_out(&["validate", "-q", "--json", "--all", t]);
     assert_eq!(code, Some(0));
-    let mut parts = Vec::new();
+    let (parts, merged, code) = merged_parts(&dir, t, 4);
     let mut games = 0;
-    for k in 1..=4 {
-        let split = format!("{k}/4");
-        let (out, err, code) =
-            run_out(&["validate", "-q", "--json", "--all", "--split", &split, t]);
-        assert_eq!(code, Some(0), "{err}");
-        let summary: Value =
-            serde_json::from_str(String::from_utf8_lossy(&out).lines().last().unwrap()).unwrap();
+    for (k, (code, summary)) in parts.iter().enumerate() {
+        assert_eq!(*code, Some(0), "part {}", k + 1);
         assert_eq!(summary["split"]["row_groups"], json!(true));
         games += summary["games"].as_u64().unwrap();
-        assert!(summary["games"].as_u64().unwrap() > 0, "part {k}");
-        let part = dir.join(format!("part-{k}.jsonl"));
-        fs::write(&part, &out).unwrap();
-        parts.push(part.to_string_lossy().into_owned());
+        assert!(summary["games"].as_u64().unwrap() > 0, "part {}", k + 1);
     }
     assert_eq!(games, 438);
-    let mut args = vec!["merge"];
-    args.extend(parts.iter().map(String::as_str));
-    let (merged, err, code) = run_out(&args);
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(0));
     let (merged, whole) = (
         String::from_utf8_lossy(&merged),
         String::from_utf8_lossy(&whole),
@@ -1066,7 +1067,7 @@ fn a_damaged_row_group_loses_only_its_own_games() {
     let (two, _, code) = run_out(&["validate", "-q", "--json", "--all", "-j", "2", d]);
     assert_eq!(code, Some(2));
     assert_eq!(records(&two), one);
-    let (merged, code) = merged_parts(&dir, d, 4);
+    let (_, merged, code) = merged_parts(&dir, d, 4);
     assert_eq!(code, Some(2));
     assert_eq!(records(&merged), one);
 

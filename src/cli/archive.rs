@@ -335,7 +335,7 @@ pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -
                 format_args!(
                     "{name}: {} read, {} lost: {e}",
                     count(s.totals.games as u64, "game", "games"),
-                    count(s.totals.lost, "row", "rows"),
+                    count(s.totals.lost as u64, "row", "rows"),
                 ),
             );
             false
@@ -419,7 +419,7 @@ pub(super) fn total_text(t: &TotalRecord) -> String {
 }
 
 /// `, N lost (damaged row groups)`: the rows of a Parquet file that could not be read.
-fn lost_text(lost: u64) -> String {
+fn lost_text(lost: usize) -> String {
     if lost == 0 {
         String::new()
     } else {

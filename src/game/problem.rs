@@ -490,17 +490,12 @@ pub struct Totals {
     pub skipped: usize,
     /// Games that could not be read while the others were: the rows of a Parquet file's
     /// damaged row groups (the summary's `stream_error` says which).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero_u64"))]
-    pub lost: u64,
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub lost: usize,
 }
 
 #[cfg(feature = "serde")]
 fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-#[cfg(feature = "serde")]
-fn is_zero_u64(n: &u64) -> bool {
     *n == 0
 }
 

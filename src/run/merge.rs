@@ -139,7 +139,7 @@ impl Merge {
         for p in used_parts {
             offsets.push((games, lines));
             // A game is numbered by its row in a Parquet part: lost rows count too.
-            games += p.summary.totals.games + p.summary.totals.lost as usize;
+            games += p.summary.totals.games + p.summary.totals.lost;
             lines += p.split.lines;
         }
         let mut order = order;

@@ -155,8 +155,8 @@ pub(crate) struct ParquetGames {
     meta: Arc<ParquetMetaData>,
     /// The row groups not yet begun (the part's), in file order.
     groups: std::ops::Range<usize>,
-    group: Option<GroupAt>,
-    reader: Option<ParquetRecordBatchReader>,
+    /// The reader of the row group being read, and where it stands.
+    reading: Option<(ParquetRecordBatchReader, GroupAt)>,
     batch: Option<RecordBatch>,
     /// The batch's columns that give tags, and its movetext's.
     columns: RowColumns,
@@ -171,7 +171,7 @@ pub(crate) struct ParquetGames {
     games: usize,
     /// Where each row group that could not be read failed, and the rows it lost.
     damaged: Vec<String>,
-    lost: u64,
+    lost: usize,
 }
 
 /// A row group's place and fingerprint.
@@ -331,8 +331,7 @@ impl ParquetGames {
             open,
             meta,
             groups: range,
-            group: None,
-            reader: None,
+            reading: None,
             batch: None,
             columns: RowColumns::default(),
             row: 0,
@@ -684,8 +683,7 @@ impl ParquetGames {
             };
             match (self.open)(index) {
                 Ok(reader) => {
-                    self.reader = Some(reader);
-                    self.group = Some(group);
+                    self.reading = Some((reader, group));
                     return true;
                 }
                 Err(e) => self.lose(group, &e),
@@ -699,11 +697,11 @@ impl ParquetGames {
     fn lose(&mut self, group: GroupAt, e: &dyn std::fmt::Display) {
         let lost = group.rows.saturating_sub(group.read);
         if lost == 0 {
-            // No game lost (an empty row group): nothing to tell.
+            // No game lost (a group read whole, or an empty one): nothing to tell.
             return;
         }
         self.number += lost;
-        self.lost += lost as u64;
+        self.lost += lost;
         // The file's rows, from 1, whatever part this is.
         let first = (0..group.index)
             .map(|i| self.meta.row_group(i).num_rows().max(0) as u64)
@@ -732,7 +730,7 @@ impl Games for ParquetGames {
                 .is_some_and(|s| s.load(Ordering::Relaxed))
             {
                 self.stopped = true;
-                self.reader = None;
+                self.reading = None;
                 self.groups = 0..0;
             }
             if let Some(batch) = &self.batch
@@ -740,7 +738,7 @@ impl Games for ParquetGames {
             {
                 let text = Self::game_text(&self.columns, self.row);
                 self.row += 1;
-                if let Some(group) = &mut self.group {
+                if let Some((_, group)) = &mut self.reading {
                     group.read += 1;
                 }
                 let number = self.number;
@@ -760,12 +758,13 @@ impl Games for ParquetGames {
                     },
                 }));
             }
-            if self.reader.is_none() && (self.stopped || !self.next_group()) {
-                return Ok(None);
-            }
-            let Some(reader) = &mut self.reader else {
+            let Some((reader, group)) = &mut self.reading else {
+                if self.stopped || !self.next_group() {
+                    return Ok(None);
+                }
                 continue;
             };
+            let group = *group;
             match reader.next() {
                 Some(Ok(batch)) => {
                     self.columns = tag_columns(&batch);
@@ -777,18 +776,14 @@ impl Games for ParquetGames {
                 }
                 Some(Err(e)) => {
                     // The rest of this row group is lost, not the groups after it.
-                    self.reader = None;
-                    if let Some(group) = self.group.take() {
-                        self.lose(group, &e);
-                    }
+                    self.reading = None;
+                    self.lose(group, &e);
                 }
                 None => {
                     // A group whose columns end before the rows its footer counts has
-                    // lost the others.
-                    self.reader = None;
-                    if let Some(group) = self.group.take() {
-                        self.lose(group, &"its columns end before its rows do");
-                    }
+                    // lost the others (`lose` tells nothing of a group read whole).
+                    self.reading = None;
+                    self.lose(group, &"its columns end before its rows do");
                 }
             }
         }

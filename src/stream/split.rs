@@ -819,7 +819,7 @@ pub(crate) trait Games: Send {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Damage {
     pub(crate) message: String,
-    pub(crate) games: u64,
+    pub(crate) games: usize,
 }
 
 impl<R: BufRead + Send> Games for GameSplitter<R> {
