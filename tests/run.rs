@@ -1260,6 +1260,16 @@ mod parts {
         assert!("0/3".parse::<Split>().is_err() && "a/3".parse::<Split>().is_err());
     }
 
+    /// The first record that differs between two runs' records, to tell what went
+    /// another way.
+    fn first_difference(a: &[Value], b: &[Value]) -> String {
+        let at_record = a.iter().zip(b).position(|(x, y)| x != y);
+        at_record.map_or_else(
+            || format!("{} records against {}", a.len(), b.len()),
+            |i| format!("record {i}: {} against {}", a[i], b[i]),
+        )
+    }
+
     /// A part that broke off (a stream error) ends the merge there, as one run would end.
     #[test]
     fn a_broken_stream_ends_the_merge_where_one_run_ends() {
@@ -1332,21 +1342,17 @@ mod parts {
                 let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
                 let four: Vec<Value> = run(&path, None, 4).into_iter().map(untimed).collect();
                 if one != four {
-                    // The first record that differs, to tell what went another way.
-                    let at_record = one.iter().zip(&four).position(|(a, b)| a != b);
-                    let shown = at_record.map_or_else(
-                        || format!("{} records against {}", one.len(), four.len()),
-                        |i| format!("record {i}: {} against {}", one[i], four[i]),
-                    );
                     failures.push(format!(
-                        "{name} damaged at {at} ({trial}): -j 4 differs, {shown}"
+                        "{name} damaged at {at} ({trial}): -j 4 differs, {}",
+                        first_difference(&one, &four)
                     ));
                 }
                 match merged(&path, 4, 2) {
                     Ok(parts) if parts != one => failures.push(format!(
-                        "{name} damaged at {at} ({trial}): 4 parts merged give {} games, one run {}",
+                        "{name} damaged at {at} ({trial}): 4 parts merged give {} games, one run {}; {}",
                         parts.last().unwrap()["games"],
-                        one.last().unwrap()["games"]
+                        one.last().unwrap()["games"],
+                        first_difference(&parts, &one),
                     )),
                     // A part whose own start is damaged cannot be merged: it says so.
                     _ => {}

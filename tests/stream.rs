@@ -442,3 +442,142 @@ fn concatenated_archives_of_different_formats_are_read_whole() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The zstd frames of a pzstd archive: each one's offset and compressed size.
+fn pzstd_frame_list(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut frames = Vec::new();
+    let mut at = 0;
+    while at + 12 <= bytes.len() {
+        let size = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
+        frames.push((at + 12, size));
+        at += 12 + size;
+    }
+    frames
+}
+
+/// Makes the zstd frame at `at` undecodable from its first block on: the block's type
+/// becomes the reserved one (RFC 8878 §3.1.1.2), so the frame gives no text at all.
+fn break_first_block(bytes: &mut [u8], at: usize) {
+    let descriptor = bytes[at + 4];
+    let single_segment = descriptor & 0x20 != 0;
+    let dictionary = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let content_size = match descriptor >> 6 {
+        0 => usize::from(single_segment),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    let block = at + 5 + usize::from(!single_segment) + dictionary + content_size;
+    bytes[block] |= 0b110;
+}
+
+/// A damaged frame in the middle of an archive as Lichess writes its database files
+/// (made by the real pzstd) loses only its own games: the games before it and after it
+/// are read and checked as in the undamaged file, for any number of jobs; the summary
+/// says where the text broke and how many games were left out, and the run exits 2.
+#[test]
+fn a_damaged_pzstd_frame_loses_only_its_own_games() {
+    let dir = scratch_dir("damaged-frame");
+    let plain = dir.join("games.pgn");
+    let sample = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+    fs::write(&plain, sample.repeat(6)).unwrap();
+    let zst = dir.join("games.pgn.zst");
+    let out = pzstd(&[
+        "-q",
+        "-f",
+        "-1",
+        "-p",
+        "2",
+        plain.to_str().unwrap(),
+        "-o",
+        zst.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let mut bytes = fs::read(&zst).unwrap();
+    let frames = pzstd_frame_list(&bytes);
+    assert!(
+        frames.len() >= 3,
+        "{} frames: the test needs three",
+        frames.len()
+    );
+    let (at, len) = frames[1];
+    break_first_block(&mut bytes, at);
+    let damaged = dir.join("damaged.pgn.zst");
+    fs::write(&damaged, &bytes).unwrap();
+
+    let (plain_records, _) = json_records(&["-j", "1", plain.to_str().unwrap()]);
+    let (expected, _) = games_and_summary(plain_records);
+    let mut runs = Vec::new();
+    for jobs in ["1", "2"] {
+        let (records, code) = json_records(&["-j", jobs, damaged.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "-j {jobs}: the archive is not complete");
+        runs.push(games_and_summary(records));
+    }
+    assert_eq!(runs[0], runs[1], "-j 2 reads what -j 1 reads");
+    let (games, summary) = runs.remove(0);
+    assert_eq!(summary["complete"], false);
+    let breaks = summary["breaks"].as_array().expect("the break is told");
+    assert_eq!(breaks.len(), 1);
+    assert_eq!(breaks[0]["offset"], at);
+    assert_eq!(breaks[0]["length"], len);
+    let lost = summary["lost"].as_u64().unwrap() as usize;
+    assert!(
+        (1..=2).contains(&lost),
+        "a break leaves out at most two pieces: {lost}"
+    );
+    let error = summary["stream_error"].as_str().unwrap();
+    assert!(
+        error.starts_with(&format!(
+            "the zstd frame at byte {at} ({len} bytes) cannot be decoded ("
+        )),
+        "{error}"
+    );
+    // The games before the break are those of the undamaged file, numbers and lines
+    // alike; those after it are a run of the undamaged file's games, each numbered and
+    // placed one same step back (the games and lines of the lost text).
+    let before = games
+        .iter()
+        .zip(&expected)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let key = |g: &serde_json::Value| (g["game"].as_u64().unwrap(), g["line"].as_u64().unwrap());
+    let rest = |g: &serde_json::Value| {
+        let mut g = g.clone();
+        let o = g.as_object_mut().unwrap();
+        o.remove("game");
+        o.remove("line");
+        g
+    };
+    let after = &games[before..];
+    assert!(
+        !after.is_empty() && before > 0,
+        "{before} games before the break"
+    );
+    let start = expected.len() - after.len();
+    let (dn, dl) = (
+        key(&expected[start]).0 - key(&after[0]).0,
+        key(&expected[start]).1 - key(&after[0]).1,
+    );
+    for (g, e) in after.iter().zip(&expected[start..]) {
+        assert_eq!(rest(g), rest(e));
+        assert_eq!((key(g).0 + dn, key(g).1 + dl), key(e));
+    }
+    // The numbers left out: the games lost with the frame's text, and those cut.
+    assert_eq!(summary["games"].as_u64().unwrap() as usize, games.len());
+    assert!(dn > 0, "the frame's own games are lost too");
+    assert_eq!(games.len() + lost + dn as usize, expected.len());
+
+    // What a person reads: the summary line and the note.
+    let (_, stderr, code) = run_out(&["validate", "-j", "2", damaged.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains(&format!(", {lost} lost (damaged frames)")),
+        "{stderr}"
+    );
+    let note = format!(
+        ": {} games read, {lost} game{} lost: the zstd frame at byte {at} ",
+        games.len(),
+        if lost == 1 { "" } else { "s" }
+    );
+    assert!(stderr.contains(&note), "{stderr}");
+}

@@ -233,8 +233,8 @@ fn validate(
 /// for a game over the size limit, which was never read whole). `drop_style` is `p-at`
 /// (`P@e4`) or `at` (`@e4`); None takes the site's. `jobs=0` uses every core; `split`
 /// reads one part, as `validate`'s. A read error of the stream raises OSError after the
-/// games before it; rows lost in a Parquet file's damaged row groups are a UserWarning,
-/// the other rows read.
+/// games before it; rows lost in a Parquet file's damaged row groups, and games lost
+/// where a compressed text breaks at a damaged frame, are a UserWarning, the others read.
 #[pyfunction]
 #[pyo3(signature = (source, to, *, drop_style = None, keep_broken = false, jobs = 0, split = None))]
 fn convert_pgn(
@@ -279,7 +279,8 @@ fn convert_pgn(
 /// only those present), or None. A game stops at its first illegal move. `jobs=0` uses
 /// every core; games come in input order; `split` reads one part, as `validate`'s. A
 /// read error of the stream raises OSError; rows lost in a Parquet file's damaged row
-/// groups are a UserWarning, the other rows read.
+/// groups, and games lost where a compressed text breaks at a damaged frame, are a
+/// UserWarning, the others read.
 #[pyfunction]
 #[pyo3(signature = (source, emit = "fen", *, annotations = false, jobs = 0, split = None))]
 fn replay(

@@ -405,8 +405,9 @@ impl RunIterator {
                         return to_python(py, &RunRecord::Summary(s));
                     }
                     let e = s.stream_error.clone().unwrap_or_default();
-                    if s.totals.lost > 0 {
-                        // Rows of damaged row groups lost, the rest read: go on.
+                    if s.ending_error().is_none() {
+                        // Rows of damaged row groups lost, or games at breaks in a
+                        // compressed text, the rest read: go on.
                         lost_rows(py, &s, &e)?;
                         continue;
                     }
@@ -488,7 +489,7 @@ pub(crate) fn stream_error(
     s: &pocketfen::run::record::SummaryRecord,
 ) -> PyResult<()> {
     match &s.stream_error {
-        Some(e) if s.totals.lost > 0 => lost_rows(py, s, e),
+        Some(e) if s.ending_error().is_none() => lost_rows(py, s, e),
         Some(e) => Err(PyOSError::new_err(format!(
             "{}: the stream ends in an error after {} bytes: {e}",
             s.file, s.bytes
@@ -497,10 +498,17 @@ pub(crate) fn stream_error(
     }
 }
 
-/// Warns that a Parquet file's damaged row groups lost rows: which, and how many.
+/// Warns that a Parquet file's damaged row groups lost rows, or that a compressed text
+/// broke at damaged frames and lost games: where, and how many.
 fn lost_rows(py: Python<'_>, s: &pocketfen::run::record::SummaryRecord, e: &str) -> PyResult<()> {
+    let unit = match (s.breaks.is_empty(), s.totals.lost == 1) {
+        (true, true) => "row",
+        (true, false) => "rows",
+        (false, true) => "game",
+        (false, false) => "games",
+    };
     let message = std::ffi::CString::new(format!(
-        "{}: {} games read, {} rows lost: {e}",
+        "{}: {} games read, {} {unit} lost: {e}",
         s.file, s.totals.games, s.totals.lost
     ))
     .unwrap_or_default();

@@ -309,3 +309,58 @@ def test_help_shows_every_argument():
     # help() shows the text signature: split= is there for every archive function.
     for f in (pocketfen.validate, pocketfen.convert_pgn, pocketfen.replay):
         assert "split=None" in f.__text_signature__ or "split=None" in (f.__doc__ or "").splitlines()[0], f
+
+
+def break_second_pzstd_frame(data):
+    """pzstd's file with its second zstd frame made undecodable from its first block on
+    (the block's type set to the reserved one): that frame's offset and size."""
+    frames, at = [], 0
+    while at + 12 <= len(data):
+        size = int.from_bytes(data[at + 8 : at + 12], "little")
+        frames.append((at + 12, size))
+        at += 12 + size
+    at, size = frames[1]
+    descriptor = data[at + 4]
+    single = descriptor & 0x20 != 0
+    header = 5 + (not single) + [0, 1, 2, 4][descriptor & 3] + [int(single), 2, 4, 8][descriptor >> 6]
+    data[at + header] |= 0b110
+    return at, size
+
+
+def test_a_damaged_pzstd_frame_loses_only_its_own_games(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("pzstd") is None:
+        pytest.skip("pzstd is needed (Debian package zstd; .ci/run installs it)")
+    plain = tmp_path / "games.pgn"
+    plain.write_bytes((SAMPLES / "lichess_standard_2025-05_sample438.pgn").read_bytes() * 6)
+    packed = tmp_path / "games.pgn.zst"
+    subprocess.run(["pzstd", "-q", "-f", "-1", "-p", "2", str(plain), "-o", str(packed)], check=True)
+    data = bytearray(packed.read_bytes())
+    at, size = break_second_pzstd_frame(data)
+    packed.write_bytes(bytes(data))
+
+    whole = [r for r in pocketfen.validate(plain, all=True) if r["type"] == "game"]
+    records = list(pocketfen.validate(packed, all=True))
+    summary = records[-1]
+    games = [r for r in records if r["type"] == "game"]
+    (brk,) = summary["breaks"]
+    assert (brk["offset"], brk["length"], summary["complete"]) == (at, size, False)
+    assert summary["stream_error"].startswith(f"the zstd frame at byte {at} ({size} bytes) cannot be decoded")
+    # The games read are the undamaged file's first ones and its last ones, in order.
+    whole = [dict(r, file=str(packed)) for r in whole]
+    first = next(i for i, (a, b) in enumerate(zip(games, whole)) if a != b)
+    assert first > 0
+    tail = whole[len(whole) - (len(games) - first) :]
+    strip = lambda r: {k: v for k, v in r.items() if k not in ("file", "game", "line")}  # noqa: E731
+    assert [strip(r) for r in games[first:]] == [strip(r) for r in tail]
+    assert summary["games"] == len(games) and 1 <= summary["lost"] <= 2
+    # The same from bytes in memory; the tables warn of the games lost and hold the rest.
+    assert list(without_time(pocketfen.validate(bytes(data), all=True)))[:-1] == [
+        dict(r, file="<bytes>") for r in without_time(games)
+    ]
+    pytest.importorskip("pyarrow")
+    with pytest.warns(UserWarning, match=rf"{len(games)} games read, {summary['lost']} games? lost: the zstd frame at byte {at} "):
+        table = pocketfen.games_table(packed)
+    assert table.num_rows == len(games)

@@ -328,14 +328,20 @@ pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -
             live::note(line, format_args!("{name}: {e}"));
             false
         }
-        // Rows lost in damaged row groups, the others read.
-        Some(e) if s.totals.lost > 0 => {
+        // Rows lost in damaged row groups, or games at breaks in a compressed text (a
+        // damaged frame stepped over), the others read.
+        Some(e) if s.totals.lost > 0 || !s.breaks.is_empty() => {
+            let (one, many) = if s.breaks.is_empty() {
+                ("row", "rows")
+            } else {
+                ("game", "games")
+            };
             live::note(
                 line,
                 format_args!(
                     "{name}: {} read, {} lost: {e}",
                     count(s.totals.games as u64, "game", "games"),
-                    count(s.totals.lost as u64, "row", "rows"),
+                    count(s.totals.lost as u64, one, many),
                 ),
             );
             false
@@ -391,7 +397,14 @@ pub(super) fn summary_text(s: &SummaryRecord) -> String {
         s.totals.error_games,
         count(s.totals.warnings as u64, "warning", "warnings"),
         skipped_text(s.totals.skipped),
-        lost_text(s.totals.lost),
+        lost_text(
+            s.totals.lost,
+            if s.breaks.is_empty() {
+                "damaged row groups"
+            } else {
+                "damaged frames"
+            }
+        ),
         timing_text(s.seconds, s.totals.games, s.bytes),
         if s.compression == Compression::None {
             String::new()
@@ -413,17 +426,18 @@ pub(super) fn total_text(t: &TotalRecord) -> String {
         t.totals.error_games,
         count(t.totals.warnings as u64, "warning", "warnings"),
         skipped_text(t.totals.skipped),
-        lost_text(t.totals.lost),
+        lost_text(t.totals.lost, "damaged input"),
         timing_text(t.seconds, t.totals.games, t.bytes),
     )
 }
 
-/// `, N lost (damaged row groups)`: the rows of a Parquet file that could not be read.
-fn lost_text(lost: usize) -> String {
+/// `, N lost (damaged row groups)`: the rows of a Parquet file that could not be read,
+/// or the games left out where a compressed text breaks (`damaged frames`).
+fn lost_text(lost: usize, why: &str) -> String {
     if lost == 0 {
         String::new()
     } else {
-        format!(", {lost} lost (damaged row groups)")
+        format!(", {lost} lost ({why})")
     }
 }
 

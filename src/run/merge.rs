@@ -57,6 +57,7 @@ use std::fmt;
 use crate::notation::printable;
 use crate::record::SCHEMA_VERSION;
 use crate::run::record::{RunRecord, SplitPoint, SplitRecord, SummaryRecord};
+use crate::stream::TextBreak;
 
 /// Why parts cannot be merged: which part (1-based, in the order given) and what does
 /// not match.
@@ -97,11 +98,12 @@ struct Part<'a> {
 
 impl Part<'_> {
     /// Whether the part broke off: a run over the whole file would have stopped in it.
-    /// (Rows lost in a Parquet file's damaged row groups leave a part incomplete, but its
-    /// reading went on past them, as a whole run's does.)
+    /// (Rows lost in a Parquet file's damaged row groups, or breaks in a compressed
+    /// text, leave a part incomplete, but its reading went on past them, as a whole
+    /// run's does.)
     fn broken(&self) -> bool {
         let s = self.summary;
-        let went_on = s.totals.lost > 0 && !s.interrupted;
+        let went_on = s.stream_error.is_some() && s.ending_error().is_none() && !s.interrupted;
         (!s.complete && !went_on) || s.trailing_bytes.is_some()
     }
 }
@@ -138,17 +140,19 @@ impl Merge {
         let (mut games, mut lines) = (0, 0);
         for p in used_parts {
             offsets.push((games, lines));
-            // A game is numbered by its row in a Parquet part: lost rows count too.
+            // A game is numbered by its row in a Parquet part, and the text left out at a
+            // break in a compressed text takes numbers too: lost games count.
             games += p.summary.totals.games + p.summary.totals.lost;
             lines += p.split.lines;
         }
         let mut order = order;
         order.truncate(used);
+        let summary = whole_summary(used_parts, &offsets);
         Ok(Merge {
             offsets,
             used,
             order,
-            summary: whole_summary(used_parts),
+            summary,
         })
     }
 
@@ -410,8 +414,28 @@ fn parts_that_meet(parts: &[Part<'_>]) -> Result<usize, (usize, String)> {
 
 /// The whole file's summary from the parts that count: their counts summed, their
 /// seconds too when every part gave them, and how the last one ended.
-fn whole_summary(used: &[Part<'_>]) -> SummaryRecord {
+fn whole_summary(used: &[Part<'_>], offsets: &[(usize, usize)]) -> SummaryRecord {
     let (first, last) = (used[0], used[used.len() - 1]);
+    // Each part's breaks in its text and rows lost (a Parquet file's damaged row
+    // groups), then how the last one ended: as a whole run tells them, in the file's
+    // order. A break is told with the whole file's game numbers and lines.
+    let mut errors = Vec::new();
+    let mut breaks = Vec::new();
+    for (p, &(games, lines)) in used.iter().zip(offsets) {
+        let shifted: Vec<TextBreak> = p
+            .summary
+            .breaks
+            .iter()
+            .map(|b| b.shifted(games, lines))
+            .collect();
+        if shifted.is_empty() {
+            errors.extend(p.summary.stream_error.clone());
+        } else {
+            errors.extend(shifted.iter().map(ToString::to_string));
+            errors.extend(p.summary.ending_error().map(str::to_owned));
+        }
+        breaks.extend(shifted);
+    }
     let mut totals = crate::game::Totals::default();
     for p in used {
         totals.merge(&p.summary.totals);
@@ -426,16 +450,9 @@ fn whole_summary(used: &[Part<'_>]) -> SummaryRecord {
         seconds: seconds.map(|s| (s * 1000.0).round() / 1000.0),
         complete: used.iter().all(|p| p.summary.complete),
         interrupted: used.iter().any(|p| p.summary.interrupted),
-        // Each part's rows lost (a Parquet file's damaged row groups), then how the
-        // last one ended: as a whole run tells them, in the file's order.
-        stream_error: Some(
-            used.iter()
-                .filter_map(|p| p.summary.stream_error.as_deref())
-                .collect::<Vec<_>>()
-                .join("; "),
-        )
-        .filter(|e| !e.is_empty()),
+        stream_error: Some(errors.join("; ")).filter(|e| !e.is_empty()),
         trailing_bytes: last.summary.trailing_bytes,
+        breaks,
         opened: true,
         compression: first.split.compression,
         split: None,

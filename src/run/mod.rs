@@ -301,6 +301,7 @@ impl Run {
             interrupted: false,
             stream_error: Some(e.to_string()),
             trailing_bytes: None,
+            breaks: Vec::new(),
             opened: false,
             compression: Compression::None,
             split: None,
@@ -401,15 +402,19 @@ impl Run {
         let mut error = error.filter(|_| !interrupted);
         // Rows that could not be read, the rest read (stopped or not): the archive is not
         // complete, and its summary says where and how many.
-        let damage = current.games.take_damage();
-        if let Some(d) = &damage
-            && error.is_none()
-        {
+        let mut damage = current.games.take_damage();
+        if let Some(d) = &damage {
+            // What was lost first (in the file's order), then how the stream ended.
+            let message = match &error {
+                Some(e) => format!("{}; {e}", d.message),
+                None => d.message.clone(),
+            };
             error = Some(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
-                d.message.clone(),
+                message,
             ));
         }
+        let breaks = damage.as_mut().map(|d| std::mem::take(&mut d.breaks));
         let mut bytes = current.games.bytes_read();
         let split = current.part.as_ref().map(|p| {
             let (read, record) = split_record(p, current.options, bytes);
@@ -437,6 +442,7 @@ impl Run {
             interrupted,
             stream_error: error.map(|e| e.to_string()),
             trailing_bytes: current.trailing.get().map(TrailingRecord::from),
+            breaks: breaks.unwrap_or_default(),
             opened: true,
             compression: current.compression,
             split,

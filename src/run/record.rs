@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::game::{GameProblem, GameReport, Totals};
 pub use crate::record::SCHEMA_VERSION;
-use crate::stream::{Compression, RawGame, Trailing};
+use crate::stream::{Compression, RawGame, TextBreak, Trailing};
 
 /// Bytes after the end of a compressed stream, read past.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -255,6 +255,14 @@ pub struct SummaryRecord {
     /// Bytes after the last complete compressed frame, read past.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub trailing_bytes: Option<TrailingRecord>,
+    /// Where the text broke: each damaged frame stepped over (pzstd's zstd frames, as
+    /// Lichess's database files hold them), and what was left out around it; each is in
+    /// `stream_error` too, and the games left out are counted `lost`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub breaks: Vec<TextBreak>,
     /// Whether the archive could be opened (`stream_error` says why not); not serialized
     /// (a summary read back counts as opened).
     #[cfg_attr(feature = "serde", serde(skip, default = "opened"))]
@@ -267,6 +275,29 @@ pub struct SummaryRecord {
     /// [`merge`](crate::run::merge) checks.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub split: Option<SplitRecord>,
+}
+
+impl SummaryRecord {
+    /// The error that ended the stream before its end, if one did: `stream_error` less
+    /// the damage that reading went on past (the breaks in a compressed text, which
+    /// `stream_error` names first; a Parquet file's damaged row groups, whose rows are
+    /// `lost`).
+    pub fn ending_error(&self) -> Option<&str> {
+        let e = self.stream_error.as_deref()?;
+        if self.breaks.is_empty() {
+            return (self.totals.lost == 0).then_some(e);
+        }
+        let own = self
+            .breaks
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
+        match e.strip_prefix(own.as_str()) {
+            Some(rest) => Some(rest.trim_start_matches("; ")).filter(|r| !r.is_empty()),
+            None => Some(e),
+        }
+    }
 }
 
 #[cfg(feature = "serde")]

@@ -8,7 +8,9 @@
 //! frame, bytes that start no frame (a tape's zero padding, an uploader's junk) end the
 //! data: everything before them is read, and they are reported once
 //! ([`Decoded::trailing`]) rather than failing the run. A frame that starts but does not
-//! decode is real damage and stays an error.
+//! decode is real damage: a zstd frame whose size pzstd announced is stepped over (one
+//! read fails with a [`DamagedFrame`], and reading goes on at the next frame); any other
+//! stays an error that ends the text.
 //!
 //! ```
 //! use std::io::Read;
@@ -26,423 +28,16 @@
 //! # Ok::<_, std::io::Error>(())
 //! ```
 
-use std::fmt;
 use std::fs::File;
 #[cfg(feature = "compression")]
 use std::io::BufReader;
 use std::io::{self, BufRead, Read};
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
 
-/// The compression of a stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compression {
-    /// Plain text.
-    None,
-    /// Zstandard (`.zst`, the Lichess database; with or without pzstd's skippable frames).
-    Zstd,
-    /// gzip.
-    Gzip,
-    /// bzip2.
-    Bzip2,
-}
-
-impl Compression {
-    /// Reads the compression off the first bytes of a stream (four are enough): a zstd
-    /// frame or skippable frame, a gzip member, a bzip2 stream, else plain text.
-    pub fn detect(head: &[u8]) -> Compression {
-        match head {
-            [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
-            [0x1f, 0x8b, ..] => Compression::Gzip,
-            [b'B', b'Z', b'h', ..] => Compression::Bzip2,
-            _ => Compression::None,
-        }
-    }
-
-    /// Every compression, in declaration order.
-    pub const ALL: [Compression; 4] = [
-        Compression::None,
-        Compression::Zstd,
-        Compression::Gzip,
-        Compression::Bzip2,
-    ];
-
-    /// `none`, `zstd`, `gzip` or `bzip2`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Compression::None => "none",
-            Compression::Zstd => "zstd",
-            Compression::Gzip => "gzip",
-            Compression::Bzip2 => "bzip2",
-        }
-    }
-
-    /// What one frame of this compression is called in messages.
-    fn frame(self) -> &'static str {
-        match self {
-            Compression::Zstd => "zstd frame",
-            Compression::Gzip => "gzip member",
-            Compression::Bzip2 => "bzip2 stream",
-            Compression::None => "text",
-        }
-    }
-}
-
-/// Bytes after the last complete frame that start no frame: read past, not decoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Trailing {
-    /// The stream's compression.
-    pub compression: Compression,
-    /// The offset of the first trailing byte in the compressed stream.
-    pub offset: u64,
-    /// How many bytes trail.
-    pub len: u64,
-    /// Whether they are all zero (padding).
-    pub zeros: bool,
-}
-
-impl fmt::Display for Trailing {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = if self.zeros {
-            "zero padding"
-        } else {
-            "not compressed data"
-        };
-        write!(
-            f,
-            "{} trailing byte{} after the last complete {} (from byte {}), {what}: ignored",
-            self.len,
-            if self.len == 1 { "" } else { "s" },
-            self.compression.frame(),
-            self.offset
-        )
-    }
-}
-
-/// Where a decoder leaves word of the bytes that trail its stream; read it once the
-/// reader has reached its end.
-#[derive(Debug, Clone, Default)]
-pub struct TrailingNote(Arc<OnceLock<Trailing>>);
-
-impl TrailingNote {
-    /// The trailing bytes, once the reader has met them.
-    pub fn get(&self) -> Option<&Trailing> {
-        self.0.get()
-    }
-
-    /// Notes the trailing bytes (the first note stays).
-    #[cfg(feature = "compression")]
-    pub(super) fn set(&self, t: Trailing) {
-        let _ = self.0.set(t);
-    }
-}
-
-/// A stream opened for reading: its decoded text, and what is known of it.
-pub struct Decoded<'a> {
-    /// The decoded bytes.
-    pub reader: Box<dyn BufRead + Send + 'a>,
-    /// The compression found.
-    pub compression: Compression,
-    /// The stream's size in bytes, when known (a file's).
-    pub size: Option<u64>,
-    /// The bytes after the last complete frame, once the reader has reached them.
-    pub trailing: TrailingNote,
-    /// How far into the compressed stream the text handed out so far reaches, when the
-    /// reader decodes far ahead of it (the parallel decoder): a progress line's share
-    /// of the file. `None`: the bytes read from the stream tell it.
-    pub reached: Option<Arc<std::sync::atomic::AtomicU64>>,
-}
-
-impl fmt::Debug for Decoded<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Decoded")
-            .field("compression", &self.compression)
-            .field("size", &self.size)
-            .field("trailing", &self.trailing)
-            .field("reached", &self.reached)
-            .finish_non_exhaustive()
-    }
-}
-
-/// A buffered reader that can look several bytes ahead (a frame's magic number) and
-/// counts the bytes consumed (the offset of what trails the last frame).
-///
-/// Once told where a frame starts ([`Peek::align_here`]), it hands its decoder the
-/// frame's bytes in pieces that end at every [`ALIGN`] bytes from there, however the
-/// bytes came in: a decoder's output, and so what it decodes before meeting damage, is
-/// then the same whether the frame is read from the file's start, from a part's or a
-/// chunk's start (`--split`, the parallel decoder), or by any number of threads.
-pub(super) struct Peek<R> {
-    inner: R,
-    buf: Box<[u8]>,
-    pos: usize,
-    len: usize,
-    consumed: u64,
-    /// Where the frame being read starts (bytes consumed then), once aligned.
-    origin: Option<u64>,
-}
-
-/// The size of the pieces a frame's bytes are handed to its decoder in.
-const ALIGN: u64 = 4 << 10;
-
-impl<R: Read> Peek<R> {
-    pub(super) fn new(inner: R) -> Peek<R> {
-        Peek {
-            inner,
-            buf: vec![0; 1 << 16].into_boxed_slice(),
-            pos: 0,
-            len: 0,
-            consumed: 0,
-            origin: None,
-        }
-    }
-
-    /// A frame starts here: from now on its bytes are handed out in pieces that end at
-    /// every [`ALIGN`] bytes from here.
-    #[cfg(feature = "compression")]
-    pub(super) fn align_here(&mut self) {
-        self.origin = Some(self.consumed);
-    }
-
-    /// At least `n` bytes ahead, fewer only at the end of the stream.
-    pub(super) fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
-        if self.len - self.pos < n {
-            self.buf.copy_within(self.pos..self.len, 0);
-            self.len -= self.pos;
-            self.pos = 0;
-            while self.len < n {
-                match self.inner.read(&mut self.buf[self.len..]) {
-                    Ok(0) => break,
-                    Ok(k) => self.len += k,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
-                }
-            }
-        }
-        Ok(&self.buf[self.pos..self.len])
-    }
-
-    /// Reads to the end of the stream: how many bytes were left, and whether all were 0.
-    #[cfg(feature = "compression")]
-    pub(super) fn drain(&mut self) -> io::Result<(u64, bool)> {
-        let (mut len, mut zeros) = (0, true);
-        loop {
-            let chunk = self.fill_buf()?;
-            if chunk.is_empty() {
-                return Ok((len, zeros));
-            }
-            zeros &= chunk.iter().all(|&b| b == 0);
-            let n = chunk.len();
-            len += n as u64;
-            self.consume(n);
-        }
-    }
-}
-
-impl<R: Read> Read for Peek<R> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let chunk = self.fill_buf()?;
-        let n = chunk.len().min(out.len());
-        out[..n].copy_from_slice(&chunk[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl<R: Read> BufRead for Peek<R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if let Some(origin) = self.origin {
-            // Up to the next piece's end, all of it unless the stream ends first.
-            let piece = (ALIGN - (self.consumed - origin) % ALIGN) as usize;
-            self.peek(piece)?;
-            let n = piece.min(self.len - self.pos);
-            return Ok(&self.buf[self.pos..self.pos + n]);
-        }
-        if self.pos == self.len {
-            self.pos = 0;
-            self.len = loop {
-                match self.inner.read(&mut self.buf) {
-                    Ok(k) => break k,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
-                }
-            };
-        }
-        Ok(&self.buf[self.pos..self.len])
-    }
-
-    fn consume(&mut self, n: usize) {
-        let n = n.min(self.len - self.pos);
-        self.pos += n;
-        self.consumed += n as u64;
-    }
-}
-
-/// The decoder of the frame being read, or where the reader stands between frames.
+pub(super) use super::compressed::Peek;
+pub use super::compressed::{Compression, DamagedFrame, Decoded, Trailing, TrailingNote};
 #[cfg(feature = "compression")]
-enum Stage<R: BufRead> {
-    Zstd(zstd::stream::read::Decoder<'static, R>),
-    Gzip(Box<flate2::bufread::GzDecoder<R>>),
-    Bzip2(bzip2::bufread::BzDecoder<R>),
-    Done,
-}
-
-/// Decodes every frame of a compressed stream, one decoder per frame, and stops at bytes
-/// that start no frame (noting them).
-#[cfg(feature = "compression")]
-pub(super) struct Frames<R: Read> {
-    kind: Compression,
-    stage: Stage<Peek<R>>,
-    trailing: TrailingNote,
-    /// The stream's offset in its file, for the trailing bytes' offset.
-    base: u64,
-    /// Text bytes decoded so far.
-    out: u64,
-    /// Told the text bytes decoded before the first frame that starts at or after this
-    /// offset of the stream (where the next part of a split archive begins).
-    mark: Option<(u64, Arc<OnceLock<u64>>)>,
-}
-
-#[cfg(feature = "compression")]
-impl<R: Read> Frames<R> {
-    /// Decodes the frames of `kind` from `src` on, noting in `trailing` the bytes that
-    /// start no frame.
-    pub(super) fn start(
-        kind: Compression,
-        src: Peek<R>,
-        trailing: TrailingNote,
-    ) -> io::Result<Frames<R>> {
-        let mut frames = Frames {
-            kind,
-            stage: Stage::Done,
-            trailing,
-            base: 0,
-            out: 0,
-            mark: None,
-        };
-        frames.next_frame(src)?;
-        Ok(frames)
-    }
-
-    /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
-    fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
-        if let Some((at, text)) = &self.mark
-            && src.consumed >= *at
-        {
-            let _ = text.set(self.out);
-            self.mark = None;
-        }
-        let head = src.peek(4)?;
-        if head.is_empty() {
-            self.stage = Stage::Done;
-            return Ok(());
-        }
-        // Archives of different formats joined with `cat` are read whole: a frame of
-        // another compression starts its own decoder; bytes that start none are trailing.
-        let next = Compression::detect(head);
-        if next != Compression::None {
-            self.kind = next;
-        }
-        if next != self.kind {
-            let offset = self.base + src.consumed;
-            let (len, zeros) = src.drain()?;
-            self.trailing.set(Trailing {
-                compression: self.kind,
-                offset,
-                len,
-                zeros,
-            });
-            self.stage = Stage::Done;
-            return Ok(());
-        }
-        src.align_here();
-        self.stage = match self.kind {
-            Compression::Zstd => {
-                Stage::Zstd(zstd::stream::read::Decoder::with_buffer(src)?.single_frame())
-            }
-            Compression::Gzip => Stage::Gzip(Box::new(flate2::bufread::GzDecoder::new(src))),
-            Compression::Bzip2 => Stage::Bzip2(bzip2::bufread::BzDecoder::new(src)),
-            Compression::None => Stage::Done,
-        };
-        Ok(())
-    }
-}
-
-#[cfg(feature = "compression")]
-impl<R: Read> Read for Frames<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        loop {
-            let n = match &mut self.stage {
-                Stage::Done => return Ok(0),
-                Stage::Zstd(d) => d.read(buf)?,
-                Stage::Gzip(d) => d.read(buf)?,
-                Stage::Bzip2(d) => d.read(buf)?,
-            };
-            if n > 0 {
-                self.out += n as u64;
-                return Ok(n);
-            }
-            // The frame has ended: its reader goes on to the next one.
-            let src = match std::mem::replace(&mut self.stage, Stage::Done) {
-                Stage::Zstd(d) => d.finish(),
-                Stage::Gzip(d) => d.into_inner(),
-                Stage::Bzip2(d) => d.into_inner(),
-                Stage::Done => return Ok(0),
-            };
-            self.next_frame(src)?;
-        }
-    }
-}
-
-/// Hands a decoder small output buffers: a decoder that meets a truncated or corrupt
-/// stream returns the error in place of everything it decoded in that call, so small
-/// calls lose at most the last few kilobytes before the damage.
-#[cfg(feature = "compression")]
-pub(super) struct Small<R>(pub(super) R);
-
-#[cfg(feature = "compression")]
-impl<R: Read> Read for Small<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = buf.len().min(SMALL_READ);
-        self.0.read(&mut buf[..n])
-    }
-}
-
-#[cfg(feature = "compression")]
-pub(super) const SMALL_READ: usize = 8 << 10;
-
-/// Decodes the frames of `kind` from `inner`, which starts at offset `base` of its file
-/// (for the trailing bytes' offset), and sets `mark.1` to the text bytes decoded before
-/// the first frame at or after offset `mark.0` of `inner` (never set when the stream
-/// ends before such a frame): one part of a split archive.
-#[cfg(feature = "compression")]
-pub(crate) fn decode_part<R: Read + Send + 'static>(
-    inner: R,
-    kind: Compression,
-    base: u64,
-    mark: Option<(u64, Arc<OnceLock<u64>>)>,
-) -> io::Result<Decoded<'static>> {
-    let trailing = TrailingNote::default();
-    let mut frames = Frames {
-        kind,
-        stage: Stage::Done,
-        trailing: trailing.clone(),
-        base,
-        out: 0,
-        mark,
-    };
-    frames.next_frame(Peek::new(inner))?;
-    Ok(Decoded {
-        reader: Box::new(BufReader::with_capacity(1 << 16, Small(frames))),
-        compression: kind,
-        size: None,
-        trailing,
-        reached: None,
-    })
-}
+use super::frames::{Frames, Small};
 
 /// Refuses a stream whose first bytes say it is a compression or an archive pocketfen
 /// does not read (xz, lz4, lzip, zip, 7z, rar), naming it and how to read it instead.
@@ -520,7 +115,14 @@ impl<R: BufRead> TextCheck<R> {
             let chunk = match self.inner.fill_buf() {
                 Ok(c) => c,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) if self.head.is_empty() => return Err(e),
+                Err(e) if self.head.is_empty() => {
+                    // A damaged frame stepped over before any text: its error, then the
+                    // check of the text after it.
+                    if DamagedFrame::of(&e).is_some() {
+                        self.checked = false;
+                    }
+                    return Err(e);
+                }
                 Err(e) => {
                     self.pending = Some(e);
                     break;
@@ -621,7 +223,7 @@ pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
         Compression::None => Box::new(src),
         #[cfg(feature = "compression")]
         kind => {
-            let frames = Frames::start(kind, src, trailing.clone())?;
+            let frames = Frames::start(kind, src, trailing.clone(), 0)?;
             Box::new(BufReader::with_capacity(1 << 16, Small(frames)))
         }
         #[cfg(not(feature = "compression"))]

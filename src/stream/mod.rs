@@ -17,8 +17,11 @@
 
 #[cfg(feature = "serde")]
 pub(crate) mod chesscom;
+mod compressed;
 mod compression;
 mod dirs;
+#[cfg(feature = "compression")]
+mod frames;
 mod names;
 mod open;
 #[cfg(feature = "compression")]
@@ -34,8 +37,9 @@ pub(crate) mod token;
 mod unpack;
 mod write;
 
-pub use compression::{Compression, Decoded, Trailing, TrailingNote, decode, open};
+pub use compression::{Compression, DamagedFrame, Decoded, Trailing, TrailingNote, decode, open};
 pub use dirs::{NO_ARCHIVE, archives_under};
+
 pub use names::{is_archive_name, is_bpgn_name};
 pub use open::{decode_with, open_with};
 #[cfg(feature = "compression")]
@@ -46,7 +50,9 @@ pub use part::SeekRead;
 pub(crate) use parts::PartState;
 pub use parts::{PartRange, Split, parts};
 pub use source::Source;
-pub use split::{DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame, SplitOptions};
+pub use split::{
+    CutGame, DEFAULT_MAX_GAME_BYTES, GameSplitter, RawGame, RestOfGame, SplitOptions, TextBreak,
+};
 pub use write::{ArchiveWriter, copied_game, row_as_pgn, write_game};
 
 /// A 64-bit FNV-1a fingerprint of `bytes` (the one a split's records give in hex).

@@ -793,6 +793,7 @@ impl Games for ParquetGames {
         (!self.damaged.is_empty()).then(|| Damage {
             message: std::mem::take(&mut self.damaged).join("; "),
             games: std::mem::take(&mut self.lost),
+            breaks: Vec::new(),
         })
     }
 

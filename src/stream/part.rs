@@ -243,14 +243,8 @@ fn frame_len(file: &SharedFile, kind: Compression, at: u64, size: u64) -> io::Re
                     return Ok(None);
                 }
                 match super::unpack::zstd_len(&buf) {
+                    // pzstd's skippable frame comes with the frame it sizes.
                     super::unpack::Len::Known(l) => {
-                        let skippable = buf[0] & 0xf0 == 0x50;
-                        // pzstd's skippable frame comes with the frame it sizes.
-                        if skippable && l == 12 && at + 12 < size {
-                            let next =
-                                u64::from(u32::from_le_bytes([buf[8], buf[9], buf[10], buf[11]]));
-                            return Ok(Some(12 + next).filter(|&l| at + l <= size));
-                        }
                         return Ok(Some(l as u64).filter(|&l| at + l <= size));
                     }
                     super::unpack::Len::Need if len < 16 << 20 && buf.len() == len => len *= 4,
@@ -383,13 +377,22 @@ impl SyncScan {
         }
     }
 
+    /// A search that starts where the text breaks (a damaged frame stepped over): the
+    /// line the break cuts is judged by its bytes after the break, as a line of its own.
+    pub(crate) fn at_break(at: u64) -> SyncScan {
+        let mut scan = SyncScan::new(at);
+        scan.armed = true;
+        scan.start_line(at);
+        scan
+    }
+
     /// The sync point, once found.
     pub(crate) fn found(&self) -> Option<u64> {
         self.found
     }
 
     /// Where the bytes that may still turn out to be the sync point start.
-    fn hold_from(&self) -> Option<u64> {
+    pub(crate) fn hold_from(&self) -> Option<u64> {
         (self.armed && self.evidence == Evidence::Blank).then_some(self.line_start)
     }
 
@@ -444,6 +447,10 @@ impl SyncScan {
 
     fn take_piece(&mut self, piece: &[u8], ends_line: bool) {
         if piece.is_empty() {
+            // A line end read on its own ends the prefix too.
+            if ends_line {
+                self.prefix_done = true;
+            }
             return;
         }
         if self.cr {
@@ -635,9 +642,48 @@ impl PartReader {
         }
     }
 
-    /// Reads on until the part's first sync point, holding the bytes from it.
+    /// The text breaks here (a damaged frame stepped over): a sync point is looked for
+    /// from here again, the part's end's too, as the whole file's splitter looks for
+    /// one after the break.
+    fn restart_at_break(&mut self) {
+        let pos = self.pos;
+        if self.start.is_some() {
+            self.start = Some(SyncScan::at_break(pos));
+            self.held.clear();
+            self.given = 0;
+        }
+        if let Some(t) = self.next.get()
+            && pos >= t
+            && self.end.as_ref().is_none_or(|e| e.found().is_none())
+        {
+            self.info().next = Some(t);
+            self.end = Some(SyncScan::at_break(pos));
+            self.scanned = pos;
+        }
+    }
+
+    /// Makes the next bytes of the text ready; a break in it restarts the searches for
+    /// sync points and is the error.
+    fn fill_inner(&mut self) -> io::Result<()> {
+        match fill(&mut *self.inner) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                if super::DamagedFrame::of(&e).is_some() {
+                    self.restart_at_break();
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads on until the part's first sync point, holding the bytes from it. A break
+    /// in the text before it is passed over: the search starts again after it.
     fn find_start(&mut self) -> io::Result<()> {
         loop {
+            match self.fill_inner() {
+                Err(e) if super::DamagedFrame::of(&e).is_some() => continue,
+                other => other?,
+            }
             let chunk = fill(&mut *self.inner)?;
             let at = self.pos;
             let n = chunk.len();
@@ -729,6 +775,7 @@ impl BufRead for PartReader {
             // Only the bytes from the next part's start on are looked at (it is known
             // before the decoder hands out any of them): those chunks are copied.
             // The decoder tells the next part's start as it reaches it: after the fill.
+            self.fill_inner()?;
             let chunk = fill(&mut *self.inner)?;
             let next = self.next.get();
             if chunk.is_empty() || next.is_some_and(|t| at + chunk.len() as u64 > t) {

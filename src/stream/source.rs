@@ -137,7 +137,7 @@ impl Source {
             kind => {
                 let cell = Arc::new(std::sync::OnceLock::new());
                 let mark = plan.end.map(|e| (e - plan.begin, Arc::clone(&cell)));
-                let decoded = super::compression::decode_part(from, kind, plan.begin, mark)?;
+                let decoded = super::frames::decode_part(from, kind, plan.begin, mark)?;
                 trailing = decoded.trailing;
                 let next = plan.end.map_or(NextStart::Last, |_| NextStart::Told(cell));
                 (decoded.reader, next)

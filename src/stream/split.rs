@@ -17,9 +17,11 @@ use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::DamagedFrame;
 use super::token::trim_blank_start;
 pub(crate) use comments::ends_with_result;
 use comments::{CommentScan, scan_comments};
+pub use gap::{CutGame, RestOfGame, TextBreak};
 
 /// What the splitter does when its buffer holds no line end.
 enum AtEnd {
@@ -155,6 +157,15 @@ pub struct GameSplitter<R> {
     stop: Option<Arc<AtomicBool>>,
     /// Whether the stop flag ended the stream.
     stopped: bool,
+    /// A break in the text (a damaged frame stepped over) whose next sync point is
+    /// being looked for.
+    gap: Option<gap::Gap>,
+    /// What each break in the text left out, and how many games.
+    breaks: Vec<gap::TextBreak>,
+    lost: usize,
+    /// Numbers taken by text left out after a game still held: the next game handed out
+    /// takes its number first.
+    deferred: usize,
 }
 
 /// Where a part of an archive ends (`--split`), set by its reader once found, and where
@@ -240,6 +251,10 @@ impl<R: BufRead> GameSplitter<R> {
             blank_to: None,
             stop: None,
             stopped: false,
+            gap: None,
+            breaks: Vec::new(),
+            lost: 0,
+            deferred: 0,
         }
     }
 
@@ -286,8 +301,19 @@ impl<R: BufRead> GameSplitter<R> {
         self.bytes_read
     }
 
-    /// Reads more of the stream into the buffer; `false` at the end.
+    /// Reads more of the stream into the buffer; `false` at the end. After a break in the
+    /// text, it reads on to the next sync point.
     fn fill(&mut self) -> io::Result<bool> {
+        loop {
+            let more = self.fill_once()?;
+            if !more || self.gap.is_none() {
+                return Ok(more);
+            }
+        }
+    }
+
+    /// Reads a block of the stream into the buffer; `false` at the end.
+    fn fill_once(&mut self) -> io::Result<bool> {
         if self.eof {
             return Ok(false);
         }
@@ -298,6 +324,9 @@ impl<R: BufRead> GameSplitter<R> {
             self.scan -= drained;
             self.searched = self.searched.saturating_sub(drained);
             self.game_start = 0;
+            if let Some(g) = &mut self.gap {
+                g.from -= drained;
+            }
             self.tags_read_to = self.tags_read_to.saturating_sub(drained);
             self.blank_to = match self.blank_to {
                 Some((at, end)) if at >= drained => Some((at - drained, end - drained)),
@@ -310,6 +339,13 @@ impl<R: BufRead> GameSplitter<R> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => e,
             };
+            // A damaged frame stepped over: the text breaks, and goes on after it.
+            if let Some(frame) = DamagedFrame::of(&e) {
+                if self.meet_gap(frame.clone()) {
+                    continue;
+                }
+                return Ok(false);
+            }
             // Whether the game has ended is asked only here: asked at every refill, it
             // would look again at every blank line that trails a game.
             if !self.game_has_ended() {
@@ -324,9 +360,11 @@ impl<R: BufRead> GameSplitter<R> {
             return Ok(false);
         };
         if n == 0 {
+            self.look_for_sync(self.buf.len(), true);
             self.eof = true;
             return Ok(false);
         }
+        let from = self.buf.len();
         // `fill_buf` gives the same bytes again until they are consumed.
         let chunk = self.reader.fill_buf()?;
         self.cr = self.cr || memchr::memchr(b'\r', chunk).is_some();
@@ -346,6 +384,7 @@ impl<R: BufRead> GameSplitter<R> {
                 self.searched = self.searched.saturating_sub(3);
             }
         }
+        self.look_for_sync(from.min(self.buf.len()), false);
         Ok(true)
     }
 
@@ -748,11 +787,13 @@ impl<R: BufRead> GameSplitter<R> {
             return (None, moved);
         }
         self.number += 1;
+        let number = self.number;
+        self.number += std::mem::take(&mut self.deferred);
         if let Some(ProgressHook(progress)) = &self.progress {
-            progress(self.bytes_read, self.number);
+            progress(self.bytes_read, number);
         }
         let game = RawGame {
-            number: self.number,
+            number,
             line,
             offset: self.game_offset,
             bytes,
@@ -820,11 +861,16 @@ pub(crate) trait Games: Send {
 pub(crate) struct Damage {
     pub(crate) message: String,
     pub(crate) games: usize,
+    /// Where a compressed text broke (a Parquet file's row groups: none).
+    pub(crate) breaks: Vec<gap::TextBreak>,
 }
 
 impl<R: BufRead + Send> Games for GameSplitter<R> {
     fn next_game(&mut self) -> io::Result<Option<RawGame>> {
         GameSplitter::next_game(self)
+    }
+    fn take_damage(&mut self) -> Option<Damage> {
+        self.take_breaks()
     }
     fn bytes_read(&self) -> u64 {
         GameSplitter::bytes_read(self)
@@ -838,6 +884,7 @@ impl<R: BufRead + Send> Games for GameSplitter<R> {
 }
 
 mod comments;
+pub(crate) mod gap;
 
 #[cfg(test)]
 mod tests;

@@ -1,10 +1,10 @@
 //! Decoding a compressed archive on several threads.
 //!
 //! A scanner thread reads the compressed bytes and cuts them where frames begin: it walks
-//! a zstd frame's header and block headers to its end (RFC 8878 §3.1.1) and steps over a
-//! skippable frame by its size (pzstd writes one before each frame), reads a BGZF block's
-//! size off the `BC` field of its gzip header, and finds where a bzip2 stream ends by the
-//! start of the next one (`BZh1`…`BZh9` followed by a block's or the end-of-stream magic:
+//! a zstd frame's header and block headers to its end (RFC 8878 §3.1.1), steps over a
+//! skippable frame by its size (pzstd's, which gives the size of the frame after it, is
+//! never cut from that frame), reads a BGZF block's size off the `BC` field of its gzip
+//! header, and finds where a bzip2 stream ends by the start of the next one (`BZh1`…`BZh9` followed by a block's or the end-of-stream magic:
 //! pbzip2 starts each stream on a byte). Frames are grouped into chunks of a quarter
 //! megabyte or more; decoder threads take the chunks in order and decode each into a
 //! small bounded pipe; the reader reads the pipes in chunk order.
@@ -14,8 +14,8 @@
 //! What cannot be cut — one frame, plain multi-member gzip, a frame larger than [`CAP`], a
 //! header that does not parse, bytes that start no frame — is read by the reader itself,
 //! sequentially, with the rest of the stream. And a chunk that does not end cleanly (an
-//! error, or bytes after a stream that start no frame) is read again sequentially from
-//! its start, with everything after it: its decoder holds back its last [`HOLD`] bytes of
+//! error, a damaged frame stepped over, or bytes after a stream that start no frame) is
+//! read again sequentially from its start, with everything after it: its decoder holds back its last [`HOLD`] bytes of
 //! text until it has ended cleanly, so that what the reader already has is what the
 //! sequential decoder gives too. So the text, the trailing bytes noted and the errors
 //! met are those of a sequential read, for any number of threads.
@@ -27,7 +27,8 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use super::compression::{Compression, Frames, Peek, SMALL_READ, Small, TrailingNote};
+use super::compression::{Compression, DamagedFrame, Peek, TrailingNote};
+use super::frames::{Frames, SMALL_READ, Small};
 
 /// Frames are grouped into chunks of at least this many compressed bytes: small enough
 /// that a chunk's text (a few MB) fits its pipe, so that the decoders of later chunks can
@@ -131,7 +132,8 @@ pub(super) fn parallel<R: Read + Send + 'static>(
 fn decode_chunk(task: Task, kind: Compression) {
     let Task { bytes, out } = task;
     let trailing = TrailingNote::default();
-    let Ok(mut reader) = Frames::start(kind, Peek::new(Shared(bytes, 0)), trailing.clone()) else {
+    let Ok(mut reader) = Frames::start(kind, Peek::new(Shared(bytes, 0)), trailing.clone(), 0)
+    else {
         let _ = out.send(Block::Unclean);
         return;
     };
@@ -200,14 +202,20 @@ pub(super) enum Len {
 }
 
 /// The length of the zstd frame or skippable frame at the start of `b` (whose first four
-/// bytes are a zstd magic number).
+/// bytes are a zstd magic number); of pzstd's skippable frame that announces the size of
+/// the frame after it, the two together (they are never cut apart: a damaged frame is
+/// stepped over by its announced size).
 pub(super) fn zstd_len(b: &[u8]) -> Len {
     let magic = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     if magic & 0xffff_fff0 == 0x184d_2a50 {
         // Skippable: its size follows the magic.
-        return match b.get(4..8) {
-            Some(s) => Len::Known(8 + u32::from_le_bytes([s[0], s[1], s[2], s[3]]) as usize),
-            None => Len::Need,
+        return match (b.get(4..8), b.get(8..12)) {
+            (Some([4, 0, 0, 0]), Some(n)) => {
+                Len::Known(12 + u32::from_le_bytes([n[0], n[1], n[2], n[3]]) as usize)
+            }
+            (Some([4, 0, 0, 0]), None) => Len::Need,
+            (Some(s), _) => Len::Known(8 + u32::from_le_bytes([s[0], s[1], s[2], s[3]]) as usize),
+            (None, _) => Len::Need,
         };
     }
     let Some(&descriptor) = b.get(4) else {
@@ -452,10 +460,8 @@ enum Source {
         blocks: Receiver<Block>,
         delivered: u64,
     },
-    /// The sequential decoder, from `base` of the compressed stream, its first `skip`
-    /// bytes of text already handed out.
+    /// The sequential decoder, its first `skip` bytes of text already handed out.
     Sequential {
-        base: u64,
         reader: Box<Small<Frames<Remaining>>>,
         note: TrailingNote,
         skip: u64,
@@ -539,9 +545,8 @@ impl ParallelReader {
             reached: Arc::clone(&self.reached),
         };
         let note = TrailingNote::default();
-        let frames = Frames::start(self.kind, Peek::new(remaining), note.clone())?;
+        let frames = Frames::start(self.kind, Peek::new(remaining), note.clone(), base)?;
         self.source = Source::Sequential {
-            base,
             reader: Box::new(Small(frames)),
             note,
             skip,
@@ -594,12 +599,7 @@ impl ParallelReader {
                         self.sequential(base, input, skip)?;
                     }
                 },
-                Source::Sequential {
-                    base,
-                    reader,
-                    note,
-                    skip,
-                } => {
+                Source::Sequential { reader, note, skip } => {
                     // The decoder's small reads, into the block handed out.
                     self.block.resize(SMALL_READ, 0);
                     let n = loop {
@@ -616,10 +616,7 @@ impl ParallelReader {
                     self.pos = 0;
                     if n == 0 {
                         if let Some(t) = note.get() {
-                            self.trailing.set(super::compression::Trailing {
-                                offset: *base + t.offset,
-                                ..*t
-                            });
+                            self.trailing.set(*t);
                         }
                         return Ok(false);
                     }
@@ -652,6 +649,8 @@ impl BufRead for ParallelReader {
             match self.next_block() {
                 Ok(true) => {}
                 Ok(false) => self.done = true,
+                // A damaged frame stepped over: the text goes on after it.
+                Err(e) if DamagedFrame::of(&e).is_some() => return Err(e),
                 Err(e) => {
                     self.done = true;
                     return Err(e);

@@ -131,6 +131,32 @@ class TrailingBytes(_TypedDict):
     zero_padding: bool
 
 
+class CutGame(_TypedDict):
+    """The game a break in the text cut short: its number and first line."""
+
+    game: int
+    line: int
+
+
+# `from` is a keyword: the type is made by call.
+RestOfGame = _TypedDict("RestOfGame", {"game": int, "from": int, "to": int})
+RestOfGame.__doc__ = """The text left out after a break, up to the next game: the
+number it takes, and its first (`from`) and last (`to`) lines."""
+
+
+class TextBreak(_TypedDict):
+    """Where a compressed text broke: the damaged frame stepped over (its `offset` in
+    the file, compressed `length` and the decoder's `reason`), the `line` the break
+    falls in, and what was left out around it."""
+
+    offset: int
+    length: int
+    reason: str
+    line: int
+    cut: _NotRequired[CutGame]
+    rest: _NotRequired[RestOfGame]
+
+
 class SplitPoint(_TypedDict):
     """Where a part of a split run starts or ends."""
 
@@ -159,9 +185,10 @@ class SplitInfo(_TypedDict):
 class SummaryRecord(_TypedDict):
     """The `summary` record that ends a run over a source: its counts, whether it was
     read `complete`ly; `seconds` with `timings=True`, `interrupted` after Ctrl-C,
-    `stream_error` when the stream ended in an error (or, for a Parquet file, names the
-    damaged row groups whose `lost` rows could not be read, the others read),
-    `trailing_bytes`, and `split` for a part."""
+    `stream_error` when the stream ended in an error (or names the damage that reading
+    went on past: a Parquet file's damaged row groups whose `lost` rows could not be
+    read, or the `breaks` in a compressed text where a damaged frame was stepped over
+    and its `lost` games left out), `trailing_bytes`, and `split` for a part."""
 
     type: _Literal["summary"]
     version: int
@@ -179,6 +206,7 @@ class SummaryRecord(_TypedDict):
     interrupted: _NotRequired[bool]
     stream_error: _NotRequired[str]
     trailing_bytes: _NotRequired[TrailingBytes]
+    breaks: _NotRequired["list[TextBreak]"]
     split: _NotRequired[SplitInfo]
 
 
@@ -265,6 +293,7 @@ Split = _Union[str, _Tuple[int, int], Part]
 
 __all__ = [
     "Annotation",
+    "CutGame",
     "Dialect",
     "DropStyle",
     "Emit",
@@ -286,6 +315,7 @@ __all__ = [
     "Problem",
     "Record",
     "Repair",
+    "RestOfGame",
     "RunIterator",
     "Source",
     "Split",
@@ -294,6 +324,7 @@ __all__ = [
     "SummaryRecord",
     "Target",
     "Termination",
+    "TextBreak",
     "TrailingBytes",
     "VariantName",
     "__version__",
@@ -337,7 +368,8 @@ def games_table(
     batches come from the native module through the Arrow C stream interface, with no copy
     through Python objects. `source`, `strict`, `jobs` and `split` are as `validate`'s; a
     game over the size limit is in no table. Rows lost in a Parquet file's damaged row
-    groups are a UserWarning, the others in the table. Needs pyarrow."""
+    groups, and games lost where a compressed text breaks at a damaged frame, are a
+    UserWarning, the others in the table. Needs pyarrow."""
     return _read_table(_table(source, "games", strict=strict, jobs=jobs, split=split, openings=openings))
 
 
@@ -350,7 +382,8 @@ def plies_table(
     pockets after it (`white_pocket`, `black_pocket`), `clock` and `elapsed` in seconds,
     `eval_cp` or `eval_mate`, `nags`, and with `fen=True` the FEN after it, as
     `pocketfen export --plies` writes them. Rows lost in a Parquet file's damaged row
-    groups are a UserWarning, the others' plies in the table. Needs pyarrow."""
+    groups, and games lost where a compressed text breaks at a damaged frame, are a
+    UserWarning, the others' plies in the table. Needs pyarrow."""
     return _read_table(_table(source, "plies", fen=fen, strict=strict, jobs=jobs, split=split))
 
 

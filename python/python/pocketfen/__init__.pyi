@@ -57,6 +57,20 @@ class TrailingBytes(TypedDict):
     length: int
     zero_padding: bool
 
+class CutGame(TypedDict):
+    game: int
+    line: int
+
+RestOfGame = TypedDict("RestOfGame", {"game": int, "from": int, "to": int})
+
+class TextBreak(TypedDict):
+    offset: int
+    length: int
+    reason: str
+    line: int
+    cut: NotRequired[CutGame]
+    rest: NotRequired[RestOfGame]
+
 class SplitPoint(TypedDict):
     offset: int
     skip: int
@@ -93,6 +107,7 @@ class SummaryRecord(TypedDict):
     interrupted: NotRequired[bool]
     stream_error: NotRequired[str]
     trailing_bytes: NotRequired[TrailingBytes]
+    breaks: NotRequired[list[TextBreak]]
     split: NotRequired[SplitInfo]
 
 Record = Union[GameRecord, SummaryRecord]

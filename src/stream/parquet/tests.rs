@@ -364,6 +364,7 @@ fn a_row_group_shorter_than_its_footer_says_is_told() {
         Some(Damage {
             message: "row group 1 of 4 (rows 1 to 5) cannot be read after row 3: its columns end before its rows do".to_owned(),
             games: 2,
+            breaks: Vec::new(),
         })
     );
 }

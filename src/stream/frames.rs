@@ -1,0 +1,244 @@
+//! The sequential decoder of a compressed stream: one decoder a frame, frame after frame
+//! ([`Frames`]), and the step over a damaged zstd frame whose size pzstd announced.
+//!
+//! pzstd (Lichess's database files among its output) writes before each zstd frame a
+//! skippable frame of four bytes that hold the frame's compressed size. A frame so
+//! announced that does not decode is stepped over: the text it gave before the damage
+//! was found has been read, the rest of its text is lost, and reading goes on at the next
+//! frame, after one read that fails with a [`DamagedFrame`] to say where the text breaks.
+//! Any other frame that does not decode (a gzip member, a bzip2 stream, a zstd frame
+//! without its size announced, or one cut short by the end of the stream) stays an error
+//! that ends the text.
+
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::{Arc, OnceLock};
+
+use super::compressed::{Compression, DamagedFrame, Decoded, Peek, Trailing, TrailingNote};
+
+/// The decoder of the frame being read, or where the reader stands between frames.
+enum Stage<R: BufRead> {
+    Zstd(zstd::stream::read::Decoder<'static, R>),
+    Gzip(Box<flate2::bufread::GzDecoder<R>>),
+    Bzip2(bzip2::bufread::BzDecoder<R>),
+    Done,
+}
+
+/// Decodes every frame of a compressed stream, one decoder per frame, and stops at bytes
+/// that start no frame (noting them).
+pub(super) struct Frames<R: Read> {
+    kind: Compression,
+    stage: Stage<Peek<R>>,
+    trailing: TrailingNote,
+    /// The stream's offset in its file, for the trailing bytes' and damaged frames'
+    /// offsets.
+    base: u64,
+    /// Text bytes decoded so far.
+    out: u64,
+    /// Told the text bytes decoded before the first frame that starts at or after this
+    /// offset of the stream (where the next part of a split archive begins).
+    mark: Option<(u64, Arc<OnceLock<u64>>)>,
+    /// The size pzstd announced for the next frame (its skippable frame just read).
+    announced: Option<u64>,
+    /// Where the zstd frame being decoded starts and ends in the stream, when its size
+    /// was announced: it can be stepped over.
+    frame: Option<(u64, u64)>,
+}
+
+impl<R: Read> Frames<R> {
+    /// Decodes the frames of `kind` from `src`, which starts at offset `base` of its file,
+    /// noting in `trailing` the bytes that start no frame.
+    pub(super) fn start(
+        kind: Compression,
+        src: Peek<R>,
+        trailing: TrailingNote,
+        base: u64,
+    ) -> io::Result<Frames<R>> {
+        let mut frames = Frames {
+            kind,
+            stage: Stage::Done,
+            trailing,
+            base,
+            out: 0,
+            mark: None,
+            announced: None,
+            frame: None,
+        };
+        frames.next_frame(src)?;
+        Ok(frames)
+    }
+
+    /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
+    fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
+        loop {
+            if let Some((at, text)) = &self.mark
+                && src.consumed() >= *at
+            {
+                let _ = text.set(self.out);
+                self.mark = None;
+            }
+            let head = src.peek(12)?;
+            if head.is_empty() {
+                self.stage = Stage::Done;
+                return Ok(());
+            }
+            // Archives of different formats joined with `cat` are read whole: a frame of
+            // another compression starts its own decoder; bytes that start none are
+            // trailing.
+            let next = Compression::detect(head);
+            if next != Compression::None {
+                self.kind = next;
+            }
+            if next != self.kind {
+                let offset = self.base + src.consumed();
+                let (len, zeros) = src.drain()?;
+                self.trailing.set(Trailing {
+                    compression: self.kind,
+                    offset,
+                    len,
+                    zeros,
+                });
+                self.stage = Stage::Done;
+                return Ok(());
+            }
+            // pzstd's skippable frame of four bytes: the next frame's size.
+            if let [0x50..=0x5f, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, a, b, c, d, ..] = *head {
+                self.announced = Some(u64::from(u32::from_le_bytes([a, b, c, d])));
+                src.consume(12);
+                continue;
+            }
+            break;
+        }
+        let announced = self.announced.take();
+        let start = src.consumed();
+        self.frame = match (src.peek(4)?, announced) {
+            ([0x28, 0xb5, 0x2f, 0xfd, ..], Some(len)) => Some((start, start + len)),
+            _ => None,
+        };
+        src.align_here();
+        self.stage = match self.kind {
+            Compression::Zstd => {
+                Stage::Zstd(zstd::stream::read::Decoder::with_buffer(src)?.single_frame())
+            }
+            Compression::Gzip => Stage::Gzip(Box::new(flate2::bufread::GzDecoder::new(src))),
+            Compression::Bzip2 => Stage::Bzip2(bzip2::bufread::BzDecoder::new(src)),
+            Compression::None => Stage::Done,
+        };
+        Ok(())
+    }
+
+    /// Steps over the zstd frame being decoded, which failed with `e`, when its end is
+    /// known and its decoder has not read past it: the error that says so, after which
+    /// the next frame is read. `e` itself when it cannot be stepped over (the stream then
+    /// ends).
+    fn step_over(&mut self, e: io::Error) -> io::Error {
+        let Some((start, end)) = self.frame else {
+            return e;
+        };
+        let Stage::Zstd(d) = &self.stage else {
+            return e;
+        };
+        if d.get_ref().consumed() > end {
+            return e;
+        }
+        let Stage::Zstd(d) = std::mem::replace(&mut self.stage, Stage::Done) else {
+            return e;
+        };
+        let mut src = d.finish();
+        // A frame cut short by the end of the stream is a truncated stream, not damage
+        // with text after it.
+        match src.skip(end - src.consumed()) {
+            Ok(true) => {}
+            Ok(false) => return e,
+            Err(read) => return read,
+        }
+        let damaged = DamagedFrame {
+            offset: self.base + start,
+            len: end - start,
+            reason: e.to_string(),
+        };
+        if let Err(read) = self.next_frame(src) {
+            return read;
+        }
+        io::Error::new(io::ErrorKind::InvalidData, damaged)
+    }
+}
+
+impl<R: Read> Read for Frames<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            let n = match &mut self.stage {
+                Stage::Done => return Ok(0),
+                Stage::Zstd(d) => match d.read(buf) {
+                    Ok(n) => n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => return Err(e),
+                    Err(e) => return Err(self.step_over(e)),
+                },
+                Stage::Gzip(d) => d.read(buf)?,
+                Stage::Bzip2(d) => d.read(buf)?,
+            };
+            if n > 0 {
+                self.out += n as u64;
+                return Ok(n);
+            }
+            // The frame has ended: its reader goes on to the next one.
+            let src = match std::mem::replace(&mut self.stage, Stage::Done) {
+                Stage::Zstd(d) => d.finish(),
+                Stage::Gzip(d) => d.into_inner(),
+                Stage::Bzip2(d) => d.into_inner(),
+                Stage::Done => return Ok(0),
+            };
+            self.next_frame(src)?;
+        }
+    }
+}
+
+/// Hands a decoder small output buffers: a decoder that meets a truncated or corrupt
+/// stream returns the error in place of everything it decoded in that call, so small
+/// calls lose at most the last few kilobytes before the damage.
+pub(super) struct Small<R>(pub(super) R);
+
+impl<R: Read> Read for Small<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(SMALL_READ);
+        self.0.read(&mut buf[..n])
+    }
+}
+
+pub(super) const SMALL_READ: usize = 8 << 10;
+
+/// Decodes the frames of `kind` from `inner`, which starts at offset `base` of its file
+/// (for the trailing bytes' offset), and sets `mark.1` to the text bytes decoded before
+/// the first frame at or after offset `mark.0` of `inner` (never set when the stream
+/// ends before such a frame): one part of a split archive.
+pub(crate) fn decode_part<R: Read + Send + 'static>(
+    inner: R,
+    kind: Compression,
+    base: u64,
+    mark: Option<(u64, Arc<OnceLock<u64>>)>,
+) -> io::Result<Decoded<'static>> {
+    let trailing = TrailingNote::default();
+    let mut frames = Frames {
+        kind,
+        stage: Stage::Done,
+        trailing: trailing.clone(),
+        base,
+        out: 0,
+        mark,
+        announced: None,
+        frame: None,
+    };
+    frames.next_frame(Peek::new(inner))?;
+    Ok(Decoded {
+        reader: Box::new(BufReader::with_capacity(1 << 16, Small(frames))),
+        compression: kind,
+        size: None,
+        trailing,
+        reached: None,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,136 @@
+use std::io::{BufRead, Write};
+
+use crate::stream::{DamagedFrame, decode, decode_with};
+
+/// The text of `n` short games, numbered from `from`.
+fn games(from: usize, n: usize) -> Vec<u8> {
+    (from..from + n)
+        .flat_map(|i| {
+            format!("[Event \"{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 {{ game {i} }} 1-0\n\n").into_bytes()
+        })
+        .collect()
+}
+
+/// One zstd frame of `text`, with its content checksum.
+fn frame(text: &[u8]) -> Vec<u8> {
+    let mut e = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    e.include_checksum(true).unwrap();
+    e.write_all(text).unwrap();
+    e.finish().unwrap()
+}
+
+/// pzstd's layout: each frame announced by a skippable frame that holds its size.
+fn pzstd(frames: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for f in frames {
+        out.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0]);
+        out.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        out.extend_from_slice(f);
+    }
+    out
+}
+
+/// `f` with bytes in its middle overwritten: a frame that does not decode.
+fn damaged(mut f: Vec<u8>) -> Vec<u8> {
+    let mid = f.len() / 2;
+    for b in &mut f[mid..mid + 16] {
+        *b ^= 0x5a;
+    }
+    f
+}
+
+/// Everything a reader gives, read on past damaged frames: the text, the damaged
+/// frames with the text offset each was met at, and the error that ended it.
+type Read = (Vec<u8>, Vec<(u64, DamagedFrame)>, Option<String>);
+
+fn read_on(mut r: Box<dyn BufRead + Send>) -> Read {
+    let (mut text, mut gaps) = (Vec::new(), Vec::new());
+    loop {
+        match r.fill_buf() {
+            Ok([]) => return (text, gaps, None),
+            Ok(b) => {
+                let n = b.len();
+                text.extend_from_slice(b);
+                r.consume(n);
+            }
+            Err(e) => match DamagedFrame::of(&e) {
+                Some(d) => gaps.push((text.len() as u64, d.clone())),
+                None => return (text, gaps, Some(e.to_string())),
+            },
+        }
+    }
+}
+
+fn every_way(bytes: &[u8]) -> Read {
+    let owned = |b: &[u8]| std::io::Cursor::new(b.to_vec());
+    let first = read_on(decode(owned(bytes)).unwrap().reader);
+    for jobs in [2, 3, 5] {
+        let got = read_on(decode_with(owned(bytes), jobs).unwrap().reader);
+        assert_eq!(got, first, "{jobs} threads");
+    }
+    first
+}
+
+#[test]
+fn a_damaged_announced_frame_loses_only_its_own_text() {
+    let texts: Vec<Vec<u8>> = (0..8).map(|k| games(k * 300, 300)).collect();
+    let mut frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    frames[3] = damaged(frames[3].clone());
+    let bytes = pzstd(&frames);
+    let (text, gaps, error) = every_way(&bytes);
+    assert_eq!(error, None);
+    let [(at, gap)] = &gaps[..] else {
+        panic!("one damaged frame: {gaps:?}")
+    };
+    let offset = 12 * 4 + frames[..3].iter().map(Vec::len).sum::<usize>();
+    assert_eq!(
+        (gap.offset, gap.len),
+        (offset as u64, frames[3].len() as u64)
+    );
+    assert!(gap.to_string().starts_with(&format!(
+        "the zstd frame at byte {offset} ({} bytes) cannot be decoded (",
+        frames[3].len()
+    )));
+    // The three frames before, what the damaged one gave before its damage was found
+    // (here by its checksum, at its end: its text, altered), then the four after it,
+    // whole.
+    let before = texts[..3].concat();
+    let after = texts[4..].concat();
+    assert_eq!(*at as usize, text.len() - after.len());
+    assert!(text.starts_with(&before) && text.ends_with(&after));
+    assert_ne!(&text[before.len()..text.len() - after.len()], &texts[3][..]);
+}
+
+#[test]
+fn damaged_frames_first_and_last_and_side_by_side() {
+    let texts: Vec<Vec<u8>> = (0..5).map(|k| games(k * 200, 200)).collect();
+    let mut frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    for k in [0, 2, 3, 4] {
+        frames[k] = damaged(frames[k].clone());
+    }
+    let (text, gaps, error) = every_way(&pzstd(&frames));
+    assert_eq!(error, None);
+    assert_eq!(gaps.len(), 4);
+    assert!(text.windows(texts[1].len()).any(|w| w == texts[1]));
+}
+
+#[test]
+fn damage_that_cannot_be_stepped_over_stays_an_error() {
+    let texts: Vec<Vec<u8>> = (0..3).map(|k| games(k * 200, 200)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    // Frames without pzstd's announcements.
+    let plain = [
+        frames[0].clone(),
+        damaged(frames[1].clone()),
+        frames[2].clone(),
+    ]
+    .concat();
+    let (text, gaps, error) = every_way(&plain);
+    assert!(gaps.is_empty() && error.is_some());
+    assert!(text.starts_with(&texts[0]) && text.len() < 2 * texts[0].len());
+    // The last frame cut short by the end of the file: truncated, not damaged.
+    let bytes = pzstd(&frames);
+    let (text, gaps, error) = every_way(&bytes[..bytes.len() - 100]);
+    assert!(gaps.is_empty() && error.is_some());
+    assert!(text.starts_with(&texts[..2].concat()));
+}

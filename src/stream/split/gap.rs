@@ -1,0 +1,305 @@
+//! Where the text breaks: a damaged frame of a compressed archive was stepped over
+//! ([`DamagedFrame`]), its text after the damage lost.
+//!
+//! The game being read when the text breaks is cut short: it is left out, unless its
+//! result had been read (then it is whole, and handed out). The text after the break
+//! starts inside some game: it is left out up to the next *sync point* (the line at which
+//! a `--split` part starts, found by the same search), where reading goes on. Each piece
+//! left out takes the number of a game, so that the games after the break keep the
+//! numbers a split run gives them, and counts as lost; line numbers go on counting the
+//! lines of the text read, the break joining the line it cuts to the line after it.
+//! A part of a split archive leaves the text after the break to the next part when its
+//! own end comes first.
+
+use std::io::BufRead;
+use std::sync::atomic::Ordering;
+
+use super::{Damage, GameSplitter};
+use crate::stream::DamagedFrame;
+use crate::stream::part::SyncScan;
+
+/// A break in an archive's text, where a damaged frame of its compression was stepped
+/// over: the frame, and what was left out around it (a summary's `breaks`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TextBreak {
+    /// The damaged frame's offset in the file.
+    pub offset: u64,
+    /// Its compressed size.
+    pub length: u64,
+    /// What its decoder found.
+    pub reason: String,
+    /// The line of the text read that the break falls in (the break joins the line it
+    /// cuts to the line after it).
+    pub line: usize,
+    /// The game cut short by the break, left out.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub cut: Option<CutGame>,
+    /// The text after the break up to the next game, left out: the rest of a game.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub rest: Option<RestOfGame>,
+}
+
+/// The game a break cuts short: its number and first line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CutGame {
+    /// The number it takes.
+    pub game: usize,
+    /// Its first line.
+    pub line: usize,
+}
+
+/// The text left out after a break: the number it takes, and its lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RestOfGame {
+    /// The number it takes.
+    pub game: usize,
+    /// Its first line (where the text breaks) and its last.
+    pub from: usize,
+    /// See `from`.
+    pub to: usize,
+}
+
+impl TextBreak {
+    /// The break as a run over the whole file tells it, of a part whose games and lines
+    /// come after `games` games and `lines` lines (`merge`).
+    pub fn shifted(&self, games: usize, lines: usize) -> TextBreak {
+        TextBreak {
+            line: self.line + lines,
+            cut: self.cut.map(|c| CutGame {
+                game: c.game + games,
+                line: c.line + lines,
+            }),
+            rest: self.rest.map(|r| RestOfGame {
+                game: r.game + games,
+                from: r.from + lines,
+                to: r.to + lines,
+            }),
+            ..self.clone()
+        }
+    }
+}
+
+impl std::fmt::Display for TextBreak {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let frame = DamagedFrame {
+            offset: self.offset,
+            len: self.length,
+            reason: self.reason.clone(),
+        };
+        write!(f, "{frame}; the text breaks at line {}, ", self.line)?;
+        let mut left = Vec::new();
+        if let Some(c) = self.cut {
+            left.push(format!("game {} (from line {}, cut short)", c.game, c.line));
+        }
+        if let Some(r) = self.rest {
+            let lines = if r.to > r.from {
+                format!("lines {} to {}", r.from, r.to)
+            } else {
+                format!("line {}", r.from)
+            };
+            left.push(format!("{lines} (the rest of a game: game {})", r.game));
+        }
+        if left.is_empty() {
+            f.write_str("nothing else is left out")
+        } else {
+            write!(f, "left out: {}", left.join(" and "))
+        }
+    }
+}
+
+/// A break in the text whose next sync point is being looked for.
+#[derive(Debug)]
+pub(super) struct Gap {
+    frame: DamagedFrame,
+    scan: SyncScan,
+    /// Where the text after the break starts in the splitter's buffer.
+    pub(super) from: usize,
+    /// The line the break falls in.
+    line: usize,
+    /// The game cut short by the break: its number and first line.
+    cut: Option<(usize, usize)>,
+    /// Whether the text after the break left out holds anything but white space, and
+    /// whether its last byte ended a line.
+    text: bool,
+    ends_line: bool,
+}
+
+impl<R: BufRead> GameSplitter<R> {
+    /// The text breaks here: the game being read is handed out or cut short, and the text
+    /// after the break is looked through for the next sync point. `false` when the
+    /// stream ends here instead (a part's end comes before the break).
+    pub(super) fn meet_gap(&mut self, frame: DamagedFrame) -> bool {
+        let at = self.bytes_read;
+        if let Some(g) = self.gap.take() {
+            // A second break before a sync point: the text held since the first is left
+            // out with it.
+            self.leave_out(self.buf.len(), g);
+        }
+        let end = self.end.as_ref().map(|e| e.at.load(Ordering::Acquire));
+        if self.start_line != 0 && end.is_some_and(|e| self.game_offset >= e) {
+            // The game belongs to the next part: handed out as at the stream's end, and
+            // the part's reader stops at it.
+            self.buf.truncate(self.scan);
+            self.eof = true;
+            return false;
+        }
+        let ended = self.partial.is_none() && self.skipped.is_none() && self.game_has_ended();
+        let mut cut = None;
+        if self.start_line == 0 || ended {
+            self.buf.truncate(self.scan);
+        } else {
+            self.number += 1;
+            self.lost += 1;
+            cut = Some((self.number, self.start_line));
+            self.buf.truncate(self.game_start);
+            self.scan = self.game_start;
+            self.start_line = 0;
+            self.has_movetext = false;
+            self.tags_ended = false;
+            self.tag_names.clear();
+            self.tags_read_to = self.game_start;
+            self.tags_closed = false;
+            self.in_comment = false;
+            self.prev_blank = false;
+            self.skipped = None;
+            self.partial = None;
+        }
+        self.searched = 0;
+        self.blank_to = None;
+        let gap = Gap {
+            frame,
+            scan: SyncScan::at_break(at),
+            from: self.buf.len(),
+            line: self.line,
+            cut,
+            text: false,
+            ends_line: true,
+        };
+        if let Some(e) = end
+            && at > e
+        {
+            // The next part starts before the break, in the line it cuts (its first game's
+            // first line): the text after the break is that part's.
+            if let Some(part_end) = &self.end
+                && self.offset_of(self.scan) == e
+            {
+                let mut stop = part_end.stop.lock().unwrap_or_else(|p| p.into_inner());
+                stop.get_or_insert((e, self.line));
+            }
+            self.close_gap(gap);
+            self.eof = true;
+            return false;
+        }
+        self.gap = Some(gap);
+        true
+    }
+
+    /// Feeds the bytes appended to the buffer from `from` (at text offset `offset`) to the
+    /// search for the sync point, and leaves out the bytes before what may still be it;
+    /// at the end of the stream (`at_end`), all that is left.
+    pub(super) fn look_for_sync(&mut self, from: usize, at_end: bool) {
+        let Some(mut g) = self.gap.take() else { return };
+        let offset = self.bytes_read - (self.buf.len() - from) as u64;
+        if at_end {
+            g.scan.finish();
+        } else {
+            g.scan.feed(&self.buf[from..], offset);
+        }
+        let found = g.scan.found();
+        let keep = found.or(g.scan.hold_from()).unwrap_or(self.bytes_read);
+        let keep = if at_end && found.is_none() {
+            self.buf.len()
+        } else {
+            self.buf.len() - (self.bytes_read - keep) as usize
+        };
+        let left = &self.buf[g.from..keep];
+        self.line += memchr::memchr_iter(b'\n', left).count();
+        if let Some(&last) = left.last() {
+            g.ends_line = last == b'\n';
+        }
+        g.text |= !super::trim_blank_start(left).is_empty();
+        self.buf.drain(g.from..keep);
+        self.searched = 0;
+        if found.is_some() || at_end {
+            self.close_gap(g);
+        } else {
+            self.gap = Some(g);
+        }
+    }
+
+    /// The breaks met, what they left out and how many games, once the games have
+    /// ended: taken once. A break whose sync point was never reached (the run stopped) is
+    /// closed, what was held of the text after it left out.
+    pub(super) fn take_breaks(&mut self) -> Option<Damage> {
+        if let Some(g) = self.gap.take() {
+            self.leave_out(self.buf.len(), g);
+        }
+        (!self.breaks.is_empty()).then(|| {
+            let breaks = std::mem::take(&mut self.breaks);
+            Damage {
+                message: breaks
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                games: std::mem::take(&mut self.lost),
+                breaks,
+            }
+        })
+    }
+
+    /// Leaves out the buffer's bytes of the text after the break from its start to `to`,
+    /// and closes the break.
+    fn leave_out(&mut self, to: usize, mut g: Gap) {
+        let left = &self.buf[g.from..to];
+        self.line += memchr::memchr_iter(b'\n', left).count();
+        if let Some(&last) = left.last() {
+            g.ends_line = last == b'\n';
+        }
+        g.text |= !super::trim_blank_start(left).is_empty();
+        self.buf.drain(g.from..to);
+        self.close_gap(g);
+    }
+
+    /// Says what the break left out.
+    fn close_gap(&mut self, g: Gap) {
+        let rest = g.text.then(|| {
+            // A game whose result was read before the break is handed out after it, at
+            // the sync point: it keeps the number before the text left out.
+            let game = if self.start_line != 0 {
+                self.deferred += 1;
+                self.number + 1 + self.deferred
+            } else {
+                self.number += 1;
+                self.number
+            };
+            self.lost += 1;
+            let to = (self.line - usize::from(g.ends_line)).max(g.line);
+            RestOfGame {
+                game,
+                from: g.line,
+                to,
+            }
+        });
+        self.breaks.push(TextBreak {
+            offset: g.frame.offset,
+            length: g.frame.len,
+            reason: g.frame.reason,
+            line: g.line,
+            cut: g.cut.map(|(game, line)| CutGame { game, line }),
+            rest,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

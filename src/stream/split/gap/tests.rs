@@ -1,0 +1,187 @@
+use std::io::{self, BufRead};
+
+use crate::stream::split::{Damage, Games};
+use crate::stream::{DamagedFrame, GameSplitter};
+
+/// Text given in blocks of `block` bytes, broken where `None` stands: one read there
+/// fails with a damaged frame, and the text goes on after it.
+struct Breaks {
+    pieces: Vec<Option<Vec<u8>>>,
+    piece: usize,
+    at: usize,
+    block: usize,
+}
+
+impl io::Read for Breaks {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let b = self.fill_buf()?;
+        let n = b.len().min(buf.len());
+        buf[..n].copy_from_slice(&b[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Breaks {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        loop {
+            match self.pieces.get(self.piece) {
+                None => return Ok(&[]),
+                Some(None) => {
+                    self.piece += 1;
+                    let frame = DamagedFrame {
+                        offset: 1000,
+                        len: 50,
+                        reason: "Data corruption detected".to_owned(),
+                    };
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, frame));
+                }
+                Some(Some(t)) if self.at == t.len() => {
+                    self.piece += 1;
+                    self.at = 0;
+                }
+                Some(Some(_)) => break,
+            }
+        }
+        let Some(Some(t)) = &self.pieces[self.piece..].first() else {
+            unreachable!()
+        };
+        let end = t.len().min(self.at + self.block);
+        Ok(&t[self.at..end])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+    }
+}
+
+/// Each game handed out (number, line, offset, its `Event`), and the damage told.
+type Seen = (Vec<(usize, usize, u64, String)>, Option<Damage>);
+
+fn split(pieces: &[Option<&str>], block: usize) -> Seen {
+    let reader = Breaks {
+        pieces: pieces
+            .iter()
+            .map(|p| p.map(|t| t.as_bytes().to_vec()))
+            .collect(),
+        piece: 0,
+        at: 0,
+        block,
+    };
+    let mut games = GameSplitter::new(reader);
+    let mut seen = Vec::new();
+    while let Some(g) = games.next_game().unwrap() {
+        let text = String::from_utf8(g.bytes).unwrap();
+        let event = text.split('"').nth(1).unwrap_or("").to_owned();
+        seen.push((g.number, g.line, g.offset, event));
+    }
+    (seen, games.take_damage())
+}
+
+/// The same in blocks of every size from 1 byte up: where the blocks fall changes
+/// nothing.
+fn split_any_way(pieces: &[Option<&str>]) -> Seen {
+    let whole = split(pieces, 1 << 16);
+    for block in 1..40 {
+        assert_eq!(split(pieces, block), whole, "blocks of {block}");
+    }
+    whole
+}
+
+fn game(n: usize) -> String {
+    format!("[Event \"{n}\"]\n[Site \"x\"]\n\n1. e4 e5 2. Nf3 {{ a comment }} Nc6 1-0\n\n")
+}
+
+const FRAME: &str = "the zstd frame at byte 1000 (50 bytes) cannot be decoded (Data corruption detected): the rest of its text is lost";
+
+#[test]
+fn a_break_inside_a_game_leaves_out_that_game_and_the_text_to_the_next() {
+    // Games 1 and 2 whole, game 3 cut in its movetext; after the break, the end of some
+    // game, then games 10 and 11.
+    let before = format!("{}{}[Event \"3\"]\n\n1. d4 d", game(1), game(2));
+    let after = format!(
+        "5 2. c4 {{ x }}\n3. Nc3 1/2-1/2\n\n{}{}",
+        game(10),
+        game(11)
+    );
+    let (seen, damage) = split_any_way(&[Some(&before), None, Some(&after)]);
+    let offset = |text: &str, from: &str| (text.find(from).unwrap()) as u64;
+    let joined = format!("{before}{after}");
+    assert_eq!(
+        seen,
+        vec![
+            (1, 1, 0, "1".to_owned()),
+            (2, 6, offset(&joined, "[Event \"2\"]"), "2".to_owned()),
+            // Game 3 (line 11) and the text after the break (lines 13 and 14) are lost:
+            // game 10 is number 5, at line 16 of the text read.
+            (5, 16, offset(&joined, "[Event \"10\"]"), "10".to_owned()),
+            (6, 21, offset(&joined, "[Event \"11\"]"), "11".to_owned()),
+        ]
+    );
+    let damage = damage.expect("the break is told");
+    assert_eq!(damage.games, 2);
+    assert_eq!(
+        damage.message,
+        format!(
+            "{FRAME}; the text breaks at line 13, left out: game 3 (from line 11, cut short) and lines 13 to 15 (the rest of a game: game 4)"
+        )
+    );
+}
+
+#[test]
+fn a_game_whose_result_was_read_is_whole() {
+    let before = format!("{}{}", game(1), &game(2)[..game(2).len() - 1]);
+    let after = format!("Event \"7\"]\n\n1. e4 *\n\n{}", game(8));
+    let (seen, damage) = split_any_way(&[Some(&before), None, Some(&after)]);
+    let events: Vec<(usize, &str)> = seen.iter().map(|g| (g.0, g.3.as_str())).collect();
+    // The text after the break is the rest of a game whose first line was lost.
+    assert_eq!(events, [(1, "1"), (2, "2"), (4, "8")]);
+    let damage = damage.unwrap();
+    assert_eq!(damage.games, 1);
+    assert_eq!(
+        damage.message,
+        format!(
+            "{FRAME}; the text breaks at line 10, left out: lines 10 to 13 (the rest of a game: game 3)"
+        )
+    );
+}
+
+#[test]
+fn breaks_at_the_start_at_the_end_and_one_after_another() {
+    // The first frame lost before any text, then the tail of a game.
+    let (seen, damage) = split_any_way(&[None, Some("Nf3 1-0\n\n"), Some(&game(5))]);
+    assert_eq!(seen, vec![(2, 3, 9, "5".to_owned())]);
+    assert_eq!(damage.unwrap().games, 1);
+    // The last frame damaged: the game it cuts is lost, nothing follows.
+    let (seen, damage) = split_any_way(&[Some(&game(1)), Some("[Event \"2\"]\n"), None]);
+    assert_eq!(seen.len(), 1);
+    let damage = damage.unwrap();
+    assert_eq!(damage.games, 1);
+    assert!(
+        damage
+            .message
+            .ends_with("the text breaks at line 7, left out: game 2 (from line 6, cut short)"),
+        "{}",
+        damage.message
+    );
+    // Two breaks before a sync point: each is told; the game after both is read.
+    let (seen, damage) = split_any_way(&[
+        Some(&game(1)[..20]),
+        None,
+        Some("Nc6 1-0\n\n[Ev"),
+        None,
+        Some("ent \"4\"]\n\n1. e4 0-1\n\n"),
+        Some(&game(6)),
+    ]);
+    let events: Vec<(usize, &str)> = seen.iter().map(|g| (g.0, g.3.as_str())).collect();
+    assert_eq!(events, [(4, "6")]);
+    let damage = damage.unwrap();
+    assert_eq!(damage.games, 3);
+    assert_eq!(damage.message.matches(FRAME).count(), 2);
+    // A break between games, the text after it starting at a game: that game is
+    // left out too (the text after a break is read from a sync point).
+    let (seen, damage) = split_any_way(&[Some(&game(1)), None, Some(&game(2)), Some(&game(3))]);
+    let events: Vec<(usize, &str)> = seen.iter().map(|g| (g.0, g.3.as_str())).collect();
+    assert_eq!(events, [(1, "1"), (3, "3")]);
+    assert_eq!(damage.unwrap().games, 1);
+}
