@@ -796,3 +796,32 @@ impl BufRead for PartReader {
         self.pos += n as u64;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SyncScan;
+
+    /// Where a sync point is found does not depend on how the text comes in pieces: a
+    /// line end read on its own ends the line's prefix too.
+    #[test]
+    fn a_sync_point_is_found_whatever_the_pieces() {
+        let text = b"[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let at = text
+            .windows(12)
+            .position(|w| w == b"[Event \"b\"]\n")
+            .unwrap() as u64;
+        for name in ["new", "at_break"] {
+            for piece in 1..text.len() {
+                let mut scan = match name {
+                    "new" => SyncScan::new(0),
+                    _ => SyncScan::at_break(0),
+                };
+                for (i, chunk) in text.chunks(piece).enumerate() {
+                    scan.feed(chunk, (i * piece) as u64);
+                }
+                scan.finish();
+                assert_eq!(scan.found(), Some(at), "{name}, pieces of {piece}");
+            }
+        }
+    }
+}
