@@ -138,10 +138,13 @@ class CutGame(_TypedDict):
     line: int
 
 
-# `from` is a keyword: the type is made by call.
-RestOfGame = _TypedDict("RestOfGame", {"game": int, "from": int, "to": int})
-RestOfGame.__doc__ = """The text left out after a break, up to the next game: the
-number it takes, and its first (`from`) and last (`to`) lines."""
+class RestOfGame(_TypedDict):
+    """The text left out after a break, up to the next game: the number it takes, and
+    its first and last lines."""
+
+    game: int
+    line: int
+    last_line: int
 
 
 class TextBreak(_TypedDict):

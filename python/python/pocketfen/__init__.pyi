@@ -61,7 +61,10 @@ class CutGame(TypedDict):
     game: int
     line: int
 
-RestOfGame = TypedDict("RestOfGame", {"game": int, "from": int, "to": int})
+class RestOfGame(TypedDict):
+    game: int
+    line: int
+    last_line: int
 
 class TextBreak(TypedDict):
     offset: int

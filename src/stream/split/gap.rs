@@ -62,10 +62,10 @@ pub struct CutGame {
 pub struct RestOfGame {
     /// The number it takes.
     pub game: usize,
-    /// Its first line (where the text breaks) and its last.
-    pub from: usize,
-    /// See `from`.
-    pub to: usize,
+    /// Its first line (where the text breaks).
+    pub line: usize,
+    /// Its last line.
+    pub last_line: usize,
 }
 
 impl TextBreak {
@@ -80,8 +80,8 @@ impl TextBreak {
             }),
             rest: self.rest.map(|r| RestOfGame {
                 game: r.game + games,
-                from: r.from + lines,
-                to: r.to + lines,
+                line: r.line + lines,
+                last_line: r.last_line + lines,
             }),
             ..self.clone()
         }
@@ -101,10 +101,10 @@ impl std::fmt::Display for TextBreak {
             left.push(format!("game {} (from line {}, cut short)", c.game, c.line));
         }
         if let Some(r) = self.rest {
-            let lines = if r.to > r.from {
-                format!("lines {} to {}", r.from, r.to)
+            let lines = if r.last_line > r.line {
+                format!("lines {} to {}", r.line, r.last_line)
             } else {
-                format!("line {}", r.from)
+                format!("line {}", r.line)
             };
             left.push(format!("{lines} (the rest of a game: game {})", r.game));
         }
@@ -283,11 +283,10 @@ impl<R: BufRead> GameSplitter<R> {
                 self.number
             };
             self.lost += 1;
-            let to = (self.line - usize::from(g.ends_line)).max(g.line);
             RestOfGame {
                 game,
-                from: g.line,
-                to,
+                line: g.line,
+                last_line: (self.line - usize::from(g.ends_line)).max(g.line),
             }
         });
         self.breaks.push(TextBreak {
