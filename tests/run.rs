@@ -1289,6 +1289,112 @@ mod parts {
         assert_eq!(merged, whole);
     }
 
+    /// A damaged frame of a pzstd archive is stepped over alike by one run, by `-j 3` and
+    /// by parts, wherever it lies against the parts' boundaries: the last frame of a
+    /// part (a break the next part never sees), the first of a part, any other. Every
+    /// frame in turn is made undecodable from its first block (it gives no text) or in
+    /// its middle (it gives some first); the parts always merge, to one run's records.
+    #[test]
+    fn a_damaged_pzstd_frame_anywhere_merges_to_one_run() {
+        let text = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+        let mut packed = Vec::new();
+        let mut frames = Vec::new();
+        for piece in text.chunks(61_000) {
+            let frame = zstd::encode_all(piece, 1).unwrap();
+            packed.extend_from_slice(&0x184d_2a50u32.to_le_bytes());
+            packed.extend_from_slice(&4u32.to_le_bytes());
+            packed.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+            frames.push((packed.len(), frame.len()));
+            packed.extend_from_slice(&frame);
+        }
+        let mut failures = Vec::new();
+        for (k, &(at, len)) in frames.iter().enumerate() {
+            for middle in [false, true] {
+                let mut damaged = packed.clone();
+                if middle {
+                    for b in &mut damaged[at + len / 2..at + len / 2 + 24] {
+                        *b ^= 0x5a;
+                    }
+                } else {
+                    // The first block's type made the reserved one (RFC 8878 §3.1.1.2).
+                    let descriptor = damaged[at + 4];
+                    let single = descriptor & 0x20 != 0;
+                    let fcs = [usize::from(single), 2, 4, 8][usize::from(descriptor >> 6)];
+                    let block = at
+                        + 5
+                        + usize::from(!single)
+                        + [0, 1, 2, 4][usize::from(descriptor & 3)]
+                        + fcs;
+                    damaged[block] |= 0b110;
+                }
+                let path = temp(&format!("frame-{k}-{middle}.pgn.zst"), &damaged);
+                let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
+                assert!(
+                    one.last().unwrap()["breaks"]
+                        .as_array()
+                        .is_some_and(|b| b.len() == 1),
+                    "frame {k} ({middle}): {}",
+                    one.last().unwrap()
+                );
+                let three: Vec<Value> = run(&path, None, 3).into_iter().map(untimed).collect();
+                if three != one {
+                    failures.push(format!(
+                        "frame {k} ({middle}): -j 3 differs, {}",
+                        first_difference(&one, &three)
+                    ));
+                }
+                for n in [2, 3, 5] {
+                    match merged(&path, n, 1) {
+                        Ok(parts) if parts == one => {}
+                        Ok(parts) => failures.push(format!(
+                            "frame {k} ({middle}): {n} parts merged differ, {}",
+                            first_difference(&parts, &one)
+                        )),
+                        Err(e) => failures
+                            .push(format!("frame {k} ({middle}): {n} parts do not merge: {e}")),
+                    }
+                }
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
+    /// A part of a pzstd archive starts with the skippable frame that announces its first
+    /// frame's size, also when its byte range starts inside that skippable frame: so a
+    /// damaged first frame is stepped over by the part as by a run that reads into it.
+    #[test]
+    fn parts_of_a_pzstd_archive_start_at_an_announcement() {
+        let text = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+        let mut packed = Vec::new();
+        let mut announcements = Vec::new();
+        for piece in text.chunks(9_000) {
+            let frame = zstd::encode_all(piece, 1).unwrap();
+            announcements.push(packed.len() as u64);
+            packed.extend_from_slice(&0x184d_2a50u32.to_le_bytes());
+            packed.extend_from_slice(&4u32.to_le_bytes());
+            packed.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+            packed.extend_from_slice(&frame);
+        }
+        let path = temp("announced.pgn.zst", &packed);
+        let size = packed.len() as u64;
+        let mut inside = 0;
+        for n in 2..=60 {
+            let ranges = pocketfen::stream::parts(Source::path(&path), n).unwrap();
+            for (k, r) in ranges.iter().enumerate().skip(1) {
+                let cut = size * k as u64 / n as u64;
+                inside += usize::from(announcements.iter().any(|&a| a < cut && cut < a + 12));
+                assert!(
+                    announcements.contains(&r.start),
+                    "{n} parts: part {} starts at {}, at no announcement",
+                    k + 1,
+                    r.start
+                );
+            }
+        }
+        assert!(inside > 0, "no range started inside a skippable frame");
+    }
+
     /// Damaged archives give one run's records for every `-j` and for split + merge (issue
     /// 33.10): each frame's bytes reach its decoder in the same pieces however it is read
     /// (from the file's start, a part's, or a chunk's re-read), so the text decoded before

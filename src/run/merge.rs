@@ -412,6 +412,12 @@ fn parts_that_meet(parts: &[Part<'_>]) -> Result<usize, (usize, String)> {
     Ok(parts.len())
 }
 
+/// What a merged summary's `stream_error` tells, in the file's order.
+enum Told {
+    Break(TextBreak),
+    Error(String),
+}
+
 /// The whole file's summary from the parts that count: their counts summed, their
 /// seconds too when every part gave them, and how the last one ended.
 fn whole_summary(used: &[Part<'_>], offsets: &[(usize, usize)]) -> SummaryRecord {
@@ -419,23 +425,40 @@ fn whole_summary(used: &[Part<'_>], offsets: &[(usize, usize)]) -> SummaryRecord
     // Each part's breaks in its text and rows lost (a Parquet file's damaged row
     // groups), then how the last one ended: as a whole run tells them, in the file's
     // order. A break is told with the whole file's game numbers and lines.
-    let mut errors = Vec::new();
-    let mut breaks = Vec::new();
+    let mut told: Vec<Told> = Vec::new();
     for (p, &(games, lines)) in used.iter().zip(offsets) {
-        let shifted: Vec<TextBreak> = p
-            .summary
-            .breaks
-            .iter()
-            .map(|b| b.shifted(games, lines))
-            .collect();
-        if shifted.is_empty() {
-            errors.extend(p.summary.stream_error.clone());
-        } else {
-            errors.extend(shifted.iter().map(ToString::to_string));
-            errors.extend(p.summary.ending_error().map(str::to_owned));
+        if p.summary.breaks.is_empty() {
+            told.extend(p.summary.stream_error.clone().map(Told::Error));
+            continue;
         }
-        breaks.extend(shifted);
+        for b in &p.summary.breaks {
+            let b = b.shifted(games, lines);
+            // A break where one part ends and the next starts is told by both: the game
+            // it cut short by the first, the text after it by the second.
+            match told.last_mut() {
+                Some(Told::Break(last)) if (last.offset, last.length) == (b.offset, b.length) => {
+                    last.cut = last.cut.or(b.cut);
+                    last.rest = last.rest.or(b.rest);
+                }
+                _ => told.push(Told::Break(b)),
+            }
+        }
+        told.extend(p.summary.ending_error().map(|e| Told::Error(e.to_owned())));
     }
+    let errors: Vec<String> = told
+        .iter()
+        .map(|t| match t {
+            Told::Break(b) => b.to_string(),
+            Told::Error(e) => e.clone(),
+        })
+        .collect();
+    let breaks: Vec<TextBreak> = told
+        .into_iter()
+        .filter_map(|t| match t {
+            Told::Break(b) => Some(b),
+            Told::Error(_) => None,
+        })
+        .collect();
     let mut totals = crate::game::Totals::default();
     for p in used {
         totals.merge(&p.summary.totals);

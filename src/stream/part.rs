@@ -320,7 +320,7 @@ fn next_frame(file: &SharedFile, kind: Compression, from: u64, size: u64) -> io:
                 _ => frame_at(file, kind, candidate, size)?,
             };
             if found {
-                return Ok(candidate);
+                return announced_at(file, kind, candidate);
             }
             i = on;
         }
@@ -331,6 +331,42 @@ fn next_frame(file: &SharedFile, kind: Compression, from: u64, size: u64) -> io:
         at += (n - 16) as u64;
     }
     Ok(size)
+}
+
+#[cfg(feature = "compression")]
+/// Where the frame at `at` starts with pzstd's skippable frame that announces its size,
+/// when one stands right before it (a range's start may fall inside that skippable
+/// frame): a part starts with it, so that its first frame is stepped over when damaged,
+/// as a run that reads on into it steps over it.
+fn announced_at(file: &SharedFile, kind: Compression, at: u64) -> io::Result<u64> {
+    if kind != Compression::Zstd || at < 12 {
+        return Ok(at);
+    }
+    let mut head = [0u8; 16];
+    if file.read_at(at - 12, &mut head)? < 16 {
+        return Ok(at);
+    }
+    Ok(match head {
+        [
+            0x50..=0x5f,
+            0x2a,
+            0x4d,
+            0x18,
+            4,
+            0,
+            0,
+            0,
+            _,
+            _,
+            _,
+            _,
+            0x28,
+            0xb5,
+            0x2f,
+            0xfd,
+        ] => at - 12,
+        _ => at,
+    })
 }
 
 /// A search for a sync point, fed the text as it is read.
@@ -526,7 +562,9 @@ impl SyncScan {
 #[cfg_attr(not(feature = "compression"), allow(dead_code))]
 pub(crate) enum NextStart {
     Known(u64),
-    Told(Arc<OnceLock<u64>>),
+    /// Told by the decoder once it reaches the next part's first frame, which starts at
+    /// this offset of the file.
+    Told(Arc<OnceLock<u64>>, u64),
     Last,
 }
 
@@ -534,7 +572,7 @@ impl NextStart {
     fn get(&self) -> Option<u64> {
         match self {
             NextStart::Known(t) => Some(*t),
-            NextStart::Told(t) => t.get().copied(),
+            NextStart::Told(t, _) => t.get().copied(),
             NextStart::Last => None,
         }
     }
@@ -642,17 +680,22 @@ impl PartReader {
         }
     }
 
-    /// The text breaks here (a damaged frame stepped over): a sync point is looked for
-    /// from here again, the part's end's too, as the whole file's splitter looks for
-    /// one after the break.
-    fn restart_at_break(&mut self) {
+    /// The text breaks here, at a damaged frame stepped over that starts at `frame` in
+    /// the file: a sync point is looked for from here again, as the whole file's splitter
+    /// looks for one after the break. The part's end's search starts again too when the
+    /// frame is the next part's, which meets the break as well; a frame of this part's
+    /// own that ends where the next part starts is a break the next part never sees, and
+    /// its start (and so this part's end) is looked for as after any frame boundary.
+    fn restart_at_break(&mut self, frame: u64) {
         let pos = self.pos;
         if self.start.is_some() {
             self.start = Some(SyncScan::at_break(pos));
             self.held.clear();
             self.given = 0;
         }
-        if let Some(t) = self.next.get()
+        if let NextStart::Told(_, begin) = self.next
+            && frame >= begin
+            && let Some(t) = self.next.get()
             && pos >= t
             && self.end.as_ref().is_none_or(|e| e.found().is_none())
         {
@@ -668,8 +711,8 @@ impl PartReader {
         match fill(&mut *self.inner) {
             Ok(_) => Ok(()),
             Err(e) => {
-                if super::DamagedFrame::of(&e).is_some() {
-                    self.restart_at_break();
+                if let Some(frame) = super::DamagedFrame::of(&e) {
+                    self.restart_at_break(frame.offset);
                 }
                 Err(e)
             }

@@ -139,7 +139,9 @@ impl Source {
                 let mark = plan.end.map(|e| (e - plan.begin, Arc::clone(&cell)));
                 let decoded = super::frames::decode_part(from, kind, plan.begin, mark)?;
                 trailing = decoded.trailing;
-                let next = plan.end.map_or(NextStart::Last, |_| NextStart::Told(cell));
+                let next = plan
+                    .end
+                    .map_or(NextStart::Last, |e| NextStart::Told(cell, e));
                 (decoded.reader, next)
             }
             #[cfg(not(feature = "compression"))]

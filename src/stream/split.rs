@@ -309,6 +309,14 @@ impl<R: BufRead> GameSplitter<R> {
             if !more || self.gap.is_none() {
                 return Ok(more);
             }
+            // A stop is honoured while the text after a break is looked through too.
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                return Ok(true);
+            }
         }
     }
 

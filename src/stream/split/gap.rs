@@ -131,6 +131,27 @@ pub(super) struct Gap {
     /// whether its last byte ended a line.
     text: bool,
     ends_line: bool,
+    /// Whether the last byte left out was a CR (an LF after it ends no second line).
+    cr: bool,
+}
+
+/// The line ends in `bytes` as the splitter counts them (LF, CRLF, a lone CR); `cr` says
+/// whether the byte before them was a CR, and is left saying whether their last one is.
+fn line_ends(bytes: &[u8], cr: &mut bool) -> usize {
+    let mut n = 0;
+    let mut cr_at = None;
+    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if bytes[i] == b'\r' {
+            n += 1;
+            cr_at = Some(i);
+        } else if !(i == 0 && *cr) && (i == 0 || cr_at != Some(i - 1)) {
+            n += 1;
+        }
+    }
+    if let Some(&last) = bytes.last() {
+        *cr = last == b'\r';
+    }
+    n
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -152,10 +173,17 @@ impl<R: BufRead> GameSplitter<R> {
             self.eof = true;
             return false;
         }
+        // Where the line the break cuts starts (it was not read whole).
+        let cut_line_at = self.offset_of(self.scan);
         let ended = self.partial.is_none() && self.skipped.is_none() && self.game_has_ended();
         let mut cut = None;
         if self.start_line == 0 || ended {
             self.buf.truncate(self.scan);
+            if self.start_line == 0 {
+                // White space over the size limit before the break belongs to no game.
+                self.skipped = None;
+                self.partial = None;
+            }
         } else {
             self.number += 1;
             self.lost += 1;
@@ -183,19 +211,24 @@ impl<R: BufRead> GameSplitter<R> {
             cut,
             text: false,
             ends_line: true,
+            cr: false,
         };
         if let Some(e) = end
             && at > e
         {
             // The next part starts before the break, in the line it cuts (its first game's
-            // first line): the text after the break is that part's.
+            // first line, found from its first bytes): the text after the break is that
+            // part's, and so is the break but for the game it cut short here (`merge`
+            // joins the two halves).
             if let Some(part_end) = &self.end
-                && self.offset_of(self.scan) == e
+                && cut_line_at == e
             {
                 let mut stop = part_end.stop.lock().unwrap_or_else(|p| p.into_inner());
                 stop.get_or_insert((e, self.line));
             }
-            self.close_gap(gap);
+            if gap.cut.is_some() {
+                self.close_gap(gap);
+            }
             self.eof = true;
             return false;
         }
@@ -222,9 +255,9 @@ impl<R: BufRead> GameSplitter<R> {
             self.buf.len() - (self.bytes_read - keep) as usize
         };
         let left = &self.buf[g.from..keep];
-        self.line += memchr::memchr_iter(b'\n', left).count();
+        self.line += line_ends(left, &mut g.cr);
         if let Some(&last) = left.last() {
-            g.ends_line = last == b'\n';
+            g.ends_line = matches!(last, b'\n' | b'\r');
         }
         g.text |= !super::trim_blank_start(left).is_empty();
         self.buf.drain(g.from..keep);
@@ -261,9 +294,9 @@ impl<R: BufRead> GameSplitter<R> {
     /// and closes the break.
     fn leave_out(&mut self, to: usize, mut g: Gap) {
         let left = &self.buf[g.from..to];
-        self.line += memchr::memchr_iter(b'\n', left).count();
+        self.line += line_ends(left, &mut g.cr);
         if let Some(&last) = left.last() {
-            g.ends_line = last == b'\n';
+            g.ends_line = matches!(last, b'\n' | b'\r');
         }
         g.text |= !super::trim_blank_start(left).is_empty();
         self.buf.drain(g.from..to);

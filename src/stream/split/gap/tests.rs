@@ -10,6 +10,8 @@ struct Breaks {
     piece: usize,
     at: usize,
     block: usize,
+    /// Set once the reader reaches this piece.
+    stop_at: Option<(usize, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
 }
 
 impl io::Read for Breaks {
@@ -24,6 +26,11 @@ impl io::Read for Breaks {
 
 impl BufRead for Breaks {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if let Some((piece, stop)) = &self.stop_at
+            && self.piece >= *piece
+        {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         loop {
             match self.pieces.get(self.piece) {
                 None => return Ok(&[]),
@@ -67,6 +74,7 @@ fn split(pieces: &[Option<&str>], block: usize) -> Seen {
         piece: 0,
         at: 0,
         block,
+        stop_at: None,
     };
     let mut games = GameSplitter::new(reader);
     let mut seen = Vec::new();
@@ -184,4 +192,90 @@ fn breaks_at_the_start_at_the_end_and_one_after_another() {
     let events: Vec<(usize, &str)> = seen.iter().map(|g| (g.0, g.3.as_str())).collect();
     assert_eq!(events, [(1, "1"), (3, "3")]);
     assert_eq!(damage.unwrap().games, 1);
+}
+
+/// A part whose end (the next part's first game) lies in the line a break cuts, found
+/// from that line's first bytes: the part stops there, tells where, and leaves the text
+/// after the break, and the break itself, to the next part, but for a game it cut short.
+#[test]
+fn a_part_whose_end_is_in_the_line_a_break_cuts() {
+    use crate::stream::split::PartEnd;
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+
+    for (tail, cut) in [("1. e4 e5 1-0\r\n\r\n", false), ("1. e4 e5\r\n\r\n", true)] {
+        let before = format!("{}[Event \"2\"]\r\n\r\n{tail}[Event \"3\"]\r", game(1));
+        let end_at = before.rfind("[Event \"3\"]").unwrap() as u64;
+        let pieces = [Some(before.as_str()), None, Some("\n\r\n1. d4 *\r\n")];
+        let reader = Breaks {
+            pieces: pieces
+                .iter()
+                .map(|p| p.map(|t| t.as_bytes().to_vec()))
+                .collect(),
+            piece: 0,
+            at: 0,
+            block: 1 << 16,
+            stop_at: None,
+        };
+        let end = Arc::new(PartEnd::new());
+        end.at.store(end_at, Ordering::Release);
+        let mut games = GameSplitter::new(reader);
+        games.end_at(Arc::clone(&end));
+        let mut seen = Vec::new();
+        while let Some(g) = games.next_game().unwrap() {
+            seen.push(g.number);
+        }
+        let damage = games.take_damage();
+        assert_eq!(end.stop(), Some((end_at, 10)), "{tail:?}");
+        if cut {
+            // Game 2 had no result: cut short here, told here.
+            assert_eq!(seen, [1]);
+            let d = damage.expect("the game cut is told");
+            assert_eq!(d.games, 1);
+            assert_eq!(d.breaks[0].cut.map(|c| c.game), Some(2));
+            assert_eq!(d.breaks[0].rest, None);
+        } else {
+            // Game 2 ended: handed out, and the break is the next part's to tell.
+            assert_eq!(seen, [1, 2]);
+            assert_eq!(damage, None);
+        }
+    }
+}
+
+/// A stop is honoured while the text after a break is looked through for a game's
+/// start, however long that text: the reader is not read to its end.
+#[test]
+fn a_stop_is_honoured_after_a_break() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    // Text with no point at which a game surely starts (no blank lines).
+    let endless = "1. e4 e5 2. Nf3 Nc6\n[Event \"x\"]\n".repeat(100);
+    let mut pieces = vec![Some(game(1)), None];
+    pieces.extend((0..50).map(|_| Some(endless.clone())));
+    let stop = Arc::new(AtomicBool::new(false));
+    let reader = Breaks {
+        pieces: pieces
+            .into_iter()
+            .map(|p| p.map(String::into_bytes))
+            .collect(),
+        piece: 0,
+        at: 0,
+        block: 4096,
+        stop_at: Some((5, Arc::clone(&stop))),
+    };
+    let mut games = GameSplitter::new(reader);
+    games.stop_on(Arc::clone(&stop));
+    let mut seen = Vec::new();
+    while let Some(g) = games.next_game().unwrap() {
+        seen.push(g.number);
+    }
+    assert!(games.stopped());
+    assert!(
+        games.reader.piece < 10,
+        "read on to piece {}",
+        games.reader.piece
+    );
+    let damage = games.take_damage().expect("the break is told");
+    assert!(damage.breaks[0].rest.is_some());
 }
