@@ -437,6 +437,10 @@ fn whole_summary(used: &[Part<'_>], offsets: &[(usize, usize)]) -> SummaryRecord
             // it cut short by the first, the text after it by the second.
             match told.last_mut() {
                 Some(Told::Break(last)) if (last.offset, last.length) == (b.offset, b.length) => {
+                    debug_assert!(
+                        last.rest.is_none() && b.cut.is_none(),
+                        "{last:?} then {b:?}"
+                    );
                     last.cut = last.cut.or(b.cut);
                     last.rest = last.rest.or(b.rest);
                 }

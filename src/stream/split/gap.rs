@@ -175,14 +175,17 @@ impl<R: BufRead> GameSplitter<R> {
         }
         // Where the line the break cuts starts (it was not read whole).
         let cut_line_at = self.offset_of(self.scan);
-        let ended = self.partial.is_none() && self.skipped.is_none() && self.game_has_ended();
+        // A game over the size limit kept none of its lines: whether it ended is not known.
+        // (A line set aside alone, white space or a tag line over the limit, is the line
+        // the break cuts: it is dropped with it.)
+        let ended = self.skipped.is_none() && self.game_has_ended();
         let mut cut = None;
         if self.start_line == 0 || ended {
             self.buf.truncate(self.scan);
+            self.partial = None;
             if self.start_line == 0 {
                 // White space over the size limit before the break belongs to no game.
                 self.skipped = None;
-                self.partial = None;
             }
         } else {
             self.number += 1;

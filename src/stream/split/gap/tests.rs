@@ -279,3 +279,169 @@ fn a_stop_is_honoured_after_a_break() {
     let damage = games.take_damage().expect("the break is told");
     assert!(damage.breaks[0].rest.is_some());
 }
+
+/// A break as its summary tells it, and as `merge` renumbers a part's: every field moves
+/// by the part's games and lines but where the frame lies and why.
+#[test]
+fn a_break_is_told_and_renumbered() {
+    use crate::stream::{CutGame, RestOfGame, TextBreak};
+    let b = TextBreak {
+        offset: 1000,
+        length: 50,
+        reason: "Data corruption detected".to_owned(),
+        line: 13,
+        cut: Some(CutGame { game: 3, line: 11 }),
+        rest: Some(RestOfGame {
+            game: 4,
+            line: 13,
+            last_line: 15,
+        }),
+    };
+    assert_eq!(
+        b.to_string(),
+        format!(
+            "{FRAME}; the text breaks at line 13, left out: game 3 (from line 11, cut short) and lines 13 to 15 (the rest of a game: game 4)"
+        )
+    );
+    let shifted = b.shifted(100, 1000);
+    assert_eq!(
+        shifted,
+        TextBreak {
+            line: 1013,
+            cut: Some(CutGame {
+                game: 103,
+                line: 1011
+            }),
+            rest: Some(RestOfGame {
+                game: 104,
+                line: 1013,
+                last_line: 1015
+            }),
+            ..b.clone()
+        }
+    );
+    let one_line = TextBreak {
+        cut: None,
+        rest: Some(RestOfGame {
+            game: 4,
+            line: 13,
+            last_line: 13,
+        }),
+        ..b.clone()
+    };
+    assert!(
+        one_line
+            .to_string()
+            .ends_with("left out: line 13 (the rest of a game: game 4)")
+    );
+    let nothing = TextBreak {
+        cut: None,
+        rest: None,
+        ..b
+    };
+    assert!(
+        nothing
+            .to_string()
+            .ends_with("the text breaks at line 13, nothing else is left out")
+    );
+}
+
+/// The lines left out after a break are counted as the splitter counts lines: at LF,
+/// CRLF and a lone CR, a CRLF cut between two pieces once.
+#[test]
+fn line_ends_are_counted_as_the_splitter_counts_them() {
+    use super::line_ends;
+    let count = |pieces: &[&str]| {
+        let mut cr = false;
+        pieces
+            .iter()
+            .map(|p| line_ends(p.as_bytes(), &mut cr))
+            .sum::<usize>()
+    };
+    assert_eq!(count(&["a\nb\n"]), 2);
+    assert_eq!(count(&["a\r\nb\r\n"]), 2);
+    assert_eq!(count(&["a\rb\r"]), 2);
+    assert_eq!(count(&["a\r\rb\n"]), 3);
+    assert_eq!(count(&["\n\n"]), 2);
+    assert_eq!(count(&["a\r", "\nb\n"]), 2);
+    assert_eq!(count(&["a\r", "", "\nb"]), 1);
+    assert_eq!(count(&["a\n", "\r", "\r\n"]), 3);
+}
+
+/// A part's game that starts at or after its end and is cut by a break is the next
+/// part's: handed out to be stopped at, the break left to that part.
+#[test]
+fn a_break_in_the_next_parts_first_game_is_that_parts() {
+    use crate::stream::split::PartEnd;
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+
+    let before = format!("{}{}[Event \"3\"]\n\n1. d4 d", game(1), game(2));
+    let end_at = before.rfind("[Event \"3\"]").unwrap() as u64;
+    let pieces = [
+        Some(before.as_str()),
+        None,
+        Some("5 *\n\n[Event \"4\"]\n\n1. c4 *\n"),
+    ];
+    let reader = Breaks {
+        pieces: pieces
+            .iter()
+            .map(|p| p.map(|t| t.as_bytes().to_vec()))
+            .collect(),
+        piece: 0,
+        at: 0,
+        block: 1 << 16,
+        stop_at: None,
+    };
+    let end = Arc::new(PartEnd::new());
+    end.at.store(end_at, Ordering::Release);
+    let mut games = GameSplitter::new(reader);
+    games.end_at(Arc::clone(&end));
+    let mut seen = Vec::new();
+    while let Some(g) = games.next_game().unwrap() {
+        seen.push(g.number);
+    }
+    assert_eq!(seen, [1, 2]);
+    assert_eq!(end.stop(), Some((end_at, 11)));
+    assert_eq!(games.take_damage(), None);
+}
+
+/// White space over the size limit just before a break, where no game has begun,
+/// belongs to no game: the first game after the break is not taken for one over the
+/// limit. (After a game, such a line is that game's: the game is over the limit, and cut.)
+#[test]
+fn white_space_over_the_limit_before_a_break_is_forgotten() {
+    use crate::stream::SplitOptions;
+    let short = "[Event \"5\"]\n\n1. e4 *\n\n";
+    let spaces = " ".repeat(200);
+    for (before, expected) in [
+        (spaces.clone(), vec![(2, false)]),
+        (format!("{short}{spaces}"), vec![(3, false)]),
+    ] {
+        let pieces = [Some(before.as_str()), None, Some("x\n\n"), Some(short)];
+        for block in [7, 64, 1 << 16] {
+            let reader = Breaks {
+                pieces: pieces
+                    .iter()
+                    .map(|p| p.map(|t| t.as_bytes().to_vec()))
+                    .collect(),
+                piece: 0,
+                at: 0,
+                block,
+                stop_at: None,
+            };
+            let mut games = GameSplitter::with_options(
+                reader,
+                SplitOptions {
+                    max_game_bytes: 60,
+                    ..SplitOptions::default()
+                },
+            );
+            let mut seen = Vec::new();
+            while let Some(g) = games.next_game().unwrap() {
+                seen.push((g.number, g.too_large.is_some()));
+            }
+            assert_eq!(seen, expected, "blocks of {block}");
+        }
+    }
+}
