@@ -1289,17 +1289,13 @@ mod parts {
         assert_eq!(merged, whole);
     }
 
-    /// A damaged frame of a pzstd archive is stepped over alike by one run, by `-j 3` and
-    /// by parts, wherever it lies against the parts' boundaries: the last frame of a
-    /// part (a break the next part never sees), the first of a part, any other. Every
-    /// frame in turn is made undecodable from its first block (it gives no text) or in
-    /// its middle (it gives some first); the parts always merge, to one run's records.
-    #[test]
-    fn a_damaged_pzstd_frame_anywhere_merges_to_one_run() {
+    /// The bundled Lichess sample in pzstd's layout, in frames of `size` bytes of text:
+    /// the file, and each zstd frame's offset (after its announcement) and size.
+    fn announced_frames(size: usize) -> (Vec<u8>, Vec<(usize, usize)>) {
         let text = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
         let mut packed = Vec::new();
         let mut frames = Vec::new();
-        for piece in text.chunks(61_000) {
+        for piece in text.chunks(size) {
             let frame = zstd::encode_all(piece, 1).unwrap();
             packed.extend_from_slice(&0x184d_2a50u32.to_le_bytes());
             packed.extend_from_slice(&4u32.to_le_bytes());
@@ -1307,6 +1303,17 @@ mod parts {
             frames.push((packed.len(), frame.len()));
             packed.extend_from_slice(&frame);
         }
+        (packed, frames)
+    }
+
+    /// A damaged frame of a pzstd archive is stepped over alike by one run, by `-j 3` and
+    /// by parts, wherever it lies against the parts' boundaries: the last frame of a
+    /// part (a break the next part never sees), the first of a part, any other. Every
+    /// frame in turn is made undecodable from its first block (it gives no text) or in
+    /// its middle (it gives some first); the parts always merge, to one run's records.
+    #[test]
+    fn a_damaged_pzstd_frame_anywhere_merges_to_one_run() {
+        let (packed, frames) = announced_frames(61_000);
         let mut failures = Vec::new();
         for (k, &(at, len)) in frames.iter().enumerate() {
             for middle in [false, true] {
@@ -1316,16 +1323,7 @@ mod parts {
                         *b ^= 0x5a;
                     }
                 } else {
-                    // The first block's type made the reserved one (RFC 8878 §3.1.1.2).
-                    let descriptor = damaged[at + 4];
-                    let single = descriptor & 0x20 != 0;
-                    let fcs = [usize::from(single), 2, 4, 8][usize::from(descriptor >> 6)];
-                    let block = at
-                        + 5
-                        + usize::from(!single)
-                        + [0, 1, 2, 4][usize::from(descriptor & 3)]
-                        + fcs;
-                    damaged[block] |= 0b110;
+                    crate::common::break_first_block(&mut damaged, at);
                 }
                 let path = temp(&format!("frame-{k}-{middle}.pgn.zst"), &damaged);
                 let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
@@ -1365,17 +1363,8 @@ mod parts {
     /// damaged first frame is stepped over by the part as by a run that reads into it.
     #[test]
     fn parts_of_a_pzstd_archive_start_at_an_announcement() {
-        let text = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
-        let mut packed = Vec::new();
-        let mut announcements = Vec::new();
-        for piece in text.chunks(9_000) {
-            let frame = zstd::encode_all(piece, 1).unwrap();
-            announcements.push(packed.len() as u64);
-            packed.extend_from_slice(&0x184d_2a50u32.to_le_bytes());
-            packed.extend_from_slice(&4u32.to_le_bytes());
-            packed.extend_from_slice(&(frame.len() as u32).to_le_bytes());
-            packed.extend_from_slice(&frame);
-        }
+        let (packed, frames) = announced_frames(9_000);
+        let announcements: Vec<u64> = frames.iter().map(|&(at, _)| at as u64 - 12).collect();
         let path = temp("announced.pgn.zst", &packed);
         let size = packed.len() as u64;
         let mut inside = 0;

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{
-    cmd, damaged_cases, framed_cases, games_text, pzstd_frames, run_out, scratch_dir, tool,
+    break_first_block, cmd, damaged_cases, framed_cases, games_text, pzstd_frames, run_out,
+    scratch_dir, tool,
 };
 use pocketfen::game::{Options, Status};
 use std::fs;
@@ -453,22 +454,6 @@ fn pzstd_frame_list(bytes: &[u8]) -> Vec<(usize, usize)> {
         at += 12 + size;
     }
     frames
-}
-
-/// Makes the zstd frame at `at` undecodable from its first block on: the block's type
-/// becomes the reserved one (RFC 8878 §3.1.1.2), so the frame gives no text at all.
-fn break_first_block(bytes: &mut [u8], at: usize) {
-    let descriptor = bytes[at + 4];
-    let single_segment = descriptor & 0x20 != 0;
-    let dictionary = [0, 1, 2, 4][usize::from(descriptor & 3)];
-    let content_size = match descriptor >> 6 {
-        0 => usize::from(single_segment),
-        1 => 2,
-        2 => 4,
-        _ => 8,
-    };
-    let block = at + 5 + usize::from(!single_segment) + dictionary + content_size;
-    bytes[block] |= 0b110;
 }
 
 /// A damaged frame in the middle of an archive as Lichess writes its database files

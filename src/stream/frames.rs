@@ -53,18 +53,28 @@ impl<R: Read> Frames<R> {
         trailing: TrailingNote,
         base: u64,
     ) -> io::Result<Frames<R>> {
-        let mut frames = Frames {
+        let mut frames = Frames::new(kind, trailing, base, None);
+        frames.next_frame(src)?;
+        Ok(frames)
+    }
+
+    /// A decoder before its first frame; see [`decode_part`] for `mark`.
+    fn new(
+        kind: Compression,
+        trailing: TrailingNote,
+        base: u64,
+        mark: Option<(u64, Arc<OnceLock<u64>>)>,
+    ) -> Frames<R> {
+        Frames {
             kind,
             stage: Stage::Done,
             trailing,
             base,
             out: 0,
-            mark: None,
+            mark,
             announced: None,
             frame: None,
-        };
-        frames.next_frame(src)?;
-        Ok(frames)
+        }
     }
 
     /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
@@ -220,16 +230,7 @@ pub(crate) fn decode_part<R: Read + Send + 'static>(
     mark: Option<(u64, Arc<OnceLock<u64>>)>,
 ) -> io::Result<Decoded<'static>> {
     let trailing = TrailingNote::default();
-    let mut frames = Frames {
-        kind,
-        stage: Stage::Done,
-        trailing: trailing.clone(),
-        base,
-        out: 0,
-        mark,
-        announced: None,
-        frame: None,
-    };
+    let mut frames = Frames::new(kind, trailing.clone(), base, mark);
     frames.next_frame(Peek::new(inner))?;
     Ok(Decoded {
         reader: Box::new(BufReader::with_capacity(1 << 16, Small(frames))),

@@ -784,13 +784,7 @@ impl<R: BufRead> GameSplitter<R> {
         };
         let size = skipped.map(|s| s + (end - self.game_start) as u64);
         self.game_start = end - moved;
-        self.start_line = 0;
-        self.has_movetext = false;
-        self.tags_ended = false;
-        self.tag_names.clear();
-        self.tags_read_to = self.game_start;
-        self.tags_closed = false;
-        self.blank_to = None;
+        self.clear_game();
         if line == 0 || (size.is_none() && trim_blank_start(&bytes).is_empty()) {
             return (None, moved);
         }

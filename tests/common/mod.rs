@@ -231,3 +231,19 @@ pub fn interrupt(child: &std::process::Child) {
         .unwrap();
     assert!(killed.success());
 }
+
+/// Makes the zstd frame at `at` undecodable from its first block on: the block's type
+/// becomes the reserved one (RFC 8878 §3.1.1.2), so the frame gives no text at all.
+pub fn break_first_block(bytes: &mut [u8], at: usize) {
+    let descriptor = bytes[at + 4];
+    let single_segment = descriptor & 0x20 != 0;
+    let dictionary = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let content_size = match descriptor >> 6 {
+        0 => usize::from(single_segment),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    let block = at + 5 + usize::from(!single_segment) + dictionary + content_size;
+    bytes[block] |= 0b110;
+}

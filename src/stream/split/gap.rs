@@ -193,12 +193,7 @@ impl<R: BufRead> GameSplitter<R> {
             cut = Some((self.number, self.start_line));
             self.buf.truncate(self.game_start);
             self.scan = self.game_start;
-            self.start_line = 0;
-            self.has_movetext = false;
-            self.tags_ended = false;
-            self.tag_names.clear();
-            self.tags_read_to = self.game_start;
-            self.tags_closed = false;
+            self.clear_game();
             self.in_comment = false;
             self.prev_blank = false;
             self.skipped = None;
@@ -257,13 +252,7 @@ impl<R: BufRead> GameSplitter<R> {
         } else {
             self.buf.len() - (self.bytes_read - keep) as usize
         };
-        let left = &self.buf[g.from..keep];
-        self.line += line_ends(left, &mut g.cr);
-        if let Some(&last) = left.last() {
-            g.ends_line = matches!(last, b'\n' | b'\r');
-        }
-        g.text |= !super::trim_blank_start(left).is_empty();
-        self.buf.drain(g.from..keep);
+        self.drop_left(&mut g, keep);
         self.searched = 0;
         if found.is_some() || at_end {
             self.close_gap(g);
@@ -296,6 +285,13 @@ impl<R: BufRead> GameSplitter<R> {
     /// Leaves out the buffer's bytes of the text after the break from its start to `to`,
     /// and closes the break.
     fn leave_out(&mut self, to: usize, mut g: Gap) {
+        self.drop_left(&mut g, to);
+        self.close_gap(g);
+    }
+
+    /// Drops the buffer's bytes of the text after the break from its start to `to`,
+    /// counting their lines and whether they held text.
+    fn drop_left(&mut self, g: &mut Gap, to: usize) {
         let left = &self.buf[g.from..to];
         self.line += line_ends(left, &mut g.cr);
         if let Some(&last) = left.last() {
@@ -303,7 +299,18 @@ impl<R: BufRead> GameSplitter<R> {
         }
         g.text |= !super::trim_blank_start(left).is_empty();
         self.buf.drain(g.from..to);
-        self.close_gap(g);
+    }
+
+    /// Clears what is known of the game being read, which starts at `game_start` now (a
+    /// game handed out, or cut short by a break).
+    pub(super) fn clear_game(&mut self) {
+        self.start_line = 0;
+        self.has_movetext = false;
+        self.tags_ended = false;
+        self.tag_names.clear();
+        self.tags_read_to = self.game_start;
+        self.tags_closed = false;
+        self.blank_to = None;
     }
 
     /// Says what the break left out.

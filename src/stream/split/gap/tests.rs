@@ -62,11 +62,9 @@ impl BufRead for Breaks {
     }
 }
 
-/// Each game handed out (number, line, offset, its `Event`), and the damage told.
-type Seen = (Vec<(usize, usize, u64, String)>, Option<Damage>);
-
-fn split(pieces: &[Option<&str>], block: usize) -> Seen {
-    let reader = Breaks {
+/// A reader of `pieces` (text, or a break where `None` stands) in blocks of `block`.
+fn breaks(pieces: &[Option<&str>], block: usize) -> Breaks {
+    Breaks {
         pieces: pieces
             .iter()
             .map(|p| p.map(|t| t.as_bytes().to_vec()))
@@ -75,7 +73,14 @@ fn split(pieces: &[Option<&str>], block: usize) -> Seen {
         at: 0,
         block,
         stop_at: None,
-    };
+    }
+}
+
+/// Each game handed out (number, line, offset, its `Event`), and the damage told.
+type Seen = (Vec<(usize, usize, u64, String)>, Option<Damage>);
+
+fn split(pieces: &[Option<&str>], block: usize) -> Seen {
+    let reader = breaks(pieces, block);
     let mut games = GameSplitter::new(reader);
     let mut seen = Vec::new();
     while let Some(g) = games.next_game().unwrap() {
@@ -207,16 +212,7 @@ fn a_part_whose_end_is_in_the_line_a_break_cuts() {
         let before = format!("{}[Event \"2\"]\r\n\r\n{tail}[Event \"3\"]\r", game(1));
         let end_at = before.rfind("[Event \"3\"]").unwrap() as u64;
         let pieces = [Some(before.as_str()), None, Some("\n\r\n1. d4 *\r\n")];
-        let reader = Breaks {
-            pieces: pieces
-                .iter()
-                .map(|p| p.map(|t| t.as_bytes().to_vec()))
-                .collect(),
-            piece: 0,
-            at: 0,
-            block: 1 << 16,
-            stop_at: None,
-        };
+        let reader = breaks(&pieces, 1 << 16);
         let end = Arc::new(PartEnd::new());
         end.at.store(end_at, Ordering::Release);
         let mut games = GameSplitter::new(reader);
@@ -254,16 +250,9 @@ fn a_stop_is_honoured_after_a_break() {
     let mut pieces = vec![Some(game(1)), None];
     pieces.extend((0..50).map(|_| Some(endless.clone())));
     let stop = Arc::new(AtomicBool::new(false));
-    let reader = Breaks {
-        pieces: pieces
-            .into_iter()
-            .map(|p| p.map(String::into_bytes))
-            .collect(),
-        piece: 0,
-        at: 0,
-        block: 4096,
-        stop_at: Some((5, Arc::clone(&stop))),
-    };
+    let pieces: Vec<Option<&str>> = pieces.iter().map(Option::as_deref).collect();
+    let mut reader = breaks(&pieces, 4096);
+    reader.stop_at = Some((5, Arc::clone(&stop)));
     let mut games = GameSplitter::new(reader);
     games.stop_on(Arc::clone(&stop));
     let mut seen = Vec::new();
@@ -383,16 +372,7 @@ fn a_break_in_the_next_parts_first_game_is_that_parts() {
         None,
         Some("5 *\n\n[Event \"4\"]\n\n1. c4 *\n"),
     ];
-    let reader = Breaks {
-        pieces: pieces
-            .iter()
-            .map(|p| p.map(|t| t.as_bytes().to_vec()))
-            .collect(),
-        piece: 0,
-        at: 0,
-        block: 1 << 16,
-        stop_at: None,
-    };
+    let reader = breaks(&pieces, 1 << 16);
     let end = Arc::new(PartEnd::new());
     end.at.store(end_at, Ordering::Release);
     let mut games = GameSplitter::new(reader);
@@ -420,16 +400,7 @@ fn white_space_over_the_limit_before_a_break_is_forgotten() {
     ] {
         let pieces = [Some(before.as_str()), None, Some("x\n\n"), Some(short)];
         for block in [7, 64, 1 << 16] {
-            let reader = Breaks {
-                pieces: pieces
-                    .iter()
-                    .map(|p| p.map(|t| t.as_bytes().to_vec()))
-                    .collect(),
-                piece: 0,
-                at: 0,
-                block,
-                stop_at: None,
-            };
+            let reader = breaks(&pieces, block);
             let mut games = GameSplitter::with_options(
                 reader,
                 SplitOptions {
