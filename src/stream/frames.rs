@@ -42,6 +42,9 @@ pub(super) struct Frames<R: Read> {
     /// Where the zstd frame being decoded starts and ends in the stream, when its size
     /// was announced: it can be stepped over.
     frame: Option<(u64, u64)>,
+    /// The last frame stepped over failed at the end of the bytes it was given (its
+    /// decoder wanted more): read on, a frame's decoder would have read past its end.
+    stepped_at_end: bool,
 }
 
 impl<R: Read> Frames<R> {
@@ -74,6 +77,7 @@ impl<R: Read> Frames<R> {
             mark,
             announced: None,
             frame: None,
+            stepped_at_end: false,
         }
     }
 
@@ -161,6 +165,7 @@ impl<R: Read> Frames<R> {
             Ok(false) => return e,
             Err(read) => return read,
         }
+        self.stepped_at_end = e.kind() == io::ErrorKind::UnexpectedEof;
         let damaged = DamagedFrame {
             offset: self.base + start,
             len: end - start,
@@ -170,6 +175,14 @@ impl<R: Read> Frames<R> {
             return read;
         }
         io::Error::new(io::ErrorKind::InvalidData, damaged)
+    }
+
+    /// Whether the last frame stepped over failed only because its bytes ended: a
+    /// decoder given a stream's bytes up to that frame's end cannot tell whether the
+    /// stream's decoder, given what follows too, would have read past the frame's end
+    /// (then it is not stepped over).
+    pub(super) fn stepped_at_end(&self) -> bool {
+        self.stepped_at_end
     }
 }
 

@@ -13,12 +13,16 @@
 //! reads), so a chunk that decodes cleanly gives exactly the text a sequential read gives.
 //! What cannot be cut — one frame, plain multi-member gzip, a frame larger than [`CAP`], a
 //! header that does not parse, bytes that start no frame — is read by the reader itself,
-//! sequentially, with the rest of the stream. And a chunk that does not end cleanly (an
-//! error, a damaged frame stepped over, or bytes after a stream that start no frame) is
-//! read again sequentially from its start, with everything after it: its decoder holds back its last [`HOLD`] bytes of
-//! text until it has ended cleanly, so that what the reader already has is what the
-//! sequential decoder gives too. So the text, the trailing bytes noted and the errors
-//! met are those of a sequential read, for any number of threads.
+//! sequentially, with the rest of the stream. A damaged frame that pzstd announced is
+//! stepped over in its chunk as a sequential read steps over it (`frames`), and told
+//! through the chunk's pipe: the chunks after it are still decoded on the threads. And a
+//! chunk that does not end cleanly (an error, a damaged frame whose decoder wanted more
+//! than the chunk's bytes, or bytes after a stream that start no frame) is read again
+//! sequentially from its start, with everything after it: its decoder holds back its last
+//! [`HOLD`] blocks of text until it has ended cleanly or met a damaged frame stepped
+//! over, so that what the reader already has is what the sequential decoder gives too.
+//! So the text, the damaged frames, the trailing bytes noted and the errors met are
+//! those of a sequential read, for any number of threads.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Cursor, Read};
@@ -62,6 +66,8 @@ enum Block {
     End,
     /// It did not (an error, or bytes that start no frame): read it again sequentially.
     Unclean,
+    /// A damaged frame was stepped over (its offset in the chunk): the chunk goes on.
+    Damaged(DamagedFrame),
 }
 
 /// What the scanner sends the reader, in stream order.
@@ -126,9 +132,9 @@ pub(super) fn parallel<R: Read + Send + 'static>(
 }
 
 /// Decodes one chunk with the sequential decoder into its pipe, holding back its last
-/// blocks until it has ended cleanly. (It reads a block at a time, not in the small
-/// reads of a sequential read: what a chunk that does not end cleanly gives is read
-/// again sequentially anyway.)
+/// blocks until it has ended cleanly or met a damaged frame that a sequential read steps
+/// over too. It asks the decoder for text in the sequential read's small reads, so that a
+/// damaged frame gives the text it gives there before its damage is found.
 fn decode_chunk(task: Task, kind: Compression) {
     let Task { bytes, out } = task;
     let trailing = TrailingNote::default();
@@ -138,10 +144,10 @@ fn decode_chunk(task: Task, kind: Compression) {
         return;
     };
     let mut held: VecDeque<Vec<u8>> = VecDeque::with_capacity(HOLD + 1);
-    let mut block = Vec::with_capacity(BLOCK);
+    let mut block = Vec::with_capacity(BLOCK + SMALL_READ);
     loop {
         let len = block.len();
-        block.resize(BLOCK, 0);
+        block.resize(len + SMALL_READ, 0);
         match reader.read(&mut block[len..]) {
             Ok(0) => {
                 block.truncate(len);
@@ -149,13 +155,35 @@ fn decode_chunk(task: Task, kind: Compression) {
             }
             Ok(n) => block.truncate(len + n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => block.truncate(len),
-            Err(_) => {
-                let _ = out.send(Block::Unclean);
-                return;
+            Err(e) => {
+                block.truncate(len);
+                // A damaged frame stepped over where a sequential read steps over it
+                // too: the text before it is what that read gives, and the chunk goes
+                // on after it.
+                let Some(frame) = DamagedFrame::of(&e).filter(|_| !reader.stepped_at_end()) else {
+                    let _ = out.send(Block::Unclean);
+                    return;
+                };
+                held.push_back(std::mem::replace(
+                    &mut block,
+                    Vec::with_capacity(BLOCK + SMALL_READ),
+                ));
+                for data in held.drain(..) {
+                    if !data.is_empty() && out.send(Block::Data(data)).is_err() {
+                        return;
+                    }
+                }
+                if out.send(Block::Damaged(frame.clone())).is_err() {
+                    return;
+                }
+                continue;
             }
         }
-        if block.len() == BLOCK {
-            held.push_back(std::mem::replace(&mut block, Vec::with_capacity(BLOCK)));
+        if block.len() >= BLOCK {
+            held.push_back(std::mem::replace(
+                &mut block,
+                Vec::with_capacity(BLOCK + SMALL_READ),
+            ));
             if held.len() > HOLD {
                 let front = held.pop_front().expect("more than HOLD blocks");
                 if out.send(Block::Data(front)).is_err() {
@@ -453,21 +481,29 @@ impl<R: Read + Send + 'static> Scanner<R> {
 
 /// Where the reader's text comes from now.
 enum Source {
-    /// A chunk's pipe, of which `delivered` bytes of text have been handed out.
+    /// A chunk's pipe, of which `handed` has been handed out.
     Chunk {
         base: u64,
         bytes: Arc<Vec<u8>>,
         blocks: Receiver<Block>,
-        delivered: u64,
+        handed: Handed,
     },
-    /// The sequential decoder, its first `skip` bytes of text already handed out.
+    /// The sequential decoder, what `skip` counts already handed out.
     Sequential {
         reader: Box<Small<Frames<Remaining>>>,
         note: TrailingNote,
-        skip: u64,
+        skip: Handed,
     },
     /// Between chunks.
     Between,
+}
+
+/// What a chunk's pipe has handed out: bytes of text, and damaged frames stepped over
+/// (each told once).
+#[derive(Debug, Clone, Copy, Default)]
+struct Handed {
+    text: u64,
+    damaged: u64,
 }
 
 /// The compressed stream from a chunk on: the chunk's bytes, then those of the chunks
@@ -532,9 +568,14 @@ impl ParallelReader {
         Arc::clone(&self.reached)
     }
 
-    /// Reads sequentially from `base`, `input` first and then whatever follows it, the
-    /// first `skip` bytes of text already handed out.
-    fn sequential(&mut self, base: u64, input: Box<dyn Read + Send>, skip: u64) -> io::Result<()> {
+    /// Reads sequentially from `base`, `input` first and then whatever follows it, what
+    /// `skip` counts already handed out.
+    fn sequential(
+        &mut self,
+        base: u64,
+        input: Box<dyn Read + Send>,
+        skip: Handed,
+    ) -> io::Result<()> {
         // The orders after this one go to the sequential decoder.
         let (_, empty) = sync_channel(0);
         let order = std::mem::replace(&mut self.order, empty);
@@ -568,10 +609,12 @@ impl ParallelReader {
                             base,
                             bytes,
                             blocks,
-                            delivered: 0,
+                            handed: Handed::default(),
                         };
                     }
-                    Ok(Order::Rest { base, input }) => self.sequential(base, input, 0)?,
+                    Ok(Order::Rest { base, input }) => {
+                        self.sequential(base, input, Handed::default())?
+                    }
                     Ok(Order::End) => return Ok(false),
                     Err(_) => return Err(io::Error::other("the archive's scanner thread stopped")),
                 },
@@ -579,10 +622,10 @@ impl ParallelReader {
                     base,
                     bytes,
                     blocks,
-                    delivered,
+                    handed,
                 } => match blocks.recv() {
                     Ok(Block::Data(data)) => {
-                        *delivered += data.len() as u64;
+                        handed.text += data.len() as u64;
                         self.block = data;
                         self.pos = 0;
                         return Ok(true);
@@ -592,9 +635,14 @@ impl ParallelReader {
                             .fetch_max(*base + bytes.len() as u64, Atomic::Relaxed);
                         self.source = Source::Between;
                     }
+                    Ok(Block::Damaged(mut frame)) => {
+                        handed.damaged += 1;
+                        frame.offset += *base;
+                        return Err(io::Error::new(io::ErrorKind::InvalidData, frame));
+                    }
                     Ok(Block::Unclean) | Err(_) => {
                         // Read it again, and what follows, as a sequential read would.
-                        let (base, skip) = (*base, *delivered);
+                        let (base, skip) = (*base, *handed);
                         let input = Box::new(Shared(Arc::clone(bytes), 0));
                         self.sequential(base, input, skip)?;
                     }
@@ -605,6 +653,10 @@ impl ParallelReader {
                     let n = loop {
                         match reader.read(&mut self.block) {
                             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                            // A damaged frame the chunk's pipe told already.
+                            Err(e) if skip.damaged > 0 && DamagedFrame::of(&e).is_some() => {
+                                skip.damaged -= 1;
+                            }
                             Err(e) => {
                                 self.block.clear();
                                 return Err(e);
@@ -621,8 +673,8 @@ impl ParallelReader {
                         return Ok(false);
                     }
                     // Text handed out already from the chunk's pipe is not handed again.
-                    let drop = (*skip).min(n as u64) as usize;
-                    *skip -= drop as u64;
+                    let drop = skip.text.min(n as u64) as usize;
+                    skip.text -= drop as u64;
                     self.pos = drop;
                     if drop < n {
                         return Ok(true);
@@ -666,221 +718,4 @@ impl BufRead for ParallelReader {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::io::{Read, Write};
-
-    use super::super::compression::{Trailing, decode};
-    use super::super::open::decode_with;
-
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
-
-    /// Text that compresses somewhat, as PGN does.
-    fn text(rng: &mut Rng, len: usize) -> Vec<u8> {
-        let words: [&[u8]; 8] = [
-            b"e4 ",
-            b"Nf3 ",
-            b"{ [%clk 0:05:00] } ",
-            b"1-0\n\n",
-            b"[Event \"x\"]\n",
-            b"Qxd5+ ",
-            b"\n",
-            b"P@e4 ",
-        ];
-        let mut out = Vec::with_capacity(len + 32);
-        while out.len() < len {
-            if rng.below(3) == 0 {
-                out.push(b'a' + rng.below(26) as u8);
-            } else {
-                out.extend_from_slice(words[rng.below(words.len())]);
-            }
-        }
-        out.truncate(len);
-        out
-    }
-
-    fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {
-        let mut e = zstd::stream::Encoder::new(Vec::new(), level).unwrap();
-        e.include_checksum(checksum).unwrap();
-        e.write_all(data).unwrap();
-        e.finish().unwrap()
-    }
-
-    fn skippable(n: u8, content: &[u8]) -> Vec<u8> {
-        let mut out = vec![0x50 | n, 0x2a, 0x4d, 0x18];
-        out.extend_from_slice(&(content.len() as u32).to_le_bytes());
-        out.extend_from_slice(content);
-        out
-    }
-
-    fn gzip_member(data: &[u8], bgzf: bool) -> Vec<u8> {
-        if !bgzf {
-            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-            e.write_all(data).unwrap();
-            return e.finish().unwrap();
-        }
-        let mut d = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-        d.write_all(data).unwrap();
-        let body = d.finish().unwrap();
-        let mut out = vec![
-            0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, b'B', b'C', 2, 0,
-        ];
-        out.extend_from_slice(&((18 + body.len() + 8 - 1) as u16).to_le_bytes());
-        out.extend_from_slice(&body);
-        let mut crc = flate2::Crc::new();
-        crc.update(data);
-        out.extend_from_slice(&crc.sum().to_le_bytes());
-        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        out
-    }
-
-    fn bzip2_stream(data: &[u8]) -> Vec<u8> {
-        let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::new(1));
-        e.write_all(data).unwrap();
-        e.finish().unwrap()
-    }
-
-    /// A random archive of one kind: frames of random sizes (some larger than the cap),
-    /// skippable frames, junk between frames, trailing zeros or junk, a cut or a flipped
-    /// byte.
-    fn archive(rng: &mut Rng, kind: usize) -> Vec<u8> {
-        let mut out = Vec::new();
-        let frames = 1 + rng.below(12);
-        let bgzf = rng.below(4) != 0;
-        for i in 0..frames {
-            let len = match rng.below(4) {
-                0 => rng.below(200),
-                1 => rng.below(6_000),
-                2 => rng.below(40_000),
-                _ => rng.below(300_000),
-            };
-            let data = text(rng, len);
-            match kind {
-                0 => {
-                    if rng.below(2) == 0 {
-                        let frame = zstd_frame(&data, 1 + rng.below(5) as i32, rng.below(2) == 0);
-                        out.extend(skippable(0, &(frame.len() as u32).to_le_bytes()));
-                        out.extend(frame);
-                    } else {
-                        out.extend(zstd_frame(&data, 1, rng.below(2) == 0));
-                    }
-                    if rng.below(8) == 0 {
-                        out.extend(skippable(rng.below(16) as u8, b"metadata"));
-                    }
-                }
-                1 => out.extend(gzip_member(
-                    &data,
-                    bgzf && (i < frames - 1 || rng.below(2) == 0),
-                )),
-                _ => out.extend(bzip2_stream(&data)),
-            }
-            if rng.below(40) == 0 {
-                out.extend_from_slice(b"junk between frames");
-            }
-        }
-        match rng.below(6) {
-            0 => out.extend(std::iter::repeat_n(0, rng.below(3000))),
-            1 => out.extend_from_slice(b"not a frame at all"),
-            2 => out.extend_from_slice(&[0x28, 0xb5]),
-            _ => {}
-        }
-        match rng.below(8) {
-            0 => {
-                let cut = rng.below(out.len() + 1);
-                out.truncate(cut);
-            }
-            1 if !out.is_empty() => {
-                let at = rng.below(out.len());
-                out[at] ^= 1 << rng.below(8);
-            }
-            _ => {}
-        }
-        out
-    }
-
-    /// What a reader of `bytes` gets: the text up to the end or the error, the error's
-    /// words, the trailing bytes noted.
-    fn read(bytes: &[u8], jobs: usize) -> (Vec<u8>, Option<String>, Option<Trailing>) {
-        let decoded = if jobs == 1 {
-            decode(bytes)
-        } else {
-            decode_with(std::io::Cursor::new(bytes.to_vec()), jobs)
-        };
-        let mut d = match decoded {
-            Ok(d) => d,
-            Err(e) => return (Vec::new(), Some(e.to_string()), None),
-        };
-        let mut text = Vec::new();
-        let mut buf = [0u8; 1000];
-        let error = loop {
-            match d.reader.read(&mut buf) {
-                Ok(0) => break None,
-                Ok(n) => text.extend_from_slice(&buf[..n]),
-                Err(e) => break Some(e.to_string()),
-            }
-        };
-        (text, error, d.trailing.get().copied())
-    }
-
-    /// Issue 25.1: decoding on several threads reads what one thread reads, for any
-    /// number of jobs: the same text and the same trailing bytes, on random zstd
-    /// (pzstd's layout or not), gzip (BGZF or not) and bzip2 archives with junk between
-    /// frames, padding, cuts and flipped bits; and damage is an error after the same
-    /// text, to the decoder's last block (where a decoder stops before an error depends
-    /// on how its input arrives, a file's reads or a pipe's, with one thread too).
-    #[test]
-    fn every_job_count_reads_what_one_thread_reads() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let mut seen = [0usize; 4];
-        for case in 0..240 {
-            let kind = case % 3;
-            let bytes = archive(&mut rng, kind);
-            let one = read(&bytes, 1);
-            for jobs in [2, 3] {
-                let many = read(&bytes, jobs);
-                let same = match (&one.1, &many.1) {
-                    (None, None) => many == one,
-                    (Some(_), Some(_)) => {
-                        let (short, long) = if one.0.len() <= many.0.len() {
-                            (&one.0, &many.0)
-                        } else {
-                            (&many.0, &one.0)
-                        };
-                        // A bzip2 block at level 1 is 100 kB of text.
-                        long.starts_with(short) && long.len() - short.len() <= 128 << 10
-                    }
-                    _ => false,
-                };
-                assert!(
-                    same,
-                    "case {case} (kind {kind}, {} bytes), {jobs} jobs: {:?} / {:?} / {:?} against {:?} / {:?} / {:?}",
-                    bytes.len(),
-                    many.0.len(),
-                    many.1,
-                    many.2,
-                    one.0.len(),
-                    one.1,
-                    one.2
-                );
-            }
-            seen[0] += usize::from(one.1.is_some());
-            seen[1] += usize::from(one.2.is_some());
-            seen[2] += usize::from(bytes.len() > super::CAP);
-            seen[3] += usize::from(one.1.is_none() && one.2.is_none());
-        }
-        // Errors, trailing bytes, archives longer than the cap (of many chunks, with
-        // frames longer than the cap) and clean ones all came up.
-        assert!(seen.iter().all(|&n| n >= 10), "{seen:?}");
-    }
-}
+mod tests;

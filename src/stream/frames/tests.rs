@@ -134,3 +134,27 @@ fn damage_that_cannot_be_stepped_over_stays_an_error() {
     assert!(gaps.is_empty() && error.is_some());
     assert!(text.starts_with(&texts[..2].concat()));
 }
+
+/// A damaged frame stepped over, then damage that cannot be (a frame without its size
+/// announced), close enough to share a chunk on several threads: the chunk is read
+/// again on one thread, and the first damage is told once.
+#[test]
+fn damage_stepped_over_then_damage_that_ends_the_text() {
+    let texts: Vec<Vec<u8>> = (0..5).map(|k| games(k * 100, 100)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    let bytes = [
+        pzstd(&[
+            frames[0].clone(),
+            damaged(frames[1].clone()),
+            frames[2].clone(),
+        ]),
+        damaged(frames[3].clone()),
+        pzstd(&frames[4..]),
+    ]
+    .concat();
+    let (text, gaps, error) = every_way(&bytes);
+    assert_eq!(gaps.len(), 1, "{gaps:?}");
+    assert!(error.is_some());
+    assert!(text.starts_with(&texts[0]));
+    assert!(text.windows(texts[2].len()).any(|w| w == texts[2]));
+}

@@ -1,0 +1,331 @@
+use std::io::{Read, Write};
+
+use super::super::compression::{Compression, DamagedFrame, Peek, Trailing, TrailingNote, decode};
+use super::super::open::decode_with;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Text that compresses somewhat, as PGN does.
+fn text(rng: &mut Rng, len: usize) -> Vec<u8> {
+    let words: [&[u8]; 8] = [
+        b"e4 ",
+        b"Nf3 ",
+        b"{ [%clk 0:05:00] } ",
+        b"1-0\n\n",
+        b"[Event \"x\"]\n",
+        b"Qxd5+ ",
+        b"\n",
+        b"P@e4 ",
+    ];
+    let mut out = Vec::with_capacity(len + 32);
+    while out.len() < len {
+        if rng.below(3) == 0 {
+            out.push(b'a' + rng.below(26) as u8);
+        } else {
+            out.extend_from_slice(words[rng.below(words.len())]);
+        }
+    }
+    out.truncate(len);
+    out
+}
+
+fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {
+    let mut e = zstd::stream::Encoder::new(Vec::new(), level).unwrap();
+    e.include_checksum(checksum).unwrap();
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn skippable(n: u8, content: &[u8]) -> Vec<u8> {
+    let mut out = vec![0x50 | n, 0x2a, 0x4d, 0x18];
+    out.extend_from_slice(&(content.len() as u32).to_le_bytes());
+    out.extend_from_slice(content);
+    out
+}
+
+fn gzip_member(data: &[u8], bgzf: bool) -> Vec<u8> {
+    if !bgzf {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        return e.finish().unwrap();
+    }
+    let mut d = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    d.write_all(data).unwrap();
+    let body = d.finish().unwrap();
+    let mut out = vec![
+        0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, b'B', b'C', 2, 0,
+    ];
+    out.extend_from_slice(&((18 + body.len() + 8 - 1) as u16).to_le_bytes());
+    out.extend_from_slice(&body);
+    let mut crc = flate2::Crc::new();
+    crc.update(data);
+    out.extend_from_slice(&crc.sum().to_le_bytes());
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out
+}
+
+fn bzip2_stream(data: &[u8]) -> Vec<u8> {
+    let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::new(1));
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// A random archive of one kind: frames of random sizes (some larger than the cap),
+/// skippable frames, junk between frames, trailing zeros or junk, a cut or a flipped
+/// byte.
+fn archive(rng: &mut Rng, kind: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let frames = 1 + rng.below(12);
+    let bgzf = rng.below(4) != 0;
+    for i in 0..frames {
+        let len = match rng.below(4) {
+            0 => rng.below(200),
+            1 => rng.below(6_000),
+            2 => rng.below(40_000),
+            _ => rng.below(300_000),
+        };
+        let data = text(rng, len);
+        match kind {
+            0 => {
+                if rng.below(2) == 0 {
+                    let frame = zstd_frame(&data, 1 + rng.below(5) as i32, rng.below(2) == 0);
+                    out.extend(skippable(0, &(frame.len() as u32).to_le_bytes()));
+                    out.extend(frame);
+                } else {
+                    out.extend(zstd_frame(&data, 1, rng.below(2) == 0));
+                }
+                if rng.below(8) == 0 {
+                    out.extend(skippable(rng.below(16) as u8, b"metadata"));
+                }
+            }
+            1 => out.extend(gzip_member(
+                &data,
+                bgzf && (i < frames - 1 || rng.below(2) == 0),
+            )),
+            _ => out.extend(bzip2_stream(&data)),
+        }
+        if rng.below(40) == 0 {
+            out.extend_from_slice(b"junk between frames");
+        }
+    }
+    match rng.below(6) {
+        0 => out.extend(std::iter::repeat_n(0, rng.below(3000))),
+        1 => out.extend_from_slice(b"not a frame at all"),
+        2 => out.extend_from_slice(&[0x28, 0xb5]),
+        _ => {}
+    }
+    match rng.below(8) {
+        0 => {
+            let cut = rng.below(out.len() + 1);
+            out.truncate(cut);
+        }
+        1 if !out.is_empty() => {
+            let at = rng.below(out.len());
+            out[at] ^= 1 << rng.below(8);
+        }
+        _ => {}
+    }
+    out
+}
+
+/// What a reader of `bytes` gets: the text up to the end or the error, the error's
+/// words, the trailing bytes noted.
+fn read(bytes: &[u8], jobs: usize) -> (Vec<u8>, Option<String>, Option<Trailing>) {
+    let decoded = if jobs == 1 {
+        decode(bytes)
+    } else {
+        decode_with(std::io::Cursor::new(bytes.to_vec()), jobs)
+    };
+    let mut d = match decoded {
+        Ok(d) => d,
+        Err(e) => return (Vec::new(), Some(e.to_string()), None),
+    };
+    let mut text = Vec::new();
+    let mut buf = [0u8; 1000];
+    let error = loop {
+        match d.reader.read(&mut buf) {
+            Ok(0) => break None,
+            Ok(n) => text.extend_from_slice(&buf[..n]),
+            Err(e) => break Some(e.to_string()),
+        }
+    };
+    (text, error, d.trailing.get().copied())
+}
+
+/// Issue 25.1: decoding on several threads reads what one thread reads, for any
+/// number of jobs: the same text and the same trailing bytes, on random zstd
+/// (pzstd's layout or not), gzip (BGZF or not) and bzip2 archives with junk between
+/// frames, padding, cuts and flipped bits; and damage is an error after the same
+/// text, to the decoder's last block (where a decoder stops before an error depends
+/// on how its input arrives, a file's reads or a pipe's, with one thread too).
+#[test]
+fn every_job_count_reads_what_one_thread_reads() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut seen = [0usize; 4];
+    for case in 0..240 {
+        let kind = case % 3;
+        let bytes = archive(&mut rng, kind);
+        let one = read(&bytes, 1);
+        for jobs in [2, 3] {
+            let many = read(&bytes, jobs);
+            let same = match (&one.1, &many.1) {
+                (None, None) => many == one,
+                (Some(_), Some(_)) => {
+                    let (short, long) = if one.0.len() <= many.0.len() {
+                        (&one.0, &many.0)
+                    } else {
+                        (&many.0, &one.0)
+                    };
+                    // A bzip2 block at level 1 is 100 kB of text.
+                    long.starts_with(short) && long.len() - short.len() <= 128 << 10
+                }
+                _ => false,
+            };
+            assert!(
+                same,
+                "case {case} (kind {kind}, {} bytes), {jobs} jobs: {:?} / {:?} / {:?} against {:?} / {:?} / {:?}",
+                bytes.len(),
+                many.0.len(),
+                many.1,
+                many.2,
+                one.0.len(),
+                one.1,
+                one.2
+            );
+        }
+        seen[0] += usize::from(one.1.is_some());
+        seen[1] += usize::from(one.2.is_some());
+        seen[2] += usize::from(bytes.len() > super::CAP);
+        seen[3] += usize::from(one.1.is_none() && one.2.is_none());
+    }
+    // Errors, trailing bytes, archives longer than the cap (of many chunks, with
+    // frames longer than the cap) and clean ones all came up.
+    assert!(seen.iter().all(|&n| n >= 10), "{seen:?}");
+}
+
+/// pzstd's layout: each frame announced by a skippable frame that holds its size (or
+/// the size given).
+fn announced(frames: &[Vec<u8>], sizes: &[Option<usize>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (f, size) in frames.iter().zip(sizes) {
+        out.extend_from_slice(&skippable(
+            0,
+            &(size.unwrap_or(f.len()) as u32).to_le_bytes(),
+        ));
+        out.extend_from_slice(f);
+    }
+    out
+}
+
+/// The text, the damaged frames (offsets), the error, whether read sequentially.
+type ReadOn = (Vec<u8>, Vec<(u64, u64)>, Option<String>, bool);
+
+/// What a reader of `bytes` gives: the text, the damaged frames (their offsets and the
+/// text offset each was met at), the error that ended it, and, on `jobs` threads,
+/// whether it ever read sequentially (one job: the sequential decoder itself).
+fn read_on(bytes: &[u8], jobs: usize) -> ReadOn {
+    let owned = std::io::Cursor::new(bytes.to_vec());
+    if jobs == 1 {
+        return drain(&mut decode(owned).unwrap().reader, |_| false);
+    }
+    let src = Peek::new(owned);
+    let mut r = super::parallel(src, Compression::Zstd, jobs, TrailingNote::default());
+    drain(&mut r, |r| {
+        matches!(r.source, super::Source::Sequential { .. })
+    })
+}
+
+fn drain<R: std::io::BufRead>(r: &mut R, sequential: impl Fn(&R) -> bool) -> ReadOn {
+    let (mut text, mut damaged, mut seq) = (Vec::new(), Vec::new(), false);
+    let error = loop {
+        let got = r.fill_buf().map(<[u8]>::to_vec);
+        seq |= sequential(r);
+        match got {
+            Ok(b) if b.is_empty() => break None,
+            Ok(b) => {
+                text.extend_from_slice(&b);
+                r.consume(b.len());
+            }
+            Err(e) => match DamagedFrame::of(&e) {
+                Some(d) => damaged.push((d.offset, text.len() as u64)),
+                None => break Some(e.to_string()),
+            },
+        }
+    };
+    (text, damaged, error, seq)
+}
+
+/// The frames of a Lichess dump: a chunk each, each announced.
+fn lichess_frames(rng: &mut Rng, n: usize) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let texts: Vec<Vec<u8>> = (0..n).map(|_| text(rng, 40 << 10)).collect();
+    let frames = texts.iter().map(|t| zstd_frame(t, 1, true)).collect();
+    (texts, frames)
+}
+
+/// Flips bytes in the middle of a frame: it does not decode.
+fn damage(f: &mut [u8]) {
+    let mid = f.len() / 2;
+    for b in &mut f[mid..mid + 16] {
+        *b ^= 0x5a;
+    }
+}
+
+/// After a damaged frame that pzstd announced, the chunks that follow are still decoded
+/// on the threads: the reader never falls back to reading sequentially, and reads what
+/// one thread reads.
+#[test]
+fn a_damaged_announced_frame_leaves_the_threads_decoding() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (texts, mut frames) = lichess_frames(&mut rng, 12);
+    assert!(frames.iter().all(|f| f.len() > super::CHUNK));
+    for k in [0, 3, 4, 11] {
+        damage(&mut frames[k]);
+    }
+    let bytes = announced(&frames, &[None; 12]);
+    let one = read_on(&bytes, 1);
+    for jobs in [2, 3] {
+        let many = read_on(&bytes, jobs);
+        assert!(!many.3, "{jobs} threads read sequentially");
+        assert_eq!(many.2, None);
+        assert_eq!((&many.0, &many.1), (&one.0, &one.1), "{jobs} threads");
+    }
+    assert_eq!(one.1.len(), 4);
+    // The frames between the damaged ones are whole.
+    for k in [1, 2, 5, 10] {
+        assert!(one.0.windows(texts[k].len()).any(|w| w == texts[k]), "{k}");
+    }
+}
+
+/// A damaged frame whose decoder wanted more than its announced bytes (its size was
+/// announced short): whether a sequential read steps over it depends on the bytes after
+/// it, which its chunk's decoder does not have, so its chunk is read again
+/// sequentially, and the text is what one thread reads.
+#[test]
+fn a_frame_longer_than_announced_is_read_again_sequentially() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (_, frames) = lichess_frames(&mut rng, 6);
+    let mut sizes = [None; 6];
+    sizes[2] = Some(frames[2].len() - 40);
+    let bytes = announced(&frames, &sizes);
+    let one = read_on(&bytes, 1);
+    for jobs in [2, 3] {
+        let many = read_on(&bytes, jobs);
+        assert!(
+            many.3,
+            "{jobs} threads: the chunk is read again sequentially"
+        );
+        assert_eq!((&many.0, &many.1, &many.2), (&one.0, &one.1, &one.2));
+    }
+}
