@@ -499,11 +499,11 @@ enum Source {
 }
 
 /// What a chunk's pipe has handed out: bytes of text, and damaged frames stepped over
-/// (each told once).
-#[derive(Debug, Clone, Copy, Default)]
+/// (each told once: their offsets, oldest first).
+#[derive(Debug, Clone, Default)]
 struct Handed {
     text: u64,
-    damaged: u64,
+    damaged: VecDeque<u64>,
 }
 
 /// The compressed stream from a chunk on: the chunk's bytes, then those of the chunks
@@ -636,13 +636,13 @@ impl ParallelReader {
                         self.source = Source::Between;
                     }
                     Ok(Block::Damaged(mut frame)) => {
-                        handed.damaged += 1;
                         frame.offset += *base;
+                        handed.damaged.push_back(frame.offset);
                         return Err(io::Error::new(io::ErrorKind::InvalidData, frame));
                     }
                     Ok(Block::Unclean) | Err(_) => {
                         // Read it again, and what follows, as a sequential read would.
-                        let (base, skip) = (*base, *handed);
+                        let (base, skip) = (*base, std::mem::take(handed));
                         let input = Box::new(Shared(Arc::clone(bytes), 0));
                         self.sequential(base, input, skip)?;
                     }
@@ -653,9 +653,13 @@ impl ParallelReader {
                     let n = loop {
                         match reader.read(&mut self.block) {
                             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                            // A damaged frame the chunk's pipe told already.
-                            Err(e) if skip.damaged > 0 && DamagedFrame::of(&e).is_some() => {
-                                skip.damaged -= 1;
+                            // A damaged frame the chunk's pipe told already (the same frame:
+                            // another would be told).
+                            Err(e)
+                                if DamagedFrame::of(&e)
+                                    .is_some_and(|d| skip.damaged.front() == Some(&d.offset)) =>
+                            {
+                                skip.damaged.pop_front();
                             }
                             Err(e) => {
                                 self.block.clear();

@@ -140,9 +140,13 @@ fn archive(rng: &mut Rng, kind: usize) -> Vec<u8> {
     out
 }
 
-/// What a reader of `bytes` gets: the text up to the end or the error, the error's
-/// words, the trailing bytes noted.
-fn read(bytes: &[u8], jobs: usize) -> (Vec<u8>, Option<String>, Option<Trailing>) {
+/// The damaged frames stepped over: each one's offset, the text offset it was met at,
+/// and its words.
+type Damages = Vec<(u64, usize, String)>;
+
+/// What a reader of `bytes` gets, reading on past damaged frames: the text up to the
+/// end or the error, the error's words, the trailing bytes noted, the damaged frames.
+fn read(bytes: &[u8], jobs: usize) -> (Vec<u8>, Option<String>, Option<Trailing>, Damages) {
     let decoded = if jobs == 1 {
         decode(bytes)
     } else {
@@ -150,36 +154,44 @@ fn read(bytes: &[u8], jobs: usize) -> (Vec<u8>, Option<String>, Option<Trailing>
     };
     let mut d = match decoded {
         Ok(d) => d,
-        Err(e) => return (Vec::new(), Some(e.to_string()), None),
+        Err(e) => return (Vec::new(), Some(e.to_string()), None, Vec::new()),
     };
-    let mut text = Vec::new();
+    let (mut text, mut damages) = (Vec::new(), Vec::new());
     let mut buf = [0u8; 1000];
     let error = loop {
         match d.reader.read(&mut buf) {
             Ok(0) => break None,
             Ok(n) => text.extend_from_slice(&buf[..n]),
-            Err(e) => break Some(e.to_string()),
+            Err(e) => match DamagedFrame::of(&e) {
+                Some(f) => damages.push((f.offset, text.len(), e.to_string())),
+                None => break Some(e.to_string()),
+            },
         }
     };
-    (text, error, d.trailing.get().copied())
+    (text, error, d.trailing.get().copied(), damages)
 }
 
 /// Issue 25.1: decoding on several threads reads what one thread reads, for any
 /// number of jobs: the same text and the same trailing bytes, on random zstd
 /// (pzstd's layout or not), gzip (BGZF or not) and bzip2 archives with junk between
-/// frames, padding, cuts and flipped bits; and damage is an error after the same
+/// frames, padding, cuts and flipped bits; the same damaged frames stepped over, at the
+/// same places, read on past; and damage that ends the text is an error after the same
 /// text, to the decoder's last block (where a decoder stops before an error depends
 /// on how its input arrives, a file's reads or a pipe's, with one thread too).
 #[test]
 fn every_job_count_reads_what_one_thread_reads() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let mut seen = [0usize; 4];
+    let mut seen = [0usize; 5];
     for case in 0..240 {
         let kind = case % 3;
         let bytes = archive(&mut rng, kind);
         let one = read(&bytes, 1);
         for jobs in [2, 3] {
             let many = read(&bytes, jobs);
+            assert_eq!(
+                many.3, one.3,
+                "case {case}, {jobs} jobs: the damaged frames"
+            );
             let same = match (&one.1, &many.1) {
                 (None, None) => many == one,
                 (Some(_), Some(_)) => {
@@ -209,10 +221,15 @@ fn every_job_count_reads_what_one_thread_reads() {
         seen[1] += usize::from(one.2.is_some());
         seen[2] += usize::from(bytes.len() > super::CAP);
         seen[3] += usize::from(one.1.is_none() && one.2.is_none());
+        seen[4] += usize::from(!one.3.is_empty());
     }
     // Errors, trailing bytes, archives longer than the cap (of many chunks, with
-    // frames longer than the cap) and clean ones all came up.
-    assert!(seen.iter().all(|&n| n >= 10), "{seen:?}");
+    // frames longer than the cap), clean ones and damaged frames stepped over all came
+    // up.
+    assert!(
+        seen[..4].iter().all(|&n| n >= 10) && seen[4] >= 3,
+        "{seen:?}"
+    );
 }
 
 /// pzstd's layout: each frame announced by a skippable frame that holds its size (or
@@ -326,6 +343,69 @@ fn a_frame_longer_than_announced_is_read_again_sequentially() {
             many.3,
             "{jobs} threads: the chunk is read again sequentially"
         );
+        assert_eq!((&many.0, &many.1, &many.2), (&one.0, &one.1, &one.2));
+    }
+}
+
+/// The text of `n` short games, the same game with `mark` in its Event, which
+/// compresses well: a chunk of a few frames holds far more text than a decoder holds
+/// back.
+fn games(mark: usize, n: usize) -> Vec<u8> {
+    format!("[Event \"{mark}\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n")
+        .repeat(n)
+        .into_bytes()
+}
+
+/// A damaged frame told from a chunk's pipe, then, in the same chunk, damage that makes
+/// the chunk unclean: the chunk is read again on one thread, which tells the first
+/// damage once and none of the text handed out again; what follows is what one thread
+/// reads.
+#[test]
+fn a_chunk_unclean_after_a_damage_told_reads_as_one_thread() {
+    let texts: Vec<Vec<u8>> = (0..4).map(|k| games(k, 2500)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| zstd_frame(t, 3, true)).collect();
+    let mut a = frames[0].clone();
+    damage(&mut a);
+    // After the told damage: more text than the decoder holds back, then a frame
+    // without its size announced, damaged (not stepped over).
+    let mut c = frames[2].clone();
+    damage(&mut c);
+    let bytes = [
+        announced(&[a, frames[1].clone()], &[None, None]),
+        c,
+        announced(&frames[3..], &[None]),
+    ]
+    .concat();
+    assert!(bytes.len() < super::CHUNK, "one chunk: {}", bytes.len());
+    assert!(texts[1].len() > (super::HOLD + 1) * super::BLOCK);
+    let one = read_on(&bytes, 1);
+    assert_eq!(one.1.len(), 1);
+    assert!(one.2.is_some());
+    for jobs in [2, 3] {
+        let many = read_on(&bytes, jobs);
+        assert!(many.3, "{jobs} threads: read again on one");
+        assert_eq!((&many.0, &many.1, &many.2), (&one.0, &one.1, &one.2));
+    }
+}
+
+/// A damaged frame told from a chunk's pipe, then the chunk's last frame, cut short
+/// where its announced size ends (the file's end): the chunk's decoder cannot tell
+/// whether a sequential read steps over it, so the chunk is read again; that read tells
+/// the first damage once, and steps over the second.
+#[test]
+fn a_damage_told_then_a_frame_cut_at_the_chunks_end() {
+    let texts: Vec<Vec<u8>> = (0..3).map(|k| games(k, 2500)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| zstd_frame(t, 3, true)).collect();
+    let mut a = frames[0].clone();
+    damage(&mut a);
+    let cut = frames[2][..frames[2].len() / 2].to_vec();
+    let bytes = announced(&[a, frames[1].clone(), cut], &[None, None, None]);
+    assert!(bytes.len() < super::CHUNK, "one chunk: {}", bytes.len());
+    let one = read_on(&bytes, 1);
+    assert_eq!((one.1.len(), &one.2), (2, &None));
+    for jobs in [2, 3] {
+        let many = read_on(&bytes, jobs);
+        assert!(many.3, "{jobs} threads: read again on one");
         assert_eq!((&many.0, &many.1, &many.2), (&one.0, &one.1, &one.2));
     }
 }
