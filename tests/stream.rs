@@ -460,9 +460,11 @@ fn pzstd_frame_list(bytes: &[u8]) -> Vec<(usize, usize)> {
 /// (made by the real pzstd) loses only its own games: the games before it and after it
 /// are read and checked as in the undamaged file, for any number of jobs; the summary
 /// says where the text broke and how many games were left out, and the run exits 2.
-#[test]
-fn a_damaged_pzstd_frame_loses_only_its_own_games() {
-    let dir = scratch_dir("damaged-frame");
+/// The bundled Lichess sample six times over (`games.pgn`), compressed by the real pzstd
+/// (`games.pgn.zst`), and that archive with its second frame's first block broken
+/// (`damaged.pgn.zst`); the paths of the three, and the broken frame's offset and size.
+fn damaged_pzstd_archive(name: &str) -> ([std::path::PathBuf; 3], usize, usize) {
+    let dir = scratch_dir(name);
     let plain = dir.join("games.pgn");
     let sample = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
     fs::write(&plain, sample.repeat(6)).unwrap();
@@ -489,6 +491,12 @@ fn a_damaged_pzstd_frame_loses_only_its_own_games() {
     break_first_block(&mut bytes, at);
     let damaged = dir.join("damaged.pgn.zst");
     fs::write(&damaged, &bytes).unwrap();
+    ([plain, zst, damaged], at, len)
+}
+
+#[test]
+fn a_damaged_pzstd_frame_loses_only_its_own_games() {
+    let ([plain, _, damaged], at, len) = damaged_pzstd_archive("damaged-frame");
 
     let (plain_records, _) = json_records(&["-j", "1", plain.to_str().unwrap()]);
     let (expected, _) = games_and_summary(plain_records);
@@ -565,4 +573,75 @@ fn a_damaged_pzstd_frame_loses_only_its_own_games() {
         if lost == 1 { "" } else { "s" }
     );
     assert!(stderr.contains(&note), "{stderr}");
+}
+
+/// A run that read past a damaged frame to the archive's end writes its outputs: every
+/// game read, all but those lost (the notes name them), and exits 2 saying so. A run
+/// whose input ends in an error before its end leaves them as they were.
+#[test]
+fn outputs_keep_the_games_read_past_a_damaged_frame() {
+    let ([_, zst, damaged], _, _) = damaged_pzstd_archive("damaged-outputs");
+    let dir = damaged.parent().unwrap().to_owned();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let damaged = damaged.to_str().unwrap();
+    let (converted, _, code) = run_out(&["pgn", "convert", "--to", "lichess", "-q", damaged]);
+    assert_eq!(code, Some(2));
+    let (chosen, _, code) = run_out(&["pgn", "select", "--result", "1-0", "-q", damaged]);
+    assert_eq!(code, Some(2));
+    let (records, _) = json_records(&["-j", "1", damaged]);
+    let (games, _) = games_and_summary(records);
+    assert!(!converted.is_empty() && !chosen.is_empty() && !games.is_empty());
+    let said = "some input was damaged: the outputs hold every game read, all but those lost (named above)";
+    for (args, out, expected) in [
+        (
+            vec!["pgn", "convert", "--to", "lichess", "-q", "-o"],
+            path("converted.pgn"),
+            &converted,
+        ),
+        (
+            vec!["pgn", "select", "--result", "1-0", "-q", "-o"],
+            path("chosen.pgn"),
+            &chosen,
+        ),
+    ] {
+        fs::write(&out, "an earlier output\n").unwrap();
+        let mut args = args.clone();
+        args.extend([out.as_str(), damaged]);
+        let (_, stderr, code) = run_out(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("games lost: the zstd frame at byte"),
+            "{stderr}"
+        );
+        assert_eq!(&fs::read(&out).unwrap(), expected, "{args:?}");
+    }
+    // The games table holds a row for every game read.
+    let table = path("games.parquet");
+    let (_, stderr, code) = run_out(&["export", "-q", "--games", &table, damaged]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the tables hold every game read"),
+        "{stderr}"
+    );
+    let (rows, _) = json_records(&["-j", "1", &table]);
+    let (rows, summary) = games_and_summary(rows);
+    assert_eq!(
+        (rows.len(), &summary["complete"]),
+        (games.len(), &true.into())
+    );
+
+    // Cut short inside its last frame: not stepped over, the output is left as it was.
+    let bytes = fs::read(&zst).unwrap();
+    let cut = path("cut.pgn.zst");
+    fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
+    let out = path("cut.pgn");
+    fs::write(&out, "an earlier output\n").unwrap();
+    let (_, stderr, code) = run_out(&["pgn", "convert", "--to", "lichess", "-q", "-o", &out, &cut]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("some input could not be read completely"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_to_string(&out).unwrap(), "an earlier output\n");
 }

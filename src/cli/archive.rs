@@ -33,19 +33,27 @@ pub(super) struct Archive {
     pub(super) openings: bool,
 }
 
-/// How a run ended: whether an archive could not be read whole, and whether it was
-/// interrupted (Ctrl-C, SIGTERM); and the error that ended it early, if any.
+/// How a run ended: whether an archive could not be read whole, whether one's reading
+/// ended before its end, and whether the run was interrupted (Ctrl-C, SIGTERM); and the
+/// error that ended it early, if any.
 pub(super) struct Ended {
+    /// Some archive was not read whole: it could not be opened, its reading ended in an
+    /// error, or damage in it (a damaged frame stepped over, a damaged row group) lost
+    /// games that reading went on past.
     pub(super) io_failed: bool,
+    /// Some archive's reading ended before its end (not opened, or an error that ended
+    /// it): damage read past does not count.
+    pub(super) cut_short: bool,
     pub(super) interrupted: bool,
     pub(super) result: Result<()>,
 }
 
 impl Ended {
-    /// Whether the outputs replace their destinations: the run read all its input and
-    /// wrote without error.
+    /// Whether the outputs replace their destinations: the run read every input to its
+    /// end (past damage whose games are lost, which the notes name) and wrote without
+    /// error.
     pub(super) fn complete(&self) -> bool {
-        self.result.is_ok() && !self.io_failed && !self.interrupted
+        self.result.is_ok() && !self.cut_short && !self.interrupted
     }
 }
 
@@ -93,7 +101,7 @@ impl Archive {
         mut each: impl FnMut(&Run, RunRecord) -> Result<()>,
     ) -> Ended {
         let line = self.line();
-        let (mut io_failed, mut interrupted) = (false, false);
+        let (mut io_failed, mut cut_short, mut interrupted) = (false, false, false);
         let result = loop {
             let Some(record) = run.next() else {
                 break Ok(());
@@ -108,6 +116,7 @@ impl Archive {
             if let Some(s) = summary {
                 interrupted |= s.interrupted;
                 io_failed |= !file_notes(line, &printable(&s.file), &s);
+                cut_short |= !s.opened || s.ending_error().is_some();
             }
         };
         live::end_line(line);
@@ -115,6 +124,7 @@ impl Archive {
         interrupted |= live::stopped();
         Ended {
             io_failed,
+            cut_short,
             interrupted,
             result,
         }
@@ -573,10 +583,16 @@ impl std::fmt::Display for GamePlace<'_> {
     }
 }
 
-/// The end of a run: an error when an input broke off, or when games over
-/// `--max-game-bytes` (`unread`) are in no output (`what`: output or file).
-pub(super) fn run_end(io_failed: bool, unread: usize, what: &str) -> Result<()> {
+/// The end of a run: an error when an input broke off or was damaged, or when games
+/// over `--max-game-bytes` (`unread`) are in no output (`what`: output, table or file).
+/// `kept`: the outputs were kept (a run that read past damage keeps them).
+pub(super) fn run_end(io_failed: bool, kept: bool, unread: usize, what: &str) -> Result<()> {
     if io_failed {
+        if kept {
+            anyhow::bail!(
+                "some input was damaged: the {what}s hold every game read, all but those lost (named above)"
+            );
+        }
         anyhow::bail!("some input could not be read completely");
     }
     if unread > 0 {

@@ -10,7 +10,7 @@ use pocketfen::notation::printable;
 use pocketfen::stream::write_game;
 
 use super::archive::{
-    Archive, Ended, count, file_end, options, problem_lines, shown_in, timing_text,
+    Archive, Ended, count, file_end, options, problem_lines, run_end, shown_in, timing_text,
 };
 use super::args::PgnConvertArgs;
 use super::live::{self, Out};
@@ -172,12 +172,11 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     if ended.result.is_ok() {
         ended.result = out.finish().context("writing the output");
     }
+    let kept = ended.complete();
     keep_or_drop(temp, args.output.as_deref(), &ended)?;
     ended.result.context("writing the output")?;
-    if ended.io_failed {
-        anyhow::bail!("some input could not be read completely");
-    }
     let unread = all_written.unread + written.unread;
+    run_end(ended.io_failed, kept, 0, "output")?;
     if unread > 0 {
         anyhow::bail!(
             "{} over --max-game-bytes {} in no output, --keep-broken or not: raise the limit to keep them",
@@ -188,9 +187,9 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     Ok(ok)
 }
 
-/// The destination is replaced only by a run that read all its input: a failed or
-/// interrupted run drops the temporary file and leaves an existing destination as it
-/// was.
+/// The destination is replaced only by a run that read every input to its end (past
+/// damage, whose games are lost): a failed or interrupted run drops the temporary file
+/// and leaves an existing destination as it was.
 fn keep_or_drop(
     temp: Option<tempfile::NamedTempFile>,
     output: Option<&std::path::Path>,

@@ -107,8 +107,9 @@ pub fn export(args: &ExportArgs) -> Result<bool> {
         }
         Ok(())
     });
-    // An interrupted run keeps the rows it wrote: the files end there, whole.
-    let keep = ended.result.is_ok() && !ended.io_failed;
+    // An interrupted run keeps the rows it wrote: the files end there, whole. So does a
+    // run that read past damage (its games lost, the others in the tables).
+    let keep = ended.result.is_ok() && !ended.cut_short;
     let finished = files.finish(keep);
     ended.result.context("writing the tables")?;
     finished?;
@@ -123,7 +124,7 @@ pub fn export(args: &ExportArgs) -> Result<bool> {
             );
         }
     }
-    run_end(ended.io_failed, unread, "table")?;
+    run_end(ended.io_failed, keep, unread, "table")?;
     let _ = std::io::stderr().flush();
     Ok(true)
 }

@@ -117,7 +117,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     if args.count {
         println!("{all_chosen}");
     }
-    run_end(ended.io_failed, unread, "output")?;
+    run_end(ended.io_failed, keep, unread, "output")?;
     Ok(all_chosen > 0)
 }
 
