@@ -1079,6 +1079,18 @@ fn a_damaged_row_group_loses_only_its_own_games() {
             && err.contains("398 games read, 40 rows lost: row group 5 of 11 (rows 161 to 200)"),
         "{err}"
     );
+    // An output holds every game read, the run ending on the damage.
+    let out = dir.join("converted.pgn");
+    let o = out.to_str().unwrap();
+    let (_, err, code) = run_out(&["pgn", "convert", "--to", "lichess", "-q", "-o", o, d]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("some input was damaged: the outputs hold every game read"),
+        "{err}"
+    );
+    let (again, _, code) = run_out(&["validate", "-q", "--json", o]);
+    assert_eq!(code, Some(0));
+    assert_eq!(records(&again).last().unwrap()["games"], json!(398));
 }
 
 /// Ctrl-C keeps what was exported: the files end (their footers written) with the games

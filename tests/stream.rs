@@ -580,7 +580,7 @@ fn a_damaged_pzstd_frame_loses_only_its_own_games() {
 /// whose input ends in an error before its end leaves them as they were.
 #[test]
 fn outputs_keep_the_games_read_past_a_damaged_frame() {
-    let ([_, zst, damaged], _, _) = damaged_pzstd_archive("damaged-outputs");
+    let ([plain, zst, damaged], _, _) = damaged_pzstd_archive("damaged-outputs");
     let dir = damaged.parent().unwrap().to_owned();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
     let damaged = damaged.to_str().unwrap();
@@ -591,6 +591,17 @@ fn outputs_keep_the_games_read_past_a_damaged_frame() {
     let (records, _) = json_records(&["-j", "1", damaged]);
     let (games, _) = games_and_summary(records);
     assert!(!converted.is_empty() && !chosen.is_empty() && !games.is_empty());
+    // Read past the break: the last game is the undamaged file's last.
+    let (whole, _, _) = run_out(&[
+        "pgn",
+        "convert",
+        "--to",
+        "lichess",
+        "-q",
+        plain.to_str().unwrap(),
+    ]);
+    let last = &whole[String::from_utf8_lossy(&whole).rfind("\n[Event ").unwrap()..];
+    assert!(converted.ends_with(last) && converted.len() < whole.len());
     let said = "some input was damaged: the outputs hold every game read, all but those lost (named above)";
     for (args, out, expected) in [
         (
@@ -630,18 +641,58 @@ fn outputs_keep_the_games_read_past_a_damaged_frame() {
         (rows.len(), &summary["complete"]),
         (games.len(), &true.into())
     );
+    let table_bytes = fs::read(&table).unwrap();
+    // Games over --max-game-bytes are said too.
+    let small = path("small.pgn");
+    let (_, stderr, code) = run_out(&[
+        "pgn",
+        "select",
+        "-q",
+        "--max-game-bytes",
+        "1500",
+        "-o",
+        &small,
+        damaged,
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains(said) && stderr.contains("over --max-game-bytes"),
+        "{stderr}"
+    );
 
-    // Cut short inside its last frame: not stepped over, the output is left as it was.
+    // Cut short inside its last frame: not stepped over, the outputs are left as they
+    // were, whether the cut file is alone or after the damaged one; and so they are
+    // with a file that cannot be opened.
     let bytes = fs::read(&zst).unwrap();
     let cut = path("cut.pgn.zst");
     fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
     let out = path("cut.pgn");
-    fs::write(&out, "an earlier output\n").unwrap();
-    let (_, stderr, code) = run_out(&["pgn", "convert", "--to", "lichess", "-q", "-o", &out, &cut]);
+    let missing = path("missing.pgn");
+    for inputs in [
+        vec![cut.as_str()],
+        vec![damaged, &cut],
+        vec![damaged, &missing],
+    ] {
+        fs::write(&out, "an earlier output\n").unwrap();
+        let mut args = vec!["pgn", "convert", "--to", "lichess", "-q", "-o", &out];
+        args.extend(&inputs);
+        let (_, stderr, code) = run_out(&args);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.contains("some input could not be read completely"),
+            "{stderr}"
+        );
+        assert_eq!(
+            fs::read_to_string(&out).unwrap(),
+            "an earlier output\n",
+            "{inputs:?}"
+        );
+    }
+    let (_, stderr, code) = run_out(&["export", "-q", "--games", &table, damaged, &cut]);
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(
-        stderr.contains("some input could not be read completely"),
-        "{stderr}"
+    assert_eq!(
+        fs::read(&table).unwrap(),
+        table_bytes,
+        "the table is as it was"
     );
-    assert_eq!(fs::read_to_string(&out).unwrap(), "an earlier output\n");
 }

@@ -116,7 +116,7 @@ impl Archive {
             if let Some(s) = summary {
                 interrupted |= s.interrupted;
                 io_failed |= !file_notes(line, &printable(&s.file), &s);
-                cut_short |= !s.opened || s.ending_error().is_some();
+                cut_short |= !s.opened || s.ended_early;
             }
         };
         live::end_line(line);
@@ -587,20 +587,28 @@ impl std::fmt::Display for GamePlace<'_> {
 /// over `--max-game-bytes` (`unread`) are in no output (`what`: output, table or file).
 /// `kept`: the outputs were kept (a run that read past damage keeps them).
 pub(super) fn run_end(io_failed: bool, kept: bool, unread: usize, what: &str) -> Result<()> {
+    let too_large = || {
+        format!(
+            "{} over --max-game-bytes {} in no {what}: raise the limit to keep them",
+            count(unread as u64, "game", "games"),
+            if unread == 1 { "is" } else { "are" }
+        )
+    };
     if io_failed {
         if kept {
+            let also = if unread > 0 {
+                format!("; {}", too_large())
+            } else {
+                String::new()
+            };
             anyhow::bail!(
-                "some input was damaged: the {what}s hold every game read, all but those lost (named above)"
+                "some input was damaged: the {what}s hold every game read, all but those lost (named above){also}"
             );
         }
         anyhow::bail!("some input could not be read completely");
     }
     if unread > 0 {
-        anyhow::bail!(
-            "{} over --max-game-bytes {} in no {what}: raise the limit to keep them",
-            count(unread as u64, "game", "games"),
-            if unread == 1 { "is" } else { "are" }
-        );
+        anyhow::bail!("{}", too_large());
     }
     Ok(())
 }

@@ -104,6 +104,8 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
         Ok(())
     });
     let keep = ended.complete();
+    // With `--count` and no `--rest` there is no output to keep.
+    let wrote = keep && (out.is_some() || rest.is_some());
     if let Some(out) = out {
         out.finish(keep)?;
     }
@@ -117,7 +119,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     if args.count {
         println!("{all_chosen}");
     }
-    run_end(ended.io_failed, keep, unread, "output")?;
+    run_end(ended.io_failed, wrote, unread, "output")?;
     Ok(all_chosen > 0)
 }
 

@@ -481,6 +481,7 @@ fn whole_summary(used: &[Part<'_>], offsets: &[(usize, usize)]) -> SummaryRecord
         trailing_bytes: last.summary.trailing_bytes,
         breaks,
         opened: true,
+        ended_early: used.iter().any(|p| p.summary.ended_early),
         compression: first.split.compression,
         split: None,
     }

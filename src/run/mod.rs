@@ -303,6 +303,7 @@ impl Run {
             trailing_bytes: None,
             breaks: Vec::new(),
             opened: false,
+            ended_early: true,
             compression: Compression::None,
             split: None,
         }));
@@ -400,6 +401,7 @@ impl Run {
         // stream read as it comes gives up when told to stop).
         let interrupted = current.games.interrupted() || self.stopped();
         let mut error = error.filter(|_| !interrupted);
+        let ended_early = error.is_some();
         // Rows that could not be read, the rest read (stopped or not): the archive is not
         // complete, and its summary says where and how many.
         let mut damage = current.games.take_damage();
@@ -444,6 +446,7 @@ impl Run {
             trailing_bytes: current.trailing.get().map(TrailingRecord::from),
             breaks: breaks.unwrap_or_default(),
             opened: true,
+            ended_early,
             compression: current.compression,
             split,
         }))

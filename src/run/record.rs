@@ -267,6 +267,11 @@ pub struct SummaryRecord {
     /// (a summary read back counts as opened).
     #[cfg_attr(feature = "serde", serde(skip, default = "opened"))]
     pub opened: bool,
+    /// Whether an error ended the stream before its end (damage that reading went on
+    /// past does not count); not serialized (false in a summary read back, whose
+    /// [`ending_error`](SummaryRecord::ending_error) tells it).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub ended_early: bool,
     /// The archive's compression (not serialized: the text summary names it; `none` in a
     /// summary read back).
     #[cfg_attr(feature = "serde", serde(skip, default = "no_compression"))]
