@@ -584,12 +584,19 @@ impl std::fmt::Display for GamePlace<'_> {
 }
 
 /// The end of a run: an error when an input broke off or was damaged, or when games
-/// over `--max-game-bytes` (`unread`) are in no output (`what`: output, table or file).
+/// over `--max-game-bytes` (`unread`) are in no output (`what`: output, table or file;
+/// `despite` what else could not keep them).
 /// `kept`: the outputs were kept (a run that read past damage keeps them).
-pub(super) fn run_end(io_failed: bool, kept: bool, unread: usize, what: &str) -> Result<()> {
+pub(super) fn run_end(
+    io_failed: bool,
+    kept: bool,
+    unread: usize,
+    what: &str,
+    despite: &str,
+) -> Result<()> {
     let too_large = || {
         format!(
-            "{} over --max-game-bytes {} in no {what}: raise the limit to keep them",
+            "{} over --max-game-bytes {} in no {what}{despite}: raise the limit to keep them",
             count(unread as u64, "game", "games"),
             if unread == 1 { "is" } else { "are" }
         )

@@ -176,24 +176,14 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     keep_or_drop(temp, args.output.as_deref(), &ended)?;
     ended.result.context("writing the output")?;
     let unread = all_written.unread + written.unread;
-    let too_large = (unread > 0).then(|| {
-        format!(
-            "{} over --max-game-bytes {} in no output, --keep-broken or not: raise the limit to keep them",
-            count(unread as u64, "game", "games"),
-            if unread == 1 { "is" } else { "are" }
-        )
-    });
-    match run_end(ended.io_failed, kept, 0, "output") {
-        Err(e) if kept => match too_large {
-            Some(t) => anyhow::bail!("{e}; {t}"),
-            None => Err(e),
-        },
-        Err(e) => Err(e),
-        Ok(()) => match too_large {
-            Some(t) => anyhow::bail!("{t}"),
-            None => Ok(ok),
-        },
-    }
+    run_end(
+        ended.io_failed,
+        kept,
+        unread,
+        "output",
+        ", --keep-broken or not",
+    )?;
+    Ok(ok)
 }
 
 /// The destination is replaced only by a run that read every input to its end (past

@@ -120,6 +120,6 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
         d.finish(keep)?;
     }
     ended.result.context("writing the output")?;
-    run_end(ended.io_failed, keep, unread, "output")?;
+    run_end(ended.io_failed, keep, unread, "output", "")?;
     Ok(true)
 }

@@ -321,6 +321,6 @@ pub fn fix(args: &FixArgs) -> Result<bool> {
         rest.finish(keep)?;
     }
     ended.result.context("writing the output")?;
-    run_end(ended.io_failed, keep, unread, "output")?;
+    run_end(ended.io_failed, keep, unread, "output", "")?;
     Ok(all.unrepaired == 0)
 }

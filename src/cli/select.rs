@@ -119,7 +119,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     if args.count {
         println!("{all_chosen}");
     }
-    run_end(ended.io_failed, wrote, unread, "output")?;
+    run_end(ended.io_failed, wrote, unread, "output", "")?;
     Ok(all_chosen > 0)
 }
 

@@ -74,7 +74,7 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
             ),
         );
     }
-    run_end(ended.io_failed, !ended.cut_short, unread, "file")?;
+    run_end(ended.io_failed, !ended.cut_short, unread, "file", "")?;
     Ok(true)
 }
 

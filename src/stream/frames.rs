@@ -255,4 +255,4 @@ pub(crate) fn decode_part<R: Read + Send + 'static>(
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -164,16 +164,9 @@ fn decode_chunk(task: Task, kind: Compression) {
                     let _ = out.send(Block::Unclean);
                     return;
                 };
-                held.push_back(std::mem::replace(
-                    &mut block,
-                    Vec::with_capacity(BLOCK + SMALL_READ),
-                ));
-                for data in held.drain(..) {
-                    if !data.is_empty() && out.send(Block::Data(data)).is_err() {
-                        return;
-                    }
-                }
-                if out.send(Block::Damaged(frame.clone())).is_err() {
+                if !send_held(&mut held, &mut block, &out)
+                    || out.send(Block::Damaged(frame.clone())).is_err()
+                {
                     return;
                 }
                 continue;
@@ -196,13 +189,21 @@ fn decode_chunk(task: Task, kind: Compression) {
         let _ = out.send(Block::Unclean);
         return;
     }
-    held.push_back(block);
-    for data in held {
-        if !data.is_empty() && out.send(Block::Data(data)).is_err() {
-            return;
-        }
+    if send_held(&mut held, &mut block, &out) {
+        let _ = out.send(Block::End);
     }
-    let _ = out.send(Block::End);
+}
+
+/// Sends the blocks held back and the block being filled (its text now final), which
+/// starts anew; `false` when the reader has gone.
+fn send_held(held: &mut VecDeque<Vec<u8>>, block: &mut Vec<u8>, out: &SyncSender<Block>) -> bool {
+    held.push_back(std::mem::replace(
+        block,
+        Vec::with_capacity(BLOCK + SMALL_READ),
+    ));
+    held.drain(..)
+        .filter(|data| !data.is_empty())
+        .all(|data| out.send(Block::Data(data)).is_ok())
 }
 
 /// A chunk's bytes, read from a shared buffer.

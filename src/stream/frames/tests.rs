@@ -12,7 +12,7 @@ fn games(from: usize, n: usize) -> Vec<u8> {
 }
 
 /// One zstd frame of `text`, with its content checksum.
-fn frame(text: &[u8]) -> Vec<u8> {
+pub(in crate::stream) fn frame(text: &[u8]) -> Vec<u8> {
     let mut e = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
     e.include_checksum(true).unwrap();
     e.write_all(text).unwrap();
@@ -20,18 +20,23 @@ fn frame(text: &[u8]) -> Vec<u8> {
 }
 
 /// pzstd's layout: each frame announced by a skippable frame that holds its size.
-fn pzstd(frames: &[Vec<u8>]) -> Vec<u8> {
+pub(in crate::stream) fn pzstd(frames: &[Vec<u8>]) -> Vec<u8> {
+    announced(frames, &vec![None; frames.len()])
+}
+
+/// pzstd's layout, each frame's size announced as given (`None`: its own).
+pub(in crate::stream) fn announced(frames: &[Vec<u8>], sizes: &[Option<usize>]) -> Vec<u8> {
     let mut out = Vec::new();
-    for f in frames {
+    for (f, size) in frames.iter().zip(sizes) {
         out.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0]);
-        out.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(size.unwrap_or(f.len()) as u32).to_le_bytes());
         out.extend_from_slice(f);
     }
     out
 }
 
 /// `f` with bytes in its middle overwritten: a frame that does not decode.
-fn damaged(mut f: Vec<u8>) -> Vec<u8> {
+pub(in crate::stream) fn damaged(mut f: Vec<u8>) -> Vec<u8> {
     let mid = f.len() / 2;
     for b in &mut f[mid..mid + 16] {
         *b ^= 0x5a;

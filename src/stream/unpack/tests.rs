@@ -1,6 +1,7 @@
 use std::io::{Read, Write};
 
 use super::super::compression::{Compression, DamagedFrame, Peek, Trailing, TrailingNote, decode};
+use super::super::frames::tests::{announced, damaged, frame, pzstd};
 use super::super::open::decode_with;
 
 struct Rng(u64);
@@ -232,20 +233,6 @@ fn every_job_count_reads_what_one_thread_reads() {
     );
 }
 
-/// pzstd's layout: each frame announced by a skippable frame that holds its size (or
-/// the size given).
-fn announced(frames: &[Vec<u8>], sizes: &[Option<usize>]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (f, size) in frames.iter().zip(sizes) {
-        out.extend_from_slice(&skippable(
-            0,
-            &(size.unwrap_or(f.len()) as u32).to_le_bytes(),
-        ));
-        out.extend_from_slice(f);
-    }
-    out
-}
-
 /// The text, the damaged frames (offsets), the error, whether read sequentially.
 type ReadOn = (Vec<u8>, Vec<(u64, u64)>, Option<String>, bool);
 
@@ -287,16 +274,24 @@ fn drain<R: std::io::BufRead>(r: &mut R, sequential: impl Fn(&R) -> bool) -> Rea
 /// The frames of a Lichess dump: a chunk each, each announced.
 fn lichess_frames(rng: &mut Rng, n: usize) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let texts: Vec<Vec<u8>> = (0..n).map(|_| text(rng, 40 << 10)).collect();
-    let frames = texts.iter().map(|t| zstd_frame(t, 1, true)).collect();
+    let frames = texts.iter().map(|t| frame(t)).collect();
     (texts, frames)
 }
 
-/// Flips bytes in the middle of a frame: it does not decode.
-fn damage(f: &mut [u8]) {
-    let mid = f.len() / 2;
-    for b in &mut f[mid..mid + 16] {
-        *b ^= 0x5a;
+/// `bytes` read on one thread, and on two and three, which read the same, falling back
+/// to reading sequentially exactly when `falls_back`: what one thread reads.
+fn same_on_threads(bytes: &[u8], falls_back: bool) -> ReadOn {
+    let one = read_on(bytes, 1);
+    for jobs in [2, 3] {
+        let many = read_on(bytes, jobs);
+        assert_eq!(many.3, falls_back, "{jobs} threads: read sequentially");
+        assert_eq!(
+            (&many.0, &many.1, &many.2),
+            (&one.0, &one.1, &one.2),
+            "{jobs} threads"
+        );
     }
+    one
 }
 
 /// After a damaged frame that pzstd announced, the chunks that follow are still decoded
@@ -308,16 +303,10 @@ fn a_damaged_announced_frame_leaves_the_threads_decoding() {
     let (texts, mut frames) = lichess_frames(&mut rng, 12);
     assert!(frames.iter().all(|f| f.len() > super::CHUNK));
     for k in [0, 3, 4, 11] {
-        damage(&mut frames[k]);
+        frames[k] = damaged(frames[k].clone());
     }
-    let bytes = announced(&frames, &[None; 12]);
-    let one = read_on(&bytes, 1);
-    for jobs in [2, 3] {
-        let many = read_on(&bytes, jobs);
-        assert!(!many.3, "{jobs} threads read sequentially");
-        assert_eq!(many.2, None);
-        assert_eq!((&many.0, &many.1), (&one.0, &one.1), "{jobs} threads");
-    }
+    let one = same_on_threads(&pzstd(&frames), false);
+    assert_eq!(one.2, None);
     assert_eq!(one.1.len(), 4);
     // The frames between the damaged ones are whole.
     for k in [1, 2, 5, 10] {
@@ -335,16 +324,7 @@ fn a_frame_longer_than_announced_is_read_again_sequentially() {
     let (_, frames) = lichess_frames(&mut rng, 6);
     let mut sizes = [None; 6];
     sizes[2] = Some(frames[2].len() - 40);
-    let bytes = announced(&frames, &sizes);
-    let one = read_on(&bytes, 1);
-    for jobs in [2, 3] {
-        let many = read_on(&bytes, jobs);
-        assert!(
-            many.3,
-            "{jobs} threads: the chunk is read again sequentially"
-        );
-        assert_eq!((&many.0, &many.1, &many.2), (&one.0, &one.1, &one.2));
-    }
+    same_on_threads(&announced(&frames, &sizes), true);
 }
 
 /// The text of `n` short games, the same game with `mark` in its Event, which
@@ -363,29 +343,20 @@ fn games(mark: usize, n: usize) -> Vec<u8> {
 #[test]
 fn a_chunk_unclean_after_a_damage_told_reads_as_one_thread() {
     let texts: Vec<Vec<u8>> = (0..4).map(|k| games(k, 2500)).collect();
-    let frames: Vec<Vec<u8>> = texts.iter().map(|t| zstd_frame(t, 3, true)).collect();
-    let mut a = frames[0].clone();
-    damage(&mut a);
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
     // After the told damage: more text than the decoder holds back, then a frame
     // without its size announced, damaged (not stepped over).
-    let mut c = frames[2].clone();
-    damage(&mut c);
     let bytes = [
-        announced(&[a, frames[1].clone()], &[None, None]),
-        c,
-        announced(&frames[3..], &[None]),
+        pzstd(&[damaged(frames[0].clone()), frames[1].clone()]),
+        damaged(frames[2].clone()),
+        pzstd(&frames[3..]),
     ]
     .concat();
     assert!(bytes.len() < super::CHUNK, "one chunk: {}", bytes.len());
     assert!(texts[1].len() > (super::HOLD + 1) * super::BLOCK);
-    let one = read_on(&bytes, 1);
+    let one = same_on_threads(&bytes, true);
     assert_eq!(one.1.len(), 1);
     assert!(one.2.is_some());
-    for jobs in [2, 3] {
-        let many = read_on(&bytes, jobs);
-        assert!(many.3, "{jobs} threads: read again on one");
-        assert_eq!((&many.0, &many.1, &many.2), (&one.0, &one.1, &one.2));
-    }
 }
 
 /// A damaged frame told from a chunk's pipe, then the chunk's last frame, cut short
@@ -395,17 +366,10 @@ fn a_chunk_unclean_after_a_damage_told_reads_as_one_thread() {
 #[test]
 fn a_damage_told_then_a_frame_cut_at_the_chunks_end() {
     let texts: Vec<Vec<u8>> = (0..3).map(|k| games(k, 2500)).collect();
-    let frames: Vec<Vec<u8>> = texts.iter().map(|t| zstd_frame(t, 3, true)).collect();
-    let mut a = frames[0].clone();
-    damage(&mut a);
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
     let cut = frames[2][..frames[2].len() / 2].to_vec();
-    let bytes = announced(&[a, frames[1].clone(), cut], &[None, None, None]);
+    let bytes = pzstd(&[damaged(frames[0].clone()), frames[1].clone(), cut]);
     assert!(bytes.len() < super::CHUNK, "one chunk: {}", bytes.len());
-    let one = read_on(&bytes, 1);
+    let one = same_on_threads(&bytes, true);
     assert_eq!((one.1.len(), &one.2), (2, &None));
-    for jobs in [2, 3] {
-        let many = read_on(&bytes, jobs);
-        assert!(many.3, "{jobs} threads: read again on one");
-        assert_eq!((&many.0, &many.1, &many.2), (&one.0, &one.1, &one.2));
-    }
 }

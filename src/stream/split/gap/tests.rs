@@ -1,6 +1,8 @@
 use std::io::{self, BufRead};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::stream::split::{Damage, Games};
+use crate::stream::split::{Damage, Games, PartEnd};
 use crate::stream::{DamagedFrame, GameSplitter};
 
 /// Text given in blocks of `block` bytes, broken where `None` stands: one read there
@@ -11,7 +13,7 @@ struct Breaks {
     at: usize,
     block: usize,
     /// Set once the reader reaches this piece.
-    stop_at: Option<(usize, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
+    stop_at: Option<(usize, Arc<AtomicBool>)>,
 }
 
 impl io::Read for Breaks {
@@ -89,6 +91,23 @@ fn split(pieces: &[Option<&str>], block: usize) -> Seen {
         seen.push((g.number, g.line, g.offset, event));
     }
     (seen, games.take_damage())
+}
+
+/// The numbers of the games a part whose end is at offset `end_at` hands out, read in
+/// one block; the part's end as it stopped, and the damage told.
+fn split_ending_at(
+    pieces: &[Option<&str>],
+    end_at: u64,
+) -> (Vec<usize>, Arc<PartEnd>, Option<Damage>) {
+    let end = Arc::new(PartEnd::new());
+    end.at.store(end_at, Ordering::Release);
+    let mut games = GameSplitter::new(breaks(pieces, 1 << 16));
+    games.end_at(Arc::clone(&end));
+    let mut seen = Vec::new();
+    while let Some(g) = games.next_game().unwrap() {
+        seen.push(g.number);
+    }
+    (seen, end, games.take_damage())
 }
 
 /// The same in blocks of every size from 1 byte up: where the blocks fall changes
@@ -204,24 +223,11 @@ fn breaks_at_the_start_at_the_end_and_one_after_another() {
 /// after the break, and the break itself, to the next part, but for a game it cut short.
 #[test]
 fn a_part_whose_end_is_in_the_line_a_break_cuts() {
-    use crate::stream::split::PartEnd;
-    use std::sync::Arc;
-    use std::sync::atomic::Ordering;
-
     for (tail, cut) in [("1. e4 e5 1-0\r\n\r\n", false), ("1. e4 e5\r\n\r\n", true)] {
         let before = format!("{}[Event \"2\"]\r\n\r\n{tail}[Event \"3\"]\r", game(1));
         let end_at = before.rfind("[Event \"3\"]").unwrap() as u64;
         let pieces = [Some(before.as_str()), None, Some("\n\r\n1. d4 *\r\n")];
-        let reader = breaks(&pieces, 1 << 16);
-        let end = Arc::new(PartEnd::new());
-        end.at.store(end_at, Ordering::Release);
-        let mut games = GameSplitter::new(reader);
-        games.end_at(Arc::clone(&end));
-        let mut seen = Vec::new();
-        while let Some(g) = games.next_game().unwrap() {
-            seen.push(g.number);
-        }
-        let damage = games.take_damage();
+        let (seen, end, damage) = split_ending_at(&pieces, end_at);
         assert_eq!(end.stop(), Some((end_at, 10)), "{tail:?}");
         if cut {
             // Game 2 had no result: cut short here, told here.
@@ -242,9 +248,6 @@ fn a_part_whose_end_is_in_the_line_a_break_cuts() {
 /// start, however long that text: the reader is not read to its end.
 #[test]
 fn a_stop_is_honoured_after_a_break() {
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
-
     // Text with no point at which a game surely starts (no blank lines).
     let endless = "1. e4 e5 2. Nf3 Nc6\n[Event \"x\"]\n".repeat(100);
     let mut pieces = vec![Some(game(1)), None];
@@ -361,10 +364,6 @@ fn line_ends_are_counted_as_the_splitter_counts_them() {
 /// part's: handed out to be stopped at, the break left to that part.
 #[test]
 fn a_break_in_the_next_parts_first_game_is_that_parts() {
-    use crate::stream::split::PartEnd;
-    use std::sync::Arc;
-    use std::sync::atomic::Ordering;
-
     let before = format!("{}{}[Event \"3\"]\n\n1. d4 d", game(1), game(2));
     let end_at = before.rfind("[Event \"3\"]").unwrap() as u64;
     let pieces = [
@@ -372,18 +371,10 @@ fn a_break_in_the_next_parts_first_game_is_that_parts() {
         None,
         Some("5 *\n\n[Event \"4\"]\n\n1. c4 *\n"),
     ];
-    let reader = breaks(&pieces, 1 << 16);
-    let end = Arc::new(PartEnd::new());
-    end.at.store(end_at, Ordering::Release);
-    let mut games = GameSplitter::new(reader);
-    games.end_at(Arc::clone(&end));
-    let mut seen = Vec::new();
-    while let Some(g) = games.next_game().unwrap() {
-        seen.push(g.number);
-    }
+    let (seen, end, damage) = split_ending_at(&pieces, end_at);
     assert_eq!(seen, [1, 2]);
     assert_eq!(end.stop(), Some((end_at, 11)));
-    assert_eq!(games.take_damage(), None);
+    assert_eq!(damage, None);
 }
 
 /// White space over the size limit just before a break, where no game has begun,
