@@ -560,19 +560,46 @@ fn a_damaged_pzstd_frame_loses_only_its_own_games() {
     assert!(dn > 0, "the frame's own games are lost too");
     assert_eq!(games.len() + lost + dn as usize, expected.len());
 
+    // The text lost: pzstd writes four windows of text in each frame but the last, so
+    // the frame's header and the text it gave tell what the file lacks, byte for byte.
+    let text = &breaks[0]["text"];
+    assert_eq!(text["by"], "pzstd", "{text}");
+    let frame_text = text["bytes"].as_u64().unwrap();
+    let text_read = breaks[0]["text_read"].as_u64().unwrap();
+    let text_lost = frame_text - text_read;
+    let bytes = summary["bytes"].as_u64().unwrap();
+    assert_eq!(fs::metadata(&plain).unwrap().len() - bytes, text_lost);
+    assert_eq!(breaks[0]["text_after"], true);
+    // About as many games as the frame's text held: those numbered past, give or take
+    // a fifth.
+    let size = bytes.div_ceil(games.len() as u64);
+    let estimate = (text_lost + size / 2) / size;
+    assert!(
+        estimate * 5 >= dn * 4 && estimate * 5 <= dn * 6,
+        "about {estimate} games estimated, {dn} lost"
+    );
+
     // What a person reads: the summary line and the note.
     let (_, stderr, code) = run_out(&["validate", "-j", "2", damaged.to_str().unwrap()]);
     assert_eq!(code, Some(2));
     assert!(
-        stderr.contains(&format!(", {lost} lost (damaged frames)")),
+        stderr.contains(&format!(
+            ", {lost} lost (damaged frames, with about {text_lost} bytes of text)"
+        )),
         "{stderr}"
     );
     let note = format!(
-        ": {} games read, {lost} game{} lost: the zstd frame at byte {at} ",
+        ": {} games read, {lost} game{} lost, and about {text_lost} bytes of text (about {estimate} games, the text read averaging {size} bytes a game): the zstd frame at byte {at} ",
         games.len(),
         if lost == 1 { "" } else { "s" }
     );
     assert!(stderr.contains(&note), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the rest of its text is lost (about {text_lost} bytes: pzstd writes {frame_text} bytes of text in each frame but the last)"
+        )),
+        "{stderr}"
+    );
 }
 
 /// A run that read past a damaged frame to the archive's end writes its outputs: every
@@ -622,7 +649,9 @@ fn outputs_keep_the_games_read_past_a_damaged_frame() {
         assert_eq!(code, Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(said), "{args:?}: {stderr}");
         assert!(
-            stderr.contains("games lost: the zstd frame at byte"),
+            stderr.contains("games lost, and about ")
+                && stderr.contains(" bytes of text (about ")
+                && stderr.contains("): the zstd frame at byte"),
             "{stderr}"
         );
         assert_eq!(&fs::read(&out).unwrap(), expected, "{args:?}");

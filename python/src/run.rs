@@ -508,8 +508,12 @@ fn lost_rows(py: Python<'_>, s: &pocketfen::run::record::SummaryRecord, e: &str)
         (false, false) => "games",
     };
     let message = std::ffi::CString::new(format!(
-        "{}: {} games read, {} {unit} lost: {e}",
-        s.file, s.totals.games, s.totals.lost
+        "{}: {} games read, {} {unit} lost{}: {e}",
+        s.file,
+        s.totals.games,
+        s.totals.lost,
+        s.text_lost()
+            .map_or(String::new(), |t| format!(", and {t}")),
     ))
     .unwrap_or_default();
     PyErr::warn(

@@ -349,9 +349,11 @@ pub(super) fn file_notes(line: Option<&Shared>, name: &str, s: &SummaryRecord) -
             live::note(
                 line,
                 format_args!(
-                    "{name}: {} read, {} lost: {e}",
+                    "{name}: {} read, {} lost{}: {e}",
                     count(s.totals.games as u64, "game", "games"),
                     count(s.totals.lost as u64, one, many),
+                    s.text_lost()
+                        .map_or(String::new(), |t| format!(", and {t}")),
                 ),
             );
             false
@@ -409,10 +411,14 @@ pub(super) fn summary_text(s: &SummaryRecord) -> String {
         skipped_text(s.totals.skipped),
         lost_text(
             s.totals.lost,
-            if s.breaks.is_empty() {
-                "damaged row groups"
-            } else {
-                "damaged frames"
+            &match (s.breaks.is_empty(), s.text_lost()) {
+                (true, _) => "damaged row groups".to_owned(),
+                (false, None) => "damaged frames".to_owned(),
+                (false, Some(t)) => format!(
+                    "damaged frames, with {} {} bytes of text",
+                    if t.about { "about" } else { "up to" },
+                    t.bytes
+                ),
             }
         ),
         timing_text(s.seconds, s.totals.games, s.bytes),

@@ -282,7 +282,57 @@ pub struct SummaryRecord {
     pub split: Option<SplitRecord>,
 }
 
+/// The text lost at a summary's breaks beyond the games counted `lost`, as far as the
+/// damaged frames' headers tell ([`SummaryRecord::text_lost`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LostText {
+    /// Its bytes.
+    pub bytes: u64,
+    /// Whether that is about the count (else at most it: a damaged frame of pzstd's may
+    /// have been the stream's last, which holds less).
+    pub about: bool,
+    /// About how many games it held, at the text read's bytes a game; with that size.
+    pub games: Option<(u64, u64)>,
+}
+
+impl std::fmt::Display for LostText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let about = if self.about { "about" } else { "up to" };
+        write!(f, "{about} {} bytes of text", self.bytes)?;
+        if let Some((games, size)) = self.games {
+            write!(
+                f,
+                " ({about} {games} game{}, the text read averaging {size} bytes a game)",
+                if games == 1 { "" } else { "s" }
+            )?;
+        }
+        Ok(())
+    }
+}
+
 impl SummaryRecord {
+    /// The text lost at the breaks beyond the games counted `lost`: what the damaged
+    /// frames held after their damage, as far as their headers tell (`None` when no
+    /// header tells it).
+    pub fn text_lost(&self) -> Option<LostText> {
+        let lost: Vec<(u64, bool)> = self
+            .breaks
+            .iter()
+            .filter_map(TextBreak::text_lost)
+            .collect();
+        if lost.is_empty() {
+            return None;
+        }
+        let bytes = lost.iter().map(|l| l.0).sum();
+        let games = self.totals.games as u64;
+        let size = (games > 0 && self.bytes > 0).then(|| self.bytes.div_ceil(games));
+        Some(LostText {
+            bytes,
+            about: lost.iter().all(|l| l.1),
+            games: size.map(|size| ((bytes + size / 2) / size, size)),
+        })
+    }
+
     /// The error that ended the stream before its end, if one did: `stream_error` less
     /// the damage that reading went on past (the breaks in a compressed text, which
     /// `stream_error` names first; a Parquet file's damaged row groups, whose rows are

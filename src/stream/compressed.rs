@@ -114,26 +114,127 @@ pub struct DamagedFrame {
     pub len: u64,
     /// What the decoder found.
     pub reason: String,
+    /// The bytes of text the frame gave before its damage was found (all handed out).
+    pub read: u64,
+    /// How much text the frame held, as far as its header tells.
+    pub text: Option<FrameText>,
 }
 
-impl fmt::Display for DamagedFrame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the zstd frame at byte {} ({} bytes) cannot be decoded ({}): the rest of its text is lost",
-            self.offset, self.len, self.reason
-        )
+/// How much text a zstd frame holds, as its header tells (RFC 8878 §3.1.1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(tag = "by", content = "bytes", rename_all = "lowercase")
+)]
+pub enum FrameText {
+    /// Its header gives the size of its text (`Frame_Content_Size`).
+    Header(u64),
+    /// Its header gives its window only; pzstd, which announces the frames' sizes, puts
+    /// four windows of text in every frame but the last: this many bytes. The stream's
+    /// last frame holds less.
+    Pzstd(u64),
+}
+
+impl FrameText {
+    /// Reads it off the first bytes of a zstd frame (its magic number first): the
+    /// content size when the header gives it, else four windows; `None` when the bytes
+    /// are too few or the header is not one.
+    #[cfg(feature = "compression")]
+    pub(crate) fn of_header(b: &[u8]) -> Option<FrameText> {
+        let [0x28, 0xb5, 0x2f, 0xfd, descriptor, ..] = *b else {
+            return None;
+        };
+        if descriptor & 0x08 != 0 {
+            return None; // the reserved bit
+        }
+        let single_segment = descriptor & 0x20 != 0;
+        let window = usize::from(!single_segment);
+        let dictionary = [0, 1, 2, 4][usize::from(descriptor & 3)];
+        let content = match descriptor >> 6 {
+            0 => usize::from(single_segment),
+            1 => 2,
+            2 => 4,
+            _ => 8,
+        };
+        let field = b.get(5 + window + dictionary..5 + window + dictionary + content)?;
+        if content > 0 {
+            let mut bytes = [0u8; 8];
+            bytes[..content].copy_from_slice(field);
+            let size = u64::from_le_bytes(bytes);
+            // Two bytes count from 256.
+            return Some(FrameText::Header(if content == 2 {
+                size + 256
+            } else {
+                size
+            }));
+        }
+        let w = *b.get(5)?;
+        let log = 10 + u32::from(w >> 3);
+        let base = 1u64 << log;
+        Some(FrameText::Pzstd(
+            4 * (base + (base >> 3) * u64::from(w & 7)),
+        ))
+    }
+
+    /// The bytes of text it gives.
+    pub fn bytes(self) -> u64 {
+        match self {
+            FrameText::Header(n) | FrameText::Pzstd(n) => n,
+        }
     }
 }
-
-impl std::error::Error for DamagedFrame {}
 
 impl DamagedFrame {
     /// The damaged frame that `e` reports, if it reports one.
     pub fn of(e: &io::Error) -> Option<&DamagedFrame> {
         e.get_ref()?.downcast_ref::<DamagedFrame>()
     }
+
+    /// The bytes of text lost after the damage, as far as the header tells: exact when it
+    /// gives the content size, else the most a frame of pzstd's can have held beyond what
+    /// was read (about what was lost, unless the frame was the stream's last); `None`
+    /// when the header tells nothing, or less than was read (the header itself damaged).
+    pub fn text_lost(&self) -> Option<u64> {
+        self.text?.bytes().checked_sub(self.read)
+    }
+
+    /// What its text lost is: `(… bytes …)`, `about` or `up to` the count for a frame of
+    /// pzstd's (up to, when it may have been the stream's last: no text followed it).
+    pub(crate) fn lost_words(&self, text_after: bool) -> String {
+        match (self.text, self.text_lost()) {
+            (Some(FrameText::Header(n)), Some(lost)) => {
+                format!(" ({lost} of its {n} bytes, as its header says)")
+            }
+            (Some(FrameText::Pzstd(n)), Some(lost)) => format!(
+                " ({} {lost} bytes: pzstd writes {n} bytes of text in each frame but the last)",
+                if text_after { "about" } else { "up to" }
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// Tells the frame, `text_after` saying whether any text followed it.
+    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, text_after: bool) -> fmt::Result {
+        write!(
+            f,
+            "the zstd frame at byte {} ({} bytes) cannot be decoded ({}): the rest of its text is lost{}",
+            self.offset,
+            self.len,
+            self.reason,
+            self.lost_words(text_after)
+        )
+    }
 }
+
+impl fmt::Display for DamagedFrame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Alone, the frame may have been the stream's last.
+        self.describe(f, false)
+    }
+}
+
+impl std::error::Error for DamagedFrame {}
 
 /// Where a decoder leaves word of the bytes that trail its stream; read it once the
 /// reader has reached its end.

@@ -35,7 +35,9 @@ use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 pub(super) use super::compressed::Peek;
-pub use super::compressed::{Compression, DamagedFrame, Decoded, Trailing, TrailingNote};
+pub use super::compressed::{
+    Compression, DamagedFrame, Decoded, FrameText, Trailing, TrailingNote,
+};
 #[cfg(feature = "compression")]
 use super::frames::{Frames, Small};
 

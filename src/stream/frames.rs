@@ -13,7 +13,9 @@
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, OnceLock};
 
-use super::compressed::{Compression, DamagedFrame, Decoded, Peek, Trailing, TrailingNote};
+use super::compressed::{
+    Compression, DamagedFrame, Decoded, FrameText, Peek, Trailing, TrailingNote,
+};
 
 /// The decoder of the frame being read, or where the reader stands between frames.
 enum Stage<R: BufRead> {
@@ -40,8 +42,11 @@ pub(super) struct Frames<R: Read> {
     /// The size pzstd announced for the next frame (its skippable frame just read).
     announced: Option<u64>,
     /// Where the zstd frame being decoded starts and ends in the stream, when its size
-    /// was announced: it can be stepped over.
-    frame: Option<(u64, u64)>,
+    /// was announced (it can be stepped over), and how much text its header says it
+    /// holds.
+    frame: Option<(u64, u64, Option<FrameText>)>,
+    /// Text bytes the frame being decoded has given.
+    frame_out: u64,
     /// The last frame stepped over failed at the end of the bytes it was given (its
     /// decoder wanted more): read on, a frame's decoder would have read past its end.
     stepped_at_end: bool,
@@ -77,6 +82,7 @@ impl<R: Read> Frames<R> {
             mark,
             announced: None,
             frame: None,
+            frame_out: 0,
             stepped_at_end: false,
         }
     }
@@ -124,10 +130,14 @@ impl<R: Read> Frames<R> {
         }
         let announced = self.announced.take();
         let start = src.consumed();
-        self.frame = match (src.peek(4)?, announced) {
-            ([0x28, 0xb5, 0x2f, 0xfd, ..], Some(len)) => Some((start, start + len)),
+        // A header is at most 18 bytes.
+        self.frame = match (src.peek(18)?, announced) {
+            (head @ [0x28, 0xb5, 0x2f, 0xfd, ..], Some(len)) => {
+                Some((start, start + len, FrameText::of_header(head)))
+            }
             _ => None,
         };
+        self.frame_out = 0;
         src.align_here();
         self.stage = match self.kind {
             Compression::Zstd => {
@@ -145,7 +155,7 @@ impl<R: Read> Frames<R> {
     /// the next frame is read. `e` itself when it cannot be stepped over (the stream then
     /// ends).
     fn step_over(&mut self, e: io::Error) -> io::Error {
-        let Some((start, end)) = self.frame else {
+        let Some((start, end, text)) = self.frame else {
             return e;
         };
         let Stage::Zstd(d) = &self.stage else {
@@ -170,6 +180,8 @@ impl<R: Read> Frames<R> {
             offset: self.base + start,
             len: end - start,
             reason: e.to_string(),
+            read: self.frame_out,
+            text,
         };
         if let Err(read) = self.next_frame(src) {
             return read;
@@ -204,6 +216,7 @@ impl<R: Read> Read for Frames<R> {
             };
             if n > 0 {
                 self.out += n as u64;
+                self.frame_out += n as u64;
                 return Ok(n);
             }
             // The frame has ended: its reader goes on to the next one.

@@ -37,7 +37,9 @@ pub(crate) mod token;
 mod unpack;
 mod write;
 
-pub use compression::{Compression, DamagedFrame, Decoded, Trailing, TrailingNote, decode, open};
+pub use compression::{
+    Compression, DamagedFrame, Decoded, FrameText, Trailing, TrailingNote, decode, open,
+};
 pub use dirs::{NO_ARCHIVE, archives_under};
 
 pub use names::{is_archive_name, is_bpgn_name};

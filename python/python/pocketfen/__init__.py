@@ -147,14 +147,27 @@ class RestOfGame(_TypedDict):
     last_line: int
 
 
+class FrameText(_TypedDict):
+    """How much text a damaged frame held, as its header tells it: `by` "header" (its
+    content size) or "pzstd" (four windows, which pzstd writes in every frame but the
+    last), and the `bytes`."""
+
+    by: str
+    bytes: int
+
+
 class TextBreak(_TypedDict):
     """Where a compressed text broke: the damaged frame stepped over (its `offset` in
-    the file, compressed `length` and the decoder's `reason`), the `line` the break
-    falls in, and what was left out around it."""
+    the file, compressed `length` and the decoder's `reason`; the `text_read` it gave
+    before its damage, the `text` its header says it held, and whether any text came
+    `text_after` it), the `line` the break falls in, and what was left out around it."""
 
     offset: int
     length: int
     reason: str
+    text_read: int
+    text: _NotRequired[FrameText]
+    text_after: bool
     line: int
     cut: _NotRequired[CutGame]
     rest: _NotRequired[RestOfGame]
@@ -304,6 +317,7 @@ __all__ = [
     "FenError",
     "FenProblem",
     "FixedGame",
+    "FrameText",
     "GameRecord",
     "IllegalMoveError",
     "LegalMoves",

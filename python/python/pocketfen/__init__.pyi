@@ -66,10 +66,17 @@ class RestOfGame(TypedDict):
     line: int
     last_line: int
 
+class FrameText(TypedDict):
+    by: str
+    bytes: int
+
 class TextBreak(TypedDict):
     offset: int
     length: int
     reason: str
+    text_read: int
+    text: NotRequired[FrameText]
+    text_after: bool
     line: int
     cut: NotRequired[CutGame]
     rest: NotRequired[RestOfGame]

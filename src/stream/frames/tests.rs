@@ -163,3 +163,97 @@ fn damage_stepped_over_then_damage_that_ends_the_text() {
     assert!(text.starts_with(&texts[0]));
     assert!(text.windows(texts[2].len()).any(|w| w == texts[2]));
 }
+
+/// A frame's header tells its text: the content size when the compressor was told it
+/// (each width of the field: one byte in a single segment, two counting from 256, four,
+/// eight), else four windows (pzstd's frames but the last).
+#[test]
+fn a_frame_header_tells_its_text() {
+    use crate::stream::FrameText;
+    for size in [0, 1, 255, 256, 257, 65_791, 65_792, 200_000, 5 << 20] {
+        let text = games(0, size / 40 + 10);
+        let text = &text[..size];
+        let mut e = zstd::stream::Encoder::new(Vec::new(), 1).unwrap();
+        e.set_pledged_src_size(Some(size as u64)).unwrap();
+        e.write_all(text).unwrap();
+        let f = e.finish().unwrap();
+        assert_eq!(
+            FrameText::of_header(&f),
+            Some(FrameText::Header(size as u64)),
+            "{size} bytes, header {:02x?}",
+            &f[..f.len().min(18)]
+        );
+        assert_eq!(FrameText::of_header(&f[..5]), None, "{size}: a cut header");
+    }
+    for log in [10, 17, 19, 23] {
+        let mut e = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+        e.set_parameter(zstd::stream::raw::CParameter::WindowLog(log))
+            .unwrap();
+        e.write_all(&games(0, 50)).unwrap();
+        let f = e.finish().unwrap();
+        assert_eq!(
+            FrameText::of_header(&f),
+            Some(FrameText::Pzstd(4 << log)),
+            "window of 2^{log}: header {:02x?}",
+            &f[..6]
+        );
+    }
+    // A window with a mantissa: 2^20 and 3/8 of it.
+    let header = [0x28, 0xb5, 0x2f, 0xfd, 0x00, (10 << 3) | 3];
+    assert_eq!(
+        FrameText::of_header(&header),
+        Some(FrameText::Pzstd(4 * ((1 << 20) + 3 * (1 << 17))))
+    );
+    // The reserved bit, and no zstd magic.
+    assert_eq!(
+        FrameText::of_header(&[0x28, 0xb5, 0x2f, 0xfd, 0x08, 0x50]),
+        None
+    );
+    assert_eq!(FrameText::of_header(&[0x50, 0x2a, 0x4d, 0x18, 4, 0]), None);
+}
+
+/// A damaged frame tells the text it gave before its damage (all handed out) and how
+/// much its header says it held, alike on every thread count.
+#[test]
+fn a_damaged_frame_tells_the_text_it_lost() {
+    let texts: Vec<Vec<u8>> = (0..6).map(|k| games(k * 3000, 3000)).collect();
+    let frames: Vec<Vec<u8>> = texts
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            let mut e = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+            e.include_checksum(true).unwrap();
+            // Every other frame with its size in its header.
+            if k % 2 == 0 {
+                e.set_pledged_src_size(Some(t.len() as u64)).unwrap();
+            }
+            e.write_all(t).unwrap();
+            e.finish().unwrap()
+        })
+        .collect();
+    for k in [1, 2, 5] {
+        let mut frames = frames.clone();
+        frames[k] = damaged(frames[k].clone());
+        let (text, gaps, error) = every_way(&pzstd(&frames));
+        assert_eq!(error, None);
+        let [(at, gap)] = &gaps[..] else {
+            panic!("frame {k}: one damaged frame, {gaps:?}")
+        };
+        let before = texts[..k].concat().len() as u64;
+        assert_eq!(gap.read, at - before, "frame {k}: the text it gave");
+        assert_eq!(text.len() as u64, at + texts[k + 1..].concat().len() as u64);
+        match gap.text {
+            Some(crate::stream::FrameText::Header(n)) => {
+                assert_eq!(k % 2, 0, "frame {k}");
+                assert_eq!(n, texts[k].len() as u64);
+                assert_eq!(gap.text_lost(), Some(n - gap.read));
+            }
+            Some(crate::stream::FrameText::Pzstd(n)) => {
+                assert_eq!(k % 2, 1, "frame {k}");
+                // Level 3's window for a stream of unknown size: 2 MiB.
+                assert_eq!(n, 4 << 21);
+            }
+            None => panic!("frame {k}: its header tells nothing"),
+        }
+    }
+}

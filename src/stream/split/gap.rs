@@ -15,8 +15,8 @@ use std::io::BufRead;
 use std::sync::atomic::Ordering;
 
 use super::{Damage, GameSplitter};
-use crate::stream::DamagedFrame;
 use crate::stream::part::SyncScan;
+use crate::stream::{DamagedFrame, FrameText};
 
 /// A break in an archive's text, where a damaged frame of its compression was stepped
 /// over: the frame, and what was left out around it (a summary's `breaks`).
@@ -29,6 +29,20 @@ pub struct TextBreak {
     pub length: u64,
     /// What its decoder found.
     pub reason: String,
+    /// The bytes of text the frame gave before its damage was found.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub text_read: u64,
+    /// How much text the frame held, as far as its header tells (the rest of it, after
+    /// `text_read`, is lost).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub text: Option<FrameText>,
+    /// Whether any text followed the break (else the frame may have been the stream's
+    /// last, which holds less text than pzstd's others).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub text_after: bool,
     /// The line of the text read that the break falls in (the break joins the line it
     /// cuts to the line after it).
     pub line: usize,
@@ -69,6 +83,27 @@ pub struct RestOfGame {
 }
 
 impl TextBreak {
+    /// The damaged frame it is at.
+    pub fn frame(&self) -> DamagedFrame {
+        DamagedFrame {
+            offset: self.offset,
+            len: self.length,
+            reason: self.reason.clone(),
+            read: self.text_read,
+            text: self.text,
+        }
+    }
+
+    /// The bytes of text lost after the damage, as far as the frame's header tells
+    /// ([`DamagedFrame::text_lost`]), and whether that is the count (else at most it).
+    pub fn text_lost(&self) -> Option<(u64, bool)> {
+        let lost = self.frame().text_lost()?;
+        Some((
+            lost,
+            self.text_after || matches!(self.text, Some(FrameText::Header(_))),
+        ))
+    }
+
     /// The break as a run over the whole file tells it, of a part whose games and lines
     /// come after `games` games and `lines` lines (`merge`).
     pub fn shifted(&self, games: usize, lines: usize) -> TextBreak {
@@ -90,12 +125,8 @@ impl TextBreak {
 
 impl std::fmt::Display for TextBreak {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let frame = DamagedFrame {
-            offset: self.offset,
-            len: self.length,
-            reason: self.reason.clone(),
-        };
-        write!(f, "{frame}; the text breaks at line {}, ", self.line)?;
+        self.frame().describe(f, self.text_after)?;
+        write!(f, "; the text breaks at line {}, ", self.line)?;
         let mut left = Vec::new();
         if let Some(c) = self.cut {
             left.push(format!("game {} (from line {}, cut short)", c.game, c.line));
@@ -120,6 +151,8 @@ impl std::fmt::Display for TextBreak {
 #[derive(Debug)]
 pub(super) struct Gap {
     frame: DamagedFrame,
+    /// The text's offset at the break.
+    at: u64,
     scan: SyncScan,
     /// Where the text after the break starts in the splitter's buffer.
     pub(super) from: usize,
@@ -203,6 +236,7 @@ impl<R: BufRead> GameSplitter<R> {
         self.blank_to = None;
         let gap = Gap {
             frame,
+            at,
             scan: SyncScan::at_break(at),
             from: self.buf.len(),
             line: self.line,
@@ -336,6 +370,9 @@ impl<R: BufRead> GameSplitter<R> {
             offset: g.frame.offset,
             length: g.frame.len,
             reason: g.frame.reason,
+            text_read: g.frame.read,
+            text: g.frame.text,
+            text_after: self.bytes_read > g.at,
             line: g.line,
             cut: g.cut.map(|(game, line)| CutGame { game, line }),
             rest,

@@ -3,7 +3,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::stream::split::{Damage, Games, PartEnd};
-use crate::stream::{DamagedFrame, GameSplitter};
+use crate::stream::{DamagedFrame, FrameText, GameSplitter};
 
 /// Text given in blocks of `block` bytes, broken where `None` stands: one read there
 /// fails with a damaged frame, and the text goes on after it.
@@ -42,6 +42,8 @@ impl BufRead for Breaks {
                         offset: 1000,
                         len: 50,
                         reason: "Data corruption detected".to_owned(),
+                        read: 300,
+                        text: Some(FrameText::Pzstd(4096)),
                     };
                     return Err(io::Error::new(io::ErrorKind::InvalidData, frame));
                 }
@@ -124,7 +126,10 @@ fn game(n: usize) -> String {
     format!("[Event \"{n}\"]\n[Site \"x\"]\n\n1. e4 e5 2. Nf3 {{ a comment }} Nc6 1-0\n\n")
 }
 
-const FRAME: &str = "the zstd frame at byte 1000 (50 bytes) cannot be decoded (Data corruption detected): the rest of its text is lost";
+/// A break's frame, as `Breaks` gives it, with text after it…
+const FRAME: &str = "the zstd frame at byte 1000 (50 bytes) cannot be decoded (Data corruption detected): the rest of its text is lost (about 3796 bytes: pzstd writes 4096 bytes of text in each frame but the last)";
+/// …and with none: it may have been the stream's last frame, which holds less.
+const LAST_FRAME: &str = "the zstd frame at byte 1000 (50 bytes) cannot be decoded (Data corruption detected): the rest of its text is lost (up to 3796 bytes: pzstd writes 4096 bytes of text in each frame but the last)";
 
 #[test]
 fn a_break_inside_a_game_leaves_out_that_game_and_the_text_to_the_next() {
@@ -183,19 +188,23 @@ fn breaks_at_the_start_at_the_end_and_one_after_another() {
     // The first frame lost before any text, then the tail of a game.
     let (seen, damage) = split_any_way(&[None, Some("Nf3 1-0\n\n"), Some(&game(5))]);
     assert_eq!(seen, vec![(2, 3, 9, "5".to_owned())]);
-    assert_eq!(damage.unwrap().games, 1);
+    let damage = damage.unwrap();
+    assert_eq!(damage.games, 1);
+    assert!(damage.breaks[0].text_after);
+    assert_eq!(damage.breaks[0].text_lost(), Some((3796, true)));
     // The last frame damaged: the game it cuts is lost, nothing follows.
     let (seen, damage) = split_any_way(&[Some(&game(1)), Some("[Event \"2\"]\n"), None]);
     assert_eq!(seen.len(), 1);
     let damage = damage.unwrap();
     assert_eq!(damage.games, 1);
-    assert!(
-        damage
-            .message
-            .ends_with("the text breaks at line 7, left out: game 2 (from line 6, cut short)"),
-        "{}",
-        damage.message
+    assert_eq!(
+        damage.message,
+        format!(
+            "{LAST_FRAME}; the text breaks at line 7, left out: game 2 (from line 6, cut short)"
+        )
     );
+    assert!(!damage.breaks[0].text_after);
+    assert_eq!(damage.breaks[0].text_lost(), Some((3796, false)));
     // Two breaks before a sync point: each is told; the game after both is read.
     let (seen, damage) = split_any_way(&[
         Some(&game(1)[..20]),
@@ -281,6 +290,9 @@ fn a_break_is_told_and_renumbered() {
         offset: 1000,
         length: 50,
         reason: "Data corruption detected".to_owned(),
+        text_read: 300,
+        text: Some(FrameText::Pzstd(4096)),
+        text_after: true,
         line: 13,
         cut: Some(CutGame { game: 3, line: 11 }),
         rest: Some(RestOfGame {
@@ -326,6 +338,34 @@ fn a_break_is_told_and_renumbered() {
             .to_string()
             .ends_with("left out: line 13 (the rest of a game: game 4)")
     );
+    // The text lost: as the frame's header gives it, untold, or told less than was
+    // read (the header itself damaged).
+    let exact = TextBreak {
+        text: Some(FrameText::Header(1000)),
+        text_after: false,
+        ..b.clone()
+    };
+    assert!(
+        exact.to_string().contains(
+            "the rest of its text is lost (700 of its 1000 bytes, as its header says); the text breaks"
+        ),
+        "{exact}"
+    );
+    assert_eq!(exact.text_lost(), Some((700, true)));
+    for text in [
+        None,
+        Some(FrameText::Header(200)),
+        Some(FrameText::Pzstd(299)),
+    ] {
+        let untold = TextBreak { text, ..b.clone() };
+        assert!(
+            untold
+                .to_string()
+                .contains("the rest of its text is lost; the text breaks"),
+            "{untold}"
+        );
+        assert_eq!(untold.text_lost(), None);
+    }
     let nothing = TextBreak {
         cut: None,
         rest: None,
