@@ -357,15 +357,15 @@ def test_a_damaged_pzstd_frame_loses_only_its_own_games(tmp_path):
     assert [strip(r) for r in games[first:]] == [strip(r) for r in tail]
     assert summary["games"] == len(games) and 1 <= summary["lost"] <= 2
     # The text lost beyond those games: pzstd's frames but the last hold four windows
-    # of text, so the frame's header and what it gave tell what the file lacks.
+    # of text (at most), so the frame's header and what it gave tell what the file lacks.
     lost_text = brk["text"]["bytes"] - brk["text_read"]
-    assert brk["text"]["by"] == "pzstd" and brk["text_after"] is True
+    assert brk["text"]["by"] == "pzstd"
     assert lost_text == plain.stat().st_size - summary["bytes"]
     # The same from bytes in memory; the tables warn of the games lost and hold the rest.
     assert list(without_time(pocketfen.validate(bytes(data), all=True)))[:-1] == [
         dict(r, file="<bytes>") for r in without_time(games)
     ]
     pytest.importorskip("pyarrow")
-    with pytest.warns(UserWarning, match=rf"{len(games)} games read, {summary['lost']} games? lost, and about {lost_text} bytes of text \(about \d+ games, the text read averaging \d+ bytes a game\): the zstd frame at byte {at} "):
+    with pytest.warns(UserWarning, match=rf"{len(games)} games read, {summary['lost']} games? lost, and up to {lost_text} bytes of text \(about \d+ games at most, the text read averaging \d+ bytes a game\): the zstd frame at byte {at} "):
         table = pocketfen.games_table(packed)
     assert table.num_rows == len(games)

@@ -415,8 +415,8 @@ pub(super) fn summary_text(s: &SummaryRecord) -> String {
                 (true, _) => "damaged row groups".to_owned(),
                 (false, None) => "damaged frames".to_owned(),
                 (false, Some(t)) => format!(
-                    "damaged frames, with {} {} bytes of text",
-                    if t.about { "about" } else { "up to" },
+                    "damaged frames, with {}{} bytes of text",
+                    if t.exact { "" } else { "up to " },
                     t.bytes
                 ),
             }

@@ -443,7 +443,6 @@ fn whole_summary(used: &[Part<'_>], offsets: &[(usize, usize)]) -> SummaryRecord
                     );
                     last.cut = last.cut.or(b.cut);
                     last.rest = last.rest.or(b.rest);
-                    last.text_after |= b.text_after;
                 }
                 _ => told.push(Told::Break(b)),
             }

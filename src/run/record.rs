@@ -288,22 +288,36 @@ pub struct SummaryRecord {
 pub struct LostText {
     /// Its bytes.
     pub bytes: u64,
-    /// Whether that is about the count (else at most it: a damaged frame of pzstd's may
-    /// have been the stream's last, which holds less).
-    pub about: bool,
+    /// Whether that is the count (every frame's header gave its size), else at most it
+    /// (pzstd's frames hold at most four windows of text).
+    pub exact: bool,
+    /// The damaged frames whose headers tell nothing of their text (not counted).
+    pub untold: usize,
     /// About how many games it held, at the text read's bytes a game; with that size.
     pub games: Option<(u64, u64)>,
 }
 
 impl std::fmt::Display for LostText {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let about = if self.about { "about" } else { "up to" };
-        write!(f, "{about} {} bytes of text", self.bytes)?;
-        if let Some((games, size)) = self.games {
+        let (bytes, most) = if self.exact {
+            ("", "")
+        } else {
+            ("up to ", " at most")
+        };
+        write!(f, "{bytes}{} bytes of text", self.bytes)?;
+        if let Some((n, size)) = self.games {
             write!(
                 f,
-                " ({about} {games} game{}, the text read averaging {size} bytes a game)",
-                if games == 1 { "" } else { "s" }
+                " (about {n} game{}{most}, the text read averaging {size} bytes a game)",
+                if n == 1 { "" } else { "s" }
+            )?;
+        }
+        if self.untold > 0 {
+            write!(
+                f,
+                ", besides the text of {} damaged frame{} whose header tells nothing",
+                self.untold,
+                if self.untold == 1 { "" } else { "s" }
             )?;
         }
         Ok(())
@@ -313,23 +327,24 @@ impl std::fmt::Display for LostText {
 impl SummaryRecord {
     /// The text lost at the breaks beyond the games counted `lost`: what the damaged
     /// frames held after their damage, as far as their headers tell (`None` when no
-    /// header tells it).
+    /// header tells it, or the frames' text was all read).
     pub fn text_lost(&self) -> Option<LostText> {
-        let lost: Vec<(u64, bool)> = self
+        let told: Vec<(u64, bool)> = self
             .breaks
             .iter()
             .filter_map(TextBreak::text_lost)
             .collect();
-        if lost.is_empty() {
+        let bytes = told.iter().fold(0u64, |sum, l| sum.saturating_add(l.0));
+        if bytes == 0 {
             return None;
         }
-        let bytes = lost.iter().map(|l| l.0).sum();
         let games = self.totals.games as u64;
         let size = (games > 0 && self.bytes > 0).then(|| self.bytes.div_ceil(games));
         Some(LostText {
             bytes,
-            about: lost.iter().all(|l| l.1),
-            games: size.map(|size| ((bytes + size / 2) / size, size)),
+            exact: told.iter().all(|l| l.1),
+            untold: self.breaks.len() - told.len(),
+            games: size.map(|size| (bytes.saturating_add(size / 2) / size, size)),
         })
     }
 

@@ -130,9 +130,9 @@ pub struct DamagedFrame {
 pub enum FrameText {
     /// Its header gives the size of its text (`Frame_Content_Size`).
     Header(u64),
-    /// Its header gives its window only; pzstd, which announces the frames' sizes, puts
-    /// four windows of text in every frame but the last: this many bytes. The stream's
-    /// last frame holds less.
+    /// Its header gives its window only: pzstd, which announces the frames' sizes,
+    /// puts at most four windows of text in a frame (four in every frame but the last,
+    /// in today's pzstd), so it held at most this many bytes.
     Pzstd(u64),
 }
 
@@ -171,6 +171,11 @@ impl FrameText {
         }
         let w = *b.get(5)?;
         let log = 10 + u32::from(w >> 3);
+        // A window beyond what a decoder takes by default (2^27) is no pzstd's (it
+        // writes at most 2^23): a damaged header.
+        if log > 27 {
+            return None;
+        }
         let base = 1u64 << log;
         Some(FrameText::Pzstd(
             4 * (base + (base >> 3) * u64::from(w & 7)),
@@ -193,44 +198,53 @@ impl DamagedFrame {
 
     /// The bytes of text lost after the damage, as far as the header tells: exact when it
     /// gives the content size, else the most a frame of pzstd's can have held beyond what
-    /// was read (about what was lost, unless the frame was the stream's last); `None`
-    /// when the header tells nothing, or less than was read (the header itself damaged).
+    /// was read (what was lost, unless the frame was the stream's last, which holds
+    /// less); `None` when the header tells nothing, or less than was read (the header
+    /// itself damaged).
     pub fn text_lost(&self) -> Option<u64> {
         self.text?.bytes().checked_sub(self.read)
     }
 
-    /// What its text lost is: `(… bytes …)`, `about` or `up to` the count for a frame of
-    /// pzstd's (up to, when it may have been the stream's last: no text followed it).
-    pub(crate) fn lost_words(&self, text_after: bool) -> String {
+    /// What became of its text: the rest lost (`(… bytes …)`, `up to` the count for a
+    /// frame of pzstd's), or all of it read, the damage found at its end.
+    fn text_words(&self) -> String {
         match (self.text, self.text_lost()) {
+            (Some(text), Some(0)) => format!(
+                "all its text was read before the damage was found ({} bytes, {}), and may be altered",
+                text.bytes(),
+                match text {
+                    FrameText::Header(_) => "as its header says",
+                    FrameText::Pzstd(_) => "the most a frame of pzstd's holds",
+                }
+            ),
             (Some(FrameText::Header(n)), Some(lost)) => {
-                format!(" ({lost} of its {n} bytes, as its header says)")
+                format!(
+                    "the rest of its text is lost ({lost} of its {n} bytes, as its header says)"
+                )
             }
             (Some(FrameText::Pzstd(n)), Some(lost)) => format!(
-                " ({} {lost} bytes: pzstd writes {n} bytes of text in each frame but the last)",
-                if text_after { "about" } else { "up to" }
+                "the rest of its text is lost (up to {lost} bytes: pzstd writes at most {n} bytes of text in a frame)"
             ),
-            _ => String::new(),
+            _ => "the rest of its text is lost".to_owned(),
         }
     }
 
-    /// Tells the frame, `text_after` saying whether any text followed it.
-    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, text_after: bool) -> fmt::Result {
+    /// Tells the frame, what became of its text included.
+    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the zstd frame at byte {} ({} bytes) cannot be decoded ({}): the rest of its text is lost{}",
+            "the zstd frame at byte {} ({} bytes) cannot be decoded ({}): {}",
             self.offset,
             self.len,
             self.reason,
-            self.lost_words(text_after)
+            self.text_words()
         )
     }
 }
 
 impl fmt::Display for DamagedFrame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Alone, the frame may have been the stream's last.
-        self.describe(f, false)
+        self.describe(f)
     }
 }
 

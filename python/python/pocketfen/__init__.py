@@ -149,8 +149,8 @@ class RestOfGame(_TypedDict):
 
 class FrameText(_TypedDict):
     """How much text a damaged frame held, as its header tells it: `by` "header" (its
-    content size) or "pzstd" (four windows, which pzstd writes in every frame but the
-    last), and the `bytes`."""
+    content size, exact) or "pzstd" (four windows, the most pzstd writes in a frame),
+    and the `bytes`."""
 
     by: str
     bytes: int
@@ -159,15 +159,14 @@ class FrameText(_TypedDict):
 class TextBreak(_TypedDict):
     """Where a compressed text broke: the damaged frame stepped over (its `offset` in
     the file, compressed `length` and the decoder's `reason`; the `text_read` it gave
-    before its damage, the `text` its header says it held, and whether any text came
-    `text_after` it), the `line` the break falls in, and what was left out around it."""
+    before its damage, and the `text` its header says it held), the `line` the break
+    falls in, and what was left out around it."""
 
     offset: int
     length: int
     reason: str
     text_read: int
     text: _NotRequired[FrameText]
-    text_after: bool
     line: int
     cut: _NotRequired[CutGame]
     rest: _NotRequired[RestOfGame]

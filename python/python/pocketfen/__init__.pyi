@@ -76,7 +76,6 @@ class TextBreak(TypedDict):
     reason: str
     text_read: int
     text: NotRequired[FrameText]
-    text_after: bool
     line: int
     cut: NotRequired[CutGame]
     rest: NotRequired[RestOfGame]

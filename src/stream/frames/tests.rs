@@ -204,6 +204,23 @@ fn a_frame_header_tells_its_text() {
         FrameText::of_header(&header),
         Some(FrameText::Pzstd(4 * ((1 << 20) + 3 * (1 << 17))))
     );
+    // Hand-made headers: a dictionary ID (two bytes) before a two-byte size, which
+    // counts from 256; an eight-byte size; a window too large for any pzstd (2^28).
+    let magic = [0x28, 0xb5, 0x2f, 0xfd];
+    let dictionary = [&magic[..], &[0x42, 0x48, 0xaa, 0xbb, 0x10, 0x02]].concat();
+    assert_eq!(
+        FrameText::of_header(&dictionary),
+        Some(FrameText::Header(0x0210 + 256))
+    );
+    let eight = [&magic[..], &[0xc0, 0x48], &(5u64 << 32).to_le_bytes()].concat();
+    assert_eq!(
+        FrameText::of_header(&eight),
+        Some(FrameText::Header(5 << 32))
+    );
+    assert_eq!(
+        FrameText::of_header(&[0x28, 0xb5, 0x2f, 0xfd, 0x00, 18 << 3]),
+        None
+    );
     // The reserved bit, and no zstd magic.
     assert_eq!(
         FrameText::of_header(&[0x28, 0xb5, 0x2f, 0xfd, 0x08, 0x50]),
@@ -231,9 +248,17 @@ fn a_damaged_frame_tells_the_text_it_lost() {
             e.finish().unwrap()
         })
         .collect();
-    for k in [1, 2, 5] {
+    for (k, checksum) in [(1, false), (2, false), (5, false), (4, true)] {
         let mut frames = frames.clone();
-        frames[k] = damaged(frames[k].clone());
+        frames[k] = if checksum {
+            // Its checksum broken: its text is all read before the damage is found.
+            let mut f = frames[k].clone();
+            let end = f.len();
+            f[end - 1] ^= 0xff;
+            f
+        } else {
+            damaged(frames[k].clone())
+        };
         let (text, gaps, error) = every_way(&pzstd(&frames));
         assert_eq!(error, None);
         let [(at, gap)] = &gaps[..] else {
@@ -247,6 +272,15 @@ fn a_damaged_frame_tells_the_text_it_lost() {
                 assert_eq!(k % 2, 0, "frame {k}");
                 assert_eq!(n, texts[k].len() as u64);
                 assert_eq!(gap.text_lost(), Some(n - gap.read));
+                assert_eq!(checksum, gap.read == n, "frame {k}");
+                if checksum {
+                    assert!(
+                        gap.to_string().ends_with(&format!(
+                            "all its text was read before the damage was found ({n} bytes, as its header says), and may be altered"
+                        )),
+                        "{gap}"
+                    );
+                }
             }
             Some(crate::stream::FrameText::Pzstd(n)) => {
                 assert_eq!(k % 2, 1, "frame {k}");

@@ -39,10 +39,6 @@ pub struct TextBreak {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub text: Option<FrameText>,
-    /// Whether any text followed the break (else the frame may have been the stream's
-    /// last, which holds less text than pzstd's others).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub text_after: bool,
     /// The line of the text read that the break falls in (the break joins the line it
     /// cuts to the line after it).
     pub line: usize,
@@ -95,13 +91,11 @@ impl TextBreak {
     }
 
     /// The bytes of text lost after the damage, as far as the frame's header tells
-    /// ([`DamagedFrame::text_lost`]), and whether that is the count (else at most it).
+    /// ([`DamagedFrame::text_lost`]), and whether that is the count (the header gave the
+    /// frame's size; else at most it).
     pub fn text_lost(&self) -> Option<(u64, bool)> {
         let lost = self.frame().text_lost()?;
-        Some((
-            lost,
-            self.text_after || matches!(self.text, Some(FrameText::Header(_))),
-        ))
+        Some((lost, matches!(self.text, Some(FrameText::Header(_)))))
     }
 
     /// The break as a run over the whole file tells it, of a part whose games and lines
@@ -125,7 +119,7 @@ impl TextBreak {
 
 impl std::fmt::Display for TextBreak {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.frame().describe(f, self.text_after)?;
+        self.frame().describe(f)?;
         write!(f, "; the text breaks at line {}, ", self.line)?;
         let mut left = Vec::new();
         if let Some(c) = self.cut {
@@ -151,8 +145,6 @@ impl std::fmt::Display for TextBreak {
 #[derive(Debug)]
 pub(super) struct Gap {
     frame: DamagedFrame,
-    /// The text's offset at the break.
-    at: u64,
     scan: SyncScan,
     /// Where the text after the break starts in the splitter's buffer.
     pub(super) from: usize,
@@ -236,7 +228,6 @@ impl<R: BufRead> GameSplitter<R> {
         self.blank_to = None;
         let gap = Gap {
             frame,
-            at,
             scan: SyncScan::at_break(at),
             from: self.buf.len(),
             line: self.line,
@@ -372,7 +363,6 @@ impl<R: BufRead> GameSplitter<R> {
             reason: g.frame.reason,
             text_read: g.frame.read,
             text: g.frame.text,
-            text_after: self.bytes_read > g.at,
             line: g.line,
             cut: g.cut.map(|(game, line)| CutGame { game, line }),
             rest,
