@@ -530,3 +530,77 @@ pub enum RunRecord {
     /// The end of the run.
     Total(TotalRecord),
 }
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::{LostText, RunRecord, SummaryRecord};
+
+    /// A summary of 1,000 games read from 2,000,000 bytes of text, with these breaks'
+    /// `text_read` and `text`.
+    fn summary(breaks: &[(u64, serde_json::Value)]) -> SummaryRecord {
+        let breaks: Vec<serde_json::Value> = breaks
+            .iter()
+            .enumerate()
+            .map(|(i, (read, text))| {
+                let mut b = serde_json::json!({
+                    "offset": 1000 * i, "length": 500, "reason": "Data corruption detected",
+                    "text_read": read, "line": 10 * i + 1,
+                });
+                if !text.is_null() {
+                    b["text"] = text.clone();
+                }
+                b
+            })
+            .collect();
+        let record = serde_json::json!({
+            "type": "summary", "version": 2, "file": "a.pgn.zst", "games": 1000,
+            "plies": 0, "illegal_games": 0, "error_games": 0, "warnings": 0, "lost": 2,
+            "bytes": 2_000_000, "complete": false, "stream_error": "damaged",
+            "breaks": breaks,
+        });
+        match serde_json::from_value(record).unwrap() {
+            RunRecord::Summary(s) => s,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The text lost is summed over the breaks whose headers tell it: exact when every
+    /// header gave its size, else a bound; the games at the text read's average; the
+    /// frames untold named; nothing when nothing is lost.
+    #[test]
+    fn the_text_lost_is_summed_over_the_breaks() {
+        let pzstd = |n: u64| serde_json::json!({"by": "pzstd", "bytes": n});
+        let header = |n: u64| serde_json::json!({"by": "header", "bytes": n});
+        let lost = summary(&[(1000, header(21_000)), (0, header(4000))]).text_lost();
+        assert_eq!(
+            lost,
+            Some(LostText {
+                bytes: 24_000,
+                exact: true,
+                untold: 0,
+                games: Some((12, 2000)),
+            })
+        );
+        assert_eq!(
+            lost.unwrap().to_string(),
+            "24000 bytes of text (about 12 games, the text read averaging 2000 bytes a game)"
+        );
+        let lost = summary(&[
+            (1000, header(21_000)),
+            (500, pzstd(4096)),
+            (7, serde_json::Value::Null),
+        ])
+        .text_lost()
+        .unwrap();
+        assert_eq!((lost.bytes, lost.exact, lost.untold), (23_596, false, 1));
+        assert_eq!(
+            lost.to_string(),
+            "up to 23596 bytes of text (about 12 games at most, the text read averaging 2000 bytes a game), besides the text of 1 damaged frame whose header tells nothing"
+        );
+        // All read (the damage found by a checksum), or nothing told.
+        assert_eq!(summary(&[(4096, pzstd(4096))]).text_lost(), None);
+        assert_eq!(summary(&[(9, serde_json::Value::Null)]).text_lost(), None);
+        // A header that says less than was read tells nothing.
+        assert_eq!(summary(&[(5000, header(4000))]).text_lost(), None);
+    }
+}
