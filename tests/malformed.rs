@@ -391,8 +391,8 @@ fn tag_lines_with_braces_among_them_split_as_fast_as_without() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Shapes of input that once took quadratic time: the time of an input
-/// twice as large is about twice as much (linear), never four times (quadratic). Time is
+/// Shapes of input that once took quadratic time: the time of an input four times as
+/// large is about four times as much (linear), never sixteen times (quadratic). Time is
 /// counted as the child's CPU time, so that other tests running beside it change little.
 #[cfg(unix)]
 #[test]
@@ -438,20 +438,21 @@ fn hostile_shapes_take_linear_time() {
     ];
     for (name, make, n) in shapes {
         let mut times = Vec::new();
-        for size in [n, 2 * n] {
+        for size in [n, 4 * n] {
             let path = dir.join("shape.pgn");
             fs::write(&path, make(size)).unwrap();
             let path = path.to_str().unwrap();
             times.push(cpu_and_memory(&["validate", "-q", "-j", "1", path], 120).0);
         }
-        // Linear work gives 2 (the instruction counts double: 1.97 for the tag lines),
-        // quadratic 4; a larger input's caches miss more, so its time runs a little above
-        // twice (2.3 to 2.4 for the tag lines, whose names fill a hash set).
+        // Linear work gives 4 (the instruction counts grow with the size), quadratic 16;
+        // a larger input's caches miss more, so its time runs above 4 (about 5 for the
+        // tag lines, whose names fill a hash set), and a busy machine adds noise (up to
+        // 1.5 × seen at twice the size): the line is drawn at 10, far from both.
         let ratio = times[1] / times[0].max(0.005);
         eprintln!("{name}: {:.3} s, {:.3} s", times[0], times[1]);
         assert!(
-            ratio < 3.2,
-            "{name}: {:.3} s for {n} bytes, {:.3} s for twice as many ({ratio:.2} ×)",
+            ratio < 10.0,
+            "{name}: {:.3} s for {n} bytes, {:.3} s for four times as many ({ratio:.2} ×)",
             times[0],
             times[1]
         );
