@@ -136,6 +136,44 @@ pub enum FrameText {
     Pzstd(u64),
 }
 
+/// The widths of a zstd frame header's fields after its descriptor (RFC 8878 §3.1.1.1).
+#[cfg(feature = "compression")]
+#[derive(Debug, Clone, Copy)]
+pub(super) struct HeaderFields {
+    /// The window descriptor's (none in a single segment).
+    pub(super) window: usize,
+    /// The dictionary ID's.
+    pub(super) dictionary: usize,
+    /// The content size's.
+    pub(super) content: usize,
+}
+
+#[cfg(feature = "compression")]
+impl HeaderFields {
+    /// Read off the frame header's descriptor; `None` when its reserved bit is set.
+    pub(super) fn of(descriptor: u8) -> Option<HeaderFields> {
+        if descriptor & 0x08 != 0 {
+            return None;
+        }
+        let single_segment = descriptor & 0x20 != 0;
+        Some(HeaderFields {
+            window: usize::from(!single_segment),
+            dictionary: [0, 1, 2, 4][usize::from(descriptor & 3)],
+            content: match descriptor >> 6 {
+                0 => usize::from(single_segment),
+                1 => 2,
+                2 => 4,
+                _ => 8,
+            },
+        })
+    }
+
+    /// The header's length, its magic number and descriptor counted.
+    pub(super) fn len(self) -> usize {
+        5 + self.window + self.dictionary + self.content
+    }
+}
+
 impl FrameText {
     /// Reads it off the first bytes of a zstd frame (its magic number first): the
     /// content size when the header gives it, else four windows; `None` when the bytes
@@ -145,19 +183,9 @@ impl FrameText {
         let [0x28, 0xb5, 0x2f, 0xfd, descriptor, ..] = *b else {
             return None;
         };
-        if descriptor & 0x08 != 0 {
-            return None; // the reserved bit
-        }
-        let single_segment = descriptor & 0x20 != 0;
-        let window = usize::from(!single_segment);
-        let dictionary = [0, 1, 2, 4][usize::from(descriptor & 3)];
-        let content = match descriptor >> 6 {
-            0 => usize::from(single_segment),
-            1 => 2,
-            2 => 4,
-            _ => 8,
-        };
-        let field = b.get(5 + window + dictionary..5 + window + dictionary + content)?;
+        let fields = HeaderFields::of(descriptor)?;
+        let content = fields.content;
+        let field = b.get(fields.len() - content..fields.len())?;
         if content > 0 {
             let mut bytes = [0u8; 8];
             bytes[..content].copy_from_slice(field);
@@ -228,9 +256,10 @@ impl DamagedFrame {
             _ => "the rest of its text is lost".to_owned(),
         }
     }
+}
 
-    /// Tells the frame, what became of its text included.
-    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl fmt::Display for DamagedFrame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "the zstd frame at byte {} ({} bytes) cannot be decoded ({}): {}",
@@ -239,12 +268,6 @@ impl DamagedFrame {
             self.reason,
             self.text_words()
         )
-    }
-}
-
-impl fmt::Display for DamagedFrame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.describe(f)
     }
 }
 

@@ -31,6 +31,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
+use super::compressed::HeaderFields;
 use super::compression::{Compression, DamagedFrame, Peek, TrailingNote};
 use super::frames::{Frames, SMALL_READ, Small};
 
@@ -250,18 +251,10 @@ pub(super) fn zstd_len(b: &[u8]) -> Len {
     let Some(&descriptor) = b.get(4) else {
         return Len::Need;
     };
-    if descriptor & 0x08 != 0 {
+    let Some(fields) = HeaderFields::of(descriptor) else {
         return Len::Unknown; // the reserved bit
-    }
-    let single_segment = descriptor & 0x20 != 0;
-    let dictionary = [0, 1, 2, 4][usize::from(descriptor & 3)];
-    let content_size = match descriptor >> 6 {
-        0 => usize::from(single_segment),
-        1 => 2,
-        2 => 4,
-        _ => 8,
     };
-    let mut at = 5 + usize::from(!single_segment) + dictionary + content_size;
+    let mut at = fields.len();
     loop {
         let Some(h) = b.get(at..at + 3) else {
             return Len::Need;

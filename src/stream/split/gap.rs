@@ -119,8 +119,12 @@ impl TextBreak {
 
 impl std::fmt::Display for TextBreak {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.frame().describe(f)?;
-        write!(f, "; the text breaks at line {}, ", self.line)?;
+        write!(
+            f,
+            "{}; the text breaks at line {}, ",
+            self.frame(),
+            self.line
+        )?;
         let mut left = Vec::new();
         if let Some(c) = self.cut {
             left.push(format!("game {} (from line {}, cut short)", c.game, c.line));
