@@ -1358,6 +1358,65 @@ mod parts {
         assert!(failures.is_empty(), "{failures:#?}");
     }
 
+    /// A damaged bzip2 stream of pbzip2's layout is stepped over alike by one run, by `-j
+    /// 3` and by parts, wherever it lies against the parts' boundaries: every stream in
+    /// turn is damaged in its middle (found as it is decoded, or only by its block's
+    /// check at its end); the parts always merge, to one run's records.
+    #[test]
+    fn a_damaged_bzip2_stream_anywhere_merges_to_one_run() {
+        use std::io::Write;
+        let text = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+        let (mut packed, mut streams) = (Vec::new(), Vec::new());
+        for piece in text.chunks(90_000) {
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::new(1));
+            e.write_all(piece).unwrap();
+            let stream = e.finish().unwrap();
+            streams.push((packed.len(), stream.len()));
+            packed.extend_from_slice(&stream);
+        }
+        assert!(streams.len() >= 5, "{} streams", streams.len());
+        let mut failures = Vec::new();
+        for (k, &(at, len)) in streams.iter().enumerate() {
+            let mut damaged = packed.clone();
+            for b in &mut damaged[at + len / 2..at + len / 2 + 24] {
+                *b ^= 0x5a;
+            }
+            let path = temp(&format!("stream-{k}.pgn.bz2"), &damaged);
+            let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
+            let summary = one.last().unwrap();
+            let told = &summary["breaks"][0];
+            if summary["breaks"].as_array().map(Vec::len) != Some(1)
+                || (
+                    told["compression"].as_str(),
+                    told["offset"].as_u64(),
+                    told["length"].as_u64(),
+                ) != (Some("bzip2"), Some(at as u64), Some(len as u64))
+            {
+                failures.push(format!("stream {k}: {summary}"));
+                continue;
+            }
+            let three: Vec<Value> = run(&path, None, 3).into_iter().map(untimed).collect();
+            if three != one {
+                failures.push(format!(
+                    "stream {k}: -j 3 differs, {}",
+                    first_difference(&one, &three)
+                ));
+            }
+            for n in [2, 3, 5] {
+                match merged(&path, n, 1) {
+                    Ok(parts) if parts == one => {}
+                    Ok(parts) => failures.push(format!(
+                        "stream {k}: {n} parts merged differ, {}",
+                        first_difference(&parts, &one)
+                    )),
+                    Err(e) => failures.push(format!("stream {k}: {n} parts do not merge: {e}")),
+                }
+            }
+            let _ = std::fs::remove_file(&path);
+        }
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
     /// A part of a pzstd archive starts with the skippable frame that announces its first
     /// frame's size, also when its byte range starts inside that skippable frame: so a
     /// damaged first frame is stepped over by the part as by a run that reads into it.

@@ -616,6 +616,105 @@ fn a_damaged_pzstd_frame_loses_only_its_own_games() {
     );
 }
 
+/// A damaged stream of an archive made by the real pbzip2 (one stream per 100 kB of
+/// text with `-b1`) loses only its own games: the games before it are the undamaged
+/// file's, those after it too, numbered on past the lost ones; `-j 2` reads what `-j 1`
+/// reads, and the text lost is the stream's, byte for byte.
+#[test]
+fn a_damaged_pbzip2_stream_loses_only_its_own_games() {
+    let dir = scratch_dir("damaged-stream");
+    let plain = dir.join("games.pgn");
+    let sample = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+    fs::write(&plain, sample.repeat(3)).unwrap();
+    let p = plain.to_str().unwrap();
+    let mut bytes = tool("pbzip2", &["-c", "-9", "-b1", "-p2", p]).stdout;
+    let starts: Vec<usize> = memchr::memmem::find_iter(&bytes, b"BZh9")
+        .filter(|&i| bytes[i + 4..].starts_with(&[0x31, 0x41, 0x59, 0x26, 0x53, 0x59]))
+        .collect();
+    assert!(starts.len() >= 4, "{} streams", starts.len());
+    let (at, len) = (starts[2], starts[3] - starts[2]);
+    // The block's first bytes after its magic and check (its start pointer, the map of
+    // the bytes it uses): found before the block gives any text.
+    for b in &mut bytes[at + 14..at + 22] {
+        *b ^= 0xa5;
+    }
+    let damaged = dir.join("damaged.pgn.bz2");
+    fs::write(&damaged, &bytes).unwrap();
+    let damaged = damaged.to_str().unwrap();
+
+    let (expected, _) = games_and_summary(json_records(&["-j", "1", p]).0);
+    let mut runs = Vec::new();
+    for jobs in ["1", "2"] {
+        let (records, code) = json_records(&["-j", jobs, damaged]);
+        assert_eq!(code, Some(2), "-j {jobs}: the archive is not complete");
+        runs.push(games_and_summary(records));
+    }
+    assert_eq!(runs[0], runs[1], "-j 2 reads what -j 1 reads");
+    let (games, summary) = runs.remove(0);
+    let breaks = summary["breaks"].as_array().expect("the break is told");
+    assert_eq!(breaks.len(), 1, "{summary}");
+    let b = &breaks[0];
+    assert_eq!(
+        (
+            &b["compression"],
+            &b["offset"],
+            &b["length"],
+            &b["text_read"]
+        ),
+        (&"bzip2".into(), &at.into(), &len.into(), &0.into()),
+        "{b}"
+    );
+    assert!(b.get("text").is_none(), "a bzip2 stream tells no size: {b}");
+    // pbzip2 puts 100 kB of text in each stream but the last: that much is missing.
+    assert_eq!(
+        fs::metadata(&plain).unwrap().len() - summary["bytes"].as_u64().unwrap(),
+        100_000
+    );
+    // The games before the break are the undamaged file's; those after it are its last
+    // games, each numbered one same step back (the games the lost text held).
+    let before = games
+        .iter()
+        .zip(&expected)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let after = games.len() - before;
+    assert!(before > 0 && after > 0, "{before} games before the break");
+    let number = |g: &serde_json::Value| g["game"].as_u64().unwrap();
+    let lost = summary["lost"].as_u64().unwrap() as usize;
+    let held = number(&expected[expected.len() - after]) - number(&games[before]);
+    for (g, e) in games[before..]
+        .iter()
+        .zip(&expected[expected.len() - after..])
+    {
+        assert_eq!(number(g) + held, number(e));
+        assert_eq!((&g["plies"], &g["status"]), (&e["plies"], &e["status"]));
+    }
+    assert!(held > 0, "the stream's own games are lost too");
+    assert_eq!(games.len() + lost + held as usize, expected.len());
+
+    // What a person reads.
+    let (_, stderr, code) = run_out(&["validate", damaged]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains(&format!(", {lost} lost (damaged frames)")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            ": {} games read, {lost} game{} lost: the bzip2 stream at byte {at} ({len} bytes) cannot be decoded (",
+            games.len(),
+            if lost == 1 { "" } else { "s" }
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "): its text is lost (a bzip2 stream does not tell its size); the text breaks at line "
+        ),
+        "{stderr}"
+    );
+}
+
 /// A run that read past a damaged frame to the archive's end writes its outputs: every
 /// game read, all but those lost (the notes name them), and exits 2 saying so. A run
 /// whose input ends in an error before its end leaves them as they were.

@@ -346,7 +346,7 @@ def test_a_damaged_pzstd_frame_loses_only_its_own_games(tmp_path):
     summary = records[-1]
     games = [r for r in records if r["type"] == "game"]
     (brk,) = summary["breaks"]
-    assert (brk["offset"], brk["length"], summary["complete"]) == (at, size, False)
+    assert (brk["compression"], brk["offset"], brk["length"], summary["complete"]) == ("zstd", at, size, False)
     assert summary["stream_error"].startswith(f"the zstd frame at byte {at} ({size} bytes) cannot be decoded")
     # The games read are the undamaged file's first ones and its last ones, in order.
     whole = [dict(r, file=str(packed)) for r in whole]
@@ -368,4 +368,38 @@ def test_a_damaged_pzstd_frame_loses_only_its_own_games(tmp_path):
     pytest.importorskip("pyarrow")
     with pytest.warns(UserWarning, match=rf"{len(games)} games read, {summary['lost']} games? lost, and up to {lost_text} bytes of text \(about \d+ games at most, the text read averaging \d+ bytes a game\): the zstd frame at byte {at} "):
         table = pocketfen.games_table(packed)
+    assert table.num_rows == len(games)
+
+
+def test_a_damaged_bzip2_stream_loses_only_its_own_games(tmp_path):
+    import bz2
+
+    # pbzip2's layout: a bzip2 stream for each 100 kB of text; the third damaged where
+    # its block starts, found before it gives any text.
+    text = (SAMPLES / "lichess_standard_2025-05_sample438.pgn").read_bytes() * 2
+    streams = [bytearray(bz2.compress(text[i : i + 100_000], 9)) for i in range(0, len(text), 100_000)]
+    assert len(streams) >= 4
+    for i in range(14, 22):
+        streams[2][i] ^= 0xA5
+    at = sum(map(len, streams[:2]))
+    data = b"".join(streams)
+
+    whole = [r for r in pocketfen.validate(text, all=True) if r["type"] == "game"]
+    records = list(pocketfen.validate(data, all=True))
+    summary = records[-1]
+    games = [r for r in records if r["type"] == "game"]
+    (brk,) = summary["breaks"]
+    assert (brk["compression"], brk["offset"], brk["length"], brk["text_read"]) == ("bzip2", at, len(streams[2]), 0)
+    assert "text" not in brk
+    assert summary["complete"] is False and len(text) - summary["bytes"] == 100_000
+    assert summary["stream_error"].startswith(f"the bzip2 stream at byte {at} ({len(streams[2])} bytes) cannot be decoded (")
+    # The games read are the undamaged text's first ones and its last ones, in order.
+    first = next(i for i, (a, b) in enumerate(zip(games, whole)) if a != b)
+    assert first > 0
+    tail = whole[len(whole) - (len(games) - first) :]
+    strip = lambda r: {k: v for k, v in r.items() if k not in ("game", "line", "seconds")}  # noqa: E731
+    assert [strip(r) for r in games[first:]] == [strip(r) for r in tail]
+    pytest.importorskip("pyarrow")
+    with pytest.warns(UserWarning, match=rf"{len(games)} games read, {summary['lost']} games? lost: the bzip2 stream at byte {at} "):
+        table = pocketfen.games_table(data)
     assert table.num_rows == len(games)

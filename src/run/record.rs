@@ -315,7 +315,7 @@ impl std::fmt::Display for LostText {
         if self.untold > 0 {
             write!(
                 f,
-                ", besides the text of {} damaged frame{} whose header tells nothing",
+                ", besides the text of {} damaged frame{} whose size is not told",
                 self.untold,
                 if self.untold == 1 { "" } else { "s" }
             )?;
@@ -595,7 +595,7 @@ mod tests {
         assert_eq!((lost.bytes, lost.exact, lost.untold), (23_596, false, 1));
         assert_eq!(
             lost.to_string(),
-            "up to 23596 bytes of text (about 12 games at most, the text read averaging 2000 bytes a game), besides the text of 1 damaged frame whose header tells nothing"
+            "up to 23596 bytes of text (about 12 games at most, the text read averaging 2000 bytes a game), besides the text of 1 damaged frame whose size is not told"
         );
         // All read (the damage found by a checksum), or nothing told.
         assert_eq!(summary(&[(4096, pzstd(4096))]).text_lost(), None);

@@ -92,10 +92,11 @@ impl fmt::Display for Trailing {
     }
 }
 
-/// A zstd frame that could not be decoded and was stepped over, its text after the
-/// damage lost: the error of one read of a decoded stream ([`decode`](super::decode),
-/// [`decode_with`](super::decode_with)), after which reading goes on with the next
-/// frame's text.
+/// A frame that could not be decoded and was stepped over, its text after the damage
+/// lost: a zstd frame whose size pzstd announced, or a bzip2 stream followed by another
+/// (pbzip2's). It is the error of one read of a decoded stream
+/// ([`decode`](super::decode), [`decode_with`](super::decode_with)), after which
+/// reading goes on with the next frame's text.
 ///
 /// It is the `get_ref` of an [`io::Error`] of kind [`io::ErrorKind::InvalidData`]:
 ///
@@ -106,17 +107,22 @@ impl fmt::Display for Trailing {
 /// # Some(frame.offset) }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DamagedFrame {
+    /// The frame's compression: [`Compression::Zstd`] or [`Compression::Bzip2`].
+    pub compression: Compression,
     /// The frame's offset in the file (or stream), its announcing skippable frame not
     /// counted.
     pub offset: u64,
-    /// Its compressed size, as announced.
+    /// Its compressed size: as announced (zstd), or up to the next stream's start or the
+    /// end of the input (bzip2).
     pub len: u64,
     /// What the decoder found.
     pub reason: String,
     /// The bytes of text the frame gave before its damage was found (all handed out).
     pub read: u64,
-    /// How much text the frame held, as far as its header tells.
+    /// How much text the frame held, as far as its header tells (a bzip2 stream's
+    /// tells nothing).
     pub text: Option<FrameText>,
 }
 
@@ -253,6 +259,14 @@ impl DamagedFrame {
             (Some(FrameText::Pzstd(n)), Some(lost)) => format!(
                 "the rest of its text is lost (up to {lost} bytes: pzstd writes at most {n} bytes of text in a frame)"
             ),
+            // Its block's check at its end finds damage too: what it gave may be altered.
+            _ if self.compression == Compression::Bzip2 && self.read > 0 => format!(
+                "the rest of its text is lost, after {} bytes read, of which its damaged block's may be altered (a bzip2 stream does not tell its text's size)",
+                self.read
+            ),
+            _ if self.compression == Compression::Bzip2 => {
+                "its text is lost (a bzip2 stream does not tell its size)".to_owned()
+            }
             _ => "the rest of its text is lost".to_owned(),
         }
     }
@@ -262,7 +276,8 @@ impl fmt::Display for DamagedFrame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the zstd frame at byte {} ({} bytes) cannot be decoded ({}): {}",
+            "the {} at byte {} ({} bytes) cannot be decoded ({}): {}",
+            self.compression.frame(),
             self.offset,
             self.len,
             self.reason,
@@ -318,6 +333,31 @@ impl fmt::Debug for Decoded<'_> {
     }
 }
 
+/// The bytes that tell a bzip2 stream's start: `BZh`, its level, a magic number.
+#[cfg(feature = "compression")]
+pub(super) const BZIP2_START: usize = 10;
+
+/// Where the next bzip2 stream starts in `b`, searching from `from` (a stream's start
+/// is `BZh` and a block-size digit, then the first block's magic or the end-of-stream
+/// magic, all on a byte).
+#[cfg(feature = "compression")]
+pub(super) fn next_bzip2_stream(b: &[u8], from: usize) -> Option<usize> {
+    const BLOCK_MAGIC: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
+    const END_MAGIC: &[u8] = &[0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
+    let mut at = from;
+    while let Some(i) = memchr::memmem::find(b.get(at..)?, b"BZh") {
+        let start = at + i;
+        if let Some(next) = b.get(start + 3..start + BZIP2_START)
+            && (b'1'..=b'9').contains(&next[0])
+            && (&next[1..] == BLOCK_MAGIC || &next[1..] == END_MAGIC)
+        {
+            return Some(start);
+        }
+        at = start + 1;
+    }
+    None
+}
+
 /// A buffered reader that can look several bytes ahead (a frame's magic number) and
 /// counts the bytes consumed (the offset of what trails the last frame).
 ///
@@ -334,21 +374,88 @@ pub(super) struct Peek<R> {
     consumed: u64,
     /// Where the frame being read starts (bytes consumed then), once aligned.
     origin: Option<u64>,
+    /// The bytes consumed since [`Peek::record_here`], while [`Recording::On`]: a bzip2
+    /// stream's, searched for the next stream's start when it does not decode.
+    record: Vec<u8>,
+    recording: Recording,
 }
 
 /// The size of the pieces a frame's bytes are handed to its decoder in.
 const ALIGN: u64 = 4 << 10;
 
+/// The buffer's size (larger for a while when bytes are handed back).
+const BUF: usize = 1 << 16;
+
+/// At most this many bytes are recorded: a stream of pbzip2's holds `-b` times 100 kB
+/// of text (900 kB by default), compressed to far less than this.
+pub(super) const RECORD: usize = 4 << 20;
+
+/// Whether the bytes consumed are recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Recording {
+    Off,
+    On,
+    /// More than [`RECORD`] bytes were consumed since the record began: they are gone.
+    Full,
+}
+
 impl<R: Read> Peek<R> {
     pub(super) fn new(inner: R) -> Peek<R> {
         Peek {
             inner,
-            buf: vec![0; 1 << 16].into_boxed_slice(),
+            buf: vec![0; BUF].into_boxed_slice(),
             pos: 0,
             len: 0,
             consumed: 0,
             origin: None,
+            record: Vec::new(),
+            recording: Recording::Off,
         }
+    }
+
+    /// Records the bytes consumed from here ([`Peek::recorded`]), up to [`RECORD`].
+    #[cfg(feature = "compression")]
+    pub(super) fn record_here(&mut self) {
+        self.record.clear();
+        self.recording = Recording::On;
+    }
+
+    /// Records nothing for now, keeping the room the record had.
+    #[cfg(feature = "compression")]
+    pub(super) fn pause_recording(&mut self) {
+        self.record.clear();
+        self.recording = Recording::Off;
+    }
+
+    /// Records nothing (and lets go of what was recorded).
+    #[cfg(feature = "compression")]
+    pub(super) fn stop_recording(&mut self) {
+        self.record = Vec::new();
+        self.recording = Recording::Off;
+    }
+
+    /// The bytes consumed since [`Peek::record_here`]; `None` when not recording or when
+    /// there were too many to keep.
+    #[cfg(feature = "compression")]
+    pub(super) fn recorded(&self) -> Option<&[u8]> {
+        (self.recording == Recording::On).then_some(&self.record[..])
+    }
+
+    /// Hands out again the bytes recorded from `from` on, before the bytes not yet
+    /// consumed, and records no more.
+    #[cfg(feature = "compression")]
+    pub(super) fn unread_recorded(&mut self, from: usize) {
+        let back = self.record.get(from..).unwrap_or_default();
+        let ahead = &self.buf[self.pos..self.len];
+        let mut buf = Vec::with_capacity(back.len() + ahead.len() + BUF);
+        buf.extend_from_slice(back);
+        buf.extend_from_slice(ahead);
+        let len = buf.len();
+        buf.resize(len + BUF, 0);
+        self.consumed -= back.len() as u64;
+        self.buf = buf.into_boxed_slice();
+        (self.pos, self.len) = (0, len);
+        self.stop_recording();
     }
 
     /// A frame starts here: from now on its bytes are handed out in pieces that end at
@@ -382,8 +489,16 @@ impl<R: Read> Peek<R> {
     /// At least `n` bytes ahead, fewer only at the end of the stream.
     pub(super) fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
         if self.len - self.pos < n {
-            self.buf.copy_within(self.pos..self.len, 0);
-            self.len -= self.pos;
+            let ahead = self.len - self.pos;
+            if self.buf.len() > BUF && ahead + n <= BUF {
+                // Bytes handed back made it larger: back to its own size.
+                let mut buf = vec![0; BUF].into_boxed_slice();
+                buf[..ahead].copy_from_slice(&self.buf[self.pos..self.len]);
+                self.buf = buf;
+            } else {
+                self.buf.copy_within(self.pos..self.len, 0);
+            }
+            self.len = ahead;
             self.pos = 0;
             while self.len < n {
                 match self.inner.read(&mut self.buf[self.len..]) {
@@ -434,6 +549,9 @@ impl<R: Read> BufRead for Peek<R> {
             return Ok(&self.buf[self.pos..self.pos + n]);
         }
         if self.pos == self.len {
+            if self.buf.len() > BUF {
+                self.buf = vec![0; BUF].into_boxed_slice();
+            }
             self.pos = 0;
             self.len = loop {
                 match self.inner.read(&mut self.buf) {
@@ -448,6 +566,15 @@ impl<R: Read> BufRead for Peek<R> {
 
     fn consume(&mut self, n: usize) {
         let n = n.min(self.len - self.pos);
+        if self.recording == Recording::On {
+            if self.record.len() + n > RECORD {
+                self.record = Vec::new();
+                self.recording = Recording::Full;
+            } else {
+                self.record
+                    .extend_from_slice(&self.buf[self.pos..self.pos + n]);
+            }
+        }
         self.pos += n;
         self.consumed += n as u64;
     }

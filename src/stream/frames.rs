@@ -6,15 +6,23 @@
 //! announced that does not decode is stepped over: the text it gave before the damage
 //! was found has been read, the rest of its text is lost, and reading goes on at the next
 //! frame, after one read that fails with a [`DamagedFrame`] to say where the text breaks.
-//! Any other frame that does not decode (a gzip member, a bzip2 stream, a zstd frame
-//! without its size announced, or one cut short by the end of the stream) stays an error
-//! that ends the text.
+//!
+//! pbzip2 (older Lichess dumps, FICS's archives) writes a bzip2 stream for each 900 kB
+//! of text, each starting on a byte. A bzip2 stream whose data does not decode is
+//! stepped over in the same way: it ends where the next stream starts (`BZh`, a level
+//! digit, then a block's or the end-of-stream magic), searched for from its start in
+//! its bytes kept as they were decoded and after them, or at the end of the input.
+//!
+//! Any other frame that does not decode (a gzip member, a zstd frame without its size
+//! announced, a bzip2 stream longer than the bytes kept, or a frame cut short by the end
+//! of the stream) stays an error that ends the text.
 
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, OnceLock};
 
 use super::compressed::{
-    Compression, DamagedFrame, Decoded, FrameText, Peek, Trailing, TrailingNote,
+    BZIP2_START, Compression, DamagedFrame, Decoded, FrameText, Peek, RECORD, Trailing,
+    TrailingNote, next_bzip2_stream,
 };
 
 /// The decoder of the frame being read, or where the reader stands between frames.
@@ -47,6 +55,8 @@ pub(super) struct Frames<R: Read> {
     frame: Option<(u64, u64, Option<FrameText>)>,
     /// Text bytes the frame being decoded has given.
     frame_out: u64,
+    /// Where the frame being decoded starts in the stream.
+    frame_start: u64,
     /// The last frame stepped over failed at the end of the bytes it was given (its
     /// decoder wanted more): read on, a frame's decoder would have read past its end.
     stepped_at_end: bool,
@@ -83,12 +93,14 @@ impl<R: Read> Frames<R> {
             announced: None,
             frame: None,
             frame_out: 0,
+            frame_start: 0,
             stepped_at_end: false,
         }
     }
 
     /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
     fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
+        src.pause_recording();
         loop {
             if let Some((at, text)) = &self.mark
                 && src.consumed() >= *at
@@ -138,7 +150,13 @@ impl<R: Read> Frames<R> {
             _ => None,
         };
         self.frame_out = 0;
+        self.frame_start = start;
         src.align_here();
+        if self.kind == Compression::Bzip2 {
+            src.record_here();
+        } else {
+            src.stop_recording();
+        }
         self.stage = match self.kind {
             Compression::Zstd => {
                 Stage::Zstd(zstd::stream::read::Decoder::with_buffer(src)?.single_frame())
@@ -177,6 +195,7 @@ impl<R: Read> Frames<R> {
         }
         self.stepped_at_end = e.kind() == io::ErrorKind::UnexpectedEof;
         let damaged = DamagedFrame {
+            compression: Compression::Zstd,
             offset: self.base + start,
             len: end - start,
             reason: e.to_string(),
@@ -184,6 +203,71 @@ impl<R: Read> Frames<R> {
             text,
         };
         if let Err(read) = self.next_frame(src) {
+            return read;
+        }
+        io::Error::new(io::ErrorKind::InvalidData, damaged)
+    }
+
+    /// Steps over the bzip2 stream being decoded, whose data did not decode (`e`): it
+    /// ends where the next stream starts, searched for from its start in its bytes
+    /// recorded and then in the bytes after them, or at the end of the input. The error
+    /// that says so, after which the next stream is read; `e` itself when the stream's
+    /// bytes were too many to keep (the stream then ends).
+    fn step_over_stream(&mut self, e: io::Error) -> io::Error {
+        let Stage::Bzip2(d) = &mut self.stage else {
+            return e;
+        };
+        let src = d.get_mut();
+        // Past the damaged stream's own `BZh` and level.
+        let mut from = 4;
+        let next = loop {
+            let Some(kept) = src.recorded() else {
+                return e;
+            };
+            if let Some(at) = next_bzip2_stream(kept, from) {
+                break Some(at);
+            }
+            // A start that the next bytes complete begins in the last nine.
+            from = kept.len().saturating_sub(9).max(4);
+            match src.fill_buf() {
+                Ok([]) => break None,
+                Ok(b) => {
+                    let n = b.len();
+                    src.consume(n);
+                }
+                Err(read) => return read,
+            }
+        };
+        let len = match next {
+            Some(at) => {
+                src.unread_recorded(at);
+                at
+            }
+            None => {
+                let len = src.recorded().map_or(0, <[u8]>::len);
+                src.stop_recording();
+                // As long as a stream can be and have the next one's start found after
+                // it in the bytes kept: a chunk's decoder, whose bytes end where the next
+                // stream starts, then steps over what the sequential decoder steps over.
+                if len + BZIP2_START > RECORD {
+                    return e;
+                }
+                len
+            }
+        };
+        let Stage::Bzip2(d) = std::mem::replace(&mut self.stage, Stage::Done) else {
+            return e;
+        };
+        let damaged = DamagedFrame {
+            compression: Compression::Bzip2,
+            offset: self.base + self.frame_start,
+            len: len as u64,
+            reason: e.to_string(),
+            read: self.frame_out,
+            text: None,
+        };
+        self.stepped_at_end = false;
+        if let Err(read) = self.next_frame(d.into_inner()) {
             return read;
         }
         io::Error::new(io::ErrorKind::InvalidData, damaged)
@@ -212,7 +296,14 @@ impl<R: Read> Read for Frames<R> {
                     Err(e) => return Err(self.step_over(e)),
                 },
                 Stage::Gzip(d) => d.read(buf)?,
-                Stage::Bzip2(d) => d.read(buf)?,
+                Stage::Bzip2(d) => match d.read(buf) {
+                    Ok(n) => n,
+                    // What the decoder says of the data (not an error reading the file).
+                    Err(e) if e.get_ref().is_some_and(|r| r.is::<bzip2::Error>()) => {
+                        return Err(self.step_over_stream(e));
+                    }
+                    Err(e) => return Err(e),
+                },
             };
             if n > 0 {
                 self.out += n as u64;

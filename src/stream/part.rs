@@ -287,7 +287,7 @@ fn frame_at(file: &SharedFile, kind: Compression, at: u64, size: u64) -> io::Res
 #[cfg(feature = "compression")]
 /// Where the next bzip2 stream starts in `b` from `from`.
 fn next_bzip2(b: &[u8], from: usize) -> Option<usize> {
-    super::unpack::next_bzip2_stream(b, from)
+    super::compressed::next_bzip2_stream(b, from)
 }
 
 #[cfg(feature = "compression")]

@@ -13,8 +13,10 @@
 //! reads), so a chunk that decodes cleanly gives exactly the text a sequential read gives.
 //! What cannot be cut — one frame, plain multi-member gzip, a frame larger than [`CAP`], a
 //! header that does not parse, bytes that start no frame — is read by the reader itself,
-//! sequentially, with the rest of the stream. A damaged frame that pzstd announced is
-//! stepped over in its chunk as a sequential read steps over it (`frames`), and told
+//! sequentially, with the rest of the stream. A damaged frame that pzstd announced, or a
+//! damaged bzip2 stream, is stepped over in its chunk as a sequential read steps over it
+//! (`frames`; a bzip2 stream ends at the next stream's start, which the scanner cut the
+//! chunks at, or at the chunk's end, which is one), and told
 //! through the chunk's pipe: the chunks after it are still decoded on the threads. And a
 //! chunk that does not end cleanly (an error, a damaged frame whose decoder wanted more
 //! than the chunk's bytes, or bytes after a stream that start no frame) is read again
@@ -31,7 +33,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use super::compressed::HeaderFields;
+use super::compressed::{HeaderFields, next_bzip2_stream};
 use super::compression::{Compression, DamagedFrame, Peek, TrailingNote};
 use super::frames::{Frames, SMALL_READ, Small};
 
@@ -300,26 +302,6 @@ pub(super) fn bgzf_len(b: &[u8]) -> Len {
         extra = &rest[slen..];
     }
     Len::Unknown
-}
-
-/// Where the next bzip2 stream starts in `b`, searching from `from` (a stream's start
-/// is `BZh` and a block-size digit, then the first block's magic or the end-of-stream
-/// magic, all on a byte).
-pub(super) fn next_bzip2_stream(b: &[u8], from: usize) -> Option<usize> {
-    const BLOCK_MAGIC: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
-    const END_MAGIC: &[u8] = &[0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
-    let mut at = from;
-    while let Some(i) = memchr::memmem::find(b.get(at..)?, b"BZh") {
-        let start = at + i;
-        if let Some(next) = b.get(start + 3..start + 10)
-            && (b'1'..=b'9').contains(&next[0])
-            && (&next[1..] == BLOCK_MAGIC || &next[1..] == END_MAGIC)
-        {
-            return Some(start);
-        }
-        at = start + 1;
-    }
-    None
 }
 
 /// Cuts the compressed stream into chunks of whole frames.

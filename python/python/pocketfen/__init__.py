@@ -157,11 +157,14 @@ class FrameText(_TypedDict):
 
 
 class TextBreak(_TypedDict):
-    """Where a compressed text broke: the damaged frame stepped over (its `offset` in
-    the file, compressed `length` and the decoder's `reason`; the `text_read` it gave
-    before its damage, and the `text` its header says it held), the `line` the break
-    falls in, and what was left out around it."""
+    """Where a compressed text broke: the damaged frame stepped over (its
+    `compression`, "zstd" for a frame of pzstd's or "bzip2" for a stream of
+    pbzip2's; its `offset` in the file, compressed `length` and the decoder's
+    `reason`; the `text_read` it gave before its damage, and the `text` its header
+    says it held, when it says), the `line` the break falls in, and what was left out
+    around it."""
 
+    compression: str
     offset: int
     length: int
     reason: str

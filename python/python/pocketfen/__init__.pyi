@@ -71,6 +71,7 @@ class FrameText(TypedDict):
     bytes: int
 
 class TextBreak(TypedDict):
+    compression: str
     offset: int
     length: int
     reason: str

@@ -1,6 +1,6 @@
 use std::io::{BufRead, Write};
 
-use crate::stream::{DamagedFrame, decode, decode_with};
+use crate::stream::{Compression, DamagedFrame, decode, decode_with};
 
 /// The text of `n` short games, numbered from `from`.
 fn games(from: usize, n: usize) -> Vec<u8> {
@@ -137,7 +137,11 @@ fn damage_that_cannot_be_stepped_over_stays_an_error() {
     let bytes = pzstd(&frames);
     let (text, gaps, error) = every_way(&bytes[..bytes.len() - 100]);
     assert!(gaps.is_empty() && error.is_some());
-    assert!(text.starts_with(&texts[..2].concat()));
+    let whole = texts.concat();
+    assert!(
+        whole.starts_with(&text),
+        "the text read before it, as it is"
+    );
 }
 
 /// A damaged frame stepped over, then damage that cannot be (a frame without its size
@@ -290,4 +294,165 @@ fn a_damaged_frame_tells_the_text_it_lost() {
             None => panic!("frame {k}: its header tells nothing"),
         }
     }
+}
+
+/// One bzip2 stream of `text` at `level`.
+fn bzip2_stream(text: &[u8], level: u32) -> Vec<u8> {
+    let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::new(level));
+    e.write_all(text).unwrap();
+    e.finish().unwrap()
+}
+
+/// pbzip2's layout, one stream after another, and where each starts.
+fn streams(each: &[Vec<u8>]) -> (Vec<u8>, Vec<usize>) {
+    let starts = each
+        .iter()
+        .scan(0, |at, s| {
+            let start = *at;
+            *at += s.len();
+            Some(start)
+        })
+        .collect();
+    (each.concat(), starts)
+}
+
+/// A damaged stream of pbzip2's layout is stepped over wherever it lies (first, in the
+/// middle, last, two side by side): its offset and length are its own, the text of
+/// every other stream is read whole, and it gives what it gave before its damage.
+#[test]
+fn a_damaged_bzip2_stream_loses_only_its_own_text() {
+    let texts: Vec<Vec<u8>> = (0..8).map(|k| games(k * 150, 150)).collect();
+    let clean: Vec<Vec<u8>> = texts.iter().map(|t| bzip2_stream(t, 9)).collect();
+    let mut reads = Vec::new();
+    for broken in [vec![3], vec![0], vec![7], vec![2, 3], vec![1, 5]] {
+        let mut each = clean.clone();
+        for &k in &broken {
+            each[k] = damaged(each[k].clone());
+        }
+        let (bytes, starts) = streams(&each);
+        let (text, gaps, error) = every_way(&bytes);
+        assert_eq!(error, None, "{broken:?}");
+        assert_eq!(gaps.len(), broken.len(), "{broken:?}: {gaps:?}");
+        let mut expected = Vec::new();
+        for (k, t) in texts.iter().enumerate() {
+            match broken.iter().position(|&b| b == k) {
+                Some(i) => {
+                    let (at, gap) = &gaps[i];
+                    assert_eq!(
+                        (gap.compression, gap.offset, gap.len, gap.text),
+                        (
+                            Compression::Bzip2,
+                            starts[k] as u64,
+                            each[k].len() as u64,
+                            None
+                        ),
+                        "{broken:?}: stream {k}"
+                    );
+                    assert!(gap.reason.contains("bzip2"), "{}", gap.reason);
+                    // What it gave before its damage (if anything), then the break.
+                    expected.extend_from_slice(&text[expected.len()..][..gap.read as usize]);
+                    assert_eq!(*at as usize, expected.len(), "{broken:?}: stream {k}");
+                    // Damage that only the block's check finds, at its end, gives
+                    // altered text (all but the last read's; more, when the damage
+                    // lengthened the block).
+                    let words = match gap.read {
+                        0 => "its text is lost (a bzip2 stream does not tell its size)".to_owned(),
+                        n => format!(
+                            "the rest of its text is lost, after {n} bytes read, of which its damaged block's may be altered (a bzip2 stream does not tell its text's size)"
+                        ),
+                    };
+                    assert_eq!(
+                        gap.to_string(),
+                        format!(
+                            "the bzip2 stream at byte {} ({} bytes) cannot be decoded ({}): {words}",
+                            starts[k],
+                            each[k].len(),
+                            gap.reason
+                        )
+                    );
+                    reads.push(gap.read);
+                }
+                None => expected.extend_from_slice(t),
+            }
+        }
+        assert!(text == expected, "{broken:?}: the text read");
+    }
+    // Damage found before any of its text, and damage found only at its end.
+    assert!(
+        reads.contains(&0) && reads.iter().any(|&n| n > 0),
+        "{reads:?}"
+    );
+}
+
+/// A damaged bzip2 stream that no other follows is stepped over to the end of the
+/// input (one stream as `bzip2` writes it, or pbzip2's last); one cut short by the end
+/// of the input, or longer than the bytes kept to search, stays an error that ends the
+/// text.
+#[test]
+fn bzip2_damage_to_the_end_cut_short_or_too_long() {
+    let text = games(0, 400);
+    let one = damaged(bzip2_stream(&text, 9));
+    let (got, gaps, error) = every_way(&one);
+    assert_eq!(error, None);
+    let [(at, gap)] = &gaps[..] else {
+        panic!("{gaps:?}")
+    };
+    assert_eq!((gap.offset, gap.len), (0, one.len() as u64));
+    assert_eq!((*at, got.len() as u64), (gap.read, gap.read));
+
+    let (whole, _) = streams(&[bzip2_stream(&text, 9), bzip2_stream(&text, 9)]);
+    let (got, gaps, error) = every_way(&whole[..whole.len() - 50]);
+    assert!(gaps.is_empty() && error.is_some(), "{gaps:?} {error:?}");
+    assert_eq!(got, text, "the first stream whole, the second cut short");
+
+    // Over 4 MiB of bytes that do not compress, in one stream, damaged in its middle,
+    // then a stream of games: the search for that stream would keep too much.
+    let mut noise = Vec::with_capacity(5 << 20);
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    while noise.len() < 5 << 20 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        noise.extend_from_slice(&x.to_le_bytes());
+    }
+    let big = damaged(bzip2_stream(&noise, 1));
+    assert!(big.len() > 4 << 20);
+    let (bytes, _) = streams(&[big, bzip2_stream(&text, 9)]);
+    let (got, gaps, error) = every_way(&bytes);
+    assert!(gaps.is_empty() && error.is_some(), "{gaps:?} {error:?}");
+    assert!(got.len() < noise.len() / 2 + (1 << 20));
+}
+
+/// An error reading the file, of whatever kind, is no damage of the stream: it ends the
+/// text, and nothing is stepped over.
+#[test]
+fn an_error_reading_a_bzip2_file_is_not_damage() {
+    struct Failing(std::io::Cursor<Vec<u8>>, usize);
+    impl std::io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.position() as usize >= self.1 {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "a read that fails",
+                ));
+            }
+            let n = buf.len().min(self.1 - self.0.position() as usize);
+            std::io::Read::read(&mut self.0, &mut buf[..n])
+        }
+    }
+    let texts: Vec<Vec<u8>> = (0..4).map(|k| games(k * 150, 150)).collect();
+    let (bytes, starts) = streams(&texts.iter().map(|t| bzip2_stream(t, 9)).collect::<Vec<_>>());
+    let fails_at = starts[2] + 100;
+    let (text, gaps, error) = read_on(
+        decode(Failing(std::io::Cursor::new(bytes), fails_at))
+            .unwrap()
+            .reader,
+    );
+    assert!(gaps.is_empty(), "{gaps:?}");
+    assert_eq!(error.as_deref(), Some("a read that fails"));
+    let whole = texts.concat();
+    assert!(
+        whole.starts_with(&text),
+        "the text read before it, as it is"
+    );
 }

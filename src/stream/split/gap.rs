@@ -16,13 +16,24 @@ use std::sync::atomic::Ordering;
 
 use super::{Damage, GameSplitter};
 use crate::stream::part::SyncScan;
-use crate::stream::{DamagedFrame, FrameText};
+use crate::stream::{Compression, DamagedFrame, FrameText};
+
+/// What a break read back without its compression was at.
+#[cfg(feature = "serde")]
+fn zstd() -> Compression {
+    Compression::Zstd
+}
 
 /// A break in an archive's text, where a damaged frame of its compression was stepped
 /// over: the frame, and what was left out around it (a summary's `breaks`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct TextBreak {
+    /// The damaged frame's compression (zstd when absent: breaks of runs before bzip2
+    /// streams were stepped over).
+    #[cfg_attr(feature = "serde", serde(default = "zstd"))]
+    pub compression: Compression,
     /// The damaged frame's offset in the file.
     pub offset: u64,
     /// Its compressed size.
@@ -82,6 +93,7 @@ impl TextBreak {
     /// The damaged frame it is at.
     pub fn frame(&self) -> DamagedFrame {
         DamagedFrame {
+            compression: self.compression,
             offset: self.offset,
             len: self.length,
             reason: self.reason.clone(),
@@ -362,6 +374,7 @@ impl<R: BufRead> GameSplitter<R> {
             }
         });
         self.breaks.push(TextBreak {
+            compression: g.frame.compression,
             offset: g.frame.offset,
             length: g.frame.len,
             reason: g.frame.reason,

@@ -245,7 +245,8 @@ fn read_on(bytes: &[u8], jobs: usize) -> ReadOn {
         return drain(&mut decode(owned).unwrap().reader, |_| false);
     }
     let src = Peek::new(owned);
-    let mut r = super::parallel(src, Compression::Zstd, jobs, TrailingNote::default());
+    let kind = Compression::detect(bytes);
+    let mut r = super::parallel(src, kind, jobs, TrailingNote::default());
     drain(&mut r, |r| {
         matches!(r.source, super::Source::Sequential { .. })
     })
@@ -312,6 +313,62 @@ fn a_damaged_announced_frame_leaves_the_threads_decoding() {
     for k in [1, 2, 5, 10] {
         assert!(one.0.windows(texts[k].len()).any(|w| w == texts[k]), "{k}");
     }
+}
+
+/// A damaged bzip2 stream of pbzip2's layout is stepped over in its chunk wherever it
+/// lies there, the last of a chunk among them (its chunk's bytes end where the next
+/// stream starts): the reader reads what one thread reads, and the chunks after it are
+/// still decoded on the threads.
+#[test]
+fn a_damaged_bzip2_stream_leaves_the_threads_decoding() {
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    let texts: Vec<Vec<u8>> = (0..20).map(|_| text(&mut rng, 6 << 10)).collect();
+    let streams: Vec<Vec<u8>> = texts.iter().map(|t| bzip2_stream(t)).collect();
+    // The scanner ends a chunk with the first stream that brings it to CHUNK bytes.
+    let (mut last_of_chunk, mut size) = (Vec::new(), 0);
+    for (k, s) in streams.iter().enumerate() {
+        size += s.len();
+        if size >= super::CHUNK {
+            last_of_chunk.push(k);
+            size = 0;
+        }
+    }
+    assert!(last_of_chunk.len() >= 4, "{last_of_chunk:?}");
+    let mut on_threads = Vec::new();
+    for k in 0..streams.len() {
+        let mut each = streams.clone();
+        each[k] = damaged(each[k].clone());
+        let bytes = each.concat();
+        let one = read_on(&bytes, 1);
+        assert_eq!((one.1.len(), &one.2), (1, &None), "stream {k}");
+        for jobs in [2, 3] {
+            let many = read_on(&bytes, jobs);
+            assert_eq!(
+                (&many.0, &many.1, &many.2),
+                (&one.0, &one.1, &one.2),
+                "stream {k}, {jobs} threads"
+            );
+            if !many.3 {
+                on_threads.push(k);
+            }
+        }
+        // The streams after it are whole.
+        for t in &texts[k + 1..] {
+            assert!(one.0.windows(t.len()).any(|w| w == &t[..]), "stream {k}");
+        }
+    }
+    // A damaged stream is stepped over on the threads (only a decoder that wanted bytes
+    // past its chunk's end falls back to one), those that end a chunk too.
+    assert!(on_threads.len() >= 30, "{on_threads:?}");
+    let ends = last_of_chunk
+        .iter()
+        .filter(|k| on_threads.contains(k))
+        .count();
+    assert_eq!(
+        ends,
+        last_of_chunk.len(),
+        "{last_of_chunk:?}: {on_threads:?}"
+    );
 }
 
 /// A damaged frame whose decoder wanted more than its announced bytes (its size was

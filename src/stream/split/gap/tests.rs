@@ -3,7 +3,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::stream::split::{Damage, Games, PartEnd};
-use crate::stream::{DamagedFrame, FrameText, GameSplitter};
+use crate::stream::{Compression, DamagedFrame, FrameText, GameSplitter};
 
 /// Text given in blocks of `block` bytes, broken where `None` stands: one read there
 /// fails with a damaged frame, and the text goes on after it.
@@ -39,6 +39,7 @@ impl BufRead for Breaks {
                 Some(None) => {
                     self.piece += 1;
                     let frame = DamagedFrame {
+                        compression: Compression::Zstd,
                         offset: 1000,
                         len: 50,
                         reason: "Data corruption detected".to_owned(),
@@ -281,6 +282,7 @@ fn a_stop_is_honoured_after_a_break() {
 fn a_break_is_told_and_renumbered() {
     use crate::stream::{CutGame, RestOfGame, TextBreak};
     let b = TextBreak {
+        compression: Compression::Zstd,
         offset: 1000,
         length: 50,
         reason: "Data corruption detected".to_owned(),
