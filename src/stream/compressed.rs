@@ -378,6 +378,8 @@ pub(super) struct Peek<R> {
     /// stream's, searched for the next stream's start when it does not decode.
     record: Vec<u8>,
     recording: Recording,
+    /// A read of `inner` failed since [`Peek::take_read_failure`] was last asked.
+    read_failed: bool,
 }
 
 /// The size of the pieces a frame's bytes are handed to its decoder in.
@@ -410,7 +412,15 @@ impl<R: Read> Peek<R> {
             origin: None,
             record: Vec::new(),
             recording: Recording::Off,
+            read_failed: false,
         }
+    }
+
+    /// Whether a read of the underlying reader failed since this was last asked: the
+    /// error a decoder passed on was then the file's, not damage in its data.
+    #[cfg(feature = "compression")]
+    pub(super) fn take_read_failure(&mut self) -> bool {
+        std::mem::take(&mut self.read_failed)
     }
 
     /// Records the bytes consumed from here ([`Peek::recorded`]), up to [`RECORD`].
@@ -505,7 +515,10 @@ impl<R: Read> Peek<R> {
                     Ok(0) => break,
                     Ok(k) => self.len += k,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        self.read_failed = true;
+                        return Err(e);
+                    }
                 }
             }
         }
@@ -557,7 +570,10 @@ impl<R: Read> BufRead for Peek<R> {
                 match self.inner.read(&mut self.buf) {
                     Ok(k) => break k,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        self.read_failed = true;
+                        return Err(e);
+                    }
                 }
             };
         }

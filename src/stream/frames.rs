@@ -293,13 +293,18 @@ impl<R: Read> Read for Frames<R> {
                 Stage::Zstd(d) => match d.read(buf) {
                     Ok(n) => n,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => return Err(e),
+                    // An error reading the file is no damage in the frame.
+                    Err(e) if d.get_mut().take_read_failure() => return Err(e),
                     Err(e) => return Err(self.step_over(e)),
                 },
                 Stage::Gzip(d) => d.read(buf)?,
                 Stage::Bzip2(d) => match d.read(buf) {
                     Ok(n) => n,
                     // What the decoder says of the data (not an error reading the file).
-                    Err(e) if e.get_ref().is_some_and(|r| r.is::<bzip2::Error>()) => {
+                    Err(e)
+                        if !d.get_mut().take_read_failure()
+                            && e.get_ref().is_some_and(|r| r.is::<bzip2::Error>()) =>
+                    {
                         return Err(self.step_over_stream(e));
                     }
                     Err(e) => return Err(e),

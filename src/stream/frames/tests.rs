@@ -423,36 +423,51 @@ fn bzip2_damage_to_the_end_cut_short_or_too_long() {
     assert!(got.len() < noise.len() / 2 + (1 << 20));
 }
 
-/// An error reading the file, of whatever kind, is no damage of the stream: it ends the
-/// text, and nothing is stepped over.
-#[test]
-fn an_error_reading_a_bzip2_file_is_not_damage() {
-    struct Failing(std::io::Cursor<Vec<u8>>, usize);
-    impl std::io::Read for Failing {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            if self.0.position() as usize >= self.1 {
-                return Err(std::io::Error::new(
+/// A reader of `bytes` whose one read at or after `at` fails (with `InvalidInput`, the
+/// kind of the bzip2 decoder's own errors), and whose reads after it go on.
+struct FailsOnce(std::io::Cursor<Vec<u8>>, Option<usize>);
+
+impl std::io::Read for FailsOnce {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let pos = self.0.position() as usize;
+        match self.1 {
+            Some(at) if pos >= at => {
+                self.1 = None;
+                Err(std::io::Error::new(
                     std::io::ErrorKind::InvalidInput,
                     "a read that fails",
-                ));
+                ))
             }
-            let n = buf.len().min(self.1 - self.0.position() as usize);
-            std::io::Read::read(&mut self.0, &mut buf[..n])
+            Some(at) => {
+                let n = (at - pos).min(buf.len());
+                std::io::Read::read(&mut self.0, &mut buf[..n])
+            }
+            None => std::io::Read::read(&mut self.0, buf),
         }
     }
+}
+
+/// An error reading the file is no damage of a frame, even when the reads after it
+/// would go on: it ends the text, and nothing is stepped over (a bzip2 stream of
+/// pbzip2's, a zstd frame of pzstd's).
+#[test]
+fn an_error_reading_the_file_is_not_damage() {
     let texts: Vec<Vec<u8>> = (0..4).map(|k| games(k * 150, 150)).collect();
-    let (bytes, starts) = streams(&texts.iter().map(|t| bzip2_stream(t, 9)).collect::<Vec<_>>());
-    let fails_at = starts[2] + 100;
-    let (text, gaps, error) = read_on(
-        decode(Failing(std::io::Cursor::new(bytes), fails_at))
+    let (bz2, starts) = streams(&texts.iter().map(|t| bzip2_stream(t, 9)).collect::<Vec<_>>());
+    let zst = pzstd(&texts.iter().map(|t| frame(t)).collect::<Vec<_>>());
+    for (name, bytes, at) in [
+        ("bzip2", bz2, starts[2] + 100),
+        ("zstd", zst.clone(), zst.len() / 2),
+    ] {
+        let reader = decode(FailsOnce(std::io::Cursor::new(bytes), Some(at)))
             .unwrap()
-            .reader,
-    );
-    assert!(gaps.is_empty(), "{gaps:?}");
-    assert_eq!(error.as_deref(), Some("a read that fails"));
-    let whole = texts.concat();
-    assert!(
-        whole.starts_with(&text),
-        "the text read before it, as it is"
-    );
+            .reader;
+        let (text, gaps, error) = read_on(reader);
+        assert!(gaps.is_empty(), "{name}: {gaps:?}");
+        assert_eq!(error.as_deref(), Some("a read that fails"), "{name}");
+        assert!(
+            texts.concat().starts_with(&text),
+            "{name}: the text read before it"
+        );
+    }
 }
