@@ -374,10 +374,12 @@ pub(super) struct Peek<R> {
     consumed: u64,
     /// Where the frame being read starts (bytes consumed then), once aligned.
     origin: Option<u64>,
-    /// The bytes consumed since [`Peek::record_here`], while [`Recording::On`]: a bzip2
+    /// The bytes consumed since [`Peek::record_here`], while `recording`: a bzip2
     /// stream's, searched for the next stream's start when it does not decode.
     record: Vec<u8>,
-    recording: Recording,
+    /// Off until [`Peek::record_here`]; off again when more than [`RECORD`] bytes were
+    /// consumed since (then they are gone).
+    recording: bool,
     /// A read of `inner` failed since [`Peek::take_read_failure`] was last asked.
     read_failed: bool,
 }
@@ -392,15 +394,6 @@ const BUF: usize = 1 << 16;
 /// of text (900 kB by default), compressed to far less than this.
 pub(super) const RECORD: usize = 4 << 20;
 
-/// Whether the bytes consumed are recorded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Recording {
-    Off,
-    On,
-    /// More than [`RECORD`] bytes were consumed since the record began: they are gone.
-    Full,
-}
-
 impl<R: Read> Peek<R> {
     pub(super) fn new(inner: R) -> Peek<R> {
         Peek {
@@ -411,7 +404,7 @@ impl<R: Read> Peek<R> {
             consumed: 0,
             origin: None,
             record: Vec::new(),
-            recording: Recording::Off,
+            recording: false,
             read_failed: false,
         }
     }
@@ -427,28 +420,21 @@ impl<R: Read> Peek<R> {
     #[cfg(feature = "compression")]
     pub(super) fn record_here(&mut self) {
         self.record.clear();
-        self.recording = Recording::On;
+        self.recording = true;
     }
 
-    /// Records nothing for now, keeping the room the record had.
-    #[cfg(feature = "compression")]
-    pub(super) fn pause_recording(&mut self) {
-        self.record.clear();
-        self.recording = Recording::Off;
-    }
-
-    /// Records nothing (and lets go of what was recorded).
+    /// Records nothing, keeping the room the record had for the next.
     #[cfg(feature = "compression")]
     pub(super) fn stop_recording(&mut self) {
-        self.record = Vec::new();
-        self.recording = Recording::Off;
+        self.record.clear();
+        self.recording = false;
     }
 
     /// The bytes consumed since [`Peek::record_here`]; `None` when not recording or when
     /// there were too many to keep.
     #[cfg(feature = "compression")]
     pub(super) fn recorded(&self) -> Option<&[u8]> {
-        (self.recording == Recording::On).then_some(&self.record[..])
+        self.recording.then_some(&self.record[..])
     }
 
     /// Hands out again the bytes recorded from `from` on, before the bytes not yet
@@ -582,10 +568,10 @@ impl<R: Read> BufRead for Peek<R> {
 
     fn consume(&mut self, n: usize) {
         let n = n.min(self.len - self.pos);
-        if self.recording == Recording::On {
+        if self.recording {
             if self.record.len() + n > RECORD {
                 self.record = Vec::new();
-                self.recording = Recording::Full;
+                self.recording = false;
             } else {
                 self.record
                     .extend_from_slice(&self.buf[self.pos..self.pos + n]);

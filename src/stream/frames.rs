@@ -49,10 +49,9 @@ pub(super) struct Frames<R: Read> {
     mark: Option<(u64, Arc<OnceLock<u64>>)>,
     /// The size pzstd announced for the next frame (its skippable frame just read).
     announced: Option<u64>,
-    /// Where the zstd frame being decoded starts and ends in the stream, when its size
-    /// was announced (it can be stepped over), and how much text its header says it
-    /// holds.
-    frame: Option<(u64, u64, Option<FrameText>)>,
+    /// Where the zstd frame being decoded ends in the stream, when its size was
+    /// announced (it can be stepped over), and how much text its header says it holds.
+    frame: Option<(u64, Option<FrameText>)>,
     /// Text bytes the frame being decoded has given.
     frame_out: u64,
     /// Where the frame being decoded starts in the stream.
@@ -100,7 +99,7 @@ impl<R: Read> Frames<R> {
 
     /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
     fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
-        src.pause_recording();
+        src.stop_recording();
         loop {
             if let Some((at, text)) = &self.mark
                 && src.consumed() >= *at
@@ -145,7 +144,7 @@ impl<R: Read> Frames<R> {
         // A header is at most 18 bytes.
         self.frame = match (src.peek(18)?, announced) {
             (head @ [0x28, 0xb5, 0x2f, 0xfd, ..], Some(len)) => {
-                Some((start, start + len, FrameText::of_header(head)))
+                Some((start + len, FrameText::of_header(head)))
             }
             _ => None,
         };
@@ -154,8 +153,6 @@ impl<R: Read> Frames<R> {
         src.align_here();
         if self.kind == Compression::Bzip2 {
             src.record_here();
-        } else {
-            src.stop_recording();
         }
         self.stage = match self.kind {
             Compression::Zstd => {
@@ -173,7 +170,7 @@ impl<R: Read> Frames<R> {
     /// the next frame is read. `e` itself when it cannot be stepped over (the stream then
     /// ends).
     fn step_over(&mut self, e: io::Error) -> io::Error {
-        let Some((start, end, text)) = self.frame else {
+        let Some((end, text)) = self.frame else {
             return e;
         };
         let Stage::Zstd(d) = &self.stage else {
@@ -196,8 +193,8 @@ impl<R: Read> Frames<R> {
         self.stepped_at_end = e.kind() == io::ErrorKind::UnexpectedEof;
         let damaged = DamagedFrame {
             compression: Compression::Zstd,
-            offset: self.base + start,
-            len: end - start,
+            offset: self.base + self.frame_start,
+            len: end - self.frame_start,
             reason: e.to_string(),
             read: self.frame_out,
             text,
