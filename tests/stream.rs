@@ -715,6 +715,123 @@ fn a_damaged_pbzip2_stream_loses_only_its_own_games() {
     );
 }
 
+/// A damaged block of a one-stream archive made by the real `bzip2` loses only its own
+/// text: the text pocketfen reads is, byte for byte, what `bzip2recover` recovers (each
+/// block it writes out decompressed by `bzip2 -d`, all but the damaged one); the break
+/// is the block's, where `bzip2recover` finds it; `-j 2` reads what `-j 1` reads.
+#[test]
+fn a_damaged_bzip2_block_loses_what_bzip2recover_loses() {
+    let dir = scratch_dir("damaged-block");
+    let plain = dir.join("games.pgn");
+    let sample = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+    fs::write(&plain, sample.repeat(2)).unwrap();
+    // Blocks of 100 kB of text: about twenty.
+    let mut bytes = tool("bzip2", &["-c", "-1", plain.to_str().unwrap()]).stdout;
+    let recover = |file: &std::path::Path| -> (Vec<u64>, String) {
+        let out = tool("bzip2recover", &[file.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        // `block 3 runs from 220207 to 325644`: bits, from past the block's magic.
+        let starts = said
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("block "))
+            .map(|l| l.split(' ').nth(3).unwrap().parse::<u64>().unwrap() - 48)
+            .collect();
+        (starts, said)
+    };
+    let clean = dir.join("clean.pgn.bz2");
+    fs::write(&clean, &bytes).unwrap();
+    let (starts, said) = recover(&clean);
+    assert!(starts.len() >= 10, "{said}");
+    // The seventh block's start pointer set past any block's end: its decoder fails at
+    // the block's start, before it gives any of its text.
+    let k = 6;
+    for bit in starts[k] + 80..starts[k] + 104 {
+        bytes[(bit / 8) as usize] |= 0x80 >> (bit % 8);
+    }
+    let sub = dir.join("damaged");
+    fs::create_dir(&sub).unwrap();
+    let damaged = sub.join("games.pgn.bz2");
+    fs::write(&damaged, &bytes).unwrap();
+    let (found, said) = recover(&damaged);
+    assert_eq!(found, starts, "{said}");
+    // What bzip2recover recovers: its blocks, in order, but the one that fails.
+    let mut recovered = Vec::new();
+    let mut failed = Vec::new();
+    for i in 1..=starts.len() {
+        let rec = sub.join(format!("rec{i:05}games.pgn.bz2"));
+        let out = Command::new("bzip2")
+            .args(["-dc", rec.to_str().unwrap()])
+            .output()
+            .unwrap();
+        if out.status.success() {
+            recovered.extend_from_slice(&out.stdout);
+        } else {
+            failed.push(i - 1);
+        }
+    }
+    assert_eq!(failed, [k]);
+
+    // The library's reader, read on past the break.
+    let mut reader = pocketfen::stream::decode(fs::File::open(&damaged).unwrap())
+        .unwrap()
+        .reader;
+    let (mut text, mut breaks) = (Vec::new(), Vec::new());
+    loop {
+        match std::io::BufRead::fill_buf(&mut reader) {
+            Ok([]) => break,
+            Ok(b) => {
+                let n = b.len();
+                text.extend_from_slice(b);
+                std::io::BufRead::consume(&mut reader, n);
+            }
+            Err(e) => breaks.push(
+                pocketfen::stream::DamagedFrame::of(&e)
+                    .unwrap_or_else(|| panic!("{e}"))
+                    .clone(),
+            ),
+        }
+    }
+    assert!(text == recovered, "the text is what bzip2recover recovers");
+    let [gap] = &breaks[..] else {
+        panic!("{breaks:?}")
+    };
+    let (at, len) = (starts[k] / 8, starts[k + 1].div_ceil(8) - starts[k] / 8);
+    assert_eq!(
+        (gap.offset, gap.len, gap.stream),
+        (at, len, Some(0)),
+        "{gap}"
+    );
+
+    // The command line, on one thread and two.
+    let path = damaged.to_str().unwrap();
+    let mut runs = Vec::new();
+    for jobs in ["1", "2"] {
+        let (records, code) = json_records(&["-j", jobs, path]);
+        assert_eq!(code, Some(2), "-j {jobs}: the archive is not complete");
+        runs.push(games_and_summary(records));
+    }
+    assert_eq!(runs[0], runs[1], "-j 2 reads what -j 1 reads");
+    let (games, summary) = runs.remove(0);
+    let b = &summary["breaks"][0];
+    assert_eq!(
+        (&b["compression"], &b["offset"], &b["length"], &b["stream"]),
+        (&"bzip2".into(), &at.into(), &len.into(), &0.into()),
+        "{summary}"
+    );
+    assert_eq!(summary["bytes"].as_u64(), Some(recovered.len() as u64));
+    let lost = summary["lost"].as_u64().unwrap();
+    assert!(lost > 0 && !games.is_empty(), "{summary}");
+    let (_, stderr, code) = run_out(&["validate", path]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains(&format!(
+            "game{} lost: the bzip2 block at byte {at} ({len} bytes) of the stream at byte 0 cannot be decoded (bzip2: ",
+            if lost == 1 { "" } else { "s" }
+        )),
+        "{stderr}"
+    );
+}
+
 /// A run that read past a damaged frame to the archive's end writes its outputs: every
 /// game read, all but those lost (the notes name them), and exits 2 saying so. A run
 /// whose input ends in an error before its end leaves them as they were.

@@ -371,6 +371,16 @@ def test_a_damaged_pzstd_frame_loses_only_its_own_games(tmp_path):
     assert table.num_rows == len(games)
 
 
+def assert_head_and_tail(games, whole):
+    """The games read are the undamaged text's first ones (some) and its last ones, in
+    order, numbered on past the games lost."""
+    first = next(i for i, (a, b) in enumerate(zip(games, whole)) if a != b)
+    assert first > 0
+    tail = whole[len(whole) - (len(games) - first) :]
+    strip = lambda r: {k: v for k, v in r.items() if k not in ("game", "line", "seconds")}  # noqa: E731
+    assert [strip(r) for r in games[first:]] == [strip(r) for r in tail]
+
+
 def test_a_damaged_bzip2_stream_loses_only_its_own_games(tmp_path):
     import bz2
 
@@ -393,13 +403,42 @@ def test_a_damaged_bzip2_stream_loses_only_its_own_games(tmp_path):
     assert "text" not in brk
     assert summary["complete"] is False and len(text) - summary["bytes"] == 100_000
     assert summary["stream_error"].startswith(f"the bzip2 stream at byte {at} ({len(streams[2])} bytes) cannot be decoded (")
-    # The games read are the undamaged text's first ones and its last ones, in order.
-    first = next(i for i, (a, b) in enumerate(zip(games, whole)) if a != b)
-    assert first > 0
-    tail = whole[len(whole) - (len(games) - first) :]
-    strip = lambda r: {k: v for k, v in r.items() if k not in ("game", "line", "seconds")}  # noqa: E731
-    assert [strip(r) for r in games[first:]] == [strip(r) for r in tail]
+    assert_head_and_tail(games, whole)
     pytest.importorskip("pyarrow")
     with pytest.warns(UserWarning, match=rf"{len(games)} games read, {summary['lost']} games? lost: the bzip2 stream at byte {at} "):
         table = pocketfen.games_table(data)
     assert table.num_rows == len(games)
+
+
+def test_a_damaged_bzip2_block_loses_only_its_own_games():
+    import bz2
+
+    # One stream, as `bzip2 -1` writes it: a block for each 100 kB of text.
+    text = (SAMPLES / "lichess_standard_2025-05_sample438.pgn").read_bytes() * 2
+    data = bytearray(bz2.compress(text, 1))
+    bits = bin(int.from_bytes(data, "big"))[2:].zfill(8 * len(data))
+    magic = f"{0x314159265359:048b}"
+    starts = []
+    at = bits.find(magic)
+    while at >= 0:
+        starts.append(at)
+        at = bits.find(magic, at + 1)
+    assert len(starts) >= 10
+    # The seventh block's start pointer set past any block's end: found before it gives
+    # any text.
+    k = 6
+    for bit in range(starts[k] + 80, starts[k] + 104):
+        data[bit // 8] |= 0x80 >> (bit % 8)
+
+    whole = [r for r in pocketfen.validate(text, all=True) if r["type"] == "game"]
+    records = list(pocketfen.validate(bytes(data), all=True))
+    summary = records[-1]
+    games = [r for r in records if r["type"] == "game"]
+    (brk,) = summary["breaks"]
+    offset, length = starts[k] // 8, -(-starts[k + 1] // 8) - starts[k] // 8
+    assert (brk["compression"], brk["offset"], brk["length"], brk["stream"]) == ("bzip2", offset, length, 0)
+    assert "text" not in brk
+    # One block's text is missing: at most 100 kB, and most of it.
+    assert 90_000 < len(text) - summary["bytes"] <= 100_000
+    assert summary["stream_error"].startswith(f"the bzip2 block at byte {offset} ({length} bytes) of the stream at byte 0 cannot be decoded (")
+    assert_head_and_tail(games, whole)

@@ -114,12 +114,18 @@ pub struct DamagedFrame {
     /// The frame's offset in the file (or stream), its announcing skippable frame not
     /// counted.
     pub offset: u64,
-    /// Its compressed size: as announced (zstd), or up to the next stream's start or the
-    /// end of the input (bzip2).
+    /// Its compressed size: as announced (zstd), or up to the stream's end (bzip2: the
+    /// byte after its end-of-stream mark, the next stream's start, or the end of the
+    /// input).
     pub len: u64,
+    /// When only a block of a bzip2 stream is stepped over: the stream's offset.
+    /// `offset` and `len` are then the block's: the bytes that hold its bits, up to the
+    /// next block's magic (or the stream's end, as above).
+    pub stream: Option<u64>,
     /// What the decoder found.
     pub reason: String,
-    /// The bytes of text the frame gave before its damage was found (all handed out).
+    /// The bytes of text the frame gave before its damage was found (all handed out;
+    /// a bzip2 block's own, which its decoder gives decoded alone too).
     pub read: u64,
     /// How much text the frame held, as far as its header tells (a bzip2 stream's
     /// tells nothing).
@@ -260,6 +266,13 @@ impl DamagedFrame {
                 "the rest of its text is lost (up to {lost} bytes: pzstd writes at most {n} bytes of text in a frame)"
             ),
             // Its block's check at its end finds damage too: what it gave may be altered.
+            _ if self.stream.is_some() && self.read > 0 => format!(
+                "{} bytes of its text were read before the damage was found, and may be altered; the rest of it, if any, is lost (a bzip2 block does not tell its text's size)",
+                self.read
+            ),
+            _ if self.stream.is_some() => {
+                "its text is lost (a bzip2 block does not tell its size)".to_owned()
+            }
             _ if self.compression == Compression::Bzip2 && self.read > 0 => format!(
                 "the rest of its text is lost, after {} bytes read, of which its damaged block's may be altered (a bzip2 stream does not tell its text's size)",
                 self.read
@@ -274,15 +287,25 @@ impl DamagedFrame {
 
 impl fmt::Display for DamagedFrame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the {} at byte {} ({} bytes) cannot be decoded ({}): {}",
-            self.compression.frame(),
-            self.offset,
-            self.len,
-            self.reason,
-            self.text_words()
-        )
+        match self.stream {
+            Some(stream) => write!(
+                f,
+                "the bzip2 block at byte {} ({} bytes) of the stream at byte {stream} cannot be decoded ({}): {}",
+                self.offset,
+                self.len,
+                self.reason,
+                self.text_words()
+            ),
+            None => write!(
+                f,
+                "the {} at byte {} ({} bytes) cannot be decoded ({}): {}",
+                self.compression.frame(),
+                self.offset,
+                self.len,
+                self.reason,
+                self.text_words()
+            ),
+        }
     }
 }
 
@@ -374,11 +397,12 @@ pub(super) struct Peek<R> {
     consumed: u64,
     /// Where the frame being read starts (bytes consumed then), once aligned.
     origin: Option<u64>,
-    /// The bytes consumed since [`Peek::record_here`], while `recording`: a bzip2
-    /// stream's, searched for the next stream's start when it does not decode.
+    /// The last bytes consumed since [`Peek::record_here`], while `recording`: a bzip2
+    /// stream's, searched for the block its decoder failed in when it does not decode.
     record: Vec<u8>,
-    /// Off until [`Peek::record_here`]; off again when more than [`RECORD`] bytes were
-    /// consumed since (then they are gone).
+    /// Bytes consumed before the first one of `record`.
+    record_at: u64,
+    /// Off until [`Peek::record_here`], and after [`Peek::take_recorded`].
     recording: bool,
     /// A read of `inner` failed since [`Peek::take_read_failure`] was last asked.
     read_failed: bool,
@@ -390,9 +414,10 @@ const ALIGN: u64 = 4 << 10;
 /// The buffer's size (larger for a while when bytes are handed back).
 const BUF: usize = 1 << 16;
 
-/// At most this many bytes are recorded: a stream of pbzip2's holds `-b` times 100 kB
-/// of text (900 kB by default), compressed to far less than this.
-pub(super) const RECORD: usize = 4 << 20;
+/// At most this many bytes are recorded, and at least half as many once that many were
+/// consumed: a bzip2 block holds at most 900 kB of text, which compresses to less than
+/// a megabyte (about 1.9 MB at the very worst).
+const RECORD: usize = 4 << 20;
 
 impl<R: Read> Peek<R> {
     pub(super) fn new(inner: R) -> Peek<R> {
@@ -404,6 +429,7 @@ impl<R: Read> Peek<R> {
             consumed: 0,
             origin: None,
             record: Vec::new(),
+            record_at: 0,
             recording: false,
             read_failed: false,
         }
@@ -416,10 +442,12 @@ impl<R: Read> Peek<R> {
         std::mem::take(&mut self.read_failed)
     }
 
-    /// Records the bytes consumed from here ([`Peek::recorded`]), up to [`RECORD`].
+    /// Records the last bytes consumed from here on ([`Peek::take_recorded`]): at most
+    /// [`RECORD`], at least half as many once that many were consumed.
     #[cfg(feature = "compression")]
     pub(super) fn record_here(&mut self) {
         self.record.clear();
+        self.record_at = self.consumed;
         self.recording = true;
     }
 
@@ -430,18 +458,18 @@ impl<R: Read> Peek<R> {
         self.recording = false;
     }
 
-    /// The bytes consumed since [`Peek::record_here`]; `None` when not recording or when
-    /// there were too many to keep.
+    /// The bytes recorded and how many bytes were consumed before the first of them;
+    /// `None` when not recording. Records no more.
     #[cfg(feature = "compression")]
-    pub(super) fn recorded(&self) -> Option<&[u8]> {
-        self.recording.then_some(&self.record[..])
+    pub(super) fn take_recorded(&mut self) -> Option<(Vec<u8>, u64)> {
+        let recording = std::mem::take(&mut self.recording);
+        recording.then(|| (std::mem::take(&mut self.record), self.record_at))
     }
 
-    /// Hands out again the bytes recorded from `from` on, before the bytes not yet
-    /// consumed, and records no more.
+    /// Hands out `back` again before the bytes not yet consumed, as if the last of the
+    /// bytes consumed had not been.
     #[cfg(feature = "compression")]
-    pub(super) fn unread_recorded(&mut self, from: usize) {
-        let back = self.record.get(from..).unwrap_or_default();
+    pub(super) fn unread(&mut self, back: &[u8]) {
         let ahead = &self.buf[self.pos..self.len];
         let mut buf = Vec::with_capacity(back.len() + ahead.len() + BUF);
         buf.extend_from_slice(back);
@@ -451,7 +479,6 @@ impl<R: Read> Peek<R> {
         self.consumed -= back.len() as u64;
         self.buf = buf.into_boxed_slice();
         (self.pos, self.len) = (0, len);
-        self.stop_recording();
     }
 
     /// A frame starts here: from now on its bytes are handed out in pieces that end at
@@ -570,12 +597,13 @@ impl<R: Read> BufRead for Peek<R> {
         let n = n.min(self.len - self.pos);
         if self.recording {
             if self.record.len() + n > RECORD {
-                self.record = Vec::new();
-                self.recording = false;
-            } else {
-                self.record
-                    .extend_from_slice(&self.buf[self.pos..self.pos + n]);
+                // The oldest go, half the record at a time.
+                let gone = (self.record.len() + n - RECORD / 2).min(self.record.len());
+                self.record.drain(..gone);
+                self.record_at += gone as u64;
             }
+            self.record
+                .extend_from_slice(&self.buf[self.pos..self.pos + n]);
         }
         self.pos += n;
         self.consumed += n as u64;

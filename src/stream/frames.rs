@@ -1,5 +1,6 @@
 //! The sequential decoder of a compressed stream: one decoder a frame, frame after frame
-//! ([`Frames`]), and the step over a damaged zstd frame whose size pzstd announced.
+//! ([`Frames`]), and the step over a damaged zstd frame whose size pzstd announced or a
+//! damaged bzip2 block.
 //!
 //! pzstd (Lichess's database files among its output) writes before each zstd frame a
 //! skippable frame of four bytes that hold the frame's compressed size. A frame so
@@ -7,29 +8,31 @@
 //! was found has been read, the rest of its text is lost, and reading goes on at the next
 //! frame, after one read that fails with a [`DamagedFrame`] to say where the text breaks.
 //!
-//! pbzip2 (older Lichess dumps, FICS's archives) writes a bzip2 stream for each 900 kB
-//! of text, each starting on a byte. A bzip2 stream whose data does not decode is
-//! stepped over in the same way: it ends where the next stream starts (`BZh`, a level
-//! digit, then a block's or the end-of-stream magic), searched for from its start in
-//! its bytes kept as they were decoded and after them, or at the end of the input.
+//! A bzip2 stream (one for a whole file as `bzip2` writes it, one for each 900 kB of
+//! text as pbzip2 does) whose data does not decode loses the block its decoder failed
+//! in: reading goes on at the next block, each decoded alone, up to the stream's end,
+//! then at the next stream ([`Blocks`]). A stream that failed in its first block, with
+//! no other block's magic found after it, is stepped over whole.
 //!
 //! Any other frame that does not decode (a gzip member, a zstd frame without its size
-//! announced, a bzip2 stream longer than the bytes kept, or a frame cut short by the end
-//! of the stream) stays an error that ends the text.
+//! announced, or a frame or bzip2 stream cut short by the end of the stream) stays an
+//! error that ends the text.
 
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, OnceLock};
 
+use super::blocks::{After, Blocks, Decoder};
 use super::compressed::{
-    BZIP2_START, Compression, DamagedFrame, Decoded, FrameText, Peek, RECORD, Trailing,
-    TrailingNote, next_bzip2_stream,
+    Compression, DamagedFrame, Decoded, FrameText, Peek, Trailing, TrailingNote,
 };
 
 /// The decoder of the frame being read, or where the reader stands between frames.
-enum Stage<R: BufRead> {
-    Zstd(zstd::stream::read::Decoder<'static, R>),
-    Gzip(Box<flate2::bufread::GzDecoder<R>>),
-    Bzip2(bzip2::bufread::BzDecoder<R>),
+enum Stage<R: Read> {
+    Zstd(zstd::stream::read::Decoder<'static, Peek<R>>),
+    Gzip(Box<flate2::bufread::GzDecoder<Peek<R>>>),
+    Bzip2(Decoder<Peek<R>>),
+    /// The blocks of a bzip2 stream after a damaged one.
+    Blocks(Box<Blocks<R>>),
     Done,
 }
 
@@ -37,7 +40,7 @@ enum Stage<R: BufRead> {
 /// that start no frame (noting them).
 pub(super) struct Frames<R: Read> {
     kind: Compression,
-    stage: Stage<Peek<R>>,
+    stage: Stage<R>,
     trailing: TrailingNote,
     /// The stream's offset in its file, for the trailing bytes' and damaged frames'
     /// offsets.
@@ -159,7 +162,7 @@ impl<R: Read> Frames<R> {
                 Stage::Zstd(zstd::stream::read::Decoder::with_buffer(src)?.single_frame())
             }
             Compression::Gzip => Stage::Gzip(Box::new(flate2::bufread::GzDecoder::new(src))),
-            Compression::Bzip2 => Stage::Bzip2(bzip2::bufread::BzDecoder::new(src)),
+            Compression::Bzip2 => Stage::Bzip2(Decoder::new(src)),
             Compression::None => Stage::Done,
         };
         Ok(())
@@ -195,6 +198,7 @@ impl<R: Read> Frames<R> {
             compression: Compression::Zstd,
             offset: self.base + self.frame_start,
             len: end - self.frame_start,
+            stream: None,
             reason: e.to_string(),
             read: self.frame_out,
             text,
@@ -205,67 +209,34 @@ impl<R: Read> Frames<R> {
         io::Error::new(io::ErrorKind::InvalidData, damaged)
     }
 
-    /// Steps over the bzip2 stream being decoded, whose data did not decode (`e`): it
-    /// ends where the next stream starts, searched for from its start in its bytes
-    /// recorded and then in the bytes after them, or at the end of the input. The error
-    /// that says so, after which the next stream is read; `e` itself when the stream's
-    /// bytes were too many to keep (the stream then ends).
-    fn step_over_stream(&mut self, e: io::Error) -> io::Error {
-        let Stage::Bzip2(d) = &mut self.stage else {
-            return e;
-        };
-        let src = d.get_mut();
-        // Past the damaged stream's own `BZh` and level.
-        let mut from = 4;
-        let next = loop {
-            let Some(kept) = src.recorded() else {
-                return e;
-            };
-            if let Some(at) = next_bzip2_stream(kept, from) {
-                break Some(at);
-            }
-            // A start that the next bytes complete begins in the last nine.
-            from = kept.len().saturating_sub(9).max(4);
-            match src.fill_buf() {
-                Ok([]) => break None,
-                Ok(b) => {
-                    let n = b.len();
-                    src.consume(n);
-                }
-                Err(read) => return read,
-            }
-        };
-        let len = match next {
-            Some(at) => {
-                src.unread_recorded(at);
-                at
-            }
-            None => {
-                let len = src.recorded().map_or(0, <[u8]>::len);
-                src.stop_recording();
-                // As long as a stream can be and have the next one's start found after
-                // it in the bytes kept: a chunk's decoder, whose bytes end where the next
-                // stream starts, then steps over what the sequential decoder steps over.
-                if len + BZIP2_START > RECORD {
-                    return e;
-                }
-                len
-            }
-        };
+    /// Steps over the block of the bzip2 stream being decoded whose data did not decode
+    /// (`e`), and goes on at the next block or, when it was the stream's last, at the
+    /// next stream ([`Blocks::step_over`]). The error that says so; `e` itself when the
+    /// bytes the decoder read were not kept (the stream then ends).
+    fn step_over_block(&mut self, e: io::Error) -> io::Error {
         let Stage::Bzip2(d) = std::mem::replace(&mut self.stage, Stage::Done) else {
             return e;
         };
-        let damaged = DamagedFrame {
-            compression: Compression::Bzip2,
-            offset: self.base + self.frame_start,
-            len: len as u64,
-            reason: e.to_string(),
-            read: self.frame_out,
-            text: None,
+        let stepped = Blocks::step_over(
+            d.into_inner(),
+            self.base,
+            self.frame_start,
+            e.to_string(),
+            self.frame_out,
+        );
+        let (damaged, after) = match stepped {
+            Ok(Some(stepped)) => stepped,
+            Ok(None) => return e,
+            Err(read) => return read,
         };
         self.stepped_at_end = false;
-        if let Err(read) = self.next_frame(d.into_inner()) {
-            return read;
+        match after {
+            After::Blocks(blocks) => self.stage = Stage::Blocks(blocks),
+            After::End(src) => {
+                if let Err(read) = self.next_frame(src) {
+                    return read;
+                }
+            }
         }
         io::Error::new(io::ErrorKind::InvalidData, damaged)
     }
@@ -302,10 +273,11 @@ impl<R: Read> Read for Frames<R> {
                         if !d.get_mut().take_read_failure()
                             && e.get_ref().is_some_and(|r| r.is::<bzip2::Error>()) =>
                     {
-                        return Err(self.step_over_stream(e));
+                        return Err(self.step_over_block(e));
                     }
                     Err(e) => return Err(e),
                 },
+                Stage::Blocks(b) => b.read(buf)?,
             };
             if n > 0 {
                 self.out += n as u64;
@@ -317,6 +289,7 @@ impl<R: Read> Read for Frames<R> {
                 Stage::Zstd(d) => d.finish(),
                 Stage::Gzip(d) => d.into_inner(),
                 Stage::Bzip2(d) => d.into_inner(),
+                Stage::Blocks(b) => b.into_rest(),
                 Stage::Done => return Ok(0),
             };
             self.next_frame(src)?;

@@ -15,6 +15,8 @@
 //! # Ok::<_, std::io::Error>(())
 //! ```
 
+#[cfg(feature = "compression")]
+mod blocks;
 #[cfg(feature = "serde")]
 pub(crate) mod chesscom;
 mod compressed;

@@ -14,9 +14,10 @@
 //! What cannot be cut — one frame, plain multi-member gzip, a frame larger than [`CAP`], a
 //! header that does not parse, bytes that start no frame — is read by the reader itself,
 //! sequentially, with the rest of the stream. A damaged frame that pzstd announced, or a
-//! damaged bzip2 stream, is stepped over in its chunk as a sequential read steps over it
-//! (`frames`; a bzip2 stream ends at the next stream's start, which the scanner cut the
-//! chunks at, or at the chunk's end, which is one), and told
+//! damaged bzip2 block, is stepped over in its chunk as a sequential read steps over it
+//! (`frames`; what a bzip2 step finds depends on its stream's bytes only, and a stream
+//! whose end mark the step does not find before the chunk's end leaves the chunk
+//! unclean), and told
 //! through the chunk's pipe: the chunks after it are still decoded on the threads. And a
 //! chunk that does not end cleanly (an error, a damaged frame whose decoder wanted more
 //! than the chunk's bytes, or bytes after a stream that start no frame) is read again
@@ -613,6 +614,7 @@ impl ParallelReader {
                     }
                     Ok(Block::Damaged(mut frame)) => {
                         frame.offset += *base;
+                        frame.stream = frame.stream.map(|s| s + *base);
                         handed.damaged.push_back(frame.offset);
                         return Err(io::Error::new(io::ErrorKind::InvalidData, frame));
                     }

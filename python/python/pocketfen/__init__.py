@@ -158,15 +158,17 @@ class FrameText(_TypedDict):
 
 class TextBreak(_TypedDict):
     """Where a compressed text broke: the damaged frame stepped over (its
-    `compression`, "zstd" for a frame of pzstd's or "bzip2" for a stream of
-    pbzip2's; its `offset` in the file, compressed `length` and the decoder's
-    `reason`; the `text_read` it gave before its damage, and the `text` its header
+    `compression`, "zstd" for a frame of pzstd's or "bzip2" for a bzip2 stream or
+    block; its `offset` in the file, compressed `length` and the decoder's
+    `reason`; for a block of a bzip2 stream stepped over alone, the `stream`'s
+    offset; the `text_read` it gave before its damage, and the `text` its header
     says it held, when it says), the `line` the break falls in, and what was left out
     around it."""
 
     compression: str
     offset: int
     length: int
+    stream: _NotRequired[int]
     reason: str
     text_read: int
     text: _NotRequired[FrameText]

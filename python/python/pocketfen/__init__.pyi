@@ -74,6 +74,7 @@ class TextBreak(TypedDict):
     compression: str
     offset: int
     length: int
+    stream: NotRequired[int]
     reason: str
     text_read: int
     text: NotRequired[FrameText]

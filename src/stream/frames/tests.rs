@@ -384,12 +384,11 @@ fn a_damaged_bzip2_stream_loses_only_its_own_text() {
     );
 }
 
-/// A damaged bzip2 stream that no other follows is stepped over to the end of the
-/// input (one stream as `bzip2` writes it, or pbzip2's last); one cut short by the end
-/// of the input, or longer than the bytes kept to search, stays an error that ends the
-/// text.
+/// A damaged bzip2 stream that no other follows is stepped over to its end (one stream
+/// as `bzip2` writes it, or pbzip2's last); one cut short by the end of the input stays
+/// an error that ends the text.
 #[test]
-fn bzip2_damage_to_the_end_cut_short_or_too_long() {
+fn bzip2_damage_to_the_end_or_cut_short() {
     let text = games(0, 400);
     let one = damaged(bzip2_stream(&text, 9));
     let (got, gaps, error) = every_way(&one);
@@ -404,23 +403,6 @@ fn bzip2_damage_to_the_end_cut_short_or_too_long() {
     let (got, gaps, error) = every_way(&whole[..whole.len() - 50]);
     assert!(gaps.is_empty() && error.is_some(), "{gaps:?} {error:?}");
     assert_eq!(got, text, "the first stream whole, the second cut short");
-
-    // Over 4 MiB of bytes that do not compress, in one stream, damaged in its middle,
-    // then a stream of games: the search for that stream would keep too much.
-    let mut noise = Vec::with_capacity(5 << 20);
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    while noise.len() < 5 << 20 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        noise.extend_from_slice(&x.to_le_bytes());
-    }
-    let big = damaged(bzip2_stream(&noise, 1));
-    assert!(big.len() > 4 << 20);
-    let (bytes, _) = streams(&[big, bzip2_stream(&text, 9)]);
-    let (got, gaps, error) = every_way(&bytes);
-    assert!(gaps.is_empty() && error.is_some(), "{gaps:?} {error:?}");
-    assert!(got.len() < noise.len() / 2 + (1 << 20));
 }
 
 /// A reader of `bytes` whose one read at or after `at` fails (with `InvalidInput`, the
@@ -468,6 +450,267 @@ fn an_error_reading_the_file_is_not_damage() {
         assert!(
             texts.concat().starts_with(&text),
             "{name}: the text read before it"
+        );
+    }
+}
+
+/// Lines of random letters, `n` bytes or a little more: text that bzip2 compresses to
+/// about three quarters, so that a few megabytes make a stream longer than the bytes a
+/// decoder keeps.
+fn letters(n: usize, seed: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(n + 80);
+    let mut x = seed | 1;
+    while out.len() < n {
+        for _ in 0..70 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            out.push(b'a' + (x % 26) as u8);
+        }
+        out.push(b'\n');
+    }
+    out
+}
+
+/// The blocks of a bzip2 stream: where each starts (in bits), and its text, found by
+/// decoding each alone.
+fn blocks_of(stream: &[u8]) -> Vec<(u64, Vec<u8>)> {
+    use crate::stream::blocks::{Mark, lone_block, next_mark};
+    let mut starts = vec![32];
+    let mut from = 33;
+    let end = loop {
+        match next_mark(stream, from, 0) {
+            Some(Mark::Block(b)) => {
+                starts.push(b);
+                from = b + 1;
+            }
+            Some(Mark::End(e)) => break e,
+            m => panic!("{m:?}"),
+        }
+    };
+    starts.push(end);
+    starts
+        .windows(2)
+        .map(|w| {
+            let mut text = Vec::new();
+            std::io::Read::read_to_end(
+                &mut bzip2::read::BzDecoder::new(&lone_block(stream, w[0], w[1])[..]),
+                &mut text,
+            )
+            .unwrap();
+            (w[0], text)
+        })
+        .collect()
+}
+
+/// A damaged block inside a bzip2 stream loses its own text only, wherever it lies:
+/// the first, one past the bytes a decoder keeps (4 MiB), the last, two side by side
+/// (the second met while the blocks after the first are decoded alone), and in a
+/// stream of several (pbzip2's `-1`, nine blocks a stream). Each break is the block's:
+/// its stream's offset, its own, and its bytes up to the next block's magic.
+#[test]
+fn a_damaged_bzip2_block_loses_only_its_own_text() {
+    let text = letters(7 << 20, 3);
+    let one = bzip2_stream(&text, 1);
+    assert!(one.len() > 4 << 20, "{} bytes", one.len());
+    let blocks = blocks_of(&one);
+    let n = blocks.len();
+    assert!(
+        blocks.iter().map(|(_, t)| t.len()).sum::<usize>() == text.len(),
+        "the blocks' texts are the text"
+    );
+    // The byte a block starts in, the byte after its last bit.
+    let span = |k: usize| {
+        let to = blocks.get(k + 1).map_or(one.len() as u64 * 8, |b| b.0);
+        (blocks[k].0 / 8, to.div_ceil(8))
+    };
+    let past_kept = (1..n).find(|&k| blocks[k].0 / 8 > 4 << 20).unwrap();
+    for broken in [
+        vec![0],
+        vec![past_kept],
+        vec![n - 2],
+        vec![3, 4],
+        vec![2, n - 3],
+    ] {
+        let mut bytes = one.clone();
+        for &k in &broken {
+            // Past the block's magic and CRC, its tables: found before it gives text.
+            bytes[(blocks[k].0 / 8) as usize + 20] ^= 0x5a;
+        }
+        let (got, gaps, error) = every_way(&bytes);
+        assert_eq!(error, None, "{broken:?}");
+        assert_eq!(gaps.len(), broken.len(), "{broken:?}: {gaps:?}");
+        let mut expected = Vec::new();
+        let mut gaps = gaps.iter();
+        for (k, (_, t)) in blocks.iter().enumerate() {
+            if !broken.contains(&k) {
+                expected.extend_from_slice(t);
+                continue;
+            }
+            let (at, gap) = gaps.next().unwrap();
+            let (from, to) = span(k);
+            // The first block lost from a stream's start stands for the stream: but the
+            // stream goes on after it.
+            assert_eq!(
+                (gap.compression, gap.offset, gap.len, gap.stream),
+                (Compression::Bzip2, from, to - from, Some(0)),
+                "{broken:?}: block {k}"
+            );
+            // Damage found only by the block's check gives its altered text first (as
+            // long as the damage made it, which may be longer than the block's own):
+            // what the block gives decoded alone.
+            assert_eq!(
+                *at as usize - expected.len(),
+                gap.read as usize,
+                "{broken:?}: block {k}"
+            );
+            expected.extend_from_slice(&got[expected.len()..*at as usize]);
+            assert_eq!(
+                gap.to_string(),
+                format!(
+                    "the bzip2 block at byte {from} ({} bytes) of the stream at byte 0 cannot be decoded ({}): {}",
+                    to - from,
+                    gap.reason,
+                    if gap.read == 0 {
+                        "its text is lost (a bzip2 block does not tell its size)".to_owned()
+                    } else {
+                        format!(
+                            "{} bytes of its text were read before the damage was found, and may be altered; the rest of it, if any, is lost (a bzip2 block does not tell its text's size)",
+                            gap.read
+                        )
+                    }
+                ),
+            );
+        }
+        assert!(got == expected, "{broken:?}: the text read");
+    }
+
+    // pbzip2's -1: streams of nine blocks; the third stream's fifth block damaged.
+    let texts: Vec<Vec<u8>> = (0..4).map(|k| games(k * 12_000, 12_000)).collect();
+    let each: Vec<Vec<u8>> = texts.iter().map(|t| bzip2_stream(t, 1)).collect();
+    let (mut bytes, starts) = streams(&each);
+    let inner = blocks_of(&each[2]);
+    assert!(inner.len() >= 5, "{} blocks", inner.len());
+    let block = starts[2] as u64 + inner[4].0 / 8;
+    bytes[block as usize + 20] ^= 0x5a;
+    let (got, gaps, error) = every_way(&bytes);
+    assert_eq!(error, None);
+    let [(_, gap)] = &gaps[..] else {
+        panic!("{gaps:?}")
+    };
+    assert_eq!(
+        (gap.offset, gap.stream),
+        (block, Some(starts[2] as u64)),
+        "{gap}"
+    );
+    let lost = &inner[4].1;
+    let whole = texts.concat();
+    let before = texts[..2].concat().len() + inner[..4].iter().map(|b| b.1.len()).sum::<usize>();
+    assert!(got[..before] == whole[..before] && got[before..] == whole[before + lost.len()..]);
+}
+
+/// Damaged blocks in streams small enough to be decoded on the threads (pbzip2's `-1`
+/// layout, each stream three blocks): each block of the fourth stream in turn, and the
+/// fourth stream's end mark. Every `-j` reads what one thread reads; a block's break
+/// loses its own text only; a damaged end mark loses nothing but is told.
+#[test]
+fn damaged_bzip2_blocks_on_the_threads() {
+    use crate::stream::blocks::{Mark, next_mark};
+    let texts: Vec<Vec<u8>> = (0..8).map(|k| games(k * 4500, 4500)).collect();
+    let each: Vec<Vec<u8>> = texts.iter().map(|t| bzip2_stream(t, 1)).collect();
+    assert!(
+        each.iter().all(|s| s.len() < 24 << 10),
+        "streams for the threads"
+    );
+    let (clean, starts) = streams(&each);
+    let blocks = blocks_of(&each[3]);
+    assert_eq!(blocks.len(), 3);
+    let whole = texts.concat();
+    let before = texts[..3].concat().len();
+    for (k, (bit, lost)) in blocks.iter().enumerate() {
+        let mut bytes = clean.clone();
+        let block = starts[3] as u64 + bit / 8;
+        bytes[block as usize + 20] ^= 0x5a;
+        let (got, gaps, error) = every_way(&bytes);
+        assert_eq!(error, None, "block {k}");
+        let [(at, gap)] = &gaps[..] else {
+            panic!("block {k}: {gaps:?}")
+        };
+        assert_eq!(
+            (gap.offset, gap.stream),
+            (block, Some(starts[3] as u64)),
+            "block {k}: {gap}"
+        );
+        let from = before + blocks[..k].iter().map(|b| b.1.len()).sum::<usize>();
+        assert_eq!(*at as usize, from + gap.read as usize, "block {k}");
+        assert!(
+            got[..from] == whole[..from] && got[*at as usize..] == whole[from + lost.len()..],
+            "block {k}"
+        );
+    }
+    // The end mark damaged: every block's text read, the break told.
+    let end = match next_mark(&each[3], blocks[2].0 + 1, 0) {
+        Some(Mark::End(e)) => e,
+        m => panic!("{m:?}"),
+    };
+    let mut bytes = clean.clone();
+    bytes[starts[3] + (end / 8) as usize + 2] ^= 0xff;
+    let (got, gaps, error) = every_way(&bytes);
+    assert_eq!(error, None);
+    let [(at, gap)] = &gaps[..] else {
+        panic!("{gaps:?}")
+    };
+    assert!(got == whole, "nothing lost");
+    assert_eq!(*at as usize, before + texts[3].len());
+    assert_eq!(
+        (gap.offset, gap.len, gap.read),
+        (
+            starts[3] as u64 + blocks[2].0 / 8,
+            starts[4] as u64 - (starts[3] as u64 + blocks[2].0 / 8),
+            blocks[2].1.len() as u64
+        ),
+        "{gap}"
+    );
+}
+
+/// Damage anywhere in a block, its last byte too (its end-of-block code damaged, its
+/// decoder reads on into the next block before it fails, and that block decodes alone):
+/// the break is that block's, and only its text is lost.
+#[test]
+fn damage_anywhere_in_a_bzip2_block_is_that_blocks() {
+    let text = letters(3 << 20, 9);
+    let one = bzip2_stream(&text, 1);
+    let blocks = blocks_of(&one);
+    let k = 12;
+    let (from, to) = (blocks[k].0 / 8, blocks[k + 1].0 / 8);
+    let before: usize = blocks[..k].iter().map(|b| b.1.len()).sum();
+    let lost = blocks[k].1.len();
+    for (back, n) in [
+        (1, 1),
+        (2, 1),
+        (3, 2),
+        (6, 4),
+        (24, 16),
+        (100, 16),
+        (3000, 16),
+        (30_000, 16),
+    ] {
+        let mut bytes = one.clone();
+        let at = (to - back) as usize;
+        for b in &mut bytes[at..at + n] {
+            *b ^= 0x5a;
+        }
+        let owned = std::io::Cursor::new(bytes);
+        let (got, gaps, error) = read_on(decode(owned).unwrap().reader);
+        assert_eq!(error, None, "{back} bytes before its end");
+        let [(at, gap)] = &gaps[..] else {
+            panic!("{back}: {gaps:?}")
+        };
+        assert_eq!((gap.offset, gap.stream), (from, Some(0)), "{back}: {gap}");
+        assert_eq!(*at as usize, before + gap.read as usize, "{back}");
+        assert!(
+            got[..before] == text[..before] && got[*at as usize..] == text[before + lost..],
+            "{back} bytes before its end"
         );
     }
 }

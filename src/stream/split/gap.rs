@@ -38,6 +38,13 @@ pub struct TextBreak {
     pub offset: u64,
     /// Its compressed size.
     pub length: u64,
+    /// When only a block of a bzip2 stream was stepped over: the stream's offset
+    /// (`offset` and `length` are then the block's).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub stream: Option<u64>,
     /// What its decoder found.
     pub reason: String,
     /// The bytes of text the frame gave before its damage was found.
@@ -96,6 +103,7 @@ impl TextBreak {
             compression: self.compression,
             offset: self.offset,
             len: self.length,
+            stream: self.stream,
             reason: self.reason.clone(),
             read: self.text_read,
             text: self.text,
@@ -377,6 +385,7 @@ impl<R: BufRead> GameSplitter<R> {
             compression: g.frame.compression,
             offset: g.frame.offset,
             length: g.frame.len,
+            stream: g.frame.stream,
             reason: g.frame.reason,
             text_read: g.frame.read,
             text: g.frame.text,
