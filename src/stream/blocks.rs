@@ -362,16 +362,16 @@ impl<R: Read> Blocks<R> {
             return Ok(None);
         };
         let mut next = blocks.search(starts[i] + MAGIC_BITS)?;
-        let given = loop {
-            let (given, whole) = blocks.alone(starts[i], next);
-            // A decoder thrown off by damage can read past the end of the block it
-            // fails in, into the next one, which decodes alone: it failed before.
-            if i == 0 || !whole || consumed >= blocks.block_end(next) {
-                break given;
-            }
+        // A decoder thrown off by damage can read past the end of the block it fails
+        // in, into the next one, which decodes alone: it failed before. (Only one block
+        // back: a decoder that read a whole block past the damaged one cannot be told
+        // from one that gave that block's text, and that block is then lost too.)
+        let (mut given, whole) = blocks.alone(starts[i], next);
+        if i > 0 && whole && consumed < blocks.block_end(next) {
             next = Some(Mark::Block(starts[i]));
             i -= 1;
-        };
+            given = blocks.alone(starts[i], next).0;
+        }
         let failed = starts[i];
         // A stream cut short: its text ends there, as any cut short stream's.
         if next.is_none() {
@@ -486,8 +486,9 @@ impl<R: Read> Blocks<R> {
 
     /// Starts decoding the block whose magic is at stream bit `from`.
     fn start(&mut self, from: u64) -> io::Result<()> {
-        // The bytes before the block's are done with.
-        let gone = (from / 8 - self.at) as usize;
+        // The bytes before the block's are done with (all of them, when a search that
+        // failed let the block's go too).
+        let gone = ((from / 8).saturating_sub(self.at) as usize).min(self.bytes.len());
         self.bytes.drain(..gone);
         self.at += gone as u64;
         self.next = self.search(from + MAGIC_BITS)?;
@@ -508,8 +509,8 @@ impl<R: Read> Blocks<R> {
 
     /// The next text of the blocks: `Ok(0)` at the stream's end ([`Blocks::into_rest`]
     /// then gives the reader after it), a [`DamagedFrame`] for a block that does not
-    /// decode, after which reading goes on at the next block; a block that does not
-    /// decode and that the end of the input cuts short ends the text.
+    /// decode, after which reading goes on at the next block; a stream that the end of
+    /// the input cuts short (no end mark after its last block) ends the text.
     pub(super) fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if buf.is_empty() {
             return Ok(0);
@@ -551,7 +552,16 @@ impl<R: Read> Blocks<R> {
             }
             match self.next {
                 Some(Mark::Block(b)) => self.start(b)?,
-                _ => return Ok(0),
+                // Its blocks read, the stream's end mark not found: cut short.
+                None => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the bzip2 stream ends without its end mark",
+                    ));
+                }
+                // (A block that decodes whole up to the next stream's start: the end mark
+                // missing, the text whole.)
+                Some(Mark::End(_) | Mark::Stream(_)) => return Ok(0),
             }
         }
     }

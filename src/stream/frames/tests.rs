@@ -405,6 +405,36 @@ fn bzip2_damage_to_the_end_or_cut_short() {
     assert_eq!(got, text, "the first stream whole, the second cut short");
 }
 
+/// A one-stream file cut short after a damaged block: the blocks after the damaged one
+/// are read, and the end of the input ends the text in an error (the stream's end mark
+/// never found), not as a stream that ended.
+#[test]
+fn a_bzip2_stream_cut_short_after_a_damaged_block_ends_in_an_error() {
+    let text = letters(700_000, 13);
+    let one = bzip2_stream(&text, 1);
+    let blocks = blocks_of(&one);
+    assert!(blocks.len() >= 7, "{} blocks", blocks.len());
+    let mut bytes = one.clone();
+    // The third block's start pointer set past any block's end.
+    let b = blocks[2].0;
+    for bit in b + 80..b + 104 {
+        bytes[(bit / 8) as usize] |= 0x80 >> (bit % 8);
+    }
+    let (got, gaps, error) = every_way(&bytes[..(blocks[5].0 / 8) as usize]);
+    assert!(error.is_some() && gaps.len() == 1, "{gaps:?} {error:?}");
+    assert_eq!((gaps[0].1.offset, gaps[0].1.read), (b / 8, 0));
+    let read = [&blocks[0].1[..], &blocks[1].1, &blocks[3].1].concat();
+    assert!(
+        got.starts_with(&read),
+        "the blocks before and after the damaged one"
+    );
+    assert!(got.len() <= read.len() + blocks[4].1.len());
+    // Cut after the fifth block's last bit: its text is read, then the error.
+    let (got, _, error) = every_way(&bytes[..blocks[5].0.div_ceil(8) as usize]);
+    assert!(error.is_some(), "{error:?}");
+    assert!(got == [&read[..], &blocks[4].1].concat());
+}
+
 /// A reader of `bytes` whose one read at or after `at` fails (with `InvalidInput`, the
 /// kind of the bzip2 decoder's own errors), and whose reads after it go on.
 struct FailsOnce(std::io::Cursor<Vec<u8>>, Option<usize>);
