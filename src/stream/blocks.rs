@@ -12,12 +12,10 @@
 
 use std::io::{self, BufRead, Cursor, Read};
 
-use super::compressed::{Compression, DamagedFrame, Peek};
+use super::compressed::{
+    BZIP2_BLOCK as BLOCK, BZIP2_END as END, Compression, DamagedFrame, Peek, is_bzip2_header,
+};
 
-/// A block's magic number.
-const BLOCK: u64 = 0x3141_5926_5359;
-/// The end-of-stream magic number.
-const END: u64 = 0x1772_4538_5090;
 const MAGIC_BITS: u64 = 48;
 /// A magic number and the CRC after it (a block's, or the stream's after the end).
 const HEAD_BITS: u64 = 80;
@@ -88,8 +86,7 @@ pub(in crate::stream) fn next_mark(b: &[u8], from: u64, streams: u64) -> Option<
             if shift == 0
                 && let Some(h) = i.checked_sub(4)
                 && h as u64 * 8 >= streams
-                && b[h..h + 3] == *b"BZh"
-                && (b'1'..=b'9').contains(&b[h + 3])
+                && is_bzip2_header(&b[h..])
             {
                 return Some(Mark::Stream(h as u64));
             }

@@ -287,25 +287,18 @@ impl DamagedFrame {
 
 impl fmt::Display for DamagedFrame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.stream {
-            Some(stream) => write!(
-                f,
-                "the bzip2 block at byte {} ({} bytes) of the stream at byte {stream} cannot be decoded ({}): {}",
-                self.offset,
-                self.len,
-                self.reason,
-                self.text_words()
-            ),
-            None => write!(
-                f,
-                "the {} at byte {} ({} bytes) cannot be decoded ({}): {}",
-                self.compression.frame(),
-                self.offset,
-                self.len,
-                self.reason,
-                self.text_words()
-            ),
-        }
+        let (what, of) = match self.stream {
+            Some(stream) => ("bzip2 block", format!(" of the stream at byte {stream}")),
+            None => (self.compression.frame(), String::new()),
+        };
+        write!(
+            f,
+            "the {what} at byte {} ({} bytes){of} cannot be decoded ({}): {}",
+            self.offset,
+            self.len,
+            self.reason,
+            self.text_words()
+        )
     }
 }
 
@@ -360,19 +353,31 @@ impl fmt::Debug for Decoded<'_> {
 #[cfg(feature = "compression")]
 pub(super) const BZIP2_START: usize = 10;
 
+/// A bzip2 block's magic number (π's digits), 48 bits.
+#[cfg(feature = "compression")]
+pub(super) const BZIP2_BLOCK: u64 = 0x3141_5926_5359;
+/// A bzip2 stream's end-of-stream magic number (√π's digits), 48 bits.
+#[cfg(feature = "compression")]
+pub(super) const BZIP2_END: u64 = 0x1772_4538_5090;
+
+/// Whether `h` starts with a bzip2 stream's header: `BZh` and a block-size digit.
+#[cfg(feature = "compression")]
+pub(super) fn is_bzip2_header(h: &[u8]) -> bool {
+    matches!(h, [b'B', b'Z', b'h', b'1'..=b'9', ..])
+}
+
 /// Where the next bzip2 stream starts in `b`, searching from `from` (a stream's start
-/// is `BZh` and a block-size digit, then the first block's magic or the end-of-stream
-/// magic, all on a byte).
+/// is its header, then the first block's magic or the end-of-stream magic, all on a
+/// byte).
 #[cfg(feature = "compression")]
 pub(super) fn next_bzip2_stream(b: &[u8], from: usize) -> Option<usize> {
-    const BLOCK_MAGIC: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
-    const END_MAGIC: &[u8] = &[0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
+    let (block, end) = (BZIP2_BLOCK.to_be_bytes(), BZIP2_END.to_be_bytes());
     let mut at = from;
     while let Some(i) = memchr::memmem::find(b.get(at..)?, b"BZh") {
         let start = at + i;
-        if let Some(next) = b.get(start + 3..start + BZIP2_START)
-            && (b'1'..=b'9').contains(&next[0])
-            && (&next[1..] == BLOCK_MAGIC || &next[1..] == END_MAGIC)
+        if let Some(head) = b.get(start..start + BZIP2_START)
+            && is_bzip2_header(head)
+            && (head[4..] == block[2..] || head[4..] == end[2..])
         {
             return Some(start);
         }
