@@ -481,41 +481,53 @@ fn split_parts_merge_to_one_run() {
         err.contains("reads a part of one file, and 2 are given"),
         "{err}"
     );
-    // A file without a point where a game surely starts (old Mac line ends: no LF) is
-    // all in part 1, and the other parts say why they have no games.
+    // A file without a point where a game surely starts (no blank line after a game's
+    // movetext) is all in part 1, and the other parts say why they have no games.
+    let unspaced = dir.join("unspaced.pgn");
+    let mut bytes = fs::read(&plain).unwrap();
+    bytes.dedup_by(|b, a| *a == b'\n' && *b == b'\n');
+    fs::write(&unspaced, bytes).unwrap();
+    let u = unspaced.to_str().unwrap();
+    let (_, err, code) = run_out(&["validate", "-q", "--json", "--split", "2/3", u]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("part 2/3: no game starts in this part"),
+        "{err}"
+    );
+    let games = |out: &[u8]| -> u64 {
+        let last = String::from_utf8_lossy(out)
+            .lines()
+            .last()
+            .unwrap()
+            .to_owned();
+        serde_json::from_str::<serde_json::Value>(&last).unwrap()["games"]
+            .as_u64()
+            .unwrap()
+    };
+    let (out, _, _) = run_out(&["validate", "-q", "--json", "--split", "1/3", u]);
+    let (whole, _, _) = run_out(&["validate", "-q", "--json", u]);
+    assert_eq!(games(&out), games(&whole));
+    assert_eq!(
+        games(&whole),
+        games(&run_out(&["validate", "-q", "--json", p]).0)
+    );
+    // Old Mac line ends (a lone CR, no LF) are split like any other.
     let mac = dir.join("mac.pgn");
+    let bytes = fs::read(&plain).unwrap();
     fs::write(
         &mac,
-        fs::read(&plain)
-            .unwrap()
+        bytes
             .iter()
             .map(|&b| if b == b'\n' { b'\r' } else { b })
             .collect::<Vec<u8>>(),
     )
     .unwrap();
     let m = mac.to_str().unwrap();
-    let (_, err, code) = run_out(&["validate", "-q", "--json", "--split", "2/3", m]);
-    assert_eq!(code, Some(0), "{err}");
-    assert!(
-        err.contains("part 2/3: no game starts in this part"),
-        "{err}"
-    );
-    let (out, _, _) = run_out(&["validate", "-q", "--json", "--split", "1/3", m]);
-    let (whole, _, _) = run_out(&["validate", "-q", "--json", m]);
-    let games = |out: &[u8]| {
-        String::from_utf8_lossy(out)
-            .lines()
-            .last()
-            .unwrap()
-            .split("\"games\":")
-            .nth(1)
-            .unwrap()
-            .split(',')
-            .next()
-            .unwrap()
-            .to_owned()
-    };
-    assert_eq!(games(&out), games(&whole));
+    let parts: Vec<u64> = (1..=3)
+        .map(|k| games(&run_out(&["validate", "-q", "--json", "--split", &format!("{k}/3"), m]).0))
+        .collect();
+    assert!(parts.iter().all(|&g| g > 0), "{parts:?}");
+    assert_eq!(parts.iter().sum::<u64>(), games(&whole));
     // A part's output cut short (its run interrupted) has no summary.
     let cut = dir.join("cut-part.jsonl");
     let (out, _, _) = run_out(&["validate", "-q", "--json", "--all", "--split", "1/2", p]);
@@ -902,11 +914,13 @@ mod parts {
         "1. e4 d5 2. exd5 Qxd5 3. Q@e4 *",
     ];
 
-    /// One line end: mostly LF, some CRLF, now and then a lone CR.
+    /// One line end: LF, CRLF or a lone CR (old Mac files) throughout, or mostly LF,
+    /// some CRLF, now and then a lone CR.
     fn eol(rng: &mut Rng, style: usize) -> &'static str {
         match style {
             0 => "\n",
             1 => "\r\n",
+            3 => "\r",
             _ => match rng.below(20) {
                 0 => "\r",
                 1..=5 => "\r\n",
@@ -917,7 +931,12 @@ mod parts {
 
     /// A random archive of about `games` games.
     fn archive(rng: &mut Rng, games: usize) -> Vec<u8> {
-        let style = rng.below(3);
+        archive_in(rng, games, None)
+    }
+
+    /// [`archive`] with its line ends in `style` ([`eol`]'s), when given.
+    fn archive_in(rng: &mut Rng, games: usize, style: Option<usize>) -> Vec<u8> {
+        let style = style.unwrap_or_else(|| rng.below(3));
         let mut out = String::new();
         if rng.one_in(4) {
             out.push('\u{feff}');
@@ -1153,6 +1172,18 @@ mod parts {
             std::fs::remove_file(path).unwrap();
         }
 
+        /// Old Mac files, every line ended by a lone CR.
+        #[test]
+        fn merging_the_parts_of_a_lone_cr_archive_equals_one_run(
+            seed in 1u64.., games in 1usize..120, n in 2usize..9
+        ) {
+            let mut rng = Rng(seed);
+            let text = archive_in(&mut rng, games, Some(3));
+            let path = temp(&format!("cr-{seed}.pgn"), &text);
+            check(&path, n, 1)?;
+            std::fs::remove_file(path).unwrap();
+        }
+
         /// With a small game size limit, games over it are skipped the same way in the
         /// parts as in one run, wherever the parts' blocks fall.
         #[test]
@@ -1293,6 +1324,11 @@ mod parts {
     /// the file, and each zstd frame's offset (after its announcement) and size.
     fn announced_frames(size: usize) -> (Vec<u8>, Vec<(usize, usize)>) {
         let text = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+        announced_frames_of(&text, size)
+    }
+
+    /// [`announced_frames`] of `text`.
+    fn announced_frames_of(text: &[u8], size: usize) -> (Vec<u8>, Vec<(usize, usize)>) {
         let mut packed = Vec::new();
         let mut frames = Vec::new();
         for piece in text.chunks(size) {
@@ -1304,6 +1340,60 @@ mod parts {
             packed.extend_from_slice(&frame);
         }
         (packed, frames)
+    }
+
+    /// Old Mac files (every line ended by a lone CR) are read in parts and past a damaged
+    /// frame as the same games with LF line ends are: each part finds its first game
+    /// (part 1 read them all before), a damaged frame loses only its own games (the rest
+    /// of the file before), and `-j` and parts give one run's records.
+    #[test]
+    fn lone_cr_archives_read_in_parts_and_past_damage_as_lf_ones() {
+        let lf = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+        let cr: Vec<u8> = lf
+            .iter()
+            .map(|&b| if b == b'\n' { b'\r' } else { b })
+            .collect();
+        let per_part = |path: &Path| -> Vec<u64> {
+            (1..=4)
+                .map(|k| {
+                    let part = run(path, Some(Split::new(k, 4).unwrap()), 1);
+                    part.last().unwrap()["games"].as_u64().unwrap()
+                })
+                .collect()
+        };
+        let lf_path = temp("lf.pgn", &lf);
+        let cr_path = temp("cr.pgn", &cr);
+        let parts = per_part(&lf_path);
+        assert!(parts.iter().all(|&g| g > 0), "{parts:?}");
+        assert_eq!(per_part(&cr_path), parts);
+        check(&cr_path, 4, 2).unwrap();
+        // The third frame damaged in its middle: the same games read, the same lost.
+        let said = |text: &[u8], name: &str| -> Value {
+            let (mut packed, frames) = announced_frames_of(text, 61_000);
+            let (at, len) = frames[2];
+            for b in &mut packed[at + len / 2..at + len / 2 + 24] {
+                *b ^= 0x5a;
+            }
+            let path = temp(name, &packed);
+            let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
+            let three: Vec<Value> = run(&path, None, 3).into_iter().map(untimed).collect();
+            assert_eq!(three, one, "{name}: -j 3");
+            assert_eq!(merged(&path, 3, 1).unwrap(), one, "{name}: 3 parts");
+            let summary = one.last().unwrap();
+            let b = &summary["breaks"][0];
+            serde_json::json!([
+                summary["games"],
+                summary["plies"],
+                summary["lost"],
+                summary["breaks"].as_array().map(Vec::len),
+                b["line"],
+                b["cut"],
+                b["rest"],
+            ])
+        };
+        let lf_said = said(&lf, "lf-damaged.pgn.zst");
+        assert!(lf_said[0].as_u64().unwrap() > 300, "{lf_said}");
+        assert_eq!(said(&cr, "cr-damaged.pgn.zst"), lf_said);
     }
 
     /// A damaged frame of a pzstd archive is stepped over alike by one run, by `-j 3` and

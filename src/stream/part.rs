@@ -7,11 +7,11 @@
 //! the splitter only the games from its first *sync point* to the first sync point in
 //! the next part's text. A sync point is a line start that the whole-file splitter is
 //! bound to start a game at, told from the bytes after a line end at or after where the
-//! search starts, whatever came before: a tag line (a whole tag pair at its first byte) after
-//! one or more blank lines that follow a line of movetext (its first byte none of `[`,
-//! `%`, `;`), none of these lines holding a CR but before their LF. Outside a comment
-//! such a tag line starts a game because the game before has movetext; inside one, the
-//! splitter closes a comment left open at a blank line before a tag line. Both parts
+//! search starts, whatever came before: a tag line (a whole tag pair at its first byte)
+//! after one or more blank lines that follow a line of movetext (its first byte none of
+//! `[`, `%`, `;`), lines ending at LF, CRLF or a lone CR as the splitter's do. Outside a
+//! comment such a tag line starts a game because the game before has movetext; inside
+//! one, the splitter closes a comment left open at a blank line before a tag line. Both parts
 //! that meet at a boundary find the same sync point, as each reads the same bytes from
 //! the same place: every game belongs to exactly one part.
 
@@ -369,20 +369,21 @@ fn announced_at(file: &SharedFile, kind: Compression, at: u64) -> io::Result<u64
     })
 }
 
-/// A search for a sync point, fed the text as it is read.
+/// A search for a sync point, fed the text as it is read. Lines end at LF, CRLF or a
+/// lone CR, as the splitter counts them.
 #[derive(Debug)]
 pub(crate) struct SyncScan {
     /// The search starts at the first line end at or after this offset.
     from: u64,
     armed: bool,
-    /// The current line: where it starts, its first bytes (up to a CR), whether a CR
-    /// stood before its end other than before its LF, and a CR just read.
+    /// The current line: where it starts, its first bytes, and its length so far.
     line_start: u64,
     prefix: Vec<u8>,
     prefix_done: bool,
-    unclean: bool,
-    cr: bool,
     len: u64,
+    /// The last byte read was a CR that ended a line: an LF right after it is that
+    /// line's end too (a CRLF read in two pieces).
+    after_cr: bool,
     evidence: Evidence,
     found: Option<u64>,
 }
@@ -397,6 +398,17 @@ enum Evidence {
     Blank,
 }
 
+/// Where the line after the line end at `n` of `bytes` starts (after its LF, CRLF or
+/// lone CR), and whether that is not yet known: a CR that is the last byte may be the
+/// first half of a CRLF.
+fn after_line_end(bytes: &[u8], n: usize) -> (usize, bool) {
+    match (bytes[n], bytes.get(n + 1)) {
+        (b'\r', Some(b'\n')) => (n + 2, false),
+        (b'\r', None) => (n + 1, true),
+        _ => (n + 1, false),
+    }
+}
+
 impl SyncScan {
     pub(crate) fn new(from: u64) -> SyncScan {
         SyncScan {
@@ -405,9 +417,8 @@ impl SyncScan {
             line_start: 0,
             prefix: Vec::new(),
             prefix_done: false,
-            unclean: false,
-            cr: false,
             len: 0,
+            after_cr: false,
             evidence: Evidence::Nothing,
             found: None,
         }
@@ -436,41 +447,45 @@ impl SyncScan {
         self.line_start = at;
         self.prefix.clear();
         self.prefix_done = false;
-        self.unclean = false;
-        self.cr = false;
         self.len = 0;
     }
 
     /// Reads `bytes`, which start at text offset `offset`; stops at the sync point.
     pub(crate) fn feed(&mut self, bytes: &[u8], offset: u64) {
-        if self.found.is_some() {
+        if self.found.is_some() || bytes.is_empty() {
             return;
         }
         let mut i = 0;
+        if std::mem::take(&mut self.after_cr) && bytes[0] == b'\n' {
+            // The LF of a CRLF whose CR ended the last piece: the line starts after it.
+            i = 1;
+            if self.armed {
+                self.line_start = offset + 1;
+            }
+        }
         if !self.armed {
-            let skip = self.from.saturating_sub(offset).min(bytes.len() as u64) as usize;
-            let Some(lf) = memchr::memchr(b'\n', &bytes[skip..]) else {
+            let skip = (self.from.saturating_sub(offset).min(bytes.len() as u64) as usize).max(i);
+            let Some(n) = memchr::memchr2(b'\n', b'\r', &bytes[skip..]) else {
                 return;
             };
+            let (next, open) = after_line_end(bytes, skip + n);
             self.armed = true;
-            i = skip + lf + 1;
+            self.after_cr = open;
+            i = next;
             self.start_line(offset + i as u64);
         }
         while i < bytes.len() {
-            let lf = memchr::memchr(b'\n', &bytes[i..]).map(|n| i + n);
-            let piece = &bytes[i..lf.unwrap_or(bytes.len())];
-            self.take_piece(piece, lf.is_some());
+            let end = memchr::memchr2(b'\n', b'\r', &bytes[i..]).map(|n| i + n);
+            self.take_piece(&bytes[i..end.unwrap_or(bytes.len())], end.is_some());
             if self.decide(false) {
                 return;
             }
-            match lf {
-                Some(n) => {
-                    self.end_line();
-                    i = n + 1;
-                    self.start_line(offset + i as u64);
-                }
-                None => break,
-            }
+            let Some(n) = end else { break };
+            self.end_line();
+            let (next, open) = after_line_end(bytes, n);
+            self.after_cr = open;
+            i = next;
+            self.start_line(offset + i as u64);
         }
     }
 
@@ -481,46 +496,16 @@ impl SyncScan {
         }
     }
 
+    /// Reads a piece of the current line (no line end in it), and whether a line end
+    /// follows it.
     fn take_piece(&mut self, piece: &[u8], ends_line: bool) {
-        if piece.is_empty() {
-            // A line end read on its own ends the prefix too.
-            if ends_line {
-                self.prefix_done = true;
-            }
-            return;
-        }
-        if self.cr {
-            // A CR before more bytes of the line: a line end of its own.
-            self.unclean = true;
-            self.cr = false;
-        }
-        let body = match piece.last() {
-            Some(b'\r') => {
-                if !ends_line {
-                    self.cr = true;
-                }
-                &piece[..piece.len() - 1]
-            }
-            _ => piece,
-        };
-        if let Some(n) = memchr::memchr(b'\r', body) {
-            self.unclean = true;
-            if !self.prefix_done {
-                let room = PREFIX - self.prefix.len();
-                self.prefix.extend_from_slice(&body[..n.min(room)]);
-                self.prefix_done = true;
-            }
-        } else if !self.prefix_done {
+        if !self.prefix_done {
             let room = PREFIX - self.prefix.len();
-            self.prefix.extend_from_slice(&body[..body.len().min(room)]);
-            if self.prefix.len() == PREFIX || piece.len() > body.len() {
-                self.prefix_done = true;
-            }
+            self.prefix
+                .extend_from_slice(&piece[..piece.len().min(room)]);
+            self.prefix_done = ends_line || self.prefix.len() == PREFIX;
         }
         self.len += piece.len() as u64;
-        if ends_line {
-            self.prefix_done = true;
-        }
     }
 
     /// Decides whether the current line is the sync point, once its prefix is read (or
@@ -540,19 +525,16 @@ impl SyncScan {
     }
 
     fn end_line(&mut self) {
-        if self.cr {
-            self.cr = false; // a CR right before the LF: CRLF
-        }
         let lead = trim_blank_start(&self.prefix).first().copied();
-        let blank = lead.is_none() && self.len as usize <= PREFIX + 1;
-        self.evidence = match (self.unclean, blank, lead) {
-            (true, ..) => Evidence::Nothing,
-            (false, true, _) => match self.evidence {
+        // Blank when the whole line was looked at (a longer line's rest is not known).
+        let blank = lead.is_none() && self.len as usize <= PREFIX;
+        self.evidence = match (blank, lead) {
+            (true, _) => match self.evidence {
                 Evidence::Nothing => Evidence::Nothing,
                 _ => Evidence::Blank,
             },
-            (false, false, Some(b'[' | b'%' | b';')) | (false, false, None) => Evidence::Nothing,
-            (false, false, Some(_)) => Evidence::Movetext,
+            (false, Some(b'[' | b'%' | b';')) | (false, None) => Evidence::Nothing,
+            (false, Some(_)) => Evidence::Movetext,
         };
     }
 }
@@ -846,24 +828,85 @@ mod tests {
 
     /// Where a sync point is found does not depend on how the text comes in pieces: a
     /// line end read on its own ends the line's prefix too.
+    /// Lines end at LF, CRLF or a lone CR, as the splitter's do.
     #[test]
     fn a_sync_point_is_found_whatever_the_pieces() {
-        let text = b"[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
-        let at = text
-            .windows(12)
-            .position(|w| w == b"[Event \"b\"]\n")
-            .unwrap() as u64;
-        for name in ["new", "at_break"] {
+        let lf = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let texts = [
+            lf.to_owned(),
+            lf.replace('\n', "\r\n"),
+            lf.replace('\n', "\r"),
+            // A lone CR then a CRLF: the blank line between them.
+            lf.replace("*\n\n", "*\r\r\n"),
+        ];
+        for text in &texts {
+            let at = text.find("[Event \"b\"]").unwrap() as u64;
+            for name in ["new", "at_break"] {
+                for piece in 1..text.len() {
+                    let found = found_in(text.as_bytes(), name, piece);
+                    assert_eq!(found, Some(at), "{text:?}, {name}, pieces of {piece}");
+                }
+            }
+        }
+    }
+
+    /// Where a scan fed `text` in pieces of `piece` bytes finds its sync point.
+    fn found_in(text: &[u8], name: &str, piece: usize) -> Option<u64> {
+        let mut scan = match name {
+            "new" => SyncScan::new(0),
+            _ => SyncScan::at_break(0),
+        };
+        for (i, chunk) in text.chunks(piece).enumerate() {
+            scan.feed(chunk, (i * piece) as u64);
+        }
+        scan.finish();
+        scan.found()
+    }
+
+    /// No sync point where the lines as the splitter counts them show none: no blank
+    /// line (a CR then an LF with a byte between them is two line ends, `\r \n` a blank
+    /// line), a line after a tag line, a line of white space longer than is looked at.
+    #[test]
+    fn no_sync_point_without_the_evidence() {
+        for (text, sync) in [
+            ("1. e4 *\r[Event \"b\"]\r", false),
+            ("1. e4 *\r\n[Event \"b\"]\r\n", false),
+            ("1. e4 *\r \n[Event \"b\"]\n", true),
+            ("[Event \"a\"]\r\r[Event \"b\"]\r", false),
+            ("1. e4 *\r\r[Event \"b\"] x\r", true),
+            (
+                &format!("1. e4 *\r{}\r[Event \"b\"]\r", " ".repeat(1024)),
+                true,
+            ),
+            (
+                &format!("1. e4 *\r{}\r[Event \"b\"]\r", " ".repeat(1025)),
+                false,
+            ),
+        ] {
+            let at = text.find("[Event \"b\"]").unwrap() as u64;
+            for piece in [1, 2, 3, 1 << 12] {
+                let found = found_in(text.as_bytes(), "at_break", piece);
+                assert_eq!(found, sync.then_some(at), "{text:?} in pieces of {piece}");
+            }
+        }
+    }
+
+    /// The search starts at the first line end at or after its offset: a CRLF across
+    /// that offset, or across two pieces, is one line end.
+    #[test]
+    fn the_search_starts_after_the_first_line_end() {
+        let text = b"x\r\n1. e4 *\r\n\r\n[Event \"b\"]\r\n";
+        for from in 0..text.len() as u64 {
+            // From the first line's end (its CR or its LF), the movetext line is read
+            // whole; from further on, the blank line is not known to follow movetext.
+            let expected = (from <= 2).then_some(14);
             for piece in 1..text.len() {
-                let mut scan = match name {
-                    "new" => SyncScan::new(0),
-                    _ => SyncScan::at_break(0),
-                };
+                let mut scan = SyncScan::new(from);
                 for (i, chunk) in text.chunks(piece).enumerate() {
                     scan.feed(chunk, (i * piece) as u64);
                 }
                 scan.finish();
-                assert_eq!(scan.found(), Some(at), "{name}, pieces of {piece}");
+                assert_eq!(scan.found(), expected, "from {from}, pieces of {piece}");
             }
         }
     }

@@ -165,6 +165,35 @@ fn a_break_inside_a_game_leaves_out_that_game_and_the_text_to_the_next() {
     );
 }
 
+/// The same break in text whose lines end at CRLF or a lone CR (old Mac files): the same
+/// games are read after it, at the same lines, and the same is left out.
+#[test]
+fn a_break_in_text_of_any_line_ends_leaves_out_the_same() {
+    let before = format!("{}{}[Event \"3\"]\n\n1. d4 d", game(1), game(2));
+    let after = format!(
+        "5 2. c4 {{ x }}\n3. Nc3 1/2-1/2\n\n{}{}\n%x\n\n{}",
+        game(10),
+        game(11),
+        game(12)
+    );
+    let lf = split_any_way(&[Some(&before), None, Some(&after)]);
+    assert_eq!(lf.0.len(), 5, "{lf:?}");
+    for eol in ["\r\n", "\r"] {
+        let (before, after) = (before.replace('\n', eol), after.replace('\n', eol));
+        let (seen, damage) = split_any_way(&[Some(&before), None, Some(&after)]);
+        let joined = format!("{before}{after}");
+        let expected: Vec<_> =
+            lf.0.iter()
+                .map(|(n, line, _, event)| {
+                    let at = joined.find(&format!("[Event \"{event}\"]")).unwrap() as u64;
+                    (*n, *line, at, event.clone())
+                })
+                .collect();
+        assert_eq!(seen, expected, "{eol:?}");
+        assert_eq!(damage, lf.1, "{eol:?}");
+    }
+}
+
 #[test]
 fn a_game_whose_result_was_read_is_whole() {
     let before = format!("{}{}", game(1), &game(2)[..game(2).len() - 1]);
