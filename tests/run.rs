@@ -1448,6 +1448,80 @@ mod parts {
         assert!(failures.is_empty(), "{failures:#?}");
     }
 
+    /// A damaged BGZF block (pocketfen's own gzip output) is stepped over alike by one
+    /// run, by `-j 3` and by parts, wherever it lies against the parts' boundaries: every
+    /// block in turn is damaged in its middle; the break names it, and the parts always
+    /// merge, to one run's records.
+    #[test]
+    fn a_damaged_bgzf_block_anywhere_merges_to_one_run() {
+        let text = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+        let mut w = pocketfen::stream::CompressedWriter::new(
+            Vec::new(),
+            pocketfen::stream::Compression::Gzip,
+            None,
+            1,
+        )
+        .unwrap();
+        w.write_all(&text).unwrap();
+        let packed = w.finish().unwrap();
+        let mut blocks = Vec::new();
+        let mut at = 0;
+        while at < packed.len() {
+            let len = usize::from(u16::from_le_bytes([packed[at + 16], packed[at + 17]])) + 1;
+            blocks.push((at, len));
+            at += len;
+        }
+        // The blocks with text (the last is BGZF's empty end-of-file block).
+        let blocks = &blocks[..blocks.len() - 1];
+        assert!(blocks.len() >= 5, "{} blocks", blocks.len());
+        let mut failures = Vec::new();
+        for (k, &(at, len)) in blocks.iter().enumerate() {
+            let mut damaged = packed.clone();
+            for b in &mut damaged[at + len / 2..at + len / 2 + 24] {
+                *b ^= 0x5a;
+            }
+            let path = temp(&format!("block-{k}.pgn.gz"), &damaged);
+            let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
+            let summary = one.last().unwrap();
+            let told = &summary["breaks"][0];
+            if summary["breaks"].as_array().map(Vec::len) != Some(1)
+                || (
+                    told["compression"].as_str(),
+                    told["offset"].as_u64(),
+                    told["length"].as_u64(),
+                    told["text"]["by"].as_str(),
+                ) != (
+                    Some("gzip"),
+                    Some(at as u64),
+                    Some(len as u64),
+                    Some("trailer"),
+                )
+            {
+                failures.push(format!("block {k}: {summary}"));
+                continue;
+            }
+            let three: Vec<Value> = run(&path, None, 3).into_iter().map(untimed).collect();
+            if three != one {
+                failures.push(format!(
+                    "block {k}: -j 3 differs, {}",
+                    first_difference(&one, &three)
+                ));
+            }
+            for n in [2, 3, 5] {
+                match merged(&path, n, 1) {
+                    Ok(parts) if parts == one => {}
+                    Ok(parts) => failures.push(format!(
+                        "block {k}: {n} parts merged differ, {}",
+                        first_difference(&parts, &one)
+                    )),
+                    Err(e) => failures.push(format!("block {k}: {n} parts do not merge: {e}")),
+                }
+            }
+            let _ = std::fs::remove_file(&path);
+        }
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
     /// A damaged bzip2 stream of pbzip2's layout is stepped over alike by one run, by `-j
     /// 3` and by parts, wherever it lies against the parts' boundaries: every stream in
     /// turn is damaged in its middle (found as it is decoded, or only by its block's

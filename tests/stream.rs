@@ -832,6 +832,132 @@ fn a_damaged_bzip2_block_loses_what_bzip2recover_loses() {
     );
 }
 
+/// A damaged BGZF block of a file the real `bgzip` (htslib) wrote loses only its own
+/// games: the text read is every other block's, each inflated alone, and none of the
+/// damaged one's; the break names the block and the text
+/// its trailer says it held; `-j 1` and `-j 2` read alike, and more than `gzip -dc`,
+/// which stops at the damaged block.
+#[test]
+fn a_damaged_bgzf_block_loses_only_its_own_games() {
+    use std::io::Read;
+    let dir = scratch_dir("damaged-bgzf");
+    let plain = dir.join("games.pgn");
+    let sample = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
+    fs::write(&plain, sample.repeat(2)).unwrap();
+    let mut bytes = tool("bgzip", &["-c", plain.to_str().unwrap()]).stdout;
+    let mut blocks = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = usize::from(u16::from_le_bytes([bytes[at + 16], bytes[at + 17]])) + 1;
+        blocks.push(at..at + len);
+        at += len;
+    }
+    assert!(blocks.len() >= 10, "{} blocks", blocks.len());
+    let inflate = |b: &[u8]| {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(b)
+            .read_to_end(&mut out)
+            .map(|_| out)
+    };
+    let texts: Vec<Vec<u8>> = blocks
+        .iter()
+        .map(|r| inflate(&bytes[r.clone()]).unwrap())
+        .collect();
+    assert_eq!(texts.concat(), sample.repeat(2));
+    let k = 5;
+    let mid = (blocks[k].start + blocks[k].end) / 2;
+    for b in &mut bytes[mid..mid + 24] {
+        *b ^= 0x5a;
+    }
+    let damaged = dir.join("games.pgn.gz");
+    fs::write(&damaged, &bytes).unwrap();
+
+    // The library's reader, read on past the break.
+    let mut reader = pocketfen::stream::decode(fs::File::open(&damaged).unwrap())
+        .unwrap()
+        .reader;
+    let (mut text, mut breaks) = (Vec::new(), Vec::new());
+    loop {
+        match std::io::BufRead::fill_buf(&mut reader) {
+            Ok([]) => break,
+            Ok(b) => {
+                let n = b.len();
+                text.extend_from_slice(b);
+                std::io::BufRead::consume(&mut reader, n);
+            }
+            Err(e) => breaks.push(
+                pocketfen::stream::DamagedFrame::of(&e)
+                    .unwrap_or_else(|| panic!("{e}"))
+                    .clone(),
+            ),
+        }
+    }
+    let [gap] = &breaks[..] else {
+        panic!("{breaks:?}")
+    };
+    let (at, len) = (blocks[k].start as u64, blocks[k].len() as u64);
+    assert_eq!(
+        (gap.offset, gap.len, gap.text),
+        (
+            at,
+            len,
+            Some(pocketfen::stream::FrameText::Trailer(texts[k].len() as u64))
+        ),
+        "{gap}"
+    );
+    // Every other block's text, and none of the damaged one's (handed out only once its
+    // check passes).
+    assert_eq!(gap.read, 0);
+    assert!(text == [texts[..k].concat(), texts[k + 1..].concat()].concat());
+
+    // The command line, on one thread and two.
+    let path = damaged.to_str().unwrap();
+    let mut runs = Vec::new();
+    for jobs in ["1", "2"] {
+        let (records, code) = json_records(&["-j", jobs, path]);
+        assert_eq!(code, Some(2), "-j {jobs}: the archive is not complete");
+        runs.push(games_and_summary(records));
+    }
+    assert_eq!(runs[0], runs[1], "-j 2 reads what -j 1 reads");
+    let (games, summary) = runs.remove(0);
+    let b = &summary["breaks"][0];
+    let lost_text = texts[k].len();
+    assert_eq!(
+        (&b["compression"], &b["offset"], &b["length"], &b["text"]),
+        (
+            &"gzip".into(),
+            &at.into(),
+            &len.into(),
+            &serde_json::json!({"by": "trailer", "bytes": texts[k].len()})
+        ),
+        "{summary}"
+    );
+    assert_eq!(summary["bytes"].as_u64(), Some(text.len() as u64));
+    let lost = summary["lost"].as_u64().unwrap();
+    assert!(lost > 0, "{summary}");
+    let (_, stderr, code) = run_out(&["validate", path]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains(&format!(
+            "lost (damaged frames, with {lost_text} bytes of text)"
+        )) && stderr.contains(&format!(
+            "the gzip member at byte {at} ({len} bytes) cannot be decoded ("
+        )) && stderr.contains(&format!(
+            "its text is lost ({lost_text} bytes, as its trailer says)"
+        )),
+        "{stderr}"
+    );
+    // gzip itself stops at the damaged block.
+    let gzip = Command::new("gzip").args(["-dc", path]).output().unwrap();
+    assert!(!gzip.status.success());
+    let gzip_games = gzip.stdout.windows(8).filter(|w| w == b"[Event \"").count();
+    assert!(
+        gzip_games < games.len(),
+        "{gzip_games} against {}",
+        games.len()
+    );
+}
+
 /// A run that read past a damaged frame to the archive's end writes its outputs: every
 /// game read, all but those lost (the notes name them), and exits 2 saying so. A run
 /// whose input ends in an error before its end leaves them as they were.

@@ -410,6 +410,48 @@ def test_a_damaged_bzip2_stream_loses_only_its_own_games(tmp_path):
     assert table.num_rows == len(games)
 
 
+def bgzf_block(text):
+    """A BGZF block of `text` (at most 64 KiB of it): a gzip member whose `BC` extra
+    field gives its size less one."""
+    import struct
+    import zlib
+
+    z = zlib.compressobj(6, zlib.DEFLATED, -15)
+    body = z.compress(text) + z.flush()
+    size = 18 + len(body) + 8
+    head = b"\x1f\x8b\x08\x04" + b"\0" * 4 + b"\x00\xff" + struct.pack("<HBBHH", 6, 66, 67, 2, size - 1)
+    return head + body + struct.pack("<II", zlib.crc32(text), len(text))
+
+
+def test_a_damaged_bgzf_block_loses_only_its_own_games():
+    # BGZF, as pocketfen and htslib's bgzip write gzip: blocks of 65280 bytes of text;
+    # the fifth damaged in its middle.
+    text = (SAMPLES / "lichess_standard_2025-05_sample438.pgn").read_bytes() * 2
+    pieces = [text[i : i + 65280] for i in range(0, len(text), 65280)]
+    blocks = [bytearray(bgzf_block(p)) for p in pieces]
+    assert len(blocks) >= 8
+    k = 4
+    mid = len(blocks[k]) // 2
+    for i in range(mid, mid + 24):
+        blocks[k][i] ^= 0x5A
+    at = sum(map(len, blocks[:k]))
+    data = b"".join(blocks)
+
+    whole = [r for r in pocketfen.validate(text, all=True) if r["type"] == "game"]
+    records = list(pocketfen.validate(data, all=True))
+    summary = records[-1]
+    games = [r for r in records if r["type"] == "game"]
+    (brk,) = summary["breaks"]
+    assert (brk["compression"], brk["offset"], brk["length"]) == ("gzip", at, len(blocks[k]))
+    assert brk["text"] == {"by": "trailer", "bytes": 65280}
+    # The damaged block's text is missing, and only that (a block's text is handed out
+    # once its check passes).
+    assert brk["text_read"] == 0 and len(text) - summary["bytes"] == 65280
+    assert summary["stream_error"].startswith(f"the gzip member at byte {at} ({len(blocks[k])} bytes) cannot be decoded (")
+    assert f"its text is lost (65280 bytes, as its trailer says); the text breaks at line {brk['line']}" in summary["stream_error"]
+    assert_head_and_tail(games, whole)
+
+
 def test_a_damaged_bzip2_block_loses_only_its_own_games():
     import bz2
 

@@ -109,14 +109,15 @@ impl fmt::Display for Trailing {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct DamagedFrame {
-    /// The frame's compression: [`Compression::Zstd`] or [`Compression::Bzip2`].
+    /// The frame's compression: [`Compression::Zstd`], [`Compression::Gzip`] (a BGZF
+    /// block) or [`Compression::Bzip2`].
     pub compression: Compression,
     /// The frame's offset in the file (or stream), its announcing skippable frame not
     /// counted.
     pub offset: u64,
-    /// Its compressed size: as announced (zstd), or up to the stream's end (bzip2: the
-    /// byte after its end-of-stream mark, the next stream's start, or the end of the
-    /// input).
+    /// Its compressed size: as announced (zstd), as its header's `BC` field says (a BGZF
+    /// block), or up to the stream's end (bzip2: the byte after its end-of-stream mark,
+    /// the next stream's start, or the end of the input).
     pub len: u64,
     /// When only a block of a bzip2 stream is stepped over: the stream's offset.
     /// `offset` and `len` are then the block's: the bytes that hold its bits, up to the
@@ -127,18 +128,20 @@ pub struct DamagedFrame {
     /// The bytes of text the frame gave before its damage was found (all handed out;
     /// a bzip2 block's own, which its decoder gives decoded alone too).
     pub read: u64,
-    /// How much text the frame held, as far as its header tells (a bzip2 stream's
-    /// tells nothing).
+    /// How much text the frame held, as far as its header (or a BGZF block's trailer)
+    /// tells (a bzip2 stream's tells nothing).
     pub text: Option<FrameText>,
 }
 
-/// How much text a zstd frame holds, as its header tells (RFC 8878 §3.1.1.1).
+/// How much text a zstd frame holds, as its header tells (RFC 8878 §3.1.1.1), or a BGZF
+/// block, as its trailer tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(tag = "by", content = "bytes", rename_all = "lowercase")
 )]
+#[non_exhaustive]
 pub enum FrameText {
     /// Its header gives the size of its text (`Frame_Content_Size`).
     Header(u64),
@@ -146,6 +149,9 @@ pub enum FrameText {
     /// puts at most four windows of text in a frame (four in every frame but the last,
     /// in today's pzstd), so it held at most this many bytes.
     Pzstd(u64),
+    /// A gzip member's trailer gives the size of its text (`ISIZE`, RFC 1952 §2.3.1):
+    /// a BGZF block's, whose size is known (at most 64 KiB).
+    Trailer(u64),
 }
 
 /// The widths of a zstd frame header's fields after its descriptor (RFC 8878 §3.1.1.1).
@@ -184,6 +190,45 @@ impl HeaderFields {
     pub(super) fn len(self) -> usize {
         5 + self.window + self.dictionary + self.content
     }
+}
+
+/// How long the frame at the start of some bytes is.
+#[cfg(feature = "compression")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Len {
+    /// This many bytes (perhaps more than are there yet).
+    Known(usize),
+    /// More bytes are needed to tell.
+    Need,
+    /// It cannot be told without decoding: decode the rest as one.
+    Unknown,
+}
+
+/// The length of the BGZF block at the start of `b` (a gzip member), read off the `BC`
+/// subfield of its header; a member without one is plain gzip.
+#[cfg(feature = "compression")]
+pub(super) fn bgzf_len(b: &[u8]) -> Len {
+    let Some(head) = b.get(..12) else {
+        return Len::Need;
+    };
+    if head[2] != 8 || head[3] & 0x04 == 0 {
+        return Len::Unknown; // not deflate, or no extra field
+    }
+    let xlen = usize::from(u16::from_le_bytes([head[10], head[11]]));
+    let Some(mut extra) = b.get(12..12 + xlen) else {
+        return Len::Need;
+    };
+    while let [si1, si2, l0, l1, rest @ ..] = extra {
+        let slen = usize::from(u16::from_le_bytes([*l0, *l1]));
+        let Some(data) = rest.get(..slen) else {
+            return Len::Unknown;
+        };
+        if (*si1, *si2, slen) == (b'B', b'C', 2) {
+            return Len::Known(usize::from(u16::from_le_bytes([data[0], data[1]])) + 1);
+        }
+        extra = &rest[slen..];
+    }
+    Len::Unknown
 }
 
 impl FrameText {
@@ -225,7 +270,7 @@ impl FrameText {
     /// The bytes of text it gives.
     pub fn bytes(self) -> u64 {
         match self {
-            FrameText::Header(n) | FrameText::Pzstd(n) => n,
+            FrameText::Header(n) | FrameText::Pzstd(n) | FrameText::Trailer(n) => n,
         }
     }
 }
@@ -249,17 +294,27 @@ impl DamagedFrame {
     /// frame of pzstd's), or all of it read, the damage found at its end.
     fn text_words(&self) -> String {
         match (self.text, self.text_lost()) {
+            // A BGZF block's text is handed out once its check has passed.
+            (Some(FrameText::Trailer(n)), _) if self.read == 0 => {
+                format!("its text is lost ({n} bytes, as its trailer says)")
+            }
             (Some(text), Some(0)) => format!(
                 "all its text was read before the damage was found ({} bytes, {}), and may be altered",
                 text.bytes(),
                 match text {
                     FrameText::Header(_) => "as its header says",
                     FrameText::Pzstd(_) => "the most a frame of pzstd's holds",
+                    FrameText::Trailer(_) => "as its trailer says",
                 }
             ),
             (Some(FrameText::Header(n)), Some(lost)) => {
                 format!(
                     "the rest of its text is lost ({lost} of its {n} bytes, as its header says)"
+                )
+            }
+            (Some(FrameText::Trailer(n)), Some(lost)) => {
+                format!(
+                    "the rest of its text is lost ({lost} of its {n} bytes, as its trailer says)"
                 )
             }
             (Some(FrameText::Pzstd(n)), Some(lost)) => format!(
@@ -411,13 +466,16 @@ pub(super) struct Peek<R> {
     recording: bool,
     /// A read of `inner` failed since [`Peek::take_read_failure`] was last asked.
     read_failed: bool,
+    /// No byte at or past this many bytes consumed is handed out ([`Peek::limit_to`]).
+    limit: Option<u64>,
 }
 
 /// The size of the pieces a frame's bytes are handed to its decoder in.
 const ALIGN: u64 = 4 << 10;
 
-/// The buffer's size (larger for a while when bytes are handed back).
-const BUF: usize = 1 << 16;
+/// The buffer's size (larger for a while when bytes are handed back): a BGZF block (at
+/// most 64 KiB) and the first bytes after it fit.
+const BUF: usize = 1 << 17;
 
 /// At most this many bytes are recorded, and at least half as many once that many were
 /// consumed: a bzip2 block holds at most 900 kB of text, which compresses to less than
@@ -437,7 +495,30 @@ impl<R: Read> Peek<R> {
             record_at: 0,
             recording: false,
             read_failed: false,
+            limit: None,
         }
+    }
+
+    /// Hands out no byte at or past `end` bytes consumed (the stream seems to end there)
+    /// until [`Peek::unlimit`]: a BGZF block's decoder is given its block's bytes only,
+    /// however the bytes after them come, and cannot read on past its end.
+    #[cfg(feature = "compression")]
+    pub(super) fn limit_to(&mut self, end: u64) {
+        self.limit = Some(end);
+    }
+
+    /// Hands out every byte again.
+    #[cfg(feature = "compression")]
+    pub(super) fn unlimit(&mut self) {
+        self.limit = None;
+    }
+
+    /// How many bytes may be handed out before the limit.
+    #[inline]
+    fn room(&self) -> usize {
+        self.limit.map_or(usize::MAX, |end| {
+            usize::try_from(end.saturating_sub(self.consumed)).unwrap_or(usize::MAX)
+        })
     }
 
     /// Whether a read of the underlying reader failed since this was last asked: the
@@ -575,6 +656,8 @@ impl<R: Read> BufRead for Peek<R> {
         if let Some(origin) = self.origin {
             // Up to the next piece's end, all of it unless the stream ends first.
             let piece = (ALIGN - (self.consumed - origin) % ALIGN) as usize;
+            // Not past the limit: the bytes after a BGZF block are not read for it.
+            let piece = piece.min(self.room());
             self.peek(piece)?;
             let n = piece.min(self.len - self.pos);
             return Ok(&self.buf[self.pos..self.pos + n]);
@@ -595,7 +678,8 @@ impl<R: Read> BufRead for Peek<R> {
                 }
             };
         }
-        Ok(&self.buf[self.pos..self.len])
+        let n = (self.len - self.pos).min(self.room());
+        Ok(&self.buf[self.pos..self.pos + n])
     }
 
     fn consume(&mut self, n: usize) {

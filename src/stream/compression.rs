@@ -8,9 +8,9 @@
 //! frame, bytes that start no frame (a tape's zero padding, an uploader's junk) end the
 //! data: everything before them is read, and they are reported once
 //! ([`Decoded::trailing`]) rather than failing the run. A frame that starts but does not
-//! decode is real damage: a zstd frame whose size pzstd announced is stepped over (one
-//! read fails with a [`DamagedFrame`], and reading goes on at the next frame); any other
-//! stays an error that ends the text.
+//! decode is real damage: a zstd frame whose size pzstd announced, a BGZF block or a
+//! bzip2 block is stepped over (one read fails with a [`DamagedFrame`], and reading goes
+//! on at the next frame or block); any other stays an error that ends the text.
 //!
 //! ```
 //! use std::io::Read;

@@ -8,28 +8,36 @@
 //! was found has been read, the rest of its text is lost, and reading goes on at the next
 //! frame, after one read that fails with a [`DamagedFrame`] to say where the text breaks.
 //!
+//! A BGZF block (a gzip member whose header gives its size, at most 64 KiB: pocketfen's
+//! own gzip output, and `bgzip`'s) is decoded whole from its own bytes only, and its text
+//! is handed out once its check (CRC-32 and size) has passed: one that does not decode
+//! or fails its check is stepped over the same way, none of its text read (its trailer
+//! tells how much it held).
+//!
 //! A bzip2 stream (one for a whole file as `bzip2` writes it, one for each 900 kB of
 //! text as pbzip2 does) whose data does not decode loses the block its decoder failed
 //! in: reading goes on at the next block, each decoded alone, up to the stream's end,
 //! then at the next stream ([`Blocks`]). A stream that failed in its first block, with
 //! no other block's magic found after it, is stepped over whole.
 //!
-//! Any other frame that does not decode (a gzip member, a zstd frame without its size
-//! announced, or a frame or bzip2 stream cut short by the end of the stream) stays an
-//! error that ends the text.
+//! Any other frame that does not decode (a gzip member of plain gzip, a zstd frame
+//! without its size announced, or a frame or bzip2 stream cut short by the end of the
+//! stream) stays an error that ends the text.
 
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, OnceLock};
 
 use super::blocks::{After, Blocks, Decoder};
 use super::compressed::{
-    Compression, DamagedFrame, Decoded, FrameText, Peek, Trailing, TrailingNote,
+    Compression, DamagedFrame, Decoded, FrameText, Len, Peek, Trailing, TrailingNote, bgzf_len,
 };
 
 /// The decoder of the frame being read, or where the reader stands between frames.
 enum Stage<R: Read> {
     Zstd(zstd::stream::read::Decoder<'static, Peek<R>>),
     Gzip(Box<flate2::bufread::GzDecoder<Peek<R>>>),
+    /// A BGZF block: its text is decoded whole into `held_text` first.
+    Bgzf(Box<flate2::bufread::GzDecoder<Peek<R>>>),
     Bzip2(Decoder<Peek<R>>),
     /// The blocks of a bzip2 stream after a damaged one.
     Blocks(Box<Blocks<R>>),
@@ -52,8 +60,9 @@ pub(super) struct Frames<R: Read> {
     mark: Option<(u64, Arc<OnceLock<u64>>)>,
     /// The size pzstd announced for the next frame (its skippable frame just read).
     announced: Option<u64>,
-    /// Where the zstd frame being decoded ends in the stream, when its size was
-    /// announced (it can be stepped over), and how much text its header says it holds.
+    /// Where the frame being decoded ends in the stream, when it can be stepped over (a
+    /// zstd frame whose size was announced, a BGZF block), and how much text its header
+    /// (a BGZF block's trailer) says it holds.
     frame: Option<(u64, Option<FrameText>)>,
     /// Text bytes the frame being decoded has given.
     frame_out: u64,
@@ -62,6 +71,10 @@ pub(super) struct Frames<R: Read> {
     /// The last frame stepped over failed at the end of the bytes it was given (its
     /// decoder wanted more): read on, a frame's decoder would have read past its end.
     stepped_at_end: bool,
+    /// The text of the BGZF block being read, decoded whole and checked, and how much of
+    /// it has been handed out; `None` before it is decoded.
+    held: Option<usize>,
+    held_text: Vec<u8>,
 }
 
 impl<R: Read> Frames<R> {
@@ -97,12 +110,15 @@ impl<R: Read> Frames<R> {
             frame_out: 0,
             frame_start: 0,
             stepped_at_end: false,
+            held: None,
+            held_text: Vec::new(),
         }
     }
 
     /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
     fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
         src.stop_recording();
+        src.unlimit();
         loop {
             if let Some((at, text)) = &self.mark
                 && src.consumed() >= *at
@@ -149,17 +165,27 @@ impl<R: Read> Frames<R> {
             (head @ [0x28, 0xb5, 0x2f, 0xfd, ..], Some(len)) => {
                 Some((start + len, FrameText::of_header(head)))
             }
+            ([0x1f, 0x8b, ..], _) => bgzf_block(&mut src)?.map(|(len, text)| (start + len, text)),
             _ => None,
         };
         self.frame_out = 0;
         self.frame_start = start;
+        self.held = None;
         src.align_here();
-        if self.kind == Compression::Bzip2 {
-            src.record_here();
+        match (self.kind, self.frame) {
+            (Compression::Bzip2, _) => src.record_here(),
+            // A BGZF block's decoder reads its block's bytes only: damage cannot lead it
+            // on into the next block, and it meets the same bytes in a chunk as in the
+            // whole stream.
+            (Compression::Gzip, Some((end, _))) => src.limit_to(end),
+            _ => {}
         }
         self.stage = match self.kind {
             Compression::Zstd => {
                 Stage::Zstd(zstd::stream::read::Decoder::with_buffer(src)?.single_frame())
+            }
+            Compression::Gzip if self.frame.is_some() => {
+                Stage::Bgzf(Box::new(flate2::bufread::GzDecoder::new(src)))
             }
             Compression::Gzip => Stage::Gzip(Box::new(flate2::bufread::GzDecoder::new(src))),
             Compression::Bzip2 => Stage::Bzip2(Decoder::new(src)),
@@ -168,24 +194,28 @@ impl<R: Read> Frames<R> {
         Ok(())
     }
 
-    /// Steps over the zstd frame being decoded, which failed with `e`, when its end is
-    /// known and its decoder has not read past it: the error that says so, after which
-    /// the next frame is read. `e` itself when it cannot be stepped over (the stream then
-    /// ends).
+    /// Steps over the zstd frame or BGZF block being decoded, which failed with `e`,
+    /// when its end is known and its decoder has not read past it: the error that says
+    /// so, after which the next frame is read. `e` itself when it cannot be stepped over
+    /// (the stream then ends).
     fn step_over(&mut self, e: io::Error) -> io::Error {
         let Some((end, text)) = self.frame else {
             return e;
         };
-        let Stage::Zstd(d) = &self.stage else {
-            return e;
+        let consumed = match &self.stage {
+            Stage::Zstd(d) => d.get_ref().consumed(),
+            Stage::Bgzf(d) => d.get_ref().consumed(),
+            _ => return e,
         };
-        if d.get_ref().consumed() > end {
+        if consumed > end {
             return e;
         }
-        let Stage::Zstd(d) = std::mem::replace(&mut self.stage, Stage::Done) else {
-            return e;
+        let mut src = match std::mem::replace(&mut self.stage, Stage::Done) {
+            Stage::Zstd(d) => d.finish(),
+            Stage::Bgzf(d) => d.into_inner(),
+            _ => return e,
         };
-        let mut src = d.finish();
+        src.unlimit();
         // A frame cut short by the end of the stream is a truncated stream, not damage
         // with text after it.
         match src.skip(end - src.consumed()) {
@@ -193,9 +223,12 @@ impl<R: Read> Frames<R> {
             Ok(false) => return e,
             Err(read) => return read,
         }
-        self.stepped_at_end = e.kind() == io::ErrorKind::UnexpectedEof;
+        // A BGZF block's decoder never reads past its block: a chunk's and the whole
+        // stream's decoders of it fail alike.
+        self.stepped_at_end =
+            self.kind == Compression::Zstd && e.kind() == io::ErrorKind::UnexpectedEof;
         let damaged = DamagedFrame {
-            compression: Compression::Zstd,
+            compression: self.kind,
             offset: self.base + self.frame_start,
             len: end - self.frame_start,
             stream: None,
@@ -266,6 +299,32 @@ impl<R: Read> Read for Frames<R> {
                     Err(e) => return Err(self.step_over(e)),
                 },
                 Stage::Gzip(d) => d.read(buf)?,
+                Stage::Bgzf(d) => {
+                    let at = match self.held {
+                        Some(at) => at,
+                        None => {
+                            let size = match self.frame {
+                                Some((_, Some(text))) => text.bytes(),
+                                _ => 0,
+                            };
+                            match whole_block(d, size, &mut self.held_text) {
+                                Ok(()) => {}
+                                // An error reading the file is no damage in the block:
+                                // the text ends.
+                                Err(e) if d.get_mut().take_read_failure() => {
+                                    self.stage = Stage::Done;
+                                    return Err(e);
+                                }
+                                Err(e) => return Err(self.step_over(e)),
+                            }
+                            0
+                        }
+                    };
+                    let n = buf.len().min(self.held_text.len() - at);
+                    buf[..n].copy_from_slice(&self.held_text[at..at + n]);
+                    self.held = Some(at + n);
+                    n
+                }
                 Stage::Bzip2(d) => match d.read(buf) {
                     Ok(n) => n,
                     // What the decoder says of the data (not an error reading the file).
@@ -287,7 +346,7 @@ impl<R: Read> Read for Frames<R> {
             // The frame has ended: its reader goes on to the next one.
             let src = match std::mem::replace(&mut self.stage, Stage::Done) {
                 Stage::Zstd(d) => d.finish(),
-                Stage::Gzip(d) => d.into_inner(),
+                Stage::Gzip(d) | Stage::Bgzf(d) => d.into_inner(),
                 Stage::Bzip2(d) => d.into_inner(),
                 Stage::Blocks(b) => b.into_rest(),
                 Stage::Done => return Ok(0),
@@ -295,6 +354,76 @@ impl<R: Read> Read for Frames<R> {
             self.next_frame(src)?;
         }
     }
+}
+
+/// Decodes a BGZF block's text whole into `text`: `size` bytes, as its trailer says, and
+/// then the member's end, where its decoder checks the CRC-32 and the size.
+fn whole_block<R: Read>(
+    d: &mut flate2::bufread::GzDecoder<Peek<R>>,
+    size: u64,
+    text: &mut Vec<u8>,
+) -> io::Result<()> {
+    text.clear();
+    text.resize(usize::try_from(size).unwrap_or(usize::MAX), 0);
+    d.read_exact(text)?;
+    let mut more = [0u8; 1];
+    loop {
+        match d.read(&mut more) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "more text than its trailer says",
+                ));
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The BGZF block at the start of `src`: its length and the text its trailer says it
+/// holds (at most 64 KiB), when its header's `BC` field gives a length at which the next
+/// gzip member or the end of the stream follows (where the parallel scanner cuts BGZF
+/// blocks too): a damaged block is stepped over only to where the next one surely
+/// starts.
+fn bgzf_block<R: Read>(src: &mut Peek<R>) -> io::Result<Option<(u64, Option<FrameText>)>> {
+    // Deflate, with an extra field.
+    let &[_, _, 8, flags, _, _, _, _, _, _, x0, x1, ..] = src.peek(12)? else {
+        return Ok(None);
+    };
+    if flags & 0x04 == 0 {
+        return Ok(None);
+    }
+    let fixed = 12 + usize::from(u16::from_le_bytes([x0, x1]));
+    let Len::Known(len) = bgzf_len(src.peek(fixed)?) else {
+        return Ok(None);
+    };
+    let block = src.peek(len + 2)?;
+    // Its header, an empty deflate stream (two bytes) and its trailer at least.
+    if len < fixed + 10 || block.len() < len {
+        return Ok(None);
+    }
+    if block
+        .get(len..len + 2)
+        .is_some_and(|next| next != [0x1f, 0x8b])
+    {
+        return Ok(None);
+    }
+    let trailer = [
+        block[len - 4],
+        block[len - 3],
+        block[len - 2],
+        block[len - 1],
+    ];
+    let size = u32::from_le_bytes(trailer);
+    if size > 1 << 16 {
+        return Ok(None);
+    }
+    Ok(Some((
+        len as u64,
+        Some(FrameText::Trailer(u64::from(size))),
+    )))
 }
 
 /// Hands a decoder small output buffers: a decoder that meets a truncated or corrupt

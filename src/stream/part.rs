@@ -244,10 +244,10 @@ fn frame_len(file: &SharedFile, kind: Compression, at: u64, size: u64) -> io::Re
                 }
                 match super::unpack::zstd_len(&buf) {
                     // pzstd's skippable frame comes with the frame it sizes.
-                    super::unpack::Len::Known(l) => {
+                    super::compressed::Len::Known(l) => {
                         return Ok(Some(l as u64).filter(|&l| at + l <= size));
                     }
-                    super::unpack::Len::Need if len < 16 << 20 && buf.len() == len => len *= 4,
+                    super::compressed::Len::Need if len < 16 << 20 && buf.len() == len => len *= 4,
                     _ => return Ok(None),
                 }
             }
@@ -259,8 +259,8 @@ fn frame_len(file: &SharedFile, kind: Compression, at: u64, size: u64) -> io::Re
             if !buf.starts_with(&[0x1f, 0x8b]) {
                 return Ok(None);
             }
-            Ok(match super::unpack::bgzf_len(&buf) {
-                super::unpack::Len::Known(l) => Some(l as u64).filter(|&l| at + l <= size),
+            Ok(match super::compressed::bgzf_len(&buf) {
+                super::compressed::Len::Known(l) => Some(l as u64).filter(|&l| at + l <= size),
                 _ => None,
             })
         }

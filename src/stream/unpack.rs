@@ -13,12 +13,12 @@
 //! reads), so a chunk that decodes cleanly gives exactly the text a sequential read gives.
 //! What cannot be cut — one frame, plain multi-member gzip, a frame larger than [`CAP`], a
 //! header that does not parse, bytes that start no frame — is read by the reader itself,
-//! sequentially, with the rest of the stream. A damaged frame that pzstd announced, or a
-//! damaged bzip2 block, is stepped over in its chunk as a sequential read steps over it
-//! (`frames`; what a bzip2 step finds depends on its stream's bytes only, and a stream
-//! whose end mark the step does not find before the chunk's end leaves the chunk
-//! unclean), and told
-//! through the chunk's pipe: the chunks after it are still decoded on the threads. And a
+//! sequentially, with the rest of the stream. A damaged frame that pzstd announced, a
+//! damaged BGZF block or a damaged bzip2 block, is stepped over in its chunk as a
+//! sequential read steps over it (`frames`; a BGZF block's decoder reads its own bytes
+//! only; what a bzip2 step finds depends on its stream's bytes only, and a stream whose
+//! end mark the step does not find before the chunk's end leaves the chunk unclean), and
+//! told through the chunk's pipe: the chunks after it are still decoded on the threads. And a
 //! chunk that does not end cleanly (an error, a damaged frame whose decoder wanted more
 //! than the chunk's bytes, or bytes after a stream that start no frame) is read again
 //! sequentially from its start, with everything after it: its decoder holds back its last
@@ -34,7 +34,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use super::compressed::{HeaderFields, next_bzip2_stream};
+use super::compressed::{HeaderFields, Len, bgzf_len, next_bzip2_stream};
 use super::compression::{Compression, DamagedFrame, Peek, TrailingNote};
 use super::frames::{Frames, SMALL_READ, Small};
 
@@ -223,17 +223,6 @@ impl Read for Shared {
     }
 }
 
-/// How long the frame at the start of some bytes is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Len {
-    /// This many bytes (perhaps more than are there yet).
-    Known(usize),
-    /// More bytes are needed to tell.
-    Need,
-    /// It cannot be told without decoding: decode the rest as one.
-    Unknown,
-}
-
 /// The length of the zstd frame or skippable frame at the start of `b` (whose first four
 /// bytes are a zstd magic number); of pzstd's skippable frame that announces the size of
 /// the frame after it, the two together (they are never cut apart: a damaged frame is
@@ -277,32 +266,6 @@ pub(super) fn zstd_len(b: &[u8]) -> Len {
         at += 4; // the content checksum
     }
     Len::Known(at)
-}
-
-/// The length of the BGZF block at the start of `b` (a gzip member), read off the `BC`
-/// subfield of its header; a member without one is plain gzip.
-pub(super) fn bgzf_len(b: &[u8]) -> Len {
-    let Some(head) = b.get(..12) else {
-        return Len::Need;
-    };
-    if head[2] != 8 || head[3] & 0x04 == 0 {
-        return Len::Unknown; // not deflate, or no extra field
-    }
-    let xlen = usize::from(u16::from_le_bytes([head[10], head[11]]));
-    let Some(mut extra) = b.get(12..12 + xlen) else {
-        return Len::Need;
-    };
-    while let [si1, si2, l0, l1, rest @ ..] = extra {
-        let slen = usize::from(u16::from_le_bytes([*l0, *l1]));
-        let Some(data) = rest.get(..slen) else {
-            return Len::Unknown;
-        };
-        if (*si1, *si2, slen) == (b'B', b'C', 2) {
-            return Len::Known(usize::from(u16::from_le_bytes([data[0], data[1]])) + 1);
-        }
-        extra = &rest[slen..];
-    }
-    Len::Unknown
 }
 
 /// Cuts the compressed stream into chunks of whole frames.
@@ -374,11 +337,16 @@ impl<R: Read + Send + 'static> Scanner<R> {
                 },
                 Compression::None => Len::Unknown,
             };
-            // A BGZF block is cut only where the next member (or the end) follows.
+            // A BGZF block is cut only where the next member (or the stream's end)
+            // follows, as the sequential decoder steps over a damaged one only there.
+            let gzip = self.kind == Compression::Gzip;
             let fits = |n: usize| {
                 n <= have
-                    && (self.kind != Compression::Gzip
-                        || frame.get(n..n + 2).is_none_or(|m| m == [0x1f, 0x8b]))
+                    && (!gzip
+                        || match frame.get(n..n + 2) {
+                            Some(next) => next == [0x1f, 0x8b],
+                            None => self.eof,
+                        })
             };
             match len {
                 Len::Known(n) if n > 0 && fits(n) => {
@@ -388,7 +356,7 @@ impl<R: Read + Send + 'static> Scanner<R> {
                         return;
                     }
                 }
-                Len::Known(n) if n > have && !self.eof && have <= CAP => {
+                Len::Known(n) if (n > have || gzip && n + 2 > have) && !self.eof && have <= CAP => {
                     if self.more().is_err() {
                         return self.rest();
                     }

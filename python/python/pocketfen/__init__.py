@@ -149,8 +149,8 @@ class RestOfGame(_TypedDict):
 
 class FrameText(_TypedDict):
     """How much text a damaged frame held, as its header tells it: `by` "header" (its
-    content size, exact) or "pzstd" (four windows, the most pzstd writes in a frame),
-    and the `bytes`."""
+    content size, exact), "pzstd" (four windows, the most pzstd writes in a frame) or
+    "trailer" (a BGZF block's text size, exact), and the `bytes`."""
 
     by: str
     bytes: int
@@ -158,12 +158,12 @@ class FrameText(_TypedDict):
 
 class TextBreak(_TypedDict):
     """Where a compressed text broke: the damaged frame stepped over (its
-    `compression`, "zstd" for a frame of pzstd's or "bzip2" for a bzip2 stream or
-    block; its `offset` in the file, compressed `length` and the decoder's
-    `reason`; for a block of a bzip2 stream stepped over alone, the `stream`'s
-    offset; the `text_read` it gave before its damage, and the `text` its header
-    says it held, when it says), the `line` the break falls in, and what was left out
-    around it."""
+    `compression`, "zstd" for a frame of pzstd's, "gzip" for a BGZF block or "bzip2"
+    for a bzip2 stream or block; its `offset` in the file, compressed `length` and
+    the decoder's `reason`; for a block of a bzip2 stream stepped over alone, the
+    `stream`'s offset; the `text_read` it gave before its damage, and the `text` its
+    header (or a BGZF block's trailer) says it held, when it says), the `line` the
+    break falls in, and what was left out around it."""
 
     compression: str
     offset: int

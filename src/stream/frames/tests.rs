@@ -291,7 +291,7 @@ fn a_damaged_frame_tells_the_text_it_lost() {
                 // Level 3's window for a stream of unknown size: 2 MiB.
                 assert_eq!(n, 4 << 21);
             }
-            None => panic!("frame {k}: its header tells nothing"),
+            other => panic!("frame {k}: {other:?}"),
         }
     }
 }
@@ -461,15 +461,19 @@ impl std::io::Read for FailsOnce {
 
 /// An error reading the file is no damage of a frame, even when the reads after it
 /// would go on: it ends the text, and nothing is stepped over (a bzip2 stream of
-/// pbzip2's, a zstd frame of pzstd's).
+/// pbzip2's, a zstd frame of pzstd's, a BGZF block, at its start or inside it).
 #[test]
 fn an_error_reading_the_file_is_not_damage() {
     let texts: Vec<Vec<u8>> = (0..4).map(|k| games(k * 150, 150)).collect();
     let (bz2, starts) = streams(&texts.iter().map(|t| bzip2_stream(t, 9)).collect::<Vec<_>>());
     let zst = pzstd(&texts.iter().map(|t| frame(t)).collect::<Vec<_>>());
+    let bgzf: Vec<Vec<u8>> = texts.iter().map(|t| bgzf::block(t)).collect();
+    let third = bgzf[..2].iter().map(Vec::len).sum::<usize>();
     for (name, bytes, at) in [
         ("bzip2", bz2, starts[2] + 100),
         ("zstd", zst.clone(), zst.len() / 2),
+        ("bgzf", bgzf.concat(), third),
+        ("bgzf", bgzf.concat(), third + 100),
     ] {
         let reader = decode(FailsOnce(std::io::Cursor::new(bytes), Some(at)))
             .unwrap()
@@ -744,3 +748,5 @@ fn damage_anywhere_in_a_bzip2_block_is_that_blocks() {
         );
     }
 }
+
+mod bgzf;

@@ -115,7 +115,13 @@ impl TextBreak {
     /// frame's size; else at most it).
     pub fn text_lost(&self) -> Option<(u64, bool)> {
         let lost = self.frame().text_lost()?;
-        Some((lost, matches!(self.text, Some(FrameText::Header(_)))))
+        Some((
+            lost,
+            matches!(
+                self.text,
+                Some(FrameText::Header(_) | FrameText::Trailer(_))
+            ),
+        ))
     }
 
     /// The break as a run over the whole file tells it, of a part whose games and lines
