@@ -166,6 +166,9 @@ pub struct GameSplitter<R> {
     /// Numbers taken by text left out after a game still held: the next game handed out
     /// takes its number first.
     deferred: usize,
+    /// A break met when the text before it ended in a CR: no LF can follow that CR, so
+    /// it ends its line, which is read before the break is met (as an LF's line is).
+    break_after_cr: Option<DamagedFrame>,
 }
 
 /// Where a part of an archive ends (`--split`), set by its reader once found, and where
@@ -255,6 +258,7 @@ impl<R: BufRead> GameSplitter<R> {
             breaks: Vec::new(),
             lost: 0,
             deferred: 0,
+            break_after_cr: None,
         }
     }
 
@@ -341,6 +345,11 @@ impl<R: BufRead> GameSplitter<R> {
                 _ => None,
             };
         }
+        if let Some(frame) = self.break_after_cr.take()
+            && !self.meet_gap(frame)
+        {
+            return Ok(false);
+        }
         let n = loop {
             let e = match self.reader.fill_buf() {
                 Ok(c) => break c.len(),
@@ -349,6 +358,11 @@ impl<R: BufRead> GameSplitter<R> {
             };
             // A damaged frame stepped over: the text breaks, and goes on after it.
             if let Some(frame) = DamagedFrame::of(&e) {
+                if self.scan < self.buf.len() && self.buf.last() == Some(&b'\r') {
+                    // The line the CR ends is read first.
+                    self.break_after_cr = Some(frame.clone());
+                    return Ok(true);
+                }
                 if self.meet_gap(frame.clone()) {
                     continue;
                 }
@@ -458,7 +472,8 @@ impl<R: BufRead> GameSplitter<R> {
             // The next complete line, or the rest at the end of the stream. A long line is
             // searched once: after a refill the search goes on where it stopped.
             let from = self.scan.max(self.searched);
-            let line_end = match line_end(&self.buf, from, self.cr) {
+            let final_cr = self.break_after_cr.is_some();
+            let line_end = match line_end(&self.buf, from, self.cr, final_cr) {
                 Some(end) => {
                     self.searched = 0;
                     end
@@ -817,9 +832,9 @@ fn known_lead(bytes: &[u8]) -> Option<u8> {
 
 /// The end of the line that `from` is in (after its LF, CRLF or lone CR; LF alone when the
 /// stream has had no CR), if the buffer shows it: a CR in the buffer's last byte may still
-/// be the first half of a CRLF.
+/// be the first half of a CRLF, unless it is `final_cr` (the text breaks after it).
 #[inline]
-fn line_end(buf: &[u8], from: usize, cr: bool) -> Option<usize> {
+fn line_end(buf: &[u8], from: usize, cr: bool, final_cr: bool) -> Option<usize> {
     if !cr {
         return memchr::memchr(b'\n', &buf[from..]).map(|n| from + n + 1);
     }
@@ -828,7 +843,7 @@ fn line_end(buf: &[u8], from: usize, cr: bool) -> Option<usize> {
         (b'\n', _) => Some(n + 1),
         (_, Some(b'\n')) => Some(n + 2),
         (_, Some(_)) => Some(n + 1),
-        (_, None) => None,
+        (_, None) => final_cr.then_some(n + 1),
     }
 }
 

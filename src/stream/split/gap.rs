@@ -215,6 +215,9 @@ impl<R: BufRead> GameSplitter<R> {
     /// stream ends here instead (a part's end comes before the break).
     pub(super) fn meet_gap(&mut self, frame: DamagedFrame) -> bool {
         let at = self.bytes_read;
+        // The text read ends in a CR that ended its line: an LF after the break joins it
+        // (a CRLF of the text read), as the lines are counted.
+        let after_cr = self.scan == self.buf.len() && self.buf.last() == Some(&b'\r');
         if let Some(g) = self.gap.take() {
             // A second break before a sync point: the text held since the first is left
             // out with it.
@@ -264,7 +267,7 @@ impl<R: BufRead> GameSplitter<R> {
             cut,
             text: false,
             ends_line: true,
-            cr: false,
+            cr: after_cr,
         };
         if let Some(e) = end
             && at > e

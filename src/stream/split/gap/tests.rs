@@ -165,6 +165,41 @@ fn a_break_inside_a_game_leaves_out_that_game_and_the_text_to_the_next() {
     );
 }
 
+/// A break right after the line end of a game's last line keeps that game, whatever the
+/// line ends: a CR before the break ends its line (no LF can follow it across the
+/// break), and an LF after it joins that CR as the lines are counted.
+#[test]
+fn a_break_right_after_a_line_end_keeps_the_game_before_it() {
+    let before = format!("{}{}[Event \"3\"]\n\n1. d4 1-0\n", game(1), game(2));
+    let after = format!("x\n\n{}{}", game(10), game(11));
+    let lf = split_any_way(&[Some(&before), None, Some(&after)]);
+    let events: Vec<&str> = lf.0.iter().map(|g| g.3.as_str()).collect();
+    assert_eq!(events, ["1", "2", "3", "10", "11"], "{lf:?}");
+    for eol in ["\r\n", "\r"] {
+        let (before, after) = (before.replace('\n', eol), after.replace('\n', eol));
+        let seen = split_any_way(&[Some(&before), None, Some(&after)]);
+        let strip = |s: &Seen| {
+            s.0.iter()
+                .map(|g| (g.0, g.1, g.3.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(&seen), strip(&lf), "{eol:?}");
+        assert_eq!(seen.1, lf.1, "{eol:?}");
+    }
+    // A CRLF that the break cuts between its CR and its LF: one line end.
+    let (before, after) = (before.replace('\n', "\r\n"), after.replace('\n', "\r\n"));
+    let cut = before.len() - 1;
+    let (head, tail) = (&before[..cut], format!("\n{after}"));
+    let seen = split_any_way(&[Some(head), None, Some(&tail)]);
+    let strip = |s: &Seen| {
+        s.0.iter()
+            .map(|g| (g.0, g.1, g.3.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&seen), strip(&lf));
+    assert_eq!(seen.1, lf.1);
+}
+
 /// The same break in text whose lines end at CRLF or a lone CR (old Mac files): the same
 /// games are read after it, at the same lines, and the same is left out.
 #[test]
@@ -255,12 +290,22 @@ fn breaks_at_the_start_at_the_end_and_one_after_another() {
 /// A part whose end (the next part's first game) lies in the line a break cuts, found
 /// from that line's first bytes: the part stops there, tells where, and leaves the text
 /// after the break, and the break itself, to the next part, but for a game it cut short.
+/// (A line whose CR came before the break is not cut: the game before it ended there.)
 #[test]
 fn a_part_whose_end_is_in_the_line_a_break_cuts() {
-    for (tail, cut) in [("1. e4 e5 1-0\r\n\r\n", false), ("1. e4 e5\r\n\r\n", true)] {
-        let before = format!("{}[Event \"2\"]\r\n\r\n{tail}[Event \"3\"]\r", game(1));
+    for (tail, cut, cr) in [
+        ("1. e4 e5 1-0\r\n\r\n", false, ""),
+        ("1. e4 e5\r\n\r\n", true, ""),
+        ("1. e4 e5\r\n\r\n", false, "\r"),
+    ] {
+        let before = format!("{}[Event \"2\"]\r\n\r\n{tail}[Event \"3\"]{cr}", game(1));
         let end_at = before.rfind("[Event \"3\"]").unwrap() as u64;
-        let pieces = [Some(before.as_str()), None, Some("\n\r\n1. d4 *\r\n")];
+        let after = if cr.is_empty() {
+            "\r\n\r\n1. d4 *\r\n"
+        } else {
+            "\n\r\n1. d4 *\r\n"
+        };
+        let pieces = [Some(before.as_str()), None, Some(after)];
         let (seen, end, damage) = split_ending_at(&pieces, end_at);
         assert_eq!(end.stop(), Some((end_at, 10)), "{tail:?}");
         if cut {
