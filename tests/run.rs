@@ -1342,6 +1342,28 @@ mod parts {
         (packed, frames)
     }
 
+    /// Notes in `failures` where `-j 3`, or 2, 3 or 5 parts merged, differ from `one`, the
+    /// records of one run of `path` (`what` names the case).
+    fn same_as_one_run(path: &Path, one: &[Value], what: &str, failures: &mut Vec<String>) {
+        let three: Vec<Value> = run(path, None, 3).into_iter().map(untimed).collect();
+        if three != one {
+            failures.push(format!(
+                "{what}: -j 3 differs, {}",
+                first_difference(one, &three)
+            ));
+        }
+        for n in [2, 3, 5] {
+            match merged(path, n, 1) {
+                Ok(parts) if parts == one => {}
+                Ok(parts) => failures.push(format!(
+                    "{what}: {n} parts merged differ, {}",
+                    first_difference(&parts, one)
+                )),
+                Err(e) => failures.push(format!("{what}: {n} parts do not merge: {e}")),
+            }
+        }
+    }
+
     /// Old Mac files (every line ended by a lone CR) are read in parts and past a damaged
     /// frame as the same games with LF line ends are: each part finds its first game
     /// (part 1 read them all before), a damaged frame loses only its own games (the rest
@@ -1424,24 +1446,7 @@ mod parts {
                     "frame {k} ({middle}): {}",
                     one.last().unwrap()
                 );
-                let three: Vec<Value> = run(&path, None, 3).into_iter().map(untimed).collect();
-                if three != one {
-                    failures.push(format!(
-                        "frame {k} ({middle}): -j 3 differs, {}",
-                        first_difference(&one, &three)
-                    ));
-                }
-                for n in [2, 3, 5] {
-                    match merged(&path, n, 1) {
-                        Ok(parts) if parts == one => {}
-                        Ok(parts) => failures.push(format!(
-                            "frame {k} ({middle}): {n} parts merged differ, {}",
-                            first_difference(&parts, &one)
-                        )),
-                        Err(e) => failures
-                            .push(format!("frame {k} ({middle}): {n} parts do not merge: {e}")),
-                    }
-                }
+                same_as_one_run(&path, &one, &format!("frame {k} ({middle})"), &mut failures);
                 let _ = std::fs::remove_file(&path);
             }
         }
@@ -1500,23 +1505,7 @@ mod parts {
                 failures.push(format!("block {k}: {summary}"));
                 continue;
             }
-            let three: Vec<Value> = run(&path, None, 3).into_iter().map(untimed).collect();
-            if three != one {
-                failures.push(format!(
-                    "block {k}: -j 3 differs, {}",
-                    first_difference(&one, &three)
-                ));
-            }
-            for n in [2, 3, 5] {
-                match merged(&path, n, 1) {
-                    Ok(parts) if parts == one => {}
-                    Ok(parts) => failures.push(format!(
-                        "block {k}: {n} parts merged differ, {}",
-                        first_difference(&parts, &one)
-                    )),
-                    Err(e) => failures.push(format!("block {k}: {n} parts do not merge: {e}")),
-                }
-            }
+            same_as_one_run(&path, &one, &format!("block {k}"), &mut failures);
             let _ = std::fs::remove_file(&path);
         }
         assert!(failures.is_empty(), "{failures:#?}");
@@ -1559,23 +1548,7 @@ mod parts {
                 failures.push(format!("stream {k}: {summary}"));
                 continue;
             }
-            let three: Vec<Value> = run(&path, None, 3).into_iter().map(untimed).collect();
-            if three != one {
-                failures.push(format!(
-                    "stream {k}: -j 3 differs, {}",
-                    first_difference(&one, &three)
-                ));
-            }
-            for n in [2, 3, 5] {
-                match merged(&path, n, 1) {
-                    Ok(parts) if parts == one => {}
-                    Ok(parts) => failures.push(format!(
-                        "stream {k}: {n} parts merged differ, {}",
-                        first_difference(&parts, &one)
-                    )),
-                    Err(e) => failures.push(format!("stream {k}: {n} parts do not merge: {e}")),
-                }
-            }
+            same_as_one_run(&path, &one, &format!("stream {k}"), &mut failures);
             let _ = std::fs::remove_file(&path);
         }
         assert!(failures.is_empty(), "{failures:#?}");

@@ -715,6 +715,30 @@ fn a_damaged_pbzip2_stream_loses_only_its_own_games() {
     );
 }
 
+/// The text the library's reader gives of `path`, read on past its breaks, and the
+/// damaged frames it told.
+fn read_past_breaks(path: &std::path::Path) -> (Vec<u8>, Vec<pocketfen::stream::DamagedFrame>) {
+    let mut reader = pocketfen::stream::decode(fs::File::open(path).unwrap())
+        .unwrap()
+        .reader;
+    let (mut text, mut breaks) = (Vec::new(), Vec::new());
+    loop {
+        match std::io::BufRead::fill_buf(&mut reader) {
+            Ok([]) => return (text, breaks),
+            Ok(b) => {
+                let n = b.len();
+                text.extend_from_slice(b);
+                std::io::BufRead::consume(&mut reader, n);
+            }
+            Err(e) => breaks.push(
+                pocketfen::stream::DamagedFrame::of(&e)
+                    .unwrap_or_else(|| panic!("{e}"))
+                    .clone(),
+            ),
+        }
+    }
+}
+
 /// A damaged block of a one-stream archive made by the real `bzip2` loses only its own
 /// text: the text pocketfen reads is, byte for byte, what `bzip2recover` recovers (each
 /// block it writes out decompressed by `bzip2 -d`, all but the damaged one); the break
@@ -772,25 +796,7 @@ fn a_damaged_bzip2_block_loses_what_bzip2recover_loses() {
     assert_eq!(failed, [k]);
 
     // The library's reader, read on past the break.
-    let mut reader = pocketfen::stream::decode(fs::File::open(&damaged).unwrap())
-        .unwrap()
-        .reader;
-    let (mut text, mut breaks) = (Vec::new(), Vec::new());
-    loop {
-        match std::io::BufRead::fill_buf(&mut reader) {
-            Ok([]) => break,
-            Ok(b) => {
-                let n = b.len();
-                text.extend_from_slice(b);
-                std::io::BufRead::consume(&mut reader, n);
-            }
-            Err(e) => breaks.push(
-                pocketfen::stream::DamagedFrame::of(&e)
-                    .unwrap_or_else(|| panic!("{e}"))
-                    .clone(),
-            ),
-        }
-    }
+    let (text, breaks) = read_past_breaks(&damaged);
     assert!(text == recovered, "the text is what bzip2recover recovers");
     let [gap] = &breaks[..] else {
         panic!("{breaks:?}")
@@ -873,25 +879,7 @@ fn a_damaged_bgzf_block_loses_only_its_own_games() {
     fs::write(&damaged, &bytes).unwrap();
 
     // The library's reader, read on past the break.
-    let mut reader = pocketfen::stream::decode(fs::File::open(&damaged).unwrap())
-        .unwrap()
-        .reader;
-    let (mut text, mut breaks) = (Vec::new(), Vec::new());
-    loop {
-        match std::io::BufRead::fill_buf(&mut reader) {
-            Ok([]) => break,
-            Ok(b) => {
-                let n = b.len();
-                text.extend_from_slice(b);
-                std::io::BufRead::consume(&mut reader, n);
-            }
-            Err(e) => breaks.push(
-                pocketfen::stream::DamagedFrame::of(&e)
-                    .unwrap_or_else(|| panic!("{e}"))
-                    .clone(),
-            ),
-        }
-    }
+    let (text, breaks) = read_past_breaks(&damaged);
     let [gap] = &breaks[..] else {
         panic!("{breaks:?}")
     };

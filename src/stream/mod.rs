@@ -34,6 +34,7 @@ pub(crate) mod part;
 mod parts;
 mod source;
 pub(crate) mod split;
+mod sync;
 pub(crate) mod token;
 #[cfg(feature = "compression")]
 mod unpack;

@@ -15,7 +15,7 @@ use std::io::BufRead;
 use std::sync::atomic::Ordering;
 
 use super::{Damage, GameSplitter};
-use crate::stream::part::SyncScan;
+use crate::stream::sync::SyncScan;
 use crate::stream::{Compression, DamagedFrame, FrameText};
 
 /// What a break read back without its compression was at.
