@@ -1418,6 +1418,31 @@ mod parts {
         assert_eq!(said(&cr, "cr-damaged.pgn.zst"), lf_said);
     }
 
+    /// A byte-order mark that a line's first 1,024 bytes cut in two (after 1,022 or
+    /// 1,023 spaces) tells nothing to the search for a sync point: the tag line it
+    /// starts goes on its game's tag section in the whole file, and no part may start a
+    /// game at the next tag line (taking the cut mark for movetext, one did: the parts
+    /// then held a game the whole file has not, and did not merge). Wherever the parts'
+    /// boundaries fall against that line, they merge to one run.
+    #[test]
+    fn a_byte_order_mark_the_prefix_cuts_starts_no_part() {
+        let game =
+            |i: usize| format!("[Event \"g{i}\"]\n[Site \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n");
+        for spaces in [1022, 1023] {
+            for before in 16..26 {
+                let mut text: String = (0..before).map(game).collect();
+                text += "[Event \"t\"]\n";
+                text += &" ".repeat(spaces);
+                text += "\u{feff}[Round \"3\"]\n\n[White \"h\"]\n\n1. d4 d5 *\n\n";
+                text.extend((0..20).map(game));
+                let path = temp(&format!("bom-{spaces}-{before}.pgn"), text.as_bytes());
+                for n in [2, 3, 4] {
+                    check(&path, n, 1).unwrap();
+                }
+            }
+        }
+    }
+
     /// A damaged frame of a pzstd archive is stepped over alike by one run, by `-j 3` and
     /// by parts, wherever it lies against the parts' boundaries: the last frame of a
     /// part (a break the next part never sees), the first of a part, any other. Every

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::DamagedFrame;
-use super::token::trim_blank_start;
+use super::token::{known_lead, trim_blank_start};
 pub(crate) use comments::ends_with_result;
 use comments::{CommentScan, scan_comments};
 pub use gap::{CutGame, RestOfGame, TextBreak};
@@ -818,16 +818,6 @@ impl<R: BufRead> GameSplitter<R> {
         };
         (Some(game), moved)
     }
-}
-
-/// The first byte of a line read so far that is not white space, once it is known: the
-/// first bytes of a byte-order mark, at the end of what has been read, may yet be one.
-fn known_lead(bytes: &[u8]) -> Option<u8> {
-    let rest = trim_blank_start(bytes);
-    if rest.len() < 3 && b"\xef\xbb\xbf".starts_with(rest) {
-        return None;
-    }
-    rest.first().copied()
 }
 
 /// The end of the line that `from` is in (after its LF, CRLF or lone CR; LF alone when the

@@ -1,7 +1,7 @@
 //! The search for a *sync point*: a line start that the whole-file splitter is bound to
 //! start a game at (see [`super::part`]), fed the text as it is read, in any pieces.
 
-use super::token::{starts_with_tag, trim_blank_start};
+use super::token::{known_lead, starts_with_tag, trim_blank_start};
 
 /// A tag line is looked at in its first this many bytes.
 const PREFIX: usize = 1024;
@@ -162,9 +162,15 @@ impl SyncScan {
     }
 
     fn end_line(&mut self) {
-        let lead = trim_blank_start(&self.prefix).first().copied();
-        // Blank when the whole line was looked at (a longer line's rest is not known).
-        let blank = lead.is_none() && self.len as usize <= PREFIX;
+        let whole = self.len as usize <= PREFIX;
+        // A longer line's rest is not known: it is blank when the whole line was looked
+        // at, and the first bytes of a byte-order mark at the prefix's end tell nothing
+        // (the line's first byte is after the mark).
+        let lead = match whole {
+            true => trim_blank_start(&self.prefix).first().copied(),
+            false => known_lead(&self.prefix),
+        };
+        let blank = whole && lead.is_none();
         self.evidence = match (blank, lead) {
             (true, _) => match self.evidence {
                 Evidence::Nothing => Evidence::Nothing,
@@ -236,6 +242,12 @@ mod tests {
                 &format!("1. e4 *\r{}\r[Event \"b\"]\r", " ".repeat(1025)),
                 false,
             ),
+            // A tag line whose byte-order mark the prefix cuts (after 1,022 or 1,023
+            // spaces) is not movetext; one whose movetext is in the prefix is.
+            (&bom_line(1022, "[Site \"x\"]"), false),
+            (&bom_line(1023, "[Site \"x\"]"), false),
+            (&bom_line(1021, "1. e4 *"), false),
+            (&bom_line(1020, "1. e4 *"), true),
         ] {
             let at = text.find("[Event \"b\"]").unwrap() as u64;
             for piece in [1, 2, 3, 1 << 12] {
@@ -243,6 +255,13 @@ mod tests {
                 assert_eq!(found, sync.then_some(at), "{text:?} in pieces of {piece}");
             }
         }
+    }
+
+    /// A line of `spaces` spaces, a byte-order mark and `rest`, then a blank line and a
+    /// tag line, after a tag line.
+    fn bom_line(spaces: usize, rest: &str) -> String {
+        let line = format!("{}\u{feff}{rest}", " ".repeat(spaces));
+        format!("[Event \"a\"]\r{line}\r\r[Event \"b\"]\r")
     }
 
     /// The search starts at the first line end at or after its offset: a CRLF across

@@ -82,6 +82,16 @@ pub(crate) fn trim_blank_start(mut bytes: &[u8]) -> &[u8] {
     }
 }
 
+/// The first byte of a line read so far that is not white space, once it is known: the
+/// first bytes of a byte-order mark, at the end of what has been read, may yet be one.
+pub(crate) fn known_lead(bytes: &[u8]) -> Option<u8> {
+    let rest = trim_blank_start(bytes);
+    if rest.len() < 3 && b"\xef\xbb\xbf".starts_with(rest) {
+        return None;
+    }
+    rest.first().copied()
+}
+
 /// Reads whole lines of a tag section, handing each tag's name to `name`; returns whether
 /// the section may go on after them (they hold nothing but tags, comment lines and
 /// blanks). Lines read this way, a few at a time, give the names that the whole section
