@@ -1418,6 +1418,66 @@ mod parts {
         assert_eq!(said(&cr, "cr-damaged.pgn.zst"), lf_said);
     }
 
+    /// A file that is not text (binary data, UTF-16) is refused by every part of it in
+    /// the whole run's words, and its parts merge to the whole run's refusal: a part
+    /// judges the file's first bytes, not its own (before, a binary file's first part
+    /// read it as a game, an illegal one, and merged to that). Plain, and in pzstd's
+    /// layout (the first 4 KiB of decoded text are judged).
+    #[test]
+    fn a_file_that_is_not_text_is_refused_by_every_part() {
+        let mut noise = Vec::new();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        while noise.len() < 20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            noise.extend_from_slice(&x.to_le_bytes());
+        }
+        let sample = std::fs::read("samples/lichess_zh_2018_JannLee-CrazyAra.pgn").unwrap();
+        let utf16: Vec<u8> = [0xff, 0xfe]
+            .into_iter()
+            .chain(sample.iter().flat_map(|&b| [b, 0]))
+            .collect();
+        let (packed, _) = announced_frames_of(&noise, 3_000);
+        for (name, bytes) in [
+            ("noise.pgn", noise.clone()),
+            ("utf16.pgn", utf16),
+            ("noise.pgn.zst", packed),
+        ] {
+            let path = temp(name, &bytes);
+            let whole = records(&path, None, 1, pocketfen::stream::DEFAULT_MAX_GAME_BYTES);
+            let error = summary_of(&whole)
+                .stream_error
+                .expect("the whole run refuses it");
+            assert!(
+                error.contains("not PGN text") || error.contains("UTF-16"),
+                "{error}"
+            );
+            for n in [2, 3] {
+                for k in 1..=n {
+                    let part = records(
+                        &path,
+                        Some(Split::new(k, n).unwrap()),
+                        1,
+                        pocketfen::stream::DEFAULT_MAX_GAME_BYTES,
+                    );
+                    let summary = summary_of(&part);
+                    assert_eq!(
+                        summary.stream_error.as_ref(),
+                        Some(&error),
+                        "{name} {k}/{n}"
+                    );
+                    assert_eq!(
+                        (summary.totals.games, summary.bytes),
+                        (0, 0),
+                        "{name} {k}/{n}"
+                    );
+                }
+                check(&path, n, 1).unwrap();
+            }
+        }
+    }
+
     /// A byte-order mark that a line's first 1,024 bytes cut in two (after 1,022 or
     /// 1,023 spaces) tells nothing to the search for a sync point: the tag line it
     /// starts goes on its game's tag section in the whole file, and no part may start a
@@ -1532,6 +1592,50 @@ mod parts {
             }
             same_as_one_run(&path, &one, &format!("block {k}"), &mut failures);
             let _ = std::fs::remove_file(&path);
+        }
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
+    /// Trailing bytes after a damaged last stream are told by the part whose text ends
+    /// at them only: a part before it that stopped where the next begins, its decoder
+    /// reading on into that stream, met them too, and `merge` took that part for the one
+    /// the run broke off in
+    /// (the parts after it left out: a merged run with neither the break nor the game
+    /// it lost, told complete). The last two streams of small pbzip2 streams damaged
+    /// byte after byte, junk after them: 2 to 5 parts merge to one run.
+    #[test]
+    fn trailing_bytes_are_told_by_the_part_whose_text_ends_there() {
+        use std::io::Write;
+        let text: Vec<u8> = std::fs::read("samples/lichess_standard_2025-05_sample438.pgn")
+            .unwrap()[..20_000]
+            .iter()
+            .map(|&b| if b == b'\n' { b'\r' } else { b })
+            .collect();
+        let (mut packed, mut streams) = (Vec::new(), Vec::new());
+        for piece in text.chunks(1280) {
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::new(1));
+            e.write_all(piece).unwrap();
+            streams.push(packed.len());
+            packed.extend_from_slice(&e.finish().unwrap());
+        }
+        let from = streams[streams.len() - 2];
+        let mut failures = Vec::new();
+        for at in (from..packed.len()).step_by(5) {
+            let mut damaged = packed.clone();
+            damaged[at] ^= 0x20;
+            damaged.extend_from_slice(b"junk");
+            let path = temp("trailing.pgn.bz2", &damaged);
+            let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
+            for n in [2, 3, 4, 5] {
+                match merged(&path, n, 1) {
+                    Ok(parts) if parts == one => {}
+                    Ok(parts) => failures.push(format!(
+                        "byte {at}, {n} parts: {}",
+                        first_difference(&parts, &one)
+                    )),
+                    Err(e) => failures.push(format!("byte {at}, {n} parts: {e}")),
+                }
+            }
         }
         assert!(failures.is_empty(), "{failures:#?}");
     }

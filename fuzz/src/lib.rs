@@ -11,7 +11,10 @@ use pocketfen::game::{Options, Status, validate_game};
 use pocketfen::notation::fen::{self, FenDialect};
 use pocketfen::notation::san::{DropStyle, San, SanPlus};
 use pocketfen::notation::uci::UciMove;
-use pocketfen::stream::{GameSplitter, RawGame, SplitOptions};
+use pocketfen::run::merge::Merge;
+use pocketfen::run::record::SummaryRecord;
+use pocketfen::run::{Run, RunOptions, RunRecord, Task};
+use pocketfen::stream::{GameSplitter, RawGame, Source, Split, SplitOptions};
 use pocketfen::{Bitboard, Color, Fen, Position, Role, Rules, Setup, Variant};
 
 /// The fuzzer's bytes read as a stream of choices.
@@ -421,4 +424,203 @@ pub fn check_position(pos: &Position) {
             "`{text}`"
         );
     }
+}
+
+/// The text the `archive` target packs: the start of the Lichess sample, a crazyhouse
+/// game with comments and a Horde game (their provenance is `samples/SOURCES.md`).
+fn archive_text() -> &'static [u8] {
+    static TEXT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let lichess = include_bytes!("../../samples/lichess_standard_2025-05_sample438.pgn");
+        let mut text = lichess[..12_000].to_vec();
+        text.extend_from_slice(b"\n\n");
+        text.extend_from_slice(include_bytes!(
+            "../../samples/lichess_zh_2018_JannLee-CrazyAra.pgn"
+        ));
+        text.extend_from_slice(b"\n");
+        text.extend_from_slice(include_bytes!(
+            "../../samples/lichess_horde_2022_Daymon_Rivera-pripredi.pgn"
+        ));
+        text
+    })
+}
+
+/// An archive in one of the layouts whose damage pocketfen steps over, from the fuzzer's
+/// choices: the layout, the text's line ends, its frames' size, then damage (bytes
+/// XOR-ed, the file cut short); or, for layout 4, the fuzzer's bytes as they are.
+fn archive_file(c: &mut Choices<'_>) -> Option<Vec<u8>> {
+    let layout = c.byte()? % 5;
+    if layout == 4 {
+        return Some(c.rest().to_vec());
+    }
+    let ends = c.byte()?;
+    let text: Vec<u8> = match ends % 3 {
+        0 => archive_text().to_vec(),
+        1 => archive_text()
+            .iter()
+            .flat_map(|&b| {
+                if b == b'\n' {
+                    vec![b'\r', b'\n']
+                } else {
+                    vec![b]
+                }
+            })
+            .collect(),
+        _ => archive_text()
+            .iter()
+            .map(|&b| if b == b'\n' { b'\r' } else { b })
+            .collect(),
+    };
+    let size = 512 + 256 * usize::from(c.byte()? % 32);
+    let mut file = Vec::new();
+    for piece in text.chunks(size) {
+        match layout {
+            // pzstd: each frame announced by a skippable frame holding its size.
+            0 => {
+                let frame = zstd::encode_all(piece, 1).ok()?;
+                file.extend_from_slice(&0x184d_2a50u32.to_le_bytes());
+                file.extend_from_slice(&4u32.to_le_bytes());
+                file.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+                file.extend_from_slice(&frame);
+            }
+            // BGZF: gzip members giving their size in a `BC` field.
+            1 => file.extend_from_slice(&bgzf_block(piece)?),
+            // pbzip2: independent bzip2 streams, one after another.
+            2 => {
+                use std::io::Write;
+                let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::new(1));
+                enc.write_all(piece).ok()?;
+                file.extend_from_slice(&enc.finish().ok()?);
+            }
+            // Plain text.
+            _ => file.extend_from_slice(piece),
+        }
+    }
+    if layout == 1 {
+        file.extend_from_slice(&bgzf_block(b"")?);
+    }
+    // Up to eight bytes damaged, then perhaps the file cut short.
+    while let (Some(op), Some(at)) = (c.byte(), c.index(file.len().max(1))) {
+        match op {
+            0 => {
+                file.truncate(at);
+                break;
+            }
+            x => {
+                if let Some(b) = file.get_mut(at) {
+                    *b ^= x;
+                }
+            }
+        }
+    }
+    Some(file)
+}
+
+/// One BGZF block (a gzip member with the `BC` extra field) holding `text`.
+fn bgzf_block(text: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Write;
+    let mut deflate = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    deflate.write_all(text).ok()?;
+    let data = deflate.finish().ok()?;
+    let mut crc = flate2::Crc::new();
+    crc.update(text);
+    let size = u16::try_from(18 + data.len() + 8 - 1).ok()?;
+    let mut block = vec![
+        0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, b'B', b'C', 2, 0,
+    ];
+    block.extend_from_slice(&size.to_le_bytes());
+    block.extend_from_slice(&data);
+    block.extend_from_slice(&crc.sum().to_le_bytes());
+    block.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    Some(block)
+}
+
+/// A run's records of `file` (its total left out) as JSON values, on `jobs` threads, of
+/// the whole file or of one part.
+fn archive_records(file: &[u8], split: Option<Split>, jobs: usize) -> Vec<RunRecord> {
+    let source = Source::seekable("fuzz.archive", Cursor::new(file.to_vec()));
+    let opts = RunOptions {
+        split,
+        jobs,
+        ..RunOptions::default()
+    };
+    Run::new(vec![source], Task::Validate { all: true }, opts)
+        .filter(|r| !matches!(r, RunRecord::Total(_)))
+        .collect()
+}
+
+fn values(records: &[RunRecord]) -> Vec<serde_json::Value> {
+    records
+        .iter()
+        .map(|r| serde_json::to_value(r).expect("a record is JSON"))
+        .collect()
+}
+
+/// Archives in every layout whose damage is stepped over (pzstd frames, BGZF blocks,
+/// pbzip2 streams), plain, or any bytes, damaged anywhere: the run never panics, reads
+/// the same records on one thread and on three, and parts of it (2 to 4) that merge give
+/// those records too.
+pub fn archive(data: &[u8]) {
+    let mut c = Choices::new(data);
+    let Some(parts) = c.byte().map(|b| 2 + usize::from(b % 3)) else {
+        return;
+    };
+    let Some(file) = archive_file(&mut c) else {
+        return;
+    };
+    // To look at a failing case's file with the command line:
+    // `POCKETFEN_FUZZ_DUMP=f.pgn.zst cargo fuzz run archive CRASH`.
+    if let Some(path) = std::env::var_os("POCKETFEN_FUZZ_DUMP") {
+        std::fs::write(path, &file).expect("the dump is written");
+    }
+    let one = values(&archive_records(&file, None, 1));
+    let three = values(&archive_records(&file, None, 3));
+    if let Some(d) = first_difference(&three, &one) {
+        panic!("-j 3 reads otherwise than -j 1: {d}");
+    }
+    let records: Vec<Vec<RunRecord>> = (1..=parts)
+        .map(|k| archive_records(&file, Some(Split::new(k, parts).expect("a part")), 1))
+        .collect();
+    let summaries: Vec<SummaryRecord> = records
+        .iter()
+        .filter_map(|r| match r.last() {
+            Some(RunRecord::Summary(s)) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(summaries.len(), parts, "every part ends in its summary");
+    // A file the parts cannot be merged from is refused (one-stream compression, a game
+    // across two parts' meeting point): nothing to compare then.
+    let Ok(merge) = Merge::new(&summaries) else {
+        return;
+    };
+    let mut merged = Vec::new();
+    for (k, part) in records.into_iter().enumerate().take(merge.parts_used()) {
+        for mut r in part {
+            if matches!(r, RunRecord::Summary(_)) {
+                continue;
+            }
+            merge.renumber(k, &mut r);
+            merged.push(r);
+        }
+    }
+    merged.push(RunRecord::Summary(merge.summary().clone()));
+    if let Some(d) = first_difference(&values(&merged), &one) {
+        panic!("{parts} parts merge otherwise than one run: {d}");
+    }
+}
+
+/// Where two runs' records first differ, both sides shown; `None` when they are equal.
+fn first_difference(a: &[serde_json::Value], b: &[serde_json::Value]) -> Option<String> {
+    if a == b {
+        return None;
+    }
+    let i = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    Some(format!(
+        "record {i} of {} against {}: {} against {}",
+        a.len(),
+        b.len(),
+        a.get(i).map_or("none".to_owned(), ToString::to_string),
+        b.get(i).map_or("none".to_owned(), ToString::to_string)
+    ))
 }

@@ -434,6 +434,14 @@ impl Run {
         self.complete &= error.is_none() && !interrupted;
         self.interrupted |= interrupted;
         let seconds = self.seconds(current.start);
+        // A part that stopped where the next part's text begins tells no trailing bytes:
+        // its decoder, reading on to end its last game, may have met those after the
+        // next part's text, which that part tells. A part whose text ended (at trailing
+        // bytes or at the file's end) tells them, as a whole run does.
+        let trailing = current
+            .trailing
+            .get()
+            .filter(|_| current.part.as_ref().is_none_or(|p| p.end.stop().is_none()));
         Some(RunRecord::Summary(SummaryRecord {
             version: SCHEMA_VERSION,
             file: current.name,
@@ -443,7 +451,7 @@ impl Run {
             complete: error.is_none() && !interrupted,
             interrupted,
             stream_error: error.map(|e| e.to_string()),
-            trailing_bytes: current.trailing.get().map(TrailingRecord::from),
+            trailing_bytes: trailing.map(TrailingRecord::from),
             breaks: breaks.unwrap_or_default(),
             opened: true,
             ended_early,

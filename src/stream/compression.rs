@@ -148,9 +148,8 @@ impl<R: BufRead> TextCheck<R> {
 fn not_text(head: &[u8]) -> Option<io::Error> {
     let head = &head[..head.len().min(4096)];
     if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
-        return Some(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "UTF-16 text is not supported: convert it to UTF-8 first (`iconv -f UTF-16 -t UTF-8 FILE | pocketfen … -`)",
+        return Some(NotText::error(
+            "UTF-16 text is not supported: convert it to UTF-8 first (`iconv -f UTF-16 -t UTF-8 FILE | pocketfen … -`)".to_owned(),
         ));
     }
     // Text may hold a stray control byte (a damaged archive's NUL); binary data is full
@@ -160,14 +159,56 @@ fn not_text(head: &[u8]) -> Option<io::Error> {
         .filter(|&&b| matches!(b, 0..=8 | 0x0e..=0x1a | 0x1c..=0x1f | 0x7f))
         .count();
     (head.len() >= 16 && control * 16 > head.len()).then(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "a binary file, not PGN text ({control} of its first {} bytes are control bytes)",
-                head.len()
-            ),
-        )
+        NotText::error(format!(
+            "a binary file, not PGN text ({control} of its first {} bytes are control bytes)",
+            head.len()
+        ))
     })
+}
+
+/// The refusal of a stream that is not text ([`not_text`]), told from other errors.
+#[derive(Debug)]
+struct NotText(String);
+
+impl NotText {
+    fn error(message: String) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, NotText(message))
+    }
+}
+
+impl std::fmt::Display for NotText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotText {}
+
+/// Why a file's text is refused as not text, judged on the bytes a run over the whole
+/// file judges: the first 4 KiB of plain text (a file's first read holds them), or of a
+/// decoder's text (after the damaged frames it steps over). `None` when it is text, and
+/// when the reading fails otherwise before the check (a part meets that error itself,
+/// or a part before it does). A part of a file judges the file so, whichever part it is,
+/// and refuses it as the whole run does.
+pub(crate) fn refusal_of(reader: impl BufRead, decoded: bool) -> Option<io::Error> {
+    let mut check = match decoded {
+        true => TextCheck::decoded(reader),
+        false => TextCheck::with_gather(reader, TEXT_CHECK),
+    };
+    // Each damaged frame before any text is stepped over with an error of its own: as
+    // many as a file could hold before its first 4 KiB, bounded all the same.
+    for _ in 0..100_000 {
+        match check.fill_buf() {
+            Ok(_) => return None,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if DamagedFrame::of(&e).is_some() => {}
+            Err(e) => {
+                let refused = e.get_ref().is_some_and(|inner| inner.is::<NotText>());
+                return refused.then_some(e);
+            }
+        }
+    }
+    None
 }
 
 impl<R: BufRead> Read for TextCheck<R> {

@@ -147,6 +147,12 @@ impl Source {
             #[cfg(not(feature = "compression"))]
             _ => unreachable!("the plan refuses compressed files without the feature"),
         };
+        // A file that is not text is refused by every part as by a whole run: its first
+        // read is that refusal.
+        let reader = match head_refusal(&file, plan.compression) {
+            Some(e) => Box::new(Refused(Some(e))),
+            None => reader,
+        };
         let end = Arc::new(PartEnd::new());
         let info = Arc::new(std::sync::Mutex::new(PartInfo::default()));
         let reader = PartReader::new(
@@ -177,6 +183,43 @@ impl Source {
             },
         })
     }
+}
+
+/// Why the file of a part is not text ([`refusal_of`](super::compression::refusal_of)),
+/// judged on its first bytes whichever part is read (a file whose decoding fails first
+/// is not refused here: its parts meet the failure as they read).
+fn head_refusal(file: &part::SharedFile, kind: Compression) -> Option<io::Error> {
+    let from = file.reader_from(0);
+    match kind {
+        Compression::None => super::compression::refusal_of(io::BufReader::new(from), false),
+        #[cfg(feature = "compression")]
+        kind => {
+            let decoded = super::frames::decode_part(from, kind, 0, None).ok()?;
+            super::compression::refusal_of(decoded.reader, true)
+        }
+        #[cfg(not(feature = "compression"))]
+        _ => None,
+    }
+}
+
+/// A reader whose first read fails with its error, and that then ends.
+struct Refused(Option<io::Error>);
+
+impl Read for Refused {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
+    }
+}
+
+impl io::BufRead for Refused {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(&[]),
+        }
+    }
+
+    fn consume(&mut self, _: usize) {}
 }
 
 impl fmt::Debug for Source {
