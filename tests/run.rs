@@ -1422,7 +1422,10 @@ mod parts {
     /// the whole run's words, and its parts merge to the whole run's refusal: a part
     /// judges the file's first bytes, not its own (before, a binary file's first part
     /// read it as a game, an illegal one, and merged to that). Plain, and in pzstd's
-    /// layout (the first 4 KiB of decoded text are judged).
+    /// layout (the first 4 KiB of decoded text are judged), and in pzstd's layout with its
+    /// first frame damaged: the whole run tells that break, then refuses the text after
+    /// it, and so does the first part (before, it stepped over the frame unsaid, and the
+    /// parts merged to a refusal without the break).
     #[test]
     fn a_file_that_is_not_text_is_refused_by_every_part() {
         let mut noise = Vec::new();
@@ -1438,42 +1441,95 @@ mod parts {
             .into_iter()
             .chain(sample.iter().flat_map(|&b| [b, 0]))
             .collect();
-        let (packed, _) = announced_frames_of(&noise, 3_000);
-        for (name, bytes) in [
-            ("noise.pgn", noise.clone()),
-            ("utf16.pgn", utf16),
-            ("noise.pgn.zst", packed),
+        let (packed, frames) = announced_frames_of(&noise, 3_000);
+        // The first frame's header damaged (its descriptor's reserved bit set): pzstd
+        // announced its size, so it is stepped over.
+        let mut damaged = packed.clone();
+        damaged[frames[0].0 + 4] = 0xff;
+        for (name, bytes, breaks) in [
+            ("noise.pgn", noise.clone(), 0),
+            ("utf16.pgn", utf16, 0),
+            ("noise.pgn.zst", packed, 0),
+            ("noise-damaged.pgn.zst", damaged, 1),
         ] {
             let path = temp(name, &bytes);
-            let whole = records(&path, None, 1, pocketfen::stream::DEFAULT_MAX_GAME_BYTES);
-            let error = summary_of(&whole)
-                .stream_error
-                .expect("the whole run refuses it");
+            let whole = summary_of(&records(
+                &path,
+                None,
+                1,
+                pocketfen::stream::DEFAULT_MAX_GAME_BYTES,
+            ));
+            let error = whole
+                .ending_error()
+                .unwrap_or_else(|| panic!("{name}: the whole run refuses it: {whole:?}"));
             assert!(
                 error.contains("not PGN text") || error.contains("UTF-16"),
                 "{error}"
             );
+            assert_eq!(whole.breaks.len(), breaks, "{name}: {whole:?}");
             for n in [2, 3] {
                 for k in 1..=n {
-                    let part = records(
+                    let part = summary_of(&records(
                         &path,
                         Some(Split::new(k, n).unwrap()),
                         1,
                         pocketfen::stream::DEFAULT_MAX_GAME_BYTES,
-                    );
-                    let summary = summary_of(&part);
+                    ));
+                    assert_eq!(part.ending_error(), Some(error), "{name} {k}/{n}");
+                    // The first part tells the breaks before the text it refuses.
+                    let told = if k == 1 { &whole.breaks[..] } else { &[][..] };
+                    assert_eq!(part.breaks, told, "{name} {k}/{n}");
+                    assert_eq!((part.totals.games, part.bytes), (0, 0), "{name} {k}/{n}");
+                }
+                check(&path, n, 1).unwrap();
+            }
+        }
+    }
+
+    /// A part of a file of a compression or archive that pocketfen does not read (xz,
+    /// zip, …) refuses it by name, as a whole run does, rather than reading it as text
+    /// (before, a part judged it as text: mostly a binary file, and a zip that stores its
+    /// text uncompressed was read as games).
+    #[test]
+    fn a_part_refuses_an_unread_compression_by_name() {
+        let sample = std::fs::read("samples/lichess_zh_2018_JannLee-CrazyAra.pgn").unwrap();
+        // A zip that stores its one file uncompressed: the local header, then the text.
+        let mut zip = b"PK\x03\x04\x0a\x00\x00\x00\x00\x00".to_vec();
+        zip.extend_from_slice(&[0; 16]);
+        zip.extend_from_slice(&(7u16).to_le_bytes());
+        zip.extend_from_slice(&0u16.to_le_bytes());
+        zip.extend_from_slice(b"**a.pgn");
+        zip.extend_from_slice(&sample);
+        let mut xz = vec![0xfd, b'7', b'z', b'X', b'Z', 0];
+        xz.extend_from_slice(&sample[..5_000]);
+        for (name, bytes, what) in [
+            ("stored.pgn.zip", zip, "a zip archive is not supported"),
+            ("text.pgn.xz", xz, "xz-compressed input is not supported"),
+        ] {
+            let path = temp(name, &bytes);
+            let whole = summary_of(&records(
+                &path,
+                None,
+                1,
+                pocketfen::stream::DEFAULT_MAX_GAME_BYTES,
+            ));
+            let error = whole.stream_error.expect("the whole run refuses it");
+            assert!(error.contains(what), "{name}: {error}");
+            for n in [1, 2, 3] {
+                for k in 1..=n {
+                    let part = summary_of(&records(
+                        &path,
+                        Some(Split::new(k, n).unwrap()),
+                        1,
+                        pocketfen::stream::DEFAULT_MAX_GAME_BYTES,
+                    ));
+                    assert_eq!(part.stream_error.as_ref(), Some(&error), "{name} {k}/{n}");
                     assert_eq!(
-                        summary.stream_error.as_ref(),
-                        Some(&error),
-                        "{name} {k}/{n}"
-                    );
-                    assert_eq!(
-                        (summary.totals.games, summary.bytes),
-                        (0, 0),
+                        (part.totals.games, part.bytes, part.split.is_some()),
+                        (0, 0, false),
                         "{name} {k}/{n}"
                     );
                 }
-                check(&path, n, 1).unwrap();
             }
         }
     }
@@ -1482,8 +1538,9 @@ mod parts {
     /// 1,023 spaces) tells nothing to the search for a sync point: the tag line it
     /// starts goes on its game's tag section in the whole file, and no part may start a
     /// game at the next tag line (taking the cut mark for movetext, one did: the parts
-    /// then held a game the whole file has not, and did not merge). Wherever the parts'
-    /// boundaries fall against that line, they merge to one run.
+    /// then held a game the whole file has not, and did not merge). With that line after
+    /// 16 to 25 games, so that it falls at ten places against the boundaries of 2, 3 and
+    /// 4 parts, the parts merge to one run.
     #[test]
     fn a_byte_order_mark_the_prefix_cuts_starts_no_part() {
         let game =

@@ -499,7 +499,8 @@ fn archive_file(c: &mut Choices<'_>) -> Option<Vec<u8>> {
     if layout == 1 {
         file.extend_from_slice(&bgzf_block(b"")?);
     }
-    // Up to eight bytes damaged, then perhaps the file cut short.
+    // Bytes damaged while the fuzzer's input lasts (three of its bytes each), then
+    // perhaps the file cut short.
     while let (Some(op), Some(at)) = (c.byte(), c.index(file.len().max(1))) {
         match op {
             0 => {

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use serde::Deserialize;
 
+use super::compression::ErrorFirst;
 use super::split::{Games, RawGame};
 use super::token::{Tokenizer, is_loose_value};
 
@@ -41,40 +42,7 @@ pub(crate) fn looks_like_archive(head: &[u8]) -> bool {
 pub(crate) fn peek(mut reader: Box<dyn BufRead + Send>) -> (bool, Box<dyn BufRead + Send>) {
     match reader.fill_buf() {
         Ok(head) => (looks_like_archive(head), reader),
-        Err(e) => (
-            false,
-            Box::new(ErrorFirst {
-                error: Some(e),
-                inner: reader,
-            }),
-        ),
-    }
-}
-
-/// A stream whose first read gives `error`, then reads `inner`.
-struct ErrorFirst {
-    error: Option<io::Error>,
-    inner: Box<dyn BufRead + Send>,
-}
-
-impl Read for ErrorFirst {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
-        self.inner.read(buf)
-    }
-}
-
-impl BufRead for ErrorFirst {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
-        self.inner.fill_buf()
-    }
-    fn consume(&mut self, n: usize) {
-        self.inner.consume(n);
+        Err(e) => (false, Box::new(ErrorFirst::new(e, reader))),
     }
 }
 

@@ -91,8 +91,9 @@ impl<R> TextCheck<R> {
         TextCheck::with_gather(inner, 0)
     }
 
-    /// Judges the first 4 KiB of a decoder's text.
-    pub(crate) fn decoded(inner: R) -> TextCheck<R> {
+    /// Judges the first 4 KiB of the text, gathered however `inner` hands them out: a
+    /// decoder's text, or a file's first bytes read by a part of it.
+    pub(crate) fn gathered(inner: R) -> TextCheck<R> {
         TextCheck::with_gather(inner, TEXT_CHECK)
     }
 
@@ -184,20 +185,56 @@ impl std::fmt::Display for NotText {
 
 impl std::error::Error for NotText {}
 
+/// A stream whose first read gives `error`, then reads `inner`: a refusal or an error
+/// met while looking at a stream's first bytes, given where its first read would have
+/// met it.
+pub(crate) struct ErrorFirst<R> {
+    error: Option<io::Error>,
+    inner: R,
+}
+
+impl<R> ErrorFirst<R> {
+    pub(crate) fn new(error: io::Error, inner: R) -> ErrorFirst<R> {
+        ErrorFirst {
+            error: Some(error),
+            inner,
+        }
+    }
+}
+
+impl<R: BufRead> Read for ErrorFirst<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.inner.read(buf)
+    }
+}
+
+impl<R: BufRead> BufRead for ErrorFirst<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+    }
+}
+
 /// Why a file's text is refused as not text, judged on the bytes a run over the whole
 /// file judges: the first 4 KiB of plain text (a file's first read holds them), or of a
 /// decoder's text (after the damaged frames it steps over). `None` when it is text, and
-/// when the reading fails otherwise before the check (a part meets that error itself,
-/// or a part before it does). A part of a file judges the file so, whichever part it is,
-/// and refuses it as the whole run does.
-pub(crate) fn refusal_of(reader: impl BufRead, decoded: bool) -> Option<io::Error> {
-    let mut check = match decoded {
-        true => TextCheck::decoded(reader),
-        false => TextCheck::with_gather(reader, TEXT_CHECK),
-    };
-    // Each damaged frame before any text is stepped over with an error of its own: as
-    // many as a file could hold before its first 4 KiB, bounded all the same.
-    for _ in 0..100_000 {
+/// when the reading fails otherwise before the check (the first part meets that error
+/// itself). A part of a file after the first judges the file so, and refuses it as the
+/// whole run does; the first part reads its text through a [`TextCheck`] of its own.
+pub(crate) fn refusal_of(reader: impl BufRead) -> Option<io::Error> {
+    let mut check = TextCheck::gathered(reader);
+    // Each damaged frame before any text is stepped over with an error of its own, as a
+    // whole run steps over it; the frames end with the file.
+    loop {
         match check.fill_buf() {
             Ok(_) => return None,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -208,7 +245,6 @@ pub(crate) fn refusal_of(reader: impl BufRead, decoded: bool) -> Option<io::Erro
             }
         }
     }
-    None
 }
 
 impl<R: BufRead> Read for TextCheck<R> {
@@ -282,7 +318,7 @@ pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
     };
     let reader = match compression {
         Compression::None => TextCheck::new(reader),
-        _ => TextCheck::decoded(reader),
+        _ => TextCheck::gathered(reader),
     };
     Ok(Decoded {
         reader: Box::new(reader),

@@ -42,7 +42,7 @@ pub fn decode_with<R: Read + Send + 'static>(
         let reader = super::unpack::parallel(src, compression, jobs, trailing.clone());
         let reached = Some(reader.reached());
         return Ok(Decoded {
-            reader: Box::new(super::compression::TextCheck::decoded(reader)),
+            reader: Box::new(super::compression::TextCheck::gathered(reader)),
             compression,
             size: None,
             trailing,

@@ -121,8 +121,10 @@ pub(crate) fn plan(file: &SharedFile, part: usize, of: usize) -> io::Result<Plan
         )));
     }
     let size = file.size()?;
-    let mut head = [0u8; 4];
+    let mut head = [0u8; 8];
     let n = file.read_at(0, &mut head)?;
+    // A compression pocketfen does not read is refused by name, as a whole run refuses it.
+    super::compression::refuse_unsupported(&head[..n])?;
     let compression = Compression::detect(&head[..n]);
     #[cfg(not(feature = "compression"))]
     if compression != Compression::None {

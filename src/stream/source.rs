@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::compression::{Compression, Decoded, TrailingNote};
+use super::compression::{Compression, Decoded, ErrorFirst, TextCheck, TrailingNote, refusal_of};
 use super::part::{self, NextStart, PartInfo, PartReader, SeekRead};
 use super::parts::{Part, PartState, Split};
 use super::split::{GameSplitter, PartEnd, SplitOptions};
@@ -147,11 +147,17 @@ impl Source {
             #[cfg(not(feature = "compression"))]
             _ => unreachable!("the plan refuses compressed files without the feature"),
         };
-        // A file that is not text is refused by every part as by a whole run: its first
-        // read is that refusal.
-        let reader = match head_refusal(&file, plan.compression) {
-            Some(e) => Box::new(Refused(Some(e))),
-            None => reader,
+        // A file that is not text is refused by every part as by a whole run. The first
+        // part judges its own text as a whole run does, after the damaged frames it
+        // steps over and tells; a later part judges the file's first bytes, and its first
+        // read is the refusal.
+        let reader: Box<dyn io::BufRead + Send> = if split.part == 1 {
+            Box::new(TextCheck::gathered(reader))
+        } else {
+            match head_refusal(&file, plan.compression) {
+                Some(e) => Box::new(ErrorFirst::new(e, io::empty())),
+                None => reader,
+            }
         };
         let end = Arc::new(PartEnd::new());
         let info = Arc::new(std::sync::Mutex::new(PartInfo::default()));
@@ -185,41 +191,18 @@ impl Source {
     }
 }
 
-/// Why the file of a part is not text ([`refusal_of`](super::compression::refusal_of)),
-/// judged on its first bytes whichever part is read (a file whose decoding fails first
-/// is not refused here: its parts meet the failure as they read).
+/// Why the file of a part is not text ([`refusal_of`]), judged on its first bytes
+/// whichever part is read (a file whose decoding fails first is not refused here: its
+/// first part meets that failure as it reads).
 fn head_refusal(file: &part::SharedFile, kind: Compression) -> Option<io::Error> {
     let from = file.reader_from(0);
     match kind {
-        Compression::None => super::compression::refusal_of(io::BufReader::new(from), false),
+        Compression::None => refusal_of(io::BufReader::new(from)),
         #[cfg(feature = "compression")]
-        kind => {
-            let decoded = super::frames::decode_part(from, kind, 0, None).ok()?;
-            super::compression::refusal_of(decoded.reader, true)
-        }
+        kind => refusal_of(super::frames::decode_part(from, kind, 0, None).ok()?.reader),
         #[cfg(not(feature = "compression"))]
         _ => None,
     }
-}
-
-/// A reader whose first read fails with its error, and that then ends.
-struct Refused(Option<io::Error>);
-
-impl Read for Refused {
-    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
-        self.0.take().map_or(Ok(0), Err)
-    }
-}
-
-impl io::BufRead for Refused {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        match self.0.take() {
-            Some(e) => Err(e),
-            None => Ok(&[]),
-        }
-    }
-
-    fn consume(&mut self, _: usize) {}
 }
 
 impl fmt::Debug for Source {
