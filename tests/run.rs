@@ -1563,23 +1563,26 @@ mod parts {
     /// A damaged frame of a pzstd archive is stepped over alike by one run, by `-j 3` and
     /// by parts, wherever it lies against the parts' boundaries: the last frame of a
     /// part (a break the next part never sees), the first of a part, any other. Every
-    /// frame in turn is made undecodable from its first block (it gives no text) or in
-    /// its middle (it gives some first); the parts always merge, to one run's records.
+    /// frame in turn is made undecodable from its first block (it gives no text), in its
+    /// middle (it gives some first) or in its magic number (it starts no frame); the
+    /// parts always merge, to one run's records.
     #[test]
     fn a_damaged_pzstd_frame_anywhere_merges_to_one_run() {
         let (packed, frames) = announced_frames(61_000);
         let mut failures = Vec::new();
         for (k, &(at, len)) in frames.iter().enumerate() {
-            for middle in [false, true] {
+            for middle in ["first block", "middle", "magic number"] {
                 let mut damaged = packed.clone();
-                if middle {
-                    for b in &mut damaged[at + len / 2..at + len / 2 + 24] {
-                        *b ^= 0x5a;
+                match middle {
+                    "middle" => {
+                        for b in &mut damaged[at + len / 2..at + len / 2 + 24] {
+                            *b ^= 0x5a;
+                        }
                     }
-                } else {
-                    crate::common::break_first_block(&mut damaged, at);
+                    "magic number" => damaged[at + 1] ^= 0x41,
+                    _ => crate::common::break_first_block(&mut damaged, at),
                 }
-                let path = temp(&format!("frame-{k}-{middle}.pgn.zst"), &damaged);
+                let path = temp(&format!("frame-{k}-{}.pgn.zst", &middle[..3]), &damaged);
                 let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
                 assert!(
                     one.last().unwrap()["breaks"]

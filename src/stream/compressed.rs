@@ -123,7 +123,8 @@ pub struct DamagedFrame {
     /// `offset` and `len` are then the block's: the bytes that hold its bits, up to the
     /// next block's magic (or the stream's end, as above).
     pub stream: Option<u64>,
-    /// What the decoder found.
+    /// What the decoder found (or, of a frame pzstd announced whose bytes start no
+    /// frame, that they do not).
     pub reason: String,
     /// The bytes of text the frame gave before its damage was found (all handed out;
     /// a bzip2 block's own, which its decoder gives decoded alone too).

@@ -4,9 +4,12 @@
 //!
 //! pzstd (Lichess's database files among its output) writes before each zstd frame a
 //! skippable frame of four bytes that hold the frame's compressed size. A frame so
-//! announced that does not decode is stepped over: the text it gave before the damage
-//! was found has been read, the rest of its text is lost, and reading goes on at the next
-//! frame, after one read that fails with a [`DamagedFrame`] to say where the text breaks.
+//! announced that does not decode, or whose bytes start no frame (its magic number
+//! damaged), is stepped over: the text it gave before the damage was found has been read,
+//! the rest of its text is lost, and reading goes on at the next frame, after one read
+//! that fails with a [`DamagedFrame`] to say where the text breaks. A stream that ends
+//! inside a frame so announced whose bytes start none is cut short: an error (not one
+//! that ends right after an announcement: a skippable frame may end a stream).
 //!
 //! A BGZF block (a gzip member whose header gives its size, at most 64 KiB: pocketfen's
 //! own gzip output, and `bgzip`'s) is decoded whole from its own bytes only, and its text
@@ -41,11 +44,15 @@ enum Stage<R: Read> {
     Bzip2(Decoder<Peek<R>>),
     /// The blocks of a bzip2 stream after a damaged one.
     Blocks(Box<Blocks<R>>),
+    /// Between frames, after one that pzstd announced was stepped over: its error is
+    /// read first, then the next frame is started.
+    Between(Peek<R>),
     Done,
 }
 
-/// Decodes every frame of a compressed stream, one decoder per frame, and stops at bytes
-/// that start no frame (noting them).
+/// Decodes every frame of a compressed stream, one decoder per frame, steps over the
+/// damaged frames it can (each an error of one read, then the text after it), and stops
+/// at bytes that start no frame (noting them).
 pub(super) struct Frames<R: Read> {
     kind: Compression,
     stage: Stage<R>,
@@ -75,6 +82,9 @@ pub(super) struct Frames<R: Read> {
     /// it has been handed out; `None` before it is decoded.
     held: Option<usize>,
     held_text: Vec<u8>,
+    /// The error of the next read, found between frames: a frame that pzstd announced
+    /// stepped over ([`DamagedFrame`]), or the stream cut short in it.
+    pending: Option<io::Error>,
 }
 
 impl<R: Read> Frames<R> {
@@ -112,10 +122,12 @@ impl<R: Read> Frames<R> {
             stepped_at_end: false,
             held: None,
             held_text: Vec::new(),
+            pending: None,
         }
     }
 
-    /// Starts the next frame, notes trailing bytes, or ends at the end of the stream.
+    /// Starts the next frame, steps over one that pzstd announced whose bytes start none,
+    /// notes trailing bytes, or ends at the end of the stream.
     fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
         src.stop_recording();
         src.unlimit();
@@ -128,8 +140,26 @@ impl<R: Read> Frames<R> {
             }
             let head = src.peek(12)?;
             if head.is_empty() {
+                // (A skippable frame of four bytes may end a stream: RFC 8878 allows it.)
+                self.announced = None;
                 self.stage = Stage::Done;
                 return Ok(());
+            }
+            // pzstd announced a frame here, but its bytes start none (its magic number is
+            // damaged, perhaps into another compression's): it is stepped over by its
+            // announced size, as a frame that does not decode is, and the bytes after it
+            // are read as any others.
+            // (A frame is at least 9 bytes; the parallel scanner keeps an announcement
+            // and its frame together, so a chunk holds all of such a frame, as the whole
+            // stream does. After an announcement left over from a stream cut short, and
+            // joined with `cat` to another, the other's first bytes are taken for it.)
+            if self.kind == Compression::Zstd
+                && let Some(len @ 9..) = self.announced
+                && !head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+                && !matches!(head, [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..])
+            {
+                self.announced = None;
+                return self.step_over_unstarted(src, len);
             }
             // Archives of different formats joined with `cat` are read whole: a frame of
             // another compression starts its own decoder; bytes that start none are
@@ -160,9 +190,10 @@ impl<R: Read> Frames<R> {
         }
         let announced = self.announced.take();
         let start = src.consumed();
-        // A header is at most 18 bytes.
+        // A header is at most 18 bytes (and no more than the frame's).
         self.frame = match (src.peek(18)?, announced) {
             (head @ [0x28, 0xb5, 0x2f, 0xfd, ..], Some(len)) => {
+                let head = &head[..head.len().min(18).min(to_usize(len))];
                 Some((start + len, FrameText::of_header(head)))
             }
             ([0x1f, 0x8b, ..], _) => bgzf_block(&mut src)?.map(|(len, text)| (start + len, text)),
@@ -191,6 +222,50 @@ impl<R: Read> Frames<R> {
             Compression::Bzip2 => Stage::Bzip2(Decoder::new(src)),
             Compression::None => Stage::Done,
         };
+        Ok(())
+    }
+
+    /// Steps over the frame of `len` bytes that pzstd announced at the start of `src`,
+    /// whose bytes start no frame: its error is the next read's, and the frame after it
+    /// is started at the read after (one error a read, however many such frames follow).
+    /// A stream that ends inside it is cut short: an error that ends the text.
+    fn step_over_unstarted(&mut self, mut src: Peek<R>, len: u64) -> io::Result<()> {
+        let start = src.consumed();
+        // Its header after the magic number may still tell its text, as far as a header
+        // of pzstd's tells it (its window: the descriptor of bytes that start no frame
+        // may be anything, and a content size read off it means nothing).
+        let got = src.peek(18)?;
+        let n = got.len().min(18).min(to_usize(len));
+        let mut header = [0u8; 18];
+        header[..n].copy_from_slice(&got[..n]);
+        header[..4].copy_from_slice(&[0x28, 0xb5, 0x2f, 0xfd]);
+        let text = FrameText::of_header(&header[..n]).filter(|t| matches!(t, FrameText::Pzstd(_)));
+        let error = if src.skip(len)? {
+            self.stage = Stage::Between(src);
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                DamagedFrame {
+                    compression: Compression::Zstd,
+                    offset: self.base + start,
+                    len,
+                    stream: None,
+                    reason: "its first bytes are not a zstd frame's magic number".to_owned(),
+                    read: 0,
+                    text,
+                },
+            )
+        } else {
+            let read = src.consumed() - start;
+            self.stage = Stage::Done;
+            io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the stream ends {read} bytes into the zstd frame at byte {} ({len} bytes, as pzstd announced it), whose first bytes are not a zstd frame's: it is cut short",
+                    self.base + start
+                ),
+            )
+        };
+        self.pending = Some(error);
         Ok(())
     }
 
@@ -289,8 +364,14 @@ impl<R: Read> Read for Frames<R> {
             return Ok(0);
         }
         loop {
+            if let Some(e) = self.pending.take() {
+                self.stepped_at_end = false;
+                return Err(e);
+            }
             let n = match &mut self.stage {
                 Stage::Done => return Ok(0),
+                // The frame stepped over has ended: on to the next one.
+                Stage::Between(_) => 0,
                 Stage::Zstd(d) => match d.read(buf) {
                     Ok(n) => n,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => return Err(e),
@@ -349,6 +430,7 @@ impl<R: Read> Read for Frames<R> {
                 Stage::Gzip(d) | Stage::Bgzf(d) => d.into_inner(),
                 Stage::Bzip2(d) => d.into_inner(),
                 Stage::Blocks(b) => b.into_rest(),
+                Stage::Between(src) => src,
                 Stage::Done => return Ok(0),
             };
             self.next_frame(src)?;
@@ -424,6 +506,11 @@ fn bgzf_block<R: Read>(src: &mut Peek<R>) -> io::Result<Option<(u64, Option<Fram
         len as u64,
         Some(FrameText::Trailer(u64::from(size))),
     )))
+}
+
+/// `n`, or `usize::MAX` when it does not fit.
+fn to_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }
 
 /// Hands a decoder small output buffers: a decoder that meets a truncated or corrupt

@@ -112,8 +112,9 @@ fn refuse(message: String) -> io::Error {
 ///
 /// # Errors
 ///
-/// A part out of range, a compressed file that is one stream (it cannot be read from
-/// anywhere but its start), or the file's I/O error.
+/// A part out of range, a file of a compression or archive pocketfen does not read (xz,
+/// zip, …: named, as a whole run names it), a compressed file that is one stream (it
+/// cannot be read from anywhere but its start), or the file's I/O error.
 pub(crate) fn plan(file: &SharedFile, part: usize, of: usize) -> io::Result<Plan> {
     if of == 0 || part == 0 || part > of {
         return Err(refuse(format!(

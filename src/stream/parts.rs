@@ -93,8 +93,9 @@ pub struct PartRange {
 ///
 /// # Errors
 ///
-/// No parts (`n` is 0), a source that cannot seek, a compressed file that is one
-/// stream (the message says how to recompress it), or the file's I/O error.
+/// No parts (`n` is 0), a source that cannot seek, a file of a compression or archive
+/// pocketfen does not read (xz, zip, …), a compressed file that is one stream (the
+/// message says how to recompress it), or the file's I/O error.
 pub fn parts(source: Source, n: usize) -> io::Result<Vec<PartRange>> {
     let (file, _) = source.into_file()?;
     (1..=n.max(1))

@@ -191,9 +191,9 @@ impl Source {
     }
 }
 
-/// Why the file of a part is not text ([`refusal_of`]), judged on its first bytes
-/// whichever part is read (a file whose decoding fails first is not refused here: its
-/// first part meets that failure as it reads).
+/// Why the file of a part after the first is not text ([`refusal_of`]), judged on the
+/// file's first bytes, not the part's (a file whose decoding fails first is not refused
+/// here: its first part meets that failure as it reads).
 fn head_refusal(file: &part::SharedFile, kind: Compression) -> Option<io::Error> {
     let from = file.reader_from(0);
     match kind {

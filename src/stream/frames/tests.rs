@@ -144,6 +144,110 @@ fn damage_that_cannot_be_stepped_over_stays_an_error() {
     );
 }
 
+/// A frame that pzstd announced whose first bytes are not a zstd frame's (its magic
+/// number damaged) is stepped over by its announced size, its text lost, and the frames
+/// after it are read, on any number of threads (before, its bytes and all after them
+/// were taken for trailing bytes and ignored), also when the damage makes it look like
+/// another compression's frame. The stream cut short in such a frame is an error that
+/// ends the text.
+#[test]
+fn an_announced_frame_whose_magic_is_damaged_is_stepped_over() {
+    let texts: Vec<Vec<u8>> = (0..6).map(|k| games(k * 200, 200)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    for k in [0, 2, 5] {
+        for byte in 0..4 {
+            let mut damaged = frames.clone();
+            damaged[k][byte] ^= 0x41;
+            let (text, gaps, error) = every_way(&pzstd(&damaged));
+            assert_eq!(error, None, "frame {k}, byte {byte}");
+            let [(at, gap)] = &gaps[..] else {
+                panic!("frame {k}, byte {byte}: one damaged frame, not {gaps:?}")
+            };
+            let offset = 12 * (k + 1) + frames[..k].iter().map(Vec::len).sum::<usize>();
+            // Its header after the magic number tells its text still.
+            let told = crate::stream::FrameText::of_header(&frames[k]);
+            assert!(told.is_some());
+            assert_eq!(
+                (gap.offset, gap.len, gap.read, gap.text),
+                (offset as u64, frames[k].len() as u64, 0, told),
+                "frame {k}, byte {byte}"
+            );
+            assert!(
+                gap.to_string().starts_with(&format!(
+                    "the zstd frame at byte {offset} ({} bytes) cannot be decoded (its first bytes are not a zstd frame's magic number): the rest of its text is lost (",
+                    frames[k].len()
+                )),
+                "{gap}"
+            );
+            let before = texts[..k].concat();
+            assert_eq!(*at as usize, before.len());
+            assert_eq!(text, [before, texts[k + 1..].concat()].concat());
+        }
+    }
+    // Damaged into another compression's magic number, and three side by side: each
+    // stepped over, each told by a read of its own.
+    for magic in [&[0x1f, 0x8b][..], b"BZh9", &[0x28, 0xb5, 0x2f, 0xfe]] {
+        let mut damaged = frames.clone();
+        for f in &mut damaged[1..4] {
+            f[..magic.len()].copy_from_slice(magic);
+        }
+        let (text, gaps, error) = every_way(&pzstd(&damaged));
+        assert_eq!(error, None, "{magic:?}");
+        let told: Vec<(u64, u64)> = gaps.iter().map(|(at, g)| (*at, g.len)).collect();
+        let at = texts[0].len() as u64;
+        assert_eq!(
+            told,
+            (1..4)
+                .map(|k| (at, frames[k].len() as u64))
+                .collect::<Vec<_>>(),
+            "{magic:?}"
+        );
+        assert_eq!(text, [&texts[0][..], &texts[4][..], &texts[5][..]].concat());
+    }
+    // An announcement of fewer bytes than any frame has (its size damaged) steps over
+    // nothing, read on one thread or several (the parallel scanner cuts a chunk inside
+    // such a "frame"): junk after it is trailing, a frame after it is read.
+    for len in [0u32, 2, 8] {
+        let mut announcement = vec![0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0];
+        announcement.extend_from_slice(&len.to_le_bytes());
+        let junk = [pzstd(&frames[..2]), announcement.clone(), vec![b'x'; 100]].concat();
+        let (text, gaps, error) = every_way(&junk);
+        assert_eq!((text, gaps, error), (texts[..2].concat(), Vec::new(), None));
+        let framed = [
+            pzstd(&frames[..2]),
+            announcement,
+            frames[2].clone(),
+            pzstd(&frames[3..]),
+        ]
+        .concat();
+        let (text, gaps, error) = every_way(&framed);
+        assert_eq!((text, gaps, error), (texts.concat(), Vec::new(), None));
+    }
+    // The last frame's magic damaged, and the stream cut short in it: an error. Cut
+    // right after its announcement, the stream ends there (a skippable frame of four
+    // bytes may end a stream).
+    let mut damaged = frames.clone();
+    damaged[5][0] ^= 0x41;
+    let bytes = pzstd(&damaged);
+    let start = bytes.len() - frames[5].len();
+    for cut in [start, start + 2, start + 10, bytes.len() - 1] {
+        let (text, gaps, error) = every_way(&bytes[..cut]);
+        assert_eq!(
+            (text, gaps),
+            (texts[..5].concat(), Vec::new()),
+            "cut at {cut}"
+        );
+        let expected = (cut > start).then(|| {
+            format!(
+                "the stream ends {} bytes into the zstd frame at byte {start} ({} bytes, as pzstd announced it), whose first bytes are not a zstd frame's: it is cut short",
+                cut - start,
+                frames[5].len()
+            )
+        });
+        assert_eq!(error, expected, "cut at {cut}");
+    }
+}
+
 /// A damaged frame stepped over, then damage that cannot be (a frame without its size
 /// announced), close enough to share a chunk on several threads: the chunk is read
 /// again on one thread, and the first damage is told once.
