@@ -161,6 +161,37 @@ impl<R: Read> Frames<R> {
                 self.announced = None;
                 return self.step_over_unstarted(src, len);
             }
+            // pzstd's announcement whose magic number is damaged: its size field and the
+            // zstd frame after it tell it still, and it is read as one (it holds no
+            // text: nothing is lost). The parallel scanner reads on from such bytes
+            // sequentially, and a part starts at the frame after them.
+            if self.kind == Compression::Zstd
+                && Compression::detect(head) != Compression::Zstd
+                && let [
+                    _,
+                    _,
+                    _,
+                    _,
+                    4,
+                    0,
+                    0,
+                    0,
+                    a,
+                    b,
+                    c,
+                    d,
+                    0x28,
+                    0xb5,
+                    0x2f,
+                    0xfd,
+                    ..,
+                ] = *src.peek(16)?
+            {
+                self.announced = Some(u64::from(u32::from_le_bytes([a, b, c, d])));
+                src.consume(12);
+                continue;
+            }
+            let head = src.peek(12)?;
             // Archives of different formats joined with `cat` are read whole: a frame of
             // another compression starts its own decoder; bytes that start none are
             // trailing.

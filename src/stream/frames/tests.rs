@@ -248,6 +248,32 @@ fn an_announced_frame_whose_magic_is_damaged_is_stepped_over() {
     }
 }
 
+/// pzstd's announcement of a frame whose magic number is damaged is read as one (its
+/// size field and the zstd frame after it tell it): nothing is lost, on any number of
+/// threads (before, its bytes and all after them were taken for trailing bytes).
+#[test]
+fn an_announcement_whose_magic_is_damaged_is_read_as_one() {
+    let texts: Vec<Vec<u8>> = (0..6).map(|k| games(k * 200, 200)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    let bytes = pzstd(&frames);
+    let whole = texts.concat();
+    for k in [1, 2, 5] {
+        let at = 12 * k + frames[..k].iter().map(Vec::len).sum::<usize>();
+        for byte in 0..4 {
+            for damage in [0x01, 0x41, 0xff] {
+                let mut damaged = bytes.clone();
+                damaged[at + byte] ^= damage;
+                let (text, gaps, error) = every_way(&damaged);
+                assert_eq!(
+                    (text == whole, gaps, error),
+                    (true, Vec::new(), None),
+                    "frame {k}, byte {byte}, damage {damage:#x}"
+                );
+            }
+        }
+    }
+}
+
 /// A damaged frame stepped over, then damage that cannot be (a frame without its size
 /// announced), close enough to share a chunk on several threads: the chunk is read
 /// again on one thread, and the first damage is told once.
