@@ -536,8 +536,8 @@ fn bgzf_block(text: &[u8]) -> Option<Vec<u8>> {
     Some(block)
 }
 
-/// A run's records of `file` (its total left out) as JSON values, on `jobs` threads, of
-/// the whole file or of one part.
+/// A run's records of `file` (its total left out), on `jobs` threads, of the whole file
+/// or of one part.
 fn archive_records(file: &[u8], split: Option<Split>, jobs: usize) -> Vec<RunRecord> {
     let source = Source::seekable("fuzz.archive", Cursor::new(file.to_vec()));
     let opts = RunOptions {

@@ -138,13 +138,15 @@ impl<R: Read> Frames<R> {
                 let _ = text.set(self.out);
                 self.mark = None;
             }
-            let head = src.peek(12)?;
+            let head = src.peek(16)?;
             if head.is_empty() {
                 // (A skippable frame of four bytes may end a stream: RFC 8878 allows it.)
                 self.announced = None;
                 self.stage = Stage::Done;
                 return Ok(());
             }
+            let next = Compression::detect(head);
+            let damaged = self.kind == Compression::Zstd && next != Compression::Zstd;
             // pzstd announced a frame here, but its bytes start none (its magic number is
             // damaged, perhaps into another compression's): it is stepped over by its
             // announced size, as a frame that does not decode is, and the bytes after it
@@ -153,21 +155,18 @@ impl<R: Read> Frames<R> {
             // and its frame together, so a chunk holds all of such a frame, as the whole
             // stream does. After an announcement left over from a stream cut short, and
             // joined with `cat` to another, the other's first bytes are taken for it.)
-            if self.kind == Compression::Zstd
-                && let Some(len @ 9..) = self.announced
-                && !head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
-                && !matches!(head, [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..])
-            {
+            if damaged && let Some(len @ 9..) = self.announced {
                 self.announced = None;
                 return self.step_over_unstarted(src, len);
             }
-            // pzstd's announcement whose magic number is damaged: its size field and the
-            // zstd frame after it tell it still, and it is read as one (it holds no
-            // text: nothing is lost). The parallel scanner reads on from such bytes
-            // sequentially, and a part starts at the frame after them.
-            if self.kind == Compression::Zstd
-                && Compression::detect(head) != Compression::Zstd
-                && let [
+            // pzstd's announcement, a skippable frame of four bytes: the next frame's
+            // size. One whose magic number is damaged is told by its size field and the
+            // zstd frame after it, and read as one (it holds no text: nothing is lost;
+            // the parallel scanner reads on from such bytes sequentially, and a part
+            // starts at the frame after them).
+            let size = match *head {
+                [0x50..=0x5f, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, a, b, c, d, ..] => Some([a, b, c, d]),
+                [
                     _,
                     _,
                     _,
@@ -185,17 +184,18 @@ impl<R: Read> Frames<R> {
                     0x2f,
                     0xfd,
                     ..,
-                ] = *src.peek(16)?
-            {
-                self.announced = Some(u64::from(u32::from_le_bytes([a, b, c, d])));
+                ] if damaged => Some([a, b, c, d]),
+                _ => None,
+            };
+            if let Some(size) = size {
+                self.kind = Compression::Zstd;
+                self.announced = Some(u64::from(u32::from_le_bytes(size)));
                 src.consume(12);
                 continue;
             }
-            let head = src.peek(12)?;
             // Archives of different formats joined with `cat` are read whole: a frame of
             // another compression starts its own decoder; bytes that start none are
             // trailing.
-            let next = Compression::detect(head);
             if next != Compression::None {
                 self.kind = next;
             }
@@ -210,12 +210,6 @@ impl<R: Read> Frames<R> {
                 });
                 self.stage = Stage::Done;
                 return Ok(());
-            }
-            // pzstd's skippable frame of four bytes: the next frame's size.
-            if let [0x50..=0x5f, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, a, b, c, d, ..] = *head {
-                self.announced = Some(u64::from(u32::from_le_bytes([a, b, c, d])));
-                src.consume(12);
-                continue;
             }
             break;
         }
@@ -477,7 +471,7 @@ fn whole_block<R: Read>(
     text: &mut Vec<u8>,
 ) -> io::Result<()> {
     text.clear();
-    text.resize(usize::try_from(size).unwrap_or(usize::MAX), 0);
+    text.resize(to_usize(size), 0);
     d.read_exact(text)?;
     let mut more = [0u8; 1];
     loop {
