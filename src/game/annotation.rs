@@ -29,7 +29,7 @@ use std::fmt;
 use std::time::Duration;
 
 use nom::branch::alt;
-use nom::character::complete::{char, digit1, one_of, space0};
+use nom::character::complete::{char, digit1, multispace0, one_of};
 use nom::combinator::{all_consuming, map, map_res, opt, recognize};
 use nom::multi::separated_list1;
 use nom::sequence::{delimited, preceded};
@@ -354,7 +354,7 @@ fn eval(i: &str) -> Res<'_, (Eval, Option<u32>)> {
     );
     let (i, value) = alt((mate, pawns)).parse(i)?;
     let (i, depth) = opt(preceded(
-        (space0, char(','), space0),
+        (multispace0, char(','), multispace0),
         map_res(digit1, str::parse::<u32>),
     ))
     .parse(i)?;
@@ -379,9 +379,9 @@ fn square(i: &str) -> Res<'_, Square> {
     .parse(i)
 }
 
-/// A comma between list items, with blanks around it.
+/// A comma between list items, with blanks or line ends around it.
 fn comma(i: &str) -> Res<'_, ()> {
-    map((space0, char(','), space0), |_| ()).parse(i)
+    map((multispace0, char(','), multispace0), |_| ()).parse(i)
 }
 
 fn arrows(i: &str) -> Res<'_, Vec<Arrow>> {
@@ -466,12 +466,13 @@ fn read_eval(value: &str) -> Option<(Eval, Option<u32>)> {
     quick_eval(value).or_else(|| whole(value, eval))
 }
 
-/// Reads `value` whole with `parser`.
+/// Reads `value` whole with `parser`, blanks and line ends around it (a comment may be
+/// wrapped inside a command: Chess.com's bughouse exports wrap at 80 columns).
 fn whole<'a, T>(
     value: &'a str,
     parser: impl Parser<&'a str, Output = T, Error = nom::error::Error<&'a str>>,
 ) -> Option<T> {
-    all_consuming(delimited(space0, parser, space0))
+    all_consuming(delimited(multispace0, parser, multispace0))
         .parse(value)
         .ok()
         .map(|(_, v)| v)
@@ -636,6 +637,29 @@ mod tests {
         assert!(e[0].to_string().contains("expected pawns"), "{}", e[0]);
         // A command never closed is no command.
         assert!(read_annotations("[%clk 0:01").0.is_empty());
+    }
+
+    /// A line end inside a command is white space, as anywhere in a comment: Chess.com
+    /// wraps its bughouse exports' comments at 80 columns, inside a command too.
+    #[test]
+    fn commands_wrapped_across_lines_read() {
+        for end in ["\n", "\r\n", "\r"] {
+            let text = format!(
+                "[%clk{end}0:00:01.6] [%eval{end}-0.5,{end}20{end}] [%cal Ge2e4,{end}Rd1d8] \
+                 [%csl{end}Rd4{end},Yf5] [%emt 0:00:03{end}]"
+            );
+            let (n, e) = read_annotations(&text);
+            assert!(e.is_empty(), "{text:?}: {e:?}");
+            assert_eq!(n.clock, Some(Duration::from_millis(1600)), "{text:?}");
+            assert_eq!(n.eval, Some(Eval::Centipawns(-50)), "{text:?}");
+            assert_eq!(n.depth, Some(20), "{text:?}");
+            assert_eq!(n.arrows.len(), 2, "{text:?}");
+            assert_eq!(n.highlights.len(), 2, "{text:?}");
+            assert_eq!(n.elapsed, Some(Duration::from_secs(3)), "{text:?}");
+        }
+        // Still one value a command: a line end does not join two.
+        let (_, e) = read_annotations("[%clk 0:00:01\n0:00:02]");
+        assert_eq!(e.len(), 1);
     }
 
     /// Seconds are the milliseconds over a thousand, computed either way, from a
