@@ -448,10 +448,31 @@ fn archive_text() -> &'static [u8] {
 /// An archive in one of the layouts whose damage pocketfen steps over, from the fuzzer's
 /// choices: the layout, the text's line ends, its frames' size, then damage (bytes
 /// XOR-ed, the file cut short); or, for layout 4, the fuzzer's bytes as they are.
-fn archive_file(c: &mut Choices<'_>) -> Option<Vec<u8>> {
+/// A damaged archive to read, and when its damage is confined to one pzstd frame, what
+/// the reading must keep.
+struct Archive {
+    file: Vec<u8>,
+    confined: Option<Confined>,
+}
+
+/// Damage confined to one zstd frame of a pzstd file: the frame's bytes in the damaged
+/// file, and the text it held.
+struct Confined {
+    /// The file undamaged.
+    whole: Vec<u8>,
+    frame: std::ops::Range<usize>,
+    /// The text, and the part of it in the damaged frame.
+    text: Vec<u8>,
+    lost: std::ops::Range<usize>,
+}
+
+fn archive_file(c: &mut Choices<'_>) -> Option<Archive> {
     let layout = c.byte()? % 5;
     if layout == 4 {
-        return Some(c.rest().to_vec());
+        return Some(Archive {
+            file: c.rest().to_vec(),
+            confined: None,
+        });
     }
     let ends = c.byte()?;
     let text: Vec<u8> = match ends % 3 {
@@ -473,6 +494,8 @@ fn archive_file(c: &mut Choices<'_>) -> Option<Vec<u8>> {
     };
     let size = 512 + 256 * usize::from(c.byte()? % 32);
     let mut file = Vec::new();
+    // Each pzstd frame's bytes in the file.
+    let mut frames = Vec::new();
     for piece in text.chunks(size) {
         match layout {
             // pzstd: each frame announced by a skippable frame holding its size.
@@ -481,6 +504,7 @@ fn archive_file(c: &mut Choices<'_>) -> Option<Vec<u8>> {
                 file.extend_from_slice(&0x184d_2a50u32.to_le_bytes());
                 file.extend_from_slice(&4u32.to_le_bytes());
                 file.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+                frames.push(file.len()..file.len() + frame.len());
                 file.extend_from_slice(&frame);
             }
             // BGZF: gzip members giving their size in a `BC` field.
@@ -499,6 +523,26 @@ fn archive_file(c: &mut Choices<'_>) -> Option<Vec<u8>> {
     if layout == 1 {
         file.extend_from_slice(&bgzf_block(b"")?);
     }
+    // A third of pzstd files: bytes of one frame damaged (its announcement left whole),
+    // nothing cut.
+    if layout == 0 && c.byte()? % 3 == 0 {
+        let k = c.index(frames.len())?;
+        let frame = frames[k].clone();
+        let whole = file.clone();
+        while let (Some(x), Some(at)) = (c.byte(), c.index(frame.len())) {
+            file[frame.start + at] ^= x.max(1);
+        }
+        let lost = k * size..((k + 1) * size).min(text.len());
+        return Some(Archive {
+            file,
+            confined: Some(Confined {
+                whole,
+                frame,
+                text,
+                lost,
+            }),
+        });
+    }
     // Bytes damaged while the fuzzer's input lasts (three of its bytes each), then
     // perhaps the file cut short.
     while let (Some(op), Some(at)) = (c.byte(), c.index(file.len().max(1))) {
@@ -514,7 +558,10 @@ fn archive_file(c: &mut Choices<'_>) -> Option<Vec<u8>> {
             }
         }
     }
-    Some(file)
+    Some(Archive {
+        file,
+        confined: None,
+    })
 }
 
 /// One BGZF block (a gzip member with the `BC` extra field) holding `text`.
@@ -560,13 +607,14 @@ fn values(records: &[RunRecord]) -> Vec<serde_json::Value> {
 /// Archives in every layout whose damage is stepped over (pzstd frames, BGZF blocks,
 /// pbzip2 streams), plain, or any bytes, damaged anywhere: the run never panics, reads
 /// the same records on one thread and on three, and parts of it (2 to 4) that merge give
-/// those records too.
+/// those records too. When the damage is confined to one pzstd frame that no longer
+/// decodes, every game whose text lies outside that frame is read as it was.
 pub fn archive(data: &[u8]) {
     let mut c = Choices::new(data);
     let Some(parts) = c.byte().map(|b| 2 + usize::from(b % 3)) else {
         return;
     };
-    let Some(file) = archive_file(&mut c) else {
+    let Some(Archive { file, confined }) = archive_file(&mut c) else {
         return;
     };
     // To look at a failing case's file with the command line:
@@ -574,7 +622,11 @@ pub fn archive(data: &[u8]) {
     if let Some(path) = std::env::var_os("POCKETFEN_FUZZ_DUMP") {
         std::fs::write(path, &file).expect("the dump is written");
     }
-    let one = values(&archive_records(&file, None, 1));
+    let one_records = archive_records(&file, None, 1);
+    if let Some(confined) = &confined {
+        keeps_the_other_frames(&file, confined, &one_records);
+    }
+    let one = values(&one_records);
     let three = values(&archive_records(&file, None, 3));
     if let Some(d) = first_difference(&three, &one) {
         panic!("-j 3 reads otherwise than -j 1: {d}");
@@ -609,6 +661,64 @@ pub fn archive(data: &[u8]) {
     if let Some(d) = first_difference(&values(&merged), &one) {
         panic!("{parts} parts merge otherwise than one run: {d}");
     }
+}
+
+/// The games of a run's records, in order.
+fn reports(records: &[RunRecord]) -> impl Iterator<Item = &pocketfen::game::GameReport> {
+    records.iter().filter_map(|r| match r {
+        RunRecord::Game(g) => Some(&g.report),
+        _ => None,
+    })
+}
+
+/// A pzstd file whose damage lies in one frame that the decoder refuses: every valid
+/// game of the undamaged file whose text lies wholly outside that frame's (and that
+/// follows a game with plies) is read, and valid, from the damaged one (the frame's
+/// text is lost, not the file's rest). A frame
+/// that still decodes (to other text: the builder's frames carry no checksum), or that
+/// wants more bytes than it has, asks nothing.
+fn keeps_the_other_frames(file: &[u8], confined: &Confined, records: &[RunRecord]) {
+    // A frame whose damage makes it longer than its bytes (a block's size) ends the
+    // run today instead of being stepped over: a defect left open, not asked here.
+    match zstd::decode_all(&file[confined.frame.clone()]) {
+        Ok(_) => return,
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return,
+        Err(_) => {}
+    }
+    let text = &confined.text;
+    // The games' starts: `[Event ` at a line's start (every game of the text has it).
+    let starts: Vec<usize> = (0..text.len())
+        .filter(|&i| {
+            text[i..].starts_with(b"[Event ") && (i == 0 || matches!(text[i - 1], b'\n' | b'\r'))
+        })
+        .collect();
+    let whole = archive_records(&confined.whole, None, 1);
+    let before: Vec<_> = reports(&whole).collect();
+    assert_eq!(
+        before.len(),
+        starts.len(),
+        "the undamaged file's games are those of its text"
+    );
+    let lost = &confined.lost;
+    let ends = starts.iter().skip(1).copied().chain([text.len()]);
+    // A game after one with no plies is left out: the search for where reading goes on
+    // after a break knows a game's start by the movetext before it.
+    let after_plies = std::iter::once(true).chain(before.iter().map(|g| g.plies > 0));
+    let kept = before
+        .iter()
+        .zip(after_plies)
+        .zip(starts.iter().copied().zip(ends))
+        .filter(|((g, after_plies), (start, end))| {
+            g.status == Status::Ok && *after_plies && (*end <= lost.start || *start >= lost.end)
+        })
+        .count();
+    let read = reports(records).filter(|g| g.status == Status::Ok).count();
+    assert!(
+        read >= kept,
+        "damage in the zstd frame at byte {} (text {lost:?}) lost games outside it: \
+         {read} valid games read, {kept} lie outside the frame",
+        confined.frame.start
+    );
 }
 
 /// Where two runs' records first differ, both sides shown; `None` when they are equal.

@@ -21,6 +21,8 @@ pub(super) struct SyncScan {
     /// The last byte read was a CR that ended a line: an LF right after it is that
     /// line's end too (a CRLF read in two pieces).
     after_cr: bool,
+    /// The current line is the one a break cut: its bytes start inside some line.
+    cut: bool,
     evidence: Evidence,
     found: Option<u64>,
 }
@@ -56,16 +58,21 @@ impl SyncScan {
             prefix_done: false,
             len: 0,
             after_cr: false,
+            cut: false,
             evidence: Evidence::Nothing,
             found: None,
         }
     }
 
     /// A search that starts where the text breaks (a damaged frame stepped over): the
-    /// line the break cuts is judged by its bytes after the break, as a line of its own.
+    /// line the break cuts is judged by its bytes after the break, as a line of its own,
+    /// save that a `%`, a `;` or a `[` that starts no tag is not taken for an escape, a
+    /// line comment or a tag line there: they are bytes from inside a line (Lichess's
+    /// `[%clk 0:03:00]` cut after its `[`), most likely of movetext.
     pub(crate) fn at_break(at: u64) -> SyncScan {
         let mut scan = SyncScan::new(at);
         scan.armed = true;
+        scan.cut = true;
         scan.start_line(at);
         scan
     }
@@ -171,11 +178,16 @@ impl SyncScan {
             false => known_lead(&self.prefix),
         };
         let blank = whole && lead.is_none();
+        let cut = std::mem::take(&mut self.cut);
         self.evidence = match (blank, lead) {
             (true, _) => match self.evidence {
                 Evidence::Nothing => Evidence::Nothing,
                 _ => Evidence::Blank,
             },
+            (false, Some(b'%' | b';')) if cut => Evidence::Movetext,
+            (false, Some(b'[')) if cut && !starts_with_tag(trim_blank_start(&self.prefix)) => {
+                Evidence::Movetext
+            }
             (false, Some(b'[' | b'%' | b';')) | (false, None) => Evidence::Nothing,
             (false, Some(_)) => Evidence::Movetext,
         };
@@ -253,6 +265,34 @@ mod tests {
             for piece in [1, 2, 3, 1 << 12] {
                 let found = found_in(text.as_bytes(), "at_break", piece);
                 assert_eq!(found, sync.then_some(at), "{text:?} in pieces of {piece}");
+            }
+        }
+    }
+
+    /// The line a break cuts is most likely movetext when its bytes after the break
+    /// start with `%`, `;` or a `[` that starts no tag (Lichess's `{ [%clk 0:03:00] }`
+    /// cut after or before its `[`): the game after the blank line that ends it is the
+    /// sync point, not the one after. A cut line that starts as a tag line does not
+    /// count as movetext, nor does any such line after the cut one.
+    #[test]
+    fn the_line_a_break_cuts_is_movetext_whatever_its_first_byte() {
+        let next = "\n\n[Event \"b\"]\n\n1. d4 *\n\n[Event \"c\"]\n";
+        for (cut, found) in [
+            ("%clk 0:02:51] } 19... Qg5 1-0", "b"),
+            ("[%clk 0:02:51] } 19... Qg5 1-0", "b"),
+            ("; a line comment's end", "b"),
+            ("[ 0:02:51] } 1-0", "b"),
+            ("Qg5 { [%clk 0:02:51] } 1-0", "b"),
+            ("[Site \"x\"]", "c"),
+            ("[Event \"a\"]", "c"),
+            ("1-0\n%escape", "c"),
+            ("1-0\n[%clk 0:02:51]", "c"),
+        ] {
+            let text = format!("{cut}{next}");
+            let at = text.find(&format!("[Event \"{found}\"]")).unwrap() as u64;
+            for piece in [1, 2, 5, 1 << 12] {
+                let found = found_in(text.as_bytes(), "at_break", piece);
+                assert_eq!(found, Some(at), "{text:?} in pieces of {piece}");
             }
         }
     }
