@@ -445,9 +445,6 @@ fn archive_text() -> &'static [u8] {
     })
 }
 
-/// An archive in one of the layouts whose damage pocketfen steps over, from the fuzzer's
-/// choices: the layout, the text's line ends, its frames' size, then damage (bytes
-/// XOR-ed, the file cut short); or, for layout 4, the fuzzer's bytes as they are.
 /// A damaged archive to read, and when its damage is confined to one pzstd frame, what
 /// the reading must keep.
 struct Archive {
@@ -466,6 +463,10 @@ struct Confined {
     lost: std::ops::Range<usize>,
 }
 
+/// An archive in one of the layouts whose damage pocketfen steps over, from the fuzzer's
+/// choices: the layout, the text's line ends, its frames' size, then damage (bytes
+/// XOR-ed, the file cut short; for a third of pzstd files, bytes of one frame only); or,
+/// for layout 4, the fuzzer's bytes as they are.
 fn archive_file(c: &mut Choices<'_>) -> Option<Archive> {
     let layout = c.byte()? % 5;
     if layout == 4 {

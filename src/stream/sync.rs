@@ -184,8 +184,10 @@ impl SyncScan {
                 Evidence::Nothing => Evidence::Nothing,
                 _ => Evidence::Blank,
             },
-            (false, Some(b'%' | b';')) if cut => Evidence::Movetext,
-            (false, Some(b'[')) if cut && !starts_with_tag(trim_blank_start(&self.prefix)) => {
+            // Inside a line a break cut, only a tag says the line is not movetext.
+            (false, Some(b'[' | b'%' | b';'))
+                if cut && !starts_with_tag(trim_blank_start(&self.prefix)) =>
+            {
                 Evidence::Movetext
             }
             (false, Some(b'[' | b'%' | b';')) | (false, None) => Evidence::Nothing,
