@@ -419,6 +419,73 @@ def test_lichess_parquet_is_read_by_every_archive_command(tmp_path, pocketfen_cl
     assert len(list(fourth.mainline_moves())) == games_and_plies(expected)[3][0]
 
 
+def test_other_writers_types_are_read_as_lichess_types_are(tmp_path, pocketfen_cli):
+    # The same games as other writers type them: Polars' Categorical and pyarrow's
+    # dictionaries, binary movetext, pandas' float ratings and timestamp dates.
+    plain = tmp_path / "plain.parquet"
+    table = lichess_parquet(plain, LICHESS_SAMPLE)
+    # One illegal game, so that a movetext read as empty would be seen.
+    moves = table.column("movetext").to_pylist()
+    moves[5] = "1. e4 e5 2. Ke3 1-0"
+    table = table.set_column(table.schema.get_field_index("movetext"), "movetext", pa.array(moves))
+    pq.write_table(table, plain)
+    categorical = tmp_path / "polars.parquet"
+    strings = ["Event", "Site", "White", "Opening", "movetext"]
+    pl.from_arrow(table).with_columns([pl.col(c).cast(pl.Categorical) for c in strings]).write_parquet(
+        categorical
+    )
+    assert pa.types.is_dictionary(pq.read_schema(categorical).field("movetext").type)
+    dictionary = tmp_path / "dictionary.parquet"
+    encoded = table
+    for name in strings:
+        i = encoded.schema.get_field_index(name)
+        encoded = encoded.set_column(i, name, encoded.column(name).dictionary_encode())
+    pq.write_table(encoded, dictionary)
+    assert pa.types.is_dictionary(pq.read_schema(dictionary).field("Site").type)
+    pandas_like = tmp_path / "pandas.parquet"
+    converted = table
+    for name, t in [("movetext", pa.binary()), ("WhiteElo", pa.float64()), ("UTCDate", pa.timestamp("ns"))]:
+        converted = converted.set_column(converted.schema.get_field_index(name), name, converted.column(name).cast(t))
+    pq.write_table(converted, pandas_like)
+
+    def cli(*args):
+        out = run_cli(pocketfen_cli, *args)
+        return out.returncode, out.stdout.decode(), out.stderr.decode()
+
+    code, expected, _ = cli("validate", "-q", "--json", "--all", plain)
+    assert code == 1 and games_and_plies(expected)[5] == (2, "illegal", ["no-such-piece"])
+    cli("export", "-q", "--games", tmp_path / "g.parquet", "--plies", tmp_path / "p.parquet", plain)
+    games, plies = pq.read_table(tmp_path / "g.parquet"), pq.read_table(tmp_path / "p.parquet")
+    for source in (categorical, dictionary, pandas_like):
+        code, out, err = cli("validate", "-q", "--json", "--all", source)
+        assert code == 1 and games_and_plies(out) == games_and_plies(expected), (source, err)
+        g, p = tmp_path / f"g-{source.stem}.parquet", tmp_path / f"p-{source.stem}.parquet"
+        code, _, err = cli("export", "-q", "--games", g, "--plies", p, source)
+        assert code == 0, err
+        # Every column as from Lichess's own types, but where the file is: `file`.
+        ours = pq.read_table(g).drop(["file"])
+        assert ours.to_pylist() == games.drop(["file"]).to_pylist(), source
+        assert pq.read_table(p).column("Site").to_pylist() == plies.column("Site").to_pylist()
+        assert plies.column("Site").null_count == 0
+    # A float rating that is no integer is null in the table, and counted.
+    fractional = tmp_path / "fractional.parquet"
+    elo = converted.column("WhiteElo").to_pylist()
+    elo[0] = 1500.5
+    pq.write_table(converted.set_column(converted.schema.get_field_index("WhiteElo"), "WhiteElo", pa.array(elo)), fractional)
+    code, _, err = cli("export", "--games", tmp_path / "f.parquet", fractional)
+    assert pq.read_table(tmp_path / "f.parquet").column("WhiteElo")[0].as_py() is None
+    assert "WhiteElo: 1 value did not fit the column" in err
+    # A movetext or a tag of a type that holds no games is refused, its type named.
+    numbers = tmp_path / "numbers.parquet"
+    pq.write_table(pa.table({"White": ["x"], "movetext": [1]}), numbers)
+    code, _, err = cli("validate", numbers)
+    assert code == 2 and "column `movetext` is of type Int64" in err
+    lists = tmp_path / "lists.parquet"
+    pq.write_table(pa.table({"White": [["x"]], "movetext": ["1. e4 *"]}), lists)
+    code, _, err = cli("validate", lists)
+    assert code == 2 and "column `White` is of type List(" in err
+
+
 def test_games_table_names_openings_when_asked():
     # The same names as validate's records; null without openings=True.
     named = pocketfen.games_table(LICHESS_SAMPLE, openings=True)

@@ -18,20 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::ArrowPrimitiveType;
-use arrow_array::types::{
-    Date32Type, Date64Type, Int8Type, Int16Type, Int32Type, Int64Type, Time32MillisecondType,
-    Time32SecondType, Time64MicrosecondType, Time64NanosecondType, UInt8Type, UInt16Type,
-    UInt32Type, UInt64Type,
-};
-use arrow_array::{
-    Array, Date32Array, Date64Array, Int8Array, Int16Array, Int32Array, Int64Array,
-    LargeStringArray, PrimitiveArray, RecordBatch, StringArray, StringViewArray,
-    Time32MillisecondArray, Time32SecondArray, Time64MicrosecondArray, Time64NanosecondArray,
-    UInt8Array, UInt16Array, UInt32Array, UInt64Array,
-};
-use arrow_schema::{DataType, TimeUnit};
+use arrow_array::RecordBatch;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
@@ -43,6 +30,11 @@ use super::is_standard_fen;
 use super::parts::Split;
 use super::source::Source;
 use super::split::{Damage, Games, RawGame};
+
+mod cells;
+
+pub(crate) use cells::civil_from_days;
+use cells::{Cells, Kind};
 
 /// The columns read as tags, in the order their tags are written.
 const TAG_COLUMNS: [&str; 24] = [
@@ -287,6 +279,32 @@ impl ParquetGames {
             .copied()
             .filter(|c| names.iter().any(|n| n == c))
             .collect();
+        // A column whose values cannot be read would make every game's moves, or its
+        // tag, silently empty: the file is refused, the column and its type named.
+        for field in arrow_meta.schema().fields() {
+            let (name, t) = (field.name().as_str(), field.data_type());
+            let refused = if name == "movetext" {
+                (!cells::holds_text(t)).then_some("strings, binaries, or dictionaries of these")
+            } else if wanted.contains(&name) {
+                (!cells::gives_values(t)).then_some(cells::READ_TYPES)
+            } else {
+                None
+            };
+            if let Some(read) = refused {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "the Parquet column `{name}` is of type {t}, which pocketfen cannot read \
+                         as {}: it reads {read}",
+                        if name == "movetext" {
+                            "a game's moves"
+                        } else {
+                            "a tag's values"
+                        }
+                    ),
+                ));
+            }
+        }
         let mask = ProjectionMask::columns(schema, wanted.iter().copied());
         let open: OpenGroup = Box::new(move |group| {
             ParquetRecordBatchReaderBuilder::new_with_metadata(reopen()?, arrow_meta.clone())
@@ -380,206 +398,6 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// The date of a day since 1970-01-01 (Howard Hinnant's algorithm).
-pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-/// A tag column's cells, their type resolved once a batch: a cell is then read without
-/// a dynamic call or a downcast (a row's tags are read for every game).
-#[derive(Debug)]
-enum Cells {
-    Utf8(StringArray),
-    LargeUtf8(LargeStringArray),
-    View(StringViewArray),
-    I8(Int8Array),
-    I16(Int16Array),
-    I32(Int32Array),
-    I64(Int64Array),
-    U8(UInt8Array),
-    U16(UInt16Array),
-    U32(UInt32Array),
-    U64(UInt64Array),
-    Date32(Date32Array),
-    Date64(Date64Array),
-    Time32S(Time32SecondArray),
-    Time32Ms(Time32MillisecondArray),
-    Time64Us(Time64MicrosecondArray),
-    Time64Ns(Time64NanosecondArray),
-    /// A type no tag is written from.
-    Other,
-}
-
-/// A primitive cell, `None` when null.
-#[inline]
-fn cell<T: ArrowPrimitiveType>(a: &PrimitiveArray<T>, i: usize) -> Option<T::Native> {
-    (!a.is_null(i)).then(|| a.value(i))
-}
-
-impl Cells {
-    /// The cells of `column` (its arrays' buffers shared, not copied).
-    fn new(column: &dyn Array) -> Cells {
-        match column.data_type() {
-            DataType::Utf8 => Cells::Utf8(column.as_string::<i32>().clone()),
-            DataType::LargeUtf8 => Cells::LargeUtf8(column.as_string::<i64>().clone()),
-            DataType::Utf8View => Cells::View(column.as_string_view().clone()),
-            DataType::Int8 => Cells::I8(column.as_primitive::<Int8Type>().clone()),
-            DataType::Int16 => Cells::I16(column.as_primitive::<Int16Type>().clone()),
-            DataType::Int32 => Cells::I32(column.as_primitive::<Int32Type>().clone()),
-            DataType::Int64 => Cells::I64(column.as_primitive::<Int64Type>().clone()),
-            DataType::UInt8 => Cells::U8(column.as_primitive::<UInt8Type>().clone()),
-            DataType::UInt16 => Cells::U16(column.as_primitive::<UInt16Type>().clone()),
-            DataType::UInt32 => Cells::U32(column.as_primitive::<UInt32Type>().clone()),
-            DataType::UInt64 => Cells::U64(column.as_primitive::<UInt64Type>().clone()),
-            DataType::Date32 => Cells::Date32(column.as_primitive::<Date32Type>().clone()),
-            DataType::Date64 => Cells::Date64(column.as_primitive::<Date64Type>().clone()),
-            DataType::Time32(TimeUnit::Second) => {
-                Cells::Time32S(column.as_primitive::<Time32SecondType>().clone())
-            }
-            DataType::Time32(TimeUnit::Millisecond) => {
-                Cells::Time32Ms(column.as_primitive::<Time32MillisecondType>().clone())
-            }
-            DataType::Time64(TimeUnit::Microsecond) => {
-                Cells::Time64Us(column.as_primitive::<Time64MicrosecondType>().clone())
-            }
-            DataType::Time64(TimeUnit::Nanosecond) => {
-                Cells::Time64Ns(column.as_primitive::<Time64NanosecondType>().clone())
-            }
-            _ => Cells::Other,
-        }
-    }
-
-    /// Row `i`'s string, if the column holds strings and the cell is not null.
-    #[inline]
-    fn str(&self, i: usize) -> Option<&str> {
-        match self {
-            Cells::Utf8(a) => (!a.is_null(i)).then(|| a.value(i)),
-            Cells::LargeUtf8(a) => (!a.is_null(i)).then(|| a.value(i)),
-            Cells::View(a) => (!a.is_null(i)).then(|| a.value(i)),
-            _ => None,
-        }
-    }
-
-    /// Appends row `i`'s cell as a tag's value: a string escaped, a number (`+6` when
-    /// `signed` and positive), a date `YYYY.MM.DD` or a time `HH:MM:SS`. `false`
-    /// (nothing appended): null, or a type no tag is written from.
-    fn push(&self, out: &mut String, i: usize, signed: bool) -> bool {
-        let number = |out: &mut String, n: i64| {
-            if n < 0 {
-                out.push('-');
-            } else if signed && n > 0 {
-                out.push('+');
-            }
-            push_digits(out, n.unsigned_abs());
-        };
-        let written = match self {
-            Cells::Utf8(_) | Cells::LargeUtf8(_) | Cells::View(_) => {
-                self.str(i).map(|text| push_value(out, text))
-            }
-            Cells::I8(a) => cell(a, i).map(|n| number(out, n.into())),
-            Cells::I16(a) => cell(a, i).map(|n| number(out, n.into())),
-            Cells::I32(a) => cell(a, i).map(|n| number(out, n.into())),
-            Cells::I64(a) => cell(a, i).map(|n| number(out, n)),
-            Cells::U8(a) => cell(a, i).map(|n| number(out, n.into())),
-            Cells::U16(a) => cell(a, i).map(|n| number(out, n.into())),
-            Cells::U32(a) => cell(a, i).map(|n| number(out, n.into())),
-            Cells::U64(a) => cell(a, i).map(|n| {
-                if signed && n > 0 {
-                    out.push('+');
-                }
-                push_digits(out, n);
-            }),
-            Cells::Date32(a) => cell(a, i).map(|d| push_date(out, d.into())),
-            Cells::Date64(a) => cell(a, i).map(|ms| push_date(out, ms.div_euclid(86_400_000))),
-            Cells::Time32S(a) => cell(a, i).map(|s| push_time(out, s.into())),
-            Cells::Time32Ms(a) => {
-                cell(a, i).map(|ms| push_time(out, i64::from(ms).div_euclid(1000)))
-            }
-            Cells::Time64Us(a) => cell(a, i).map(|us| push_time(out, us.div_euclid(1_000_000))),
-            Cells::Time64Ns(a) => cell(a, i).map(|ns| push_time(out, ns.div_euclid(1_000_000_000))),
-            Cells::Other => None,
-        };
-        written.is_some()
-    }
-}
-
-/// Appends the decimal digits of `n`, without the formatting machinery (a row's
-/// ratings, date and time are written for every game read).
-fn push_digits(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
-}
-
-/// Appends `n`, which is below `10^width` (and `width` at most 4), in `width` digits,
-/// zeros before.
-fn push_padded(out: &mut String, n: u32, width: usize) {
-    let digits = [n / 1000 % 10, n / 100 % 10, n / 10 % 10, n % 10].map(|d| b'0' + d as u8);
-    out.push_str(std::str::from_utf8(&digits[4 - width.min(4)..]).unwrap_or_default());
-}
-
-/// Appends a day as `YYYY.MM.DD` (a year outside 0 to 9999 as Rust writes `{:04}`).
-fn push_date(out: &mut String, days: i64) {
-    let (y, m, d) = civil_from_days(days);
-    match u32::try_from(y) {
-        Ok(y) if y < 10_000 => push_padded(out, y, 4),
-        _ => {
-            use std::fmt::Write as _;
-            let _ = write!(out, "{y:04}");
-        }
-    }
-    out.push('.');
-    push_padded(out, m, 2);
-    out.push('.');
-    push_padded(out, d, 2);
-}
-
-/// Appends a time of day as `HH:MM:SS`.
-fn push_time(out: &mut String, secs: i64) {
-    let s = secs.rem_euclid(86_400) as u32;
-    push_padded(out, s / 3600, 2);
-    out.push(':');
-    push_padded(out, s / 60 % 60, 2);
-    out.push(':');
-    push_padded(out, s % 60, 2);
-}
-
-/// Appends `value` as a tag value: quotes and backslashes escaped, line ends as spaces.
-fn push_value(out: &mut String, value: &str) {
-    if !value
-        .bytes()
-        .any(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))
-    {
-        out.push_str(value);
-        return;
-    }
-    for c in value.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-}
-
 /// A column of a batch that gives a tag.
 #[derive(Debug)]
 struct TagColumn {
@@ -587,8 +405,8 @@ struct TagColumn {
     cells: Cells,
     /// The tag it gives.
     tag: &'static str,
-    /// A rating difference (`+6`).
-    signed: bool,
+    /// How its values are written.
+    kind: Kind,
 }
 
 /// The columns of a batch that a row's text is made of.
@@ -626,7 +444,7 @@ fn tag_columns(batch: &RecordBatch) -> RowColumns {
         tags.push(TagColumn {
             cells: Cells::new(batch.column(index).as_ref()),
             tag,
-            signed: name.ends_with("RatingDiff"),
+            kind: Kind::of(name),
         });
     }
     RowColumns { tags, movetext }
@@ -635,16 +453,12 @@ fn tag_columns(batch: &RecordBatch) -> RowColumns {
 impl ParquetGames {
     /// The text of row `i` of `batch`: its tags on one line, then its movetext.
     fn game_text(columns: &RowColumns, i: usize) -> String {
-        let movetext = columns
-            .movetext
-            .as_ref()
-            .and_then(|(_, m)| m.str(i))
-            .unwrap_or("*")
-            .trim();
+        let movetext = columns.movetext.as_ref().and_then(|(_, m)| m.str(i));
+        let movetext = movetext.as_deref().unwrap_or("*").trim();
         let mut text = String::with_capacity(movetext.len() + 512);
         for c in &columns.tags {
             // A games table's start: written when it is not the standard one.
-            if c.tag == "FEN" && c.cells.str(i).is_none_or(is_standard_fen) {
+            if c.tag == "FEN" && c.cells.str(i).as_deref().is_none_or(is_standard_fen) {
                 continue;
             }
             let mark = text.len();
@@ -654,7 +468,7 @@ impl ParquetGames {
             text.push('[');
             text.push_str(c.tag);
             text.push_str(" \"");
-            if !c.cells.push(&mut text, i, c.signed) {
+            if !c.cells.push(&mut text, i, c.kind) {
                 text.truncate(mark);
                 continue;
             }

@@ -1,4 +1,10 @@
+use super::cells::{push_date, push_time};
 use super::*;
+use arrow_array::{
+    Date32Array, Date64Array, LargeStringArray, StringArray, StringViewArray,
+    Time32MillisecondArray, Time32SecondArray, Time64MicrosecondArray, Time64NanosecondArray,
+};
+use arrow_schema::DataType;
 
 #[test]
 fn days_read_back_as_dates() {
@@ -20,7 +26,11 @@ fn numbers_dates_and_times_are_written_as_the_formatter_writes_them() {
     // difference (`signed`), never before 0.
     let cell = |column: &ArrayRef, signed: bool| {
         let mut out = String::new();
-        assert!(Cells::new(column.as_ref()).push(&mut out, 0, signed));
+        assert!(Cells::new(column.as_ref()).push(
+            &mut out,
+            0,
+            if signed { Kind::Signed } else { Kind::Text }
+        ));
         out
     };
     for n in numbers {
@@ -94,7 +104,7 @@ fn each_type_of_cell_reads_as_its_value() {
     let text = |column: ArrayRef, i: usize| {
         let mut out = String::new();
         Cells::new(column.as_ref())
-            .push(&mut out, i, false)
+            .push(&mut out, i, Kind::Text)
             .then_some(out)
     };
     let s = "Rated \"Blitz\"";
@@ -135,7 +145,129 @@ fn each_type_of_cell_reads_as_its_value() {
         assert_eq!(text(column.clone(), 0).as_deref(), Some("01:02:03"));
         assert_eq!(text(column, 1), None);
     }
-    assert_eq!(text(Arc::new(Float64Array::from(vec![1.5])), 0), None);
+    // A float is written as it is, an integral one as an integer (Elo from pandas).
+    let floats: ArrayRef = Arc::new(Float64Array::from(vec![Some(1.5), Some(1500.0), None]));
+    assert_eq!(text(floats.clone(), 0).as_deref(), Some("1.5"));
+    assert_eq!(text(floats.clone(), 1).as_deref(), Some("1500"));
+    assert_eq!(text(floats, 2), None);
+}
+
+/// The types other writers give the same data: pyarrow's and Polars' dictionaries
+/// (Categorical), binary strings, pandas' floats and timestamps, decimals, booleans.
+#[test]
+fn other_writers_types_read_as_their_values() {
+    use arrow_array::types::{Int8Type, UInt32Type};
+    use arrow_array::{
+        ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, Decimal128Array, DictionaryArray,
+        Float32Array, Int16Array, LargeBinaryArray, NullArray, TimestampMillisecondArray,
+        TimestampNanosecondArray,
+    };
+    let text = |column: &ArrayRef, i: usize, kind: Kind| {
+        let mut out = String::new();
+        Cells::new(column.as_ref())
+            .push(&mut out, i, kind)
+            .then_some(out)
+    };
+    let words = |column: &ArrayRef| {
+        (0..column.len())
+            .map(|i| text(column, i, Kind::Text))
+            .collect::<Vec<_>>()
+    };
+    let dict: DictionaryArray<UInt32Type> = vec![Some("b\"q"), None, Some("a"), Some("b\"q")]
+        .into_iter()
+        .collect();
+    let dict: ArrayRef = Arc::new(dict);
+    assert!(cells::gives_values(dict.data_type()) && cells::holds_text(dict.data_type()));
+    assert_eq!(
+        words(&dict),
+        [
+            Some("b\\\"q".to_owned()),
+            None,
+            Some("a".into()),
+            Some("b\\\"q".into())
+        ]
+    );
+    assert_eq!(Cells::new(dict.as_ref()).str(2).as_deref(), Some("a"));
+    assert_eq!(Cells::new(dict.as_ref()).str(1), None);
+    // A dictionary of ratings, and one whose every row is null (it has no values).
+    let ratings: ArrayRef = Arc::new(DictionaryArray::<Int8Type>::new(
+        vec![Some(1), Some(0), None].into(),
+        Arc::new(Int16Array::from(vec![-4, 6])),
+    ));
+    let signed: Vec<_> = (0..3).map(|i| text(&ratings, i, Kind::Signed)).collect();
+    assert_eq!(signed, [Some("+6".to_owned()), Some("-4".into()), None]);
+    let empty: ArrayRef = Arc::new(DictionaryArray::<Int8Type>::new(
+        vec![None, None].into(),
+        Arc::new(StringArray::from(Vec::<&str>::new())),
+    ));
+    assert_eq!(words(&empty), [None, None]);
+    // Binary strings: UTF-8 as it is, other bytes as U+FFFD.
+    let bytes: [&[u8]; 2] = [b"1. e4 e5 *", b"x\xffy"];
+    let binaries: [ArrayRef; 3] = [
+        Arc::new(BinaryArray::from(bytes.to_vec())),
+        Arc::new(LargeBinaryArray::from(bytes.to_vec())),
+        Arc::new(BinaryViewArray::from(bytes.to_vec())),
+    ];
+    for column in &binaries {
+        assert!(cells::holds_text(column.data_type()));
+        let cells = Cells::new(column.as_ref());
+        assert_eq!(cells.str(0).as_deref(), Some("1. e4 e5 *"));
+        assert_eq!(cells.str(1).as_deref(), Some("x\u{fffd}y"));
+    }
+    let f32s: ArrayRef = Arc::new(Float32Array::from(vec![2100.0, 0.1, f32::NAN]));
+    assert_eq!(
+        words(&f32s),
+        [
+            Some("2100".to_owned()),
+            Some("0.1".into()),
+            Some("NaN".into())
+        ]
+    );
+    let decimals: ArrayRef = Arc::new(
+        Decimal128Array::from(vec![Some(150_000), Some(-1_250), None])
+            .with_precision_and_scale(10, 2)
+            .unwrap(),
+    );
+    assert_eq!(
+        words(&decimals),
+        [Some("1500".to_owned()), Some("-12.5".into()), None]
+    );
+    let booleans: ArrayRef = Arc::new(BooleanArray::from(vec![Some(true), None]));
+    assert_eq!(words(&booleans), [Some("true".to_owned()), None]);
+    // A timestamp (2024-02-29 01:02:03.5) is a date in a date's column, a time in a
+    // time's, and both elsewhere.
+    let at = (19_782 * 86_400 + 3_723) * 1000 + 500;
+    let stamps: [ArrayRef; 2] = [
+        Arc::new(TimestampMillisecondArray::from(vec![Some(at), None])),
+        Arc::new(
+            TimestampNanosecondArray::from(vec![Some(at * 1_000_000), None]).with_timezone("UTC"),
+        ),
+    ];
+    for column in &stamps {
+        assert_eq!(text(column, 0, Kind::Date).as_deref(), Some("2024.02.29"));
+        assert_eq!(text(column, 0, Kind::Time).as_deref(), Some("01:02:03"));
+        assert_eq!(
+            text(column, 0, Kind::Text).as_deref(),
+            Some("2024.02.29 01:02:03")
+        );
+        assert_eq!(text(column, 1, Kind::Date), None);
+    }
+    let nulls: ArrayRef = Arc::new(NullArray::new(2));
+    assert!(cells::holds_text(nulls.data_type()));
+    assert_eq!(words(&nulls), [None, None]);
+    // Types that give no tag's value, and a movetext that is no text.
+    use arrow_schema::Field;
+    let list = DataType::List(Arc::new(Field::new("item", DataType::Int64, true)));
+    assert!(!cells::gives_values(&list));
+    assert!(!cells::gives_values(&DataType::Dictionary(
+        Box::new(DataType::Int8),
+        Box::new(list)
+    )));
+    assert!(!cells::holds_text(&DataType::Int64));
+    assert!(!cells::holds_text(&DataType::Dictionary(
+        Box::new(DataType::Int8),
+        Box::new(DataType::Int64)
+    )));
 }
 
 #[test]
