@@ -36,7 +36,7 @@ use crate::moves::Move;
 use crate::notation::fen::{BoardCache, FenDialect};
 use crate::notation::san::{DropStyle, San};
 use crate::notation::uci::UciMove;
-use crate::position::{EndReason, Outcome, Position};
+use crate::position::{EndReason, Outcome, Position, Severity};
 use crate::setup::{Fen, Pocket};
 use crate::stream::split::RawGame;
 use crate::stream::{STANDARD_FEN, STANDARD_POCKET_FEN};
@@ -715,7 +715,15 @@ fn finish(mut row: GameRow, report: &GameReport) -> GameRow {
     row.plies = report.plies as u32;
     row.valid = report.status == Status::Ok;
     row.problems = report.problems.len() as u32;
-    row.first_problem = report.problems.first().map(|p| FirstProblem {
+    // The first error when the game has one (a warning before it, such as a Lichess
+    // crazyhouse table's `variant-inferred`, would leave the error unlocated), else
+    // the first warning.
+    let first = report
+        .problems
+        .iter()
+        .find(|p| p.severity == Severity::Error)
+        .or(report.problems.first());
+    row.first_problem = first.map(|p| FirstProblem {
         kind: p.kind.name(),
         line: p.line as u64,
         column: p.column as u32,
@@ -875,5 +883,31 @@ mod tests {
         assert!(w.fen.is_some() && !w.movetext.is_empty());
         assert_eq!((&b.event, &b.fen, b.movetext.as_str()), (&None, &None, ""));
         assert!(b.unfit.is_empty());
+    }
+
+    /// The first problem's columns name the first error, not a warning before it (a
+    /// Lichess crazyhouse table's `variant-inferred`), and the first warning when the
+    /// game has no error.
+    #[test]
+    fn the_first_problem_is_the_first_error() {
+        let asked = RowOptions::default();
+        let row = |pgn: &str| {
+            let game = RawGame::new(pgn.as_bytes().to_vec());
+            game_rows(&game, &Options::default(), asked).game
+        };
+        let illegal = row("[Event \"Rated Crazyhouse game\"]\n\n1. e4 e5 2. P@e3 *\n");
+        assert_eq!(illegal.problems, 2);
+        let first = illegal.first_problem.expect("a problem");
+        assert_eq!(
+            (first.kind, first.line, first.column, first.ply),
+            ("not-in-pocket", 3, 13, Some(3))
+        );
+        let valid = row("[Event \"Rated Crazyhouse game\"]\n\n1. e4 e5 *\n");
+        assert!(valid.valid && valid.problems == 1);
+        let first = valid.first_problem.expect("a warning");
+        assert_eq!(
+            (first.kind, first.line, first.ply),
+            ("variant-inferred", 1, None)
+        );
     }
 }
