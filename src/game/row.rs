@@ -21,6 +21,7 @@
 //! assert_eq!(rows.plies[0].clock, Some(180.0));
 //! ```
 
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use super::annotation::{
@@ -151,9 +152,13 @@ pub struct GameRow {
     /// The movetext as in the source (from the end of the tags, blanks around it
     /// trimmed).
     pub movetext: String,
-    /// The variant it was read as (`crazyhouse`; `None` when it could not be told).
-    pub variant: Option<&'static str>,
-    /// The start position in Lichess's dialect (a pair `A | B` for bughouse).
+    /// The variant it was read as (`crazyhouse`); when it could not be told, the
+    /// `[Variant]` tag as written (`Atomicz`: read back, the game fails as it did), or
+    /// `None` without one.
+    pub variant: Option<Cow<'static, str>>,
+    /// The start position in Lichess's dialect (a pair `A | B` for bughouse); when no
+    /// start could be set up (an unreadable or illegal `[FEN]`, an unknown variant), the
+    /// `[FEN]` tag as written, or `None` without one.
     pub fen: Option<String>,
     /// Mainline plies replayed.
     pub plies: u32,
@@ -321,6 +326,10 @@ struct Rows<'t> {
     fens: Fens,
     /// Where the last tag ends.
     header_end: usize,
+    /// The `[Variant]` and `[FEN]` tags as written (unescaped), for a game whose start
+    /// could not be set up.
+    variant_tag: Option<String>,
+    fen_tag: Option<String>,
     depth: usize,
     mainline: u32,
     bughouse_clocks: bool,
@@ -362,6 +371,8 @@ impl<'t> Rows<'t> {
             "Termination" => row.termination = text(),
             "TimeControl" => row.time_control = text(),
             "Date" => row.date = text(),
+            "Variant" => self.variant_tag = text(),
+            "FEN" => self.fen_tag = text(),
             "WhiteElo" => row.white_elo = short(fits("WhiteElo", read_i16(value))),
             "BlackElo" => row.black_elo = short(fits("BlackElo", read_i16(value))),
             "WhiteRatingDiff" => {
@@ -673,6 +684,8 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
             ends: Vec::with_capacity(if asked.fen { room } else { 0 }),
         },
         header_end: 0,
+        variant_tag: None,
+        fen_tag: None,
         depth: 0,
         mainline: 0,
         bughouse_clocks: false,
@@ -701,8 +714,17 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
     let mut fens = rows.fens;
     fens.text.shrink_to_fit();
     fens.ends.shrink_to_fit();
+    let mut game = finish(row, &report);
+    // A start that could not be set up is kept as written, so that the table read back
+    // fails as the source did (not replayed from the standard start).
+    if game.variant.is_none() {
+        game.variant = rows.variant_tag.map(Cow::Owned);
+    }
+    if game.fen.is_none() {
+        game.fen = rows.fen_tag;
+    }
     GameRows {
-        game: finish(row, &report),
+        game,
         plies,
         fens,
         report,
@@ -711,7 +733,7 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
 
 /// The counts and verdict of the report in a row.
 fn finish(mut row: GameRow, report: &GameReport) -> GameRow {
-    row.variant = report.variant.map(|v| v.name());
+    row.variant = report.variant.map(|v| Cow::Borrowed(v.name()));
     row.plies = report.plies as u32;
     row.valid = report.status == Status::Ok;
     row.problems = report.problems.len() as u32;

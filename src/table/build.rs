@@ -162,7 +162,7 @@ impl Rows for GamesBuilder {
             b.append_option(v.as_deref());
         }
         self.movetext.append_value(&r.movetext);
-        self.variant.append_option(r.variant);
+        self.variant.append_option(r.variant.as_deref());
         self.fen.append_option(r.fen.as_deref());
         self.plies.append_value(r.plies as i32);
         self.ending.append_option(r.end.map(|e| e.name()));
