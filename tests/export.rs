@@ -1278,3 +1278,75 @@ fn rows_of_bytes(file: &[u8]) -> usize {
         .file_metadata()
         .num_rows() as usize
 }
+
+/// Bughouse clocks as their writers mean them, in the plies table and in `replay
+/// --json`: bughouse-db's plain `{298.21}` is the mover's clock (below zero too,
+/// `{-5}`: its time ran out), Chess.com's bughouse `[%clk]` the time the move took.
+#[test]
+fn bughouse_clocks_are_read_as_their_writers_mean_them() {
+    let dir = scratch_dir("export-bughouse-clocks");
+    let numbers = |text: &str| -> Vec<f64> {
+        text.split('{')
+            .skip(1)
+            .filter_map(|c| c.split_once('}'))
+            .filter_map(|(c, _)| c.trim().parse::<f64>().ok())
+            .collect()
+    };
+    let column = |rows: &[Map<String, Value>], name: &str| -> Vec<f64> {
+        rows.iter().filter_map(|r| r[name].as_f64()).collect()
+    };
+    let annotations = |path: &str, key: &str| -> Vec<f64> {
+        let (out, err, code) = run_out(&["replay", "--json", path]);
+        assert_eq!(code, Some(0), "{err}");
+        let line = String::from_utf8_lossy(&out)
+            .lines()
+            .next()
+            .unwrap()
+            .to_owned();
+        let record: Value = serde_json::from_str(&line).unwrap();
+        record["annotations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n[key].as_f64())
+            .collect()
+    };
+    for (i, sample) in [
+        "grammar-tests/bpgn/ok/bughousedb_1934587.bpgn",
+        "grammar-tests/malformed/bpgn/negative-clock.bpgn",
+        "grammar-tests/bpgn/ok/chesscom_bughouse_2022_bugchess-example.bpgn",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let text = fs::read_to_string(sample).unwrap();
+        let table = dir.join(format!("{i}.parquet"));
+        let (_, err, code) = run_out(&["export", "-q", "--plies", table.to_str().unwrap(), sample]);
+        assert_eq!(code, Some(0), "{err}");
+        let plies = rows(&table);
+        if sample.contains("chesscom") {
+            // `[%clk 0:00:01.3]`, wrapped lines and all: the seconds of each.
+            let moves: Vec<f64> = text
+                .split("[%clk")
+                .skip(1)
+                .map(|c| {
+                    let value = c.split(']').next().unwrap().trim();
+                    value.split(':').fold(0.0, |t, part| {
+                        t * 60.0 + part.trim().parse::<f64>().unwrap()
+                    })
+                })
+                .collect();
+            assert_eq!(moves.len(), 41);
+            assert_eq!(column(&plies, "elapsed"), moves, "{sample}");
+            assert!(column(&plies, "clock").is_empty(), "{sample}");
+            assert_eq!(annotations(sample, "elapsed"), moves, "{sample}");
+            assert!(annotations(sample, "clock").is_empty(), "{sample}");
+        } else {
+            let clocks = numbers(&text);
+            assert!(clocks.len() > 1, "{sample}");
+            assert_eq!(column(&plies, "clock"), clocks, "{sample}");
+            assert!(column(&plies, "elapsed").is_empty(), "{sample}");
+            assert_eq!(annotations(sample, "clock"), clocks, "{sample}");
+        }
+    }
+}

@@ -99,8 +99,12 @@ pub enum Eval {
 /// What a comment's commands say of its move.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Annotations {
-    /// The mover's remaining time (`%clk`).
+    /// The mover's remaining time (`%clk`, or a bughouse-db clock `{298.21}`).
     pub clock: Option<Duration>,
+    /// How far the mover's clock is below zero: a bughouse-db clock `{-0.576}` (its
+    /// time ran out). It and [`clock`](Self::clock) are never both set; JSON writes it
+    /// as a negative `clock`.
+    pub overtime: Option<Duration>,
     /// A correspondence clock (`%clkc`).
     pub correspondence_clock: Option<Duration>,
     /// The time the move took (`%emt`).
@@ -131,7 +135,10 @@ impl Annotations {
                 *mine = theirs;
             }
         }
-        take(&mut self.clock, later.clock);
+        if later.clock.is_some() || later.overtime.is_some() {
+            self.clock = later.clock;
+            self.overtime = later.overtime;
+        }
         take(&mut self.correspondence_clock, later.correspondence_clock);
         take(&mut self.elapsed, later.elapsed);
         if later.eval.is_some() {
@@ -222,6 +229,47 @@ pub(crate) fn seconds(d: Duration) -> f64 {
     }
 }
 
+/// A bughouse-db clock comment (`{298.21}`, `{-0.576}`): the mover's remaining
+/// seconds, below zero when its time ran out. Only digits, a point and a sign are read
+/// (not `inf`, `NaN` or `1e3`).
+pub(crate) fn seconds_comment(comment: &str) -> Option<f64> {
+    let c = comment.trim();
+    let digits = c.strip_prefix(['-', '+']).unwrap_or(c);
+    if !digits.bytes().any(|b| b.is_ascii_digit())
+        || !digits.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    {
+        return None;
+    }
+    c.parse::<f64>().ok().filter(|s| s.is_finite())
+}
+
+impl Annotations {
+    /// A bughouse-db clock of `secs` seconds: remaining time, or overtime below zero.
+    pub(crate) fn of_seconds(secs: f64) -> Annotations {
+        let d = Duration::from_millis((secs.abs() * 1000.0).round() as u64);
+        if secs < 0.0 {
+            Annotations {
+                overtime: Some(d),
+                ..Annotations::default()
+            }
+        } else {
+            Annotations {
+                clock: Some(d),
+                ..Annotations::default()
+            }
+        }
+    }
+
+    /// Reads a bughouse match's `[%clk]` as the time the move took: Chess.com's bughouse
+    /// exports write per-move times there (bughouse-db writes the remaining time in
+    /// plain comments).
+    pub(crate) fn clock_as_move_time(&mut self) {
+        if let Some(c) = self.clock.take() {
+            self.elapsed.get_or_insert(c);
+        }
+    }
+}
+
 #[cfg(feature = "serde")]
 fn duration<E: serde::de::Error>(s: f64) -> Result<Duration, E> {
     if s.is_finite() && s >= 0.0 {
@@ -240,7 +288,10 @@ impl serde::Serialize for Annotations {
             None => (None, None),
         };
         AnnotationsForm {
-            clock: self.clock.map(seconds),
+            clock: self
+                .clock
+                .map(seconds)
+                .or(self.overtime.map(|o| -seconds(o))),
             correspondence_clock: self.correspondence_clock.map(seconds),
             elapsed: self.elapsed.map(seconds),
             cp,
@@ -265,8 +316,14 @@ impl<'de> serde::Deserialize<'de> for Annotations {
             (None, Some(n)) => Some(Eval::Mate(n)),
             (None, None) => None,
         };
+        // A negative clock is overtime (a bughouse-db clock below zero).
+        let (clock, overtime) = match form.clock {
+            Some(s) if s < 0.0 => (None, Some(-s)),
+            c => (c, None),
+        };
         Ok(Annotations {
-            clock: time(form.clock)?,
+            clock: time(clock)?,
+            overtime: time(overtime)?,
             correspondence_clock: time(form.correspondence_clock)?,
             elapsed: time(form.elapsed)?,
             eval,
@@ -708,5 +765,51 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn bughouse_db_clocks_read_below_zero_too() {
+        for (text, secs) in [
+            ("298.21", Some(298.21)),
+            (" -0.576 ", Some(-0.576)),
+            ("+3", Some(3.0)),
+            ("180", Some(180.0)),
+            ("inf", None),
+            ("NaN", None),
+            ("1e3", None),
+            ("-", None),
+            (".", None),
+            ("C: hi", None),
+            ("", None),
+        ] {
+            assert_eq!(seconds_comment(text), secs, "{text:?}");
+        }
+        let below = Annotations::of_seconds(-0.576);
+        assert_eq!(below.overtime, Some(Duration::from_millis(576)));
+        assert_eq!(below.clock, None);
+        let above = Annotations::of_seconds(298.21);
+        assert_eq!(above.clock, Some(Duration::from_millis(298_210)));
+        // A later clock replaces overtime, and the other way round.
+        let mut merged = below.clone();
+        merged.merge(above.clone());
+        assert_eq!(merged, above);
+        merged.merge(below.clone());
+        assert_eq!(merged, below);
+        // Chess.com's bughouse `[%clk]`: the time the move took.
+        let (mut chesscom, _) = read_annotations("[%clk 0:00:01.3]");
+        chesscom.clock_as_move_time();
+        assert_eq!(
+            (chesscom.clock, chesscom.elapsed),
+            (None, Some(Duration::from_millis(1300)))
+        );
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn overtime_is_a_negative_clock_in_json() {
+        let below = Annotations::of_seconds(-0.576);
+        let json = serde_json::to_string(&below).unwrap();
+        assert_eq!(json, r#"{"clock":-0.576}"#);
+        assert_eq!(serde_json::from_str::<Annotations>(&json).unwrap(), below);
     }
 }

@@ -44,7 +44,7 @@ fn clock(comment: &str) -> Option<f64> {
         }
         return Some(secs);
     }
-    c.parse::<f64>().ok()
+    super::annotation::seconds_comment(c)
 }
 
 /// The increment in seconds of a `[TimeControl "base+inc"]`.

@@ -14,8 +14,8 @@
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
-use super::annotation::{Annotations, has_command, read_annotations};
-use super::header::{MoveAt, Options};
+use super::annotation::{Annotations, has_command, read_annotations, seconds_comment};
+use super::header::{Boards, MoveAt, Options};
 use super::problem::GameReport;
 use super::validate::visit_game;
 use super::visitor::{Skip, Visitor};
@@ -67,19 +67,41 @@ struct Lines<'f> {
     notes: Option<Vec<Option<Annotations>>>,
     /// How deep in variations the walk is.
     depth: usize,
+    /// A bughouse match: `[%clk]` is the time the move took, a plain number its clock.
+    bughouse: bool,
 }
 
 impl<'t> Visitor<'t> for Lines<'_> {
     fn comment(&mut self, text: &'t str) -> ControlFlow<()> {
-        if let (Some(notes), 0) = (&mut self.notes, self.depth)
-            && let Some(last) = notes.last_mut()
-            && has_command(text)
-        {
-            let (read, _) = read_annotations(text);
+        let (Some(notes), 0) = (&mut self.notes, self.depth) else {
+            return ControlFlow::Continue(());
+        };
+        let Some(last) = notes.last_mut() else {
+            return ControlFlow::Continue(());
+        };
+        if has_command(text) {
+            let (mut read, _) = read_annotations(text);
             if !read.is_empty() {
+                if self.bughouse {
+                    // Chess.com's bughouse `[%clk]`: per-move times.
+                    read.clock_as_move_time();
+                }
                 last.get_or_insert_with(Annotations::default).merge(read);
+                return ControlFlow::Continue(());
             }
         }
+        // bughouse-db's clocks: `{298.21}`, `{-0.576}`.
+        if self.bughouse
+            && let Some(secs) = seconds_comment(text)
+        {
+            last.get_or_insert_with(Annotations::default)
+                .merge(Annotations::of_seconds(secs));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
+        self.bughouse = matches!(boards, Boards::Two(_));
         ControlFlow::Continue(())
     }
 
@@ -152,6 +174,7 @@ pub fn replay_game(
         pending: false,
         notes: None,
         depth: 0,
+        bughouse: false,
     };
     visit_game(game, opts, &mut lines)
 }
@@ -184,6 +207,7 @@ pub fn replay_annotated(
         pending: false,
         notes: Some(Vec::new()),
         depth: 0,
+        bughouse: false,
     };
     let report = visit_game(game, opts, &mut lines);
     (report, lines.notes.unwrap_or_default())

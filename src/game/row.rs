@@ -26,6 +26,7 @@ use std::ops::ControlFlow;
 
 use super::annotation::{
     Annotations, Eval, has_command, lichess_eval_clock, lone_clock, read_annotations, seconds,
+    seconds_comment,
 };
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
@@ -332,7 +333,7 @@ struct Rows<'t> {
     fen_tag: Option<String>,
     depth: usize,
     mainline: u32,
-    bughouse_clocks: bool,
+    bughouse: bool,
     /// The mainline move being played: its SAN (its suffix comes once it is played).
     pending: Option<(Move, MoveAt)>,
     last_was_drop: bool,
@@ -464,7 +465,7 @@ impl<'t> Visitor<'t> for Rows<'t> {
                 None => pos.to_setup().display(FenDialect::Lichess).to_string(),
             }),
             Boards::Two(m) => {
-                self.bughouse_clocks = true;
+                self.bughouse = true;
                 if self.asked.plies && self.asked.fen {
                     self.pair = Some(m.clone());
                 }
@@ -482,29 +483,38 @@ impl<'t> Visitor<'t> for Rows<'t> {
         let Some(last) = self.plies.last_mut() else {
             return ControlFlow::Continue(());
         };
+        // In a bughouse match, `[%clk]` is the time the move took (Chess.com's), and a
+        // plain number the mover's clock (bughouse-db's `{298.21}`, `{-0.576}`).
+        let bughouse = self.bughouse;
+        let time = |last: &mut PlyRow, clock| {
+            if bughouse {
+                last.elapsed = Some(seconds(clock));
+            } else {
+                last.clock = Some(seconds(clock));
+            }
+        };
         if let Some(clock) = lone_clock(text) {
-            last.clock = Some(seconds(clock));
+            time(last, clock);
             return ControlFlow::Continue(());
         }
         if let Some((eval, clock)) = lichess_eval_clock(text) {
             last.eval = Some(eval);
-            last.clock = Some(seconds(clock));
+            time(last, clock);
             return ControlFlow::Continue(());
         }
         // Most comments without a command are an engine's (`{+0.25/12 0.5s}`): no
         // reading of commands, and no empty reading to look at.
         if has_command(text) {
-            let (notes, _) = read_annotations(text);
+            let (mut notes, _) = read_annotations(text);
             if !notes.is_empty() {
+                if bughouse {
+                    notes.clock_as_move_time();
+                }
                 apply(last, notes);
                 return ControlFlow::Continue(());
             }
         }
-        if self.bughouse_clocks
-            && let Ok(secs) = text.trim().parse::<f64>()
-            && secs.is_finite()
-            && secs >= 0.0
-        {
+        if bughouse && let Some(secs) = seconds_comment(text) {
             last.clock = Some(secs);
         }
         ControlFlow::Continue(())
@@ -646,6 +656,9 @@ impl<'t> Visitor<'t> for Rows<'t> {
 
 /// Adds a comment's annotations to a ply's row.
 fn apply(row: &mut PlyRow, notes: Annotations) {
+    if let Some(o) = notes.overtime {
+        row.clock = Some(-seconds(o));
+    }
     if let Some(c) = notes.clock {
         row.clock = Some(seconds(c));
     }
@@ -688,7 +701,7 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
         fen_tag: None,
         depth: 0,
         mainline: 0,
-        bughouse_clocks: false,
+        bughouse: false,
         pending: None,
         last_was_drop: false,
         pair: None,
@@ -778,158 +791,4 @@ fn append_pair_fen(out: &mut String, m: &Match) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_standard_start_is_named_as_it_is_written() {
-        for v in Variant::ALL {
-            let start = Position::start(v);
-            let written = start.to_setup().display(FenDialect::Lichess).to_string();
-            match standard_start_fen(&start) {
-                Some(fen) => assert_eq!(fen, written, "{v:?}"),
-                None => assert!(matches!(v, Variant::Horde | Variant::Bughouse), "{v:?}"),
-            }
-        }
-        // Anything else is written out.
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 1",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/P w KQkq - 0 1",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ~KBNR/ w KQkq - 0 1",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1",
-        ] {
-            let setup: Fen = fen.parse().unwrap();
-            let variant = if fen.contains("/ w") || fen.contains("/P w") || fen.contains('~') {
-                Variant::Crazyhouse
-            } else {
-                Variant::Chess
-            };
-            let rules = crate::variant::Rules::new(variant);
-            let pos = Position::from_setup(&setup.boards()[0], rules).unwrap();
-            assert_eq!(standard_start_fen(&pos), None, "{fen}");
-        }
-    }
-
-    #[test]
-    fn each_ply_has_the_fen_after_it_in_one_text() {
-        let pgn = "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@d4 \
-                   e5 5. dxe5 Bb4 6. a3 Bxc3 7. bxc3 N@e4 *\n";
-        let game = RawGame::new(pgn.as_bytes().to_vec());
-        let asked = RowOptions {
-            plies: true,
-            fen: true,
-            openings: false,
-            site_only: false,
-        };
-        let rows = game_rows(&game, &Options::default(), asked);
-        assert_eq!(rows.plies.len(), 14);
-        assert_eq!(rows.fens.len(), rows.plies.len());
-        assert!(!rows.fens.is_empty());
-        // Each FEN is the position after its ply, replayed here apart.
-        let mut pos = Position::start(Variant::Crazyhouse);
-        let mut total = 0;
-        for (i, (ply, fen)) in rows.plies.iter().zip(rows.fens.iter()).enumerate() {
-            let text = ply.san_text();
-            let san: San = text.trim_end_matches(['+', '#']).parse().unwrap();
-            assert_eq!(san, ply.san, "{text}");
-            let m = san.to_move(&pos).unwrap();
-            assert_eq!(ply.uci_text().as_str(), m.to_uci(false).to_string());
-            pos.play_unchecked(m);
-            let suffix = match (pos.is_checkmate(), pos.is_check()) {
-                (true, _) => "#",
-                (false, true) => "+",
-                _ => "",
-            };
-            assert_eq!(&text[text.trim_end_matches(['+', '#']).len()..], suffix);
-            let expected = pos.to_setup().display(FenDialect::Lichess).to_string();
-            assert_eq!(fen, expected, "ply {}", ply.ply);
-            assert_eq!(rows.fens.get(i), Some(expected.as_str()));
-            total += expected.len();
-        }
-        assert_eq!(rows.fens.text_len(), total);
-        assert_eq!(rows.fens.get(rows.plies.len()), None);
-        // Not asked for: no place for any.
-        let rows = game_rows(
-            &game,
-            &Options::default(),
-            RowOptions {
-                fen: false,
-                ..asked
-            },
-        );
-        assert!(rows.fens.is_empty() && rows.fens.text_len() == 0);
-        assert_eq!(rows.plies.len(), 14);
-    }
-
-    /// A row of the Site alone has the plies, the FENs and the verdict of the whole
-    /// row, and none of the other tags, the movetext or the start FEN.
-    #[test]
-    fn a_site_only_row_has_the_same_plies() {
-        let pgn = "[Event \"Rated\"]\n[Site \"https://lichess.org/abc\"]\n[WhiteElo \"?\"]\n\
-                   [Variant \"Crazyhouse\"]\n\n1. e4 { [%clk 0:03:00] } d5 2. exd5 Qxd5 \
-                   3. Nc3 Qa5 4. P@d4 e5 5. Ke3 *\n";
-        let game = RawGame::new(pgn.as_bytes().to_vec());
-        let asked = RowOptions {
-            plies: true,
-            fen: true,
-            ..RowOptions::default()
-        };
-        let whole = game_rows(&game, &Options::default(), asked);
-        let bare = game_rows(
-            &game,
-            &Options::default(),
-            RowOptions {
-                site_only: true,
-                ..asked
-            },
-        );
-        assert_eq!(bare.plies, whole.plies);
-        assert_eq!(bare.fens, whole.fens);
-        assert_eq!(bare.report, whole.report);
-        assert_eq!(bare.plies.len(), 8);
-        assert_eq!(bare.plies[0].clock, Some(180.0));
-        assert!(!whole.game.valid && whole.game.problems == 1);
-        let (b, w) = (&bare.game, &whole.game);
-        assert_eq!(b.site.as_deref(), Some("https://lichess.org/abc"));
-        assert_eq!(b.site, w.site);
-        assert_eq!(
-            (b.valid, b.problems, b.plies),
-            (w.valid, w.problems, w.plies)
-        );
-        assert_eq!(b.first_problem, w.first_problem);
-        assert_eq!(w.event.as_deref(), Some("Rated"));
-        assert_eq!(w.unfit, ["WhiteElo"]);
-        assert!(w.fen.is_some() && !w.movetext.is_empty());
-        assert_eq!((&b.event, &b.fen, b.movetext.as_str()), (&None, &None, ""));
-        assert!(b.unfit.is_empty());
-    }
-
-    /// The first problem's columns name the first error, not a warning before it (a
-    /// Lichess crazyhouse table's `variant-inferred`), and the first warning when the
-    /// game has no error.
-    #[test]
-    fn the_first_problem_is_the_first_error() {
-        let asked = RowOptions::default();
-        let row = |pgn: &str| {
-            let game = RawGame::new(pgn.as_bytes().to_vec());
-            game_rows(&game, &Options::default(), asked).game
-        };
-        let illegal = row("[Event \"Rated Crazyhouse game\"]\n\n1. e4 e5 2. P@e3 *\n");
-        assert_eq!(illegal.problems, 2);
-        let first = illegal.first_problem.expect("a problem");
-        assert_eq!(
-            (first.kind, first.line, first.column, first.ply),
-            ("not-in-pocket", 3, 13, Some(3))
-        );
-        let valid = row("[Event \"Rated Crazyhouse game\"]\n\n1. e4 e5 *\n");
-        assert!(valid.valid && valid.problems == 1);
-        let first = valid.first_problem.expect("a warning");
-        assert_eq!(
-            (first.kind, first.line, first.ply),
-            ("variant-inferred", 1, None)
-        );
-    }
-}
+mod tests;

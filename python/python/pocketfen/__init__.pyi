@@ -475,7 +475,10 @@ class Annotation(TypedDict):
     `clock`, a `correspondence_clock` and the `elapsed` move time in seconds
     (`[%clk]`, `[%clkc]`, `[%emt]`); the evaluation in centipawns `cp` or as `mate` in
     N (negative: Black mates) with its `depth` (`[%eval]`); `arrows` (`"Ge2e4"`,
-    `[%cal]`) and `highlights` (`"Rd4"`, `[%csl]`). Only the keys present are given."""
+    `[%cal]`) and `highlights` (`"Rd4"`, `[%csl]`). Only the keys present are given.
+    In a bughouse match, `[%clk]` is `elapsed` (Chess.com's bughouse clocks are per-move
+    times) and a plain number is the `clock` (bughouse-db's `{298.21}`; below zero,
+    `{-0.576}`, when the time ran out)."""
 
     clock: NotRequired[float]
     correspondence_clock: NotRequired[float]
