@@ -371,7 +371,14 @@ fn int(i: &str) -> Res<'_, u64> {
 fn time(i: &str) -> Res<'_, Duration> {
     let (i, fields) = separated_list1(char(':'), int).parse(i)?;
     let (i, fraction) = opt(preceded(char('.'), digit1)).parse(i)?;
-    if fields.len() > 4 {
+    // Days, hours, minutes and seconds: only the first field is unbounded (`0:75:99`
+    // is no time).
+    let limits = [60u64, 60, 24];
+    let out_of_range = (fields.iter().rev())
+        .zip(limits)
+        .take(fields.len() - 1)
+        .any(|(v, limit)| *v >= limit);
+    if fields.len() > 4 || out_of_range {
         return Err(nom::Err::Error(nom::error::Error::new(
             i,
             nom::error::ErrorKind::Count,

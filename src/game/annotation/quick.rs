@@ -19,14 +19,15 @@ pub(super) fn quick_time(value: &str) -> Option<Duration> {
                 field = field * 10 + u64::from(b - b'0');
                 digits += 1;
             }
-            b':' if digits > 0 && fields < 3 => {
+            // Minutes after the hours below 60 (the first field is unbounded).
+            b':' if digits > 0 && fields < 3 && (fields == 1 || field < 60) => {
                 secs = secs * 60 + field;
                 (field, digits, fields) = (0, 0, fields + 1);
             }
             _ => return None,
         }
     }
-    (digits > 0).then(|| Duration::from_secs(secs * 60 + field))
+    (digits > 0 && (fields == 1 || field < 60)).then(|| Duration::from_secs(secs * 60 + field))
 }
 
 /// The clock of a comment that is nothing but one (` [%clk 0:03:00] `, as Lichess
@@ -59,7 +60,7 @@ fn lichess_clock(comment: &[u8]) -> Option<u64> {
         digit(9)? * 10 + digit(10)?,
         digit(12)? * 10 + digit(13)?,
     );
-    Some((h * 60 + m) * 60 + s)
+    (m < 60 && s < 60).then_some((h * 60 + m) * 60 + s)
 }
 
 /// The evaluation and clock of a comment that is Lichess's analysed move to the byte,
@@ -140,8 +141,26 @@ mod tests {
             " 1234567",
             // Past u64: the grammar refuses it, the quick reading must not overflow.
             " 99999999999999999999999",
+            // Minutes and seconds of 60 and more, hours of 24 after days: no time.
+            " 0:75:99",
+            " 0:60:00",
+            " 1:00:60",
+            " 5:60",
+            " 1:24:00:00",
         ];
         times.extend(odd);
+        for v in [" 0:75:99", " 0:60:00", " 1:00:60", " 5:60", " 1:24:00:00"] {
+            assert_eq!(whole(v, time), None, "{v:?}");
+        }
+        assert_eq!(lichess_clock(b" [%clk 0:75:99] "), None);
+        assert_eq!(
+            lone_clock(" [%clk 0:59:59] "),
+            Some(Duration::from_secs(3599))
+        );
+        assert_eq!(
+            lone_clock(" [%clk 99:59] "),
+            Some(Duration::from_secs(99 * 60 + 59))
+        );
         for v in times {
             let grammar = whole(v, time);
             match quick_time(v) {
