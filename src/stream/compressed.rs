@@ -463,8 +463,11 @@ pub(super) struct Peek<R> {
     record: Vec<u8>,
     /// Bytes consumed before the first one of `record`.
     record_at: u64,
-    /// Off until [`Peek::record_here`], and after [`Peek::take_recorded`].
+    /// Off until [`Peek::record_here`] (or until `record_past`'s point is passed), and
+    /// after [`Peek::take_recorded`].
     recording: bool,
+    /// Recording starts once this many bytes are consumed ([`Peek::record_past`]).
+    record_past: Option<u64>,
     /// A read of `inner` failed since [`Peek::take_read_failure`] was last asked.
     read_failed: bool,
     /// No byte at or past this many bytes consumed is handed out ([`Peek::limit_to`]).
@@ -495,6 +498,7 @@ impl<R: Read> Peek<R> {
             record: Vec::new(),
             record_at: 0,
             recording: false,
+            record_past: None,
             read_failed: false,
             limit: None,
         }
@@ -538,11 +542,32 @@ impl<R: Read> Peek<R> {
         self.recording = true;
     }
 
+    /// Records the bytes consumed past the first `at`, from when they are: a zstd
+    /// frame's decoder that reads past the end pzstd announced for its frame (a damaged
+    /// block size makes it want more) has its frame stepped over all the same, and
+    /// reading goes on with those bytes. A decoder that stops at its frame's end, as
+    /// an undamaged one does, records nothing.
+    #[cfg(feature = "compression")]
+    pub(super) fn record_past(&mut self, at: u64) {
+        self.record.clear();
+        self.recording = false;
+        self.record_past = Some(at);
+    }
+
+    /// The bytes consumed past `at` since [`Peek::record_past`]`(at)`, all of them
+    /// (`None` when some were not kept, or none were recorded so).
+    #[cfg(feature = "compression")]
+    pub(super) fn recorded_past(&self, at: u64) -> Option<&[u8]> {
+        (self.recording && self.record_at == at && at + self.record.len() as u64 == self.consumed)
+            .then_some(&self.record[..])
+    }
+
     /// Records nothing, keeping the room the record had for the next.
     #[cfg(feature = "compression")]
     pub(super) fn stop_recording(&mut self) {
         self.record.clear();
         self.recording = false;
+        self.record_past = None;
     }
 
     /// The bytes recorded and how many bytes were consumed before the first of them;
@@ -685,6 +710,19 @@ impl<R: Read> BufRead for Peek<R> {
 
     fn consume(&mut self, n: usize) {
         let n = n.min(self.len - self.pos);
+        if let Some(at) = self.record_past
+            && self.consumed + n as u64 > at
+        {
+            // The first bytes past `at`: recorded from there on.
+            self.record_past = None;
+            let before = usize::try_from(at.saturating_sub(self.consumed)).unwrap_or(n);
+            self.pos += before;
+            self.consumed += before as u64;
+            self.record.clear();
+            self.record_at = self.consumed;
+            self.recording = true;
+            return self.consume(n - before);
+        }
         if self.recording {
             if self.record.len() + n > RECORD {
                 // The oldest go, half the record at a time.

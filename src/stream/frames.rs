@@ -82,6 +82,8 @@ pub(super) struct Frames<R: Read> {
     /// it has been handed out; `None` before it is decoded.
     held: Option<usize>,
     held_text: Vec<u8>,
+    /// A zstd frame decoded past its announced end, up to the end of the stream.
+    overran_at_end: bool,
     /// The error of the next read, found between frames: a frame that pzstd announced
     /// stepped over ([`DamagedFrame`]), or the stream cut short in it.
     pending: Option<io::Error>,
@@ -122,6 +124,7 @@ impl<R: Read> Frames<R> {
             stepped_at_end: false,
             held: None,
             held_text: Vec::new(),
+            overran_at_end: false,
             pending: None,
         }
     }
@@ -234,6 +237,10 @@ impl<R: Read> Frames<R> {
             // on into the next block, and it meets the same bytes in a chunk as in the
             // whole stream.
             (Compression::Gzip, Some((end, _))) => src.limit_to(end),
+            // A zstd frame's decoder is given the bytes after its frame too (a frame
+            // longer than pzstd announced still decodes), and those it reads past the
+            // frame's end are kept, to be read again if the frame does not decode.
+            (Compression::Zstd, Some((end, _))) => src.record_past(end),
             _ => {}
         }
         self.stage = match self.kind {
@@ -302,12 +309,17 @@ impl<R: Read> Frames<R> {
         let Some((end, text)) = self.frame else {
             return e;
         };
-        let consumed = match &self.stage {
-            Stage::Zstd(d) => d.get_ref().consumed(),
-            Stage::Bgzf(d) => d.get_ref().consumed(),
+        let (consumed, past) = match &self.stage {
+            Stage::Zstd(d) => {
+                let src = d.get_ref();
+                (src.consumed(), src.recorded_past(end).map(<[u8]>::len))
+            }
+            Stage::Bgzf(d) => (d.get_ref().consumed(), None),
             _ => return e,
         };
-        if consumed > end {
+        // A decoder that read past its frame's end (a damaged block size made it want
+        // more bytes than the frame has) gives those bytes back, when all were kept.
+        if consumed > end && past.is_none() {
             return e;
         }
         let mut src = match std::mem::replace(&mut self.stage, Stage::Done) {
@@ -315,6 +327,14 @@ impl<R: Read> Frames<R> {
             Stage::Bgzf(d) => d.into_inner(),
             _ => return e,
         };
+        if consumed > end {
+            let back = src
+                .recorded_past(end)
+                .map(<[u8]>::to_vec)
+                .unwrap_or_default();
+            src.stop_recording();
+            src.unread(&back);
+        }
         src.unlimit();
         // A frame cut short by the end of the stream is a truncated stream, not damage
         // with text after it.
@@ -340,6 +360,46 @@ impl<R: Read> Frames<R> {
             return read;
         }
         io::Error::new(io::ErrorKind::InvalidData, damaged)
+    }
+
+    /// Judges a zstd frame that decoded past the end pzstd announced for it. When a
+    /// frame starts at its announced end, its damage (a block's size) led its decoder
+    /// on into the frames after it: it is stepped over (the damaged frame returned),
+    /// and the bytes it read past its end are read again. Else the decoder's end stands
+    /// (the announcement was the damaged part).
+    fn overran(&mut self, src: &mut Peek<R>) -> io::Result<Option<DamagedFrame>> {
+        // (An announcement of fewer bytes than a frame has, 9, was never its frame's.)
+        let frame = self.frame.filter(|(end, _)| *end >= self.frame_start + 9);
+        let Some((end, text)) = frame.filter(|_| self.kind == Compression::Zstd) else {
+            return Ok(None);
+        };
+        let Some(back) = src.recorded_past(end).map(<[u8]>::to_vec) else {
+            return Ok(None);
+        };
+        src.stop_recording();
+        src.unread(&back);
+        if !starts_frame(src.peek(4)?) {
+            src.skip(back.len() as u64)?;
+            // A chunk's decoder cannot tell whether the whole stream's would have read
+            // on: its chunk is read again as a whole stream reads it.
+            self.overran_at_end |= src.peek(1)?.is_empty();
+            return Ok(None);
+        }
+        Ok(Some(DamagedFrame {
+            compression: Compression::Zstd,
+            offset: self.base + self.frame_start,
+            len: end - self.frame_start,
+            stream: None,
+            reason: "its decoder read on past the end pzstd announced for it".to_owned(),
+            read: self.frame_out,
+            text,
+        }))
+    }
+
+    /// Whether a zstd frame decoded past its announced end up to the end of the stream
+    /// (see [`Frames::overran`]).
+    pub(super) fn overran_at_end(&self) -> bool {
+        self.overran_at_end
     }
 
     /// Steps over the block of the bzip2 stream being decoded whose data did not decode
@@ -450,7 +510,7 @@ impl<R: Read> Read for Frames<R> {
                 return Ok(n);
             }
             // The frame has ended: its reader goes on to the next one.
-            let src = match std::mem::replace(&mut self.stage, Stage::Done) {
+            let mut src = match std::mem::replace(&mut self.stage, Stage::Done) {
                 Stage::Zstd(d) => d.finish(),
                 Stage::Gzip(d) | Stage::Bgzf(d) => d.into_inner(),
                 Stage::Bzip2(d) => d.into_inner(),
@@ -458,9 +518,21 @@ impl<R: Read> Read for Frames<R> {
                 Stage::Between(src) => src,
                 Stage::Done => return Ok(0),
             };
+            let overran = self.overran(&mut src)?;
             self.next_frame(src)?;
+            if let Some(damaged) = overran {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, damaged));
+            }
         }
     }
+}
+
+/// Whether `head` starts a zstd frame or a skippable one (pzstd's announcement).
+fn starts_frame(head: &[u8]) -> bool {
+    matches!(
+        head,
+        [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..]
+    )
 }
 
 /// Decodes a BGZF block's text whole into `text`: `size` bytes, as its trailer says, and

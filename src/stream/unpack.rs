@@ -189,7 +189,7 @@ fn decode_chunk(task: Task, kind: Compression) {
             }
         }
     }
-    if trailing.get().is_some() {
+    if trailing.get().is_some() || reader.overran_at_end() {
         let _ = out.send(Block::Unclean);
         return;
     }

@@ -144,6 +144,103 @@ fn damage_that_cannot_be_stepped_over_stays_an_error() {
     );
 }
 
+/// `f` with the size of its first block (after its header) set to `size`.
+fn block_size_set(mut f: Vec<u8>, size: u32) -> Vec<u8> {
+    let fhd = f[4];
+    let single = fhd >> 5 & 1 == 1;
+    let fcs = match fhd >> 6 {
+        0 => usize::from(single),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    let at = 5 + usize::from(!single) + [0, 1, 2, 4][usize::from(fhd & 3)] + fcs;
+    let header = u32::from_le_bytes([f[at], f[at + 1], f[at + 2], 0]);
+    let header = (header & 0b111) | size << 3;
+    f[at..at + 3].copy_from_slice(&header.to_le_bytes()[..3]);
+    f
+}
+
+/// A damaged block size that makes an announced frame's decoder want more bytes than
+/// the frame has: the decoder reads on into the frames after it (to the end of the
+/// stream, or until those bytes make no block), and the frame is stepped over all the
+/// same, at its announced end, the frames after it read whole, on any number of
+/// threads. Before, the stream ended there in an error (`incomplete frame`), every
+/// later frame lost.
+#[test]
+fn a_frame_whose_damaged_block_size_wants_more_bytes_is_stepped_over() {
+    let texts: Vec<Vec<u8>> = (0..6).map(|k| games(k * 40, 40)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    let whole: usize = frames.iter().map(Vec::len).sum();
+    // Past the stream's end from frame 2 on; within the stream; zstd's largest block.
+    for size in [whole as u32 * 2, frames[2].len() as u32 * 3, 128 << 10] {
+        for k in [0, 2, 5] {
+            let mut damaged = frames.clone();
+            damaged[k] = block_size_set(frames[k].clone(), size);
+            let (text, gaps, error) = every_way(&pzstd(&damaged));
+            assert_eq!(error, None, "frame {k}, block of {size}");
+            let [(at, gap)] = &gaps[..] else {
+                panic!("frame {k}, block of {size}: one damaged frame: {gaps:?}")
+            };
+            let offset = 12 * (k + 1) + frames[..k].iter().map(Vec::len).sum::<usize>();
+            assert_eq!(
+                (gap.offset, gap.len),
+                (offset as u64, frames[k].len() as u64)
+            );
+            let (before, after) = (texts[..k].concat(), texts[k + 1..].concat());
+            assert_eq!(
+                text,
+                [before.clone(), after].concat(),
+                "frame {k}, block of {size}"
+            );
+            assert_eq!(*at as usize, before.len());
+        }
+    }
+}
+
+/// A zstd frame of `text` in a raw block (not compressed), then an empty last one;
+/// without a checksum.
+fn raw_frame(text: &[u8]) -> Vec<u8> {
+    let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38];
+    f.extend_from_slice(&((text.len() as u32) << 3).to_le_bytes()[..3]);
+    f.extend_from_slice(text);
+    f.extend_from_slice(&[0x01, 0x00, 0x00]);
+    f
+}
+
+/// A damaged block size that leads a frame's decoder on through the frame after it,
+/// to a frame end there (the next frame's last block): a frame starts at its
+/// announced end, so it is stepped over there and the frame after it is read (before,
+/// that frame was taken for the damaged one's text and lost). A frame longer than its
+/// announcement with no frame at the announced end is read whole (the announcement is
+/// what is damaged).
+#[test]
+fn a_frame_that_decodes_past_its_announced_end_is_stepped_over() {
+    let texts: Vec<Vec<u8>> = (0..5).map(|k| games(k * 20, 20)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| raw_frame(t)).collect();
+    let mut damaged = frames.clone();
+    let swallowed = texts[1].len() + 3 + 12 + frames[2].len() - 3;
+    damaged[1] = block_size_set(frames[1].clone(), swallowed as u32);
+    let (text, gaps, error) = every_way(&pzstd(&damaged));
+    assert_eq!(error, None);
+    let [(at, gap)] = &gaps[..] else {
+        panic!("one damaged frame: {gaps:?}")
+    };
+    let offset = 12 * 2 + frames[0].len();
+    assert_eq!(
+        (gap.offset, gap.len),
+        (offset as u64, frames[1].len() as u64)
+    );
+    assert!(text.starts_with(&texts[0]));
+    assert!(text.ends_with(&texts[2..].concat()));
+    assert_eq!(*at as usize, text.len() - texts[2..].concat().len());
+    // The announcement too short, the frame whole: read as it decodes.
+    let mut sizes = vec![None; frames.len()];
+    sizes[1] = Some(frames[1].len() - 40);
+    let (text, gaps, error) = every_way(&announced(&frames, &sizes));
+    assert_eq!((text, gaps.len(), error), (texts.concat(), 0, None));
+}
+
 /// A frame that pzstd announced whose first bytes are not a zstd frame's (its magic
 /// number damaged) is stepped over by its announced size, its text lost, and the frames
 /// after it are read, on any number of threads (before, its bytes and all after them
