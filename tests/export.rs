@@ -417,6 +417,22 @@ fn outputs_that_are_refused() {
     assert_eq!(code, Some(2));
     assert!(!err.is_empty());
     assert!(!same.exists());
+    // A directory for a table, a file for -o: refused before the run, said once, and
+    // no other table written.
+    let d = dir.to_str().unwrap();
+    let (_, err, code) = run_out(&["export", "--games", s, "--plies", d, p]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err.matches("a directory; a Parquet table is written to a file")
+            .count(),
+        1,
+        "{err}"
+    );
+    assert!(!same.exists());
+    let (_, err, code) = run_out(&["export", "--plies", s, "-o", p, p]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not a directory"), "{err}");
+    assert!(!same.exists());
 }
 
 /// Every column chunk's codec, as the file's footer says.

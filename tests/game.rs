@@ -963,13 +963,13 @@ fn a_tag_value_with_unescaped_quotes_is_read_with_a_warning() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A comment's commands are read under `--strict`: a clock, evaluation, arrow or marked
-/// square that does not read is a `malformed-annotation` warning at its `[`, with the
-/// move it follows; well-formed ones, unknown ones and any outside `--strict` say
+/// A comment's commands (a `{…}` comment's or a `;` comment's) are read under
+/// `--strict`: a clock, evaluation, arrow or marked square that does not read is a
+/// `malformed-annotation` warning at its `[`, with the move it follows; well-formed ones, unknown ones and any outside `--strict` say
 /// nothing.
 #[test]
 fn malformed_annotations_are_located_under_strict() {
-    let pgn = "[Event \"a\"]\n\n1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%eval x] [%timestamp 3] }\n2. Nf3 { [%cal Ge2e4,Ge2] [%csl Rd4] } *\n";
+    let pgn = "[Event \"a\"]\n\n1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%eval x] [%timestamp 3] }\n2. Nf3 { [%cal Ge2e4,Ge2] [%csl Rd4] } ; [%clk 0:75:00]\n*\n";
     let strict = Options {
         strict: true,
         ..Options::default()
@@ -996,6 +996,8 @@ fn malformed_annotations_are_located_under_strict() {
         [
             ("warning", Some(2), 3, 48, Some("[%eval x]")),
             ("warning", Some(3), 4, 10, Some("[%cal Ge2e4,Ge2]")),
+            // A `;` comment's command, read as a `{…}` comment's.
+            ("warning", Some(3), 4, 42, Some("[%clk 0:75:00]")),
         ]
     );
     let plain = &pocketfen::game::validate_str(pgn, &Options::default())[0];

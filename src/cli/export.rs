@@ -25,6 +25,22 @@ pub fn export(args: &ExportArgs) -> Result<bool> {
         if path.as_os_str() == "-" {
             anyhow::bail!("a Parquet table is written to a file, not to stdout: name one");
         }
+        // Found before the run, not when its table is put in place after it.
+        if path.is_dir() {
+            anyhow::bail!(
+                "{}: a directory; a Parquet table is written to a file: name one (or -o DIR for the games table by month)",
+                path.display()
+            );
+        }
+    }
+    if let Some(dir) = &args.output
+        && dir.exists()
+        && !dir.is_dir()
+    {
+        anyhow::bail!(
+            "{}: not a directory; -o names the directory the games table's months are written under",
+            dir.display()
+        );
     }
     refuse_same(
         ("--games", args.games_table.as_deref()),

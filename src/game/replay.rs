@@ -69,10 +69,15 @@ struct Lines<'f> {
     depth: usize,
     /// A bughouse match: `[%clk]` is the time the move took, a plain number its clock.
     bughouse: bool,
+    /// The result has been read: comments after it are no move's.
+    over: bool,
 }
 
 impl<'t> Visitor<'t> for Lines<'_> {
     fn comment(&mut self, text: &'t str) -> ControlFlow<()> {
+        if self.over {
+            return ControlFlow::Continue(());
+        }
         let (Some(notes), 0) = (&mut self.notes, self.depth) else {
             return ControlFlow::Continue(());
         };
@@ -102,6 +107,11 @@ impl<'t> Visitor<'t> for Lines<'_> {
 
     fn start(&mut self, boards: Boards<'_>) -> ControlFlow<()> {
         self.bughouse = matches!(boards, Boards::Two(_));
+        ControlFlow::Continue(())
+    }
+
+    fn result(&mut self, _marker: &'t str) -> ControlFlow<()> {
+        self.over |= self.depth == 0;
         ControlFlow::Continue(())
     }
 
@@ -175,6 +185,7 @@ pub fn replay_game(
         notes: None,
         depth: 0,
         bughouse: false,
+        over: false,
     };
     visit_game(game, opts, &mut lines)
 }
@@ -208,6 +219,7 @@ pub fn replay_annotated(
         notes: Some(Vec::new()),
         depth: 0,
         bughouse: false,
+        over: false,
     };
     let report = visit_game(game, opts, &mut lines);
     (report, lines.notes.unwrap_or_default())

@@ -334,6 +334,8 @@ struct Rows<'t> {
     depth: usize,
     mainline: u32,
     bughouse: bool,
+    /// The result has been read: comments after it are no move's.
+    over: bool,
     /// The mainline move being played: its SAN (its suffix comes once it is played).
     pending: Option<(Move, MoveAt)>,
     last_was_drop: bool,
@@ -477,6 +479,9 @@ impl<'t> Visitor<'t> for Rows<'t> {
     }
 
     fn comment(&mut self, text: &'t str) -> ControlFlow<()> {
+        if self.over {
+            return ControlFlow::Continue(());
+        }
         if !self.asked.plies || self.depth > 0 {
             return ControlFlow::Continue(());
         }
@@ -528,6 +533,11 @@ impl<'t> Visitor<'t> for Rows<'t> {
         {
             last.nags.push(n);
         }
+        ControlFlow::Continue(())
+    }
+
+    fn result(&mut self, _marker: &'t str) -> ControlFlow<()> {
+        self.over |= self.depth == 0;
         ControlFlow::Continue(())
     }
 
@@ -702,6 +712,7 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
         depth: 0,
         mainline: 0,
         bughouse: false,
+        over: false,
         pending: None,
         last_was_drop: false,
         pair: None,

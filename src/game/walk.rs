@@ -199,6 +199,10 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
             }
             // A `;` comment; a `%` line is an escape for other programs, no comment.
             TokenKind::LineComment(c) if t.text.starts_with(';') => {
+                // Its commands are read as a `{…}` comment's are (after the `;`).
+                if self.opts.strict && super::annotation::has_command(c) {
+                    self.annotations(t, c);
+                }
                 self.visitor.line_comment(c).into()
             }
             TokenKind::LineComment(_) => Next::On,
@@ -266,7 +270,7 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
                 At {
                     ply,
                     token: Some(&c[e.offset..end]),
-                    // After the comment's `{`.
+                    // After the comment's `{` (or `;`).
                     offset: t.offset + 1 + e.offset,
                 },
                 format!(

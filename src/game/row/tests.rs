@@ -151,3 +151,30 @@ fn the_first_problem_is_the_first_error() {
         ("variant-inferred", 1, None)
     );
 }
+
+/// A comment after the result is no move's: the last ply keeps its own clock and eval,
+/// in the plies table and in `replay`'s annotations.
+#[test]
+fn a_comment_after_the_result_is_no_moves() {
+    let pgn = "[Event \"x\"]\n\n1. e4 { [%eval 0.3] [%clk 0:03:00] } e5 { [%clk 0:02:59] } \
+               1-0 { [%clk 0:00:07] [%eval #-2] }\n";
+    let game = RawGame::new(pgn.as_bytes().to_vec());
+    let asked = RowOptions {
+        plies: true,
+        ..RowOptions::default()
+    };
+    let rows = game_rows(&game, &Options::default(), asked);
+    assert_eq!(rows.plies.len(), 2);
+    assert_eq!(rows.plies[1].clock, Some(179.0));
+    assert_eq!(rows.plies[1].eval, None);
+    assert_eq!(rows.plies[0].clock, Some(180.0));
+    let (_, notes) = crate::game::replay_annotated(
+        &game,
+        &Options::default(),
+        crate::game::PlyText::Uci,
+        &mut |_| {},
+    );
+    let last = notes[1].as_ref().expect("the last ply's clock");
+    assert_eq!(last.clock, Some(std::time::Duration::from_secs(179)));
+    assert_eq!(last.eval, None);
+}
