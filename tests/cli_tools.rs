@@ -544,7 +544,7 @@ fn strip_and_layout() {
     let game = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"w\"]\n[Black \"b\"]\n\
                 [Result \"1-0\"]\n[WhiteElo \"2000\"]\n[Annotator \"x\"]\n[Variant \"Crazyhouse\"]\n\n\
                 1. e4 { [%clk 0:03:00] good [%eval 0.3] } 1... e5 $1 { [%emt 0:00:02] } (1... c5 { sharp } 2. Nf3) \
-                2. Nf3 ; a line comment\n2... Nc6 { [%clkc 3:00:00] [%cal Ge2e4,Rd7d5] [%csl Rd4] [%evalx 1] } 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 1-0\n\n";
+                2. Nf3 ; a line comment\n2... Nc6 { [%clkc 3:00:00] [%cal Ge2e4,Rd7d5] [%csl Rd4] [%evalx 1] } 3. Bb5 { } a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 1-0\n\n";
     fs::write(&input, game.repeat(3)).unwrap();
     let i = input.to_str().unwrap();
     let convert = |extra: &[&str]| -> String {
@@ -588,6 +588,10 @@ fn strip_and_layout() {
     );
     assert!(!all.contains("%emt") && !all.contains("%clk"), "{all}");
     assert!(clocks.contains("{ sharp }") && clocks.contains("{ a line comment }"));
+    // A comment without the commands left out is kept as it is, an empty one too.
+    assert!(flat.contains("3. Bb5 {} 3... a6"), "{flat}");
+    assert!(clocks.contains("3. Bb5 {} 3... a6"), "{clocks}");
+    assert!(all.contains("3. Bb5 {} 3... a6"), "{all}");
     let bare = convert(&["--strip", "comments,nags,variations"]);
     let moves = movetext(&bare);
     assert!(

@@ -559,7 +559,9 @@ pub struct ExportArgs {
     #[arg(long, value_name = "CODEC", value_parser = parse_codec, default_value = "zstd")]
     pub compression: pocketfen::table::Codec,
     /// Also count non-canonical SAN, a missing result marker and malformed annotations
-    /// as problems (the `problems` column and the first problem).
+    /// as problems (the `problems` column and the first problem). As in `validate
+    /// --strict`, a move not written in SAN (UCI's `e2e4` in PGN) is then an error: the
+    /// game is not valid and its plies stop before that move.
     #[arg(long)]
     pub strict: bool,
     /// Name each Standard and Crazyhouse game's opening from its moves, as Lichess names

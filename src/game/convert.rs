@@ -250,14 +250,14 @@ impl Layout {
     }
 }
 
-/// `text` without its `[%NAME …]` commands of these names (`None`: nothing is left).
+/// `text` without its `[%NAME …]` commands of these names (`None`: nothing is left
+/// once they are out). A comment without such a command is kept as it is, an empty one
+/// too.
 fn without_commands<'a>(text: &'a str, names: &[&str]) -> Option<std::borrow::Cow<'a, str>> {
-    if names.is_empty() {
+    if names.is_empty() || !text.contains("[%") {
         return Some(std::borrow::Cow::Borrowed(text));
     }
-    if !text.contains("[%") {
-        return (!text.trim().is_empty()).then_some(std::borrow::Cow::Borrowed(text));
-    }
+    let mut removed = false;
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("[%") {
@@ -270,7 +270,10 @@ fn without_commands<'a>(text: &'a str, names: &[&str]) -> Option<std::borrow::Co
         let end = cmd.find(']').map(|e| at + 2 + e + 1);
         out.push_str(&rest[..at]);
         match end {
-            Some(end) if clock => rest = &rest[end..],
+            Some(end) if clock => {
+                removed = true;
+                rest = &rest[end..];
+            }
             Some(end) => {
                 out.push_str(&rest[at..end]);
                 rest = &rest[end..];
@@ -282,6 +285,9 @@ fn without_commands<'a>(text: &'a str, names: &[&str]) -> Option<std::borrow::Co
         }
     }
     out.push_str(rest);
+    if !removed {
+        return Some(std::borrow::Cow::Borrowed(text));
+    }
     let words: Vec<&str> = out.split_ascii_whitespace().collect();
     (!words.is_empty()).then(|| std::borrow::Cow::Owned(words.join(" ")))
 }
