@@ -647,4 +647,6 @@ pub(crate) fn decode_part<R: Read + Send + 'static>(
 }
 
 #[cfg(test)]
+mod bzip2_tests;
+#[cfg(test)]
 pub(super) mod tests;

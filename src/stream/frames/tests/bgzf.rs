@@ -8,7 +8,7 @@ use crate::stream::{FrameText, decode, decode_with};
 
 /// A BGZF block of `text`: a gzip member whose `BC` extra field gives its size less one
 /// (made here with flate2's gzip writer, its field patched once the size is known).
-pub(super) fn block(text: &[u8]) -> Vec<u8> {
+pub(in crate::stream) fn block(text: &[u8]) -> Vec<u8> {
     let mut e = flate2::GzBuilder::new()
         .extra(vec![b'B', b'C', 2, 0, 0, 0])
         .write(Vec::new(), flate2::Compression::new(6));
