@@ -231,7 +231,8 @@ pub(crate) fn seconds(d: Duration) -> f64 {
 
 /// A bughouse-db clock comment (`{298.21}`, `{-0.576}`): the mover's remaining
 /// seconds, below zero when its time ran out. Only digits, a point and a sign are read
-/// (not `inf`, `NaN` or `1e3`).
+/// (not `inf`, `NaN` or `1e3`), and less than a billion seconds (a longer number is no
+/// clock).
 pub(crate) fn seconds_comment(comment: &str) -> Option<f64> {
     let c = comment.trim();
     let digits = c.strip_prefix(['-', '+']).unwrap_or(c);
@@ -240,7 +241,7 @@ pub(crate) fn seconds_comment(comment: &str) -> Option<f64> {
     {
         return None;
     }
-    c.parse::<f64>().ok().filter(|s| s.is_finite())
+    c.parse::<f64>().ok().filter(|s| s.abs() < 1e9)
 }
 
 impl Annotations {
@@ -316,9 +317,10 @@ impl<'de> serde::Deserialize<'de> for Annotations {
             (None, Some(n)) => Some(Eval::Mate(n)),
             (None, None) => None,
         };
-        // A negative clock is overtime (a bughouse-db clock below zero).
+        // A negative clock is overtime (a bughouse-db clock below zero; `-0.0`, less
+        // than a millisecond of it).
         let (clock, overtime) = match form.clock {
-            Some(s) if s < 0.0 => (None, Some(-s)),
+            Some(s) if s.is_sign_negative() => (None, Some(-s)),
             c => (c, None),
         };
         Ok(Annotations {
@@ -782,6 +784,9 @@ mod tests {
             ("+3", Some(3.0)),
             ("180", Some(180.0)),
             ("inf", None),
+            ("99999999999999999999", None),
+            ("1000000000", None),
+            ("999999999.5", Some(999_999_999.5)),
             ("NaN", None),
             ("1e3", None),
             ("-", None),
@@ -818,5 +823,10 @@ mod tests {
         let json = serde_json::to_string(&below).unwrap();
         assert_eq!(json, r#"{"clock":-0.576}"#);
         assert_eq!(serde_json::from_str::<Annotations>(&json).unwrap(), below);
+        // Less than a millisecond below zero: still overtime, read back.
+        let tiny = Annotations::of_seconds(-0.0004);
+        let json = serde_json::to_string(&tiny).unwrap();
+        assert_eq!(json, r#"{"clock":-0.0}"#);
+        assert_eq!(serde_json::from_str::<Annotations>(&json).unwrap(), tiny);
     }
 }

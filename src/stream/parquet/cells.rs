@@ -9,17 +9,17 @@ use std::fmt::Write as _;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
     ArrowPrimitiveType, Date32Type, Date64Type, Decimal32Type, Decimal64Type, Decimal128Type,
-    Decimal256Type, DecimalType, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type,
-    Int64Type, Time32MillisecondType, Time32SecondType, Time64MicrosecondType,
+    Decimal256Type, DecimalType, Float16Type, Float32Type, Float64Type, Int8Type, Int16Type,
+    Int32Type, Int64Type, Time32MillisecondType, Time32SecondType, Time64MicrosecondType,
     Time64NanosecondType, TimestampMicrosecondType, TimestampMillisecondType,
     TimestampNanosecondType, TimestampSecondType, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
 };
 use arrow_array::{
-    Array, BinaryArray, BinaryViewArray, Date32Array, Date64Array, Float32Array, Float64Array,
-    Int8Array, Int16Array, Int32Array, Int64Array, LargeBinaryArray, LargeStringArray,
-    PrimitiveArray, StringArray, StringViewArray, Time32MillisecondArray, Time32SecondArray,
-    Time64MicrosecondArray, Time64NanosecondArray, UInt8Array, UInt16Array, UInt32Array,
-    UInt64Array,
+    Array, BinaryArray, BinaryViewArray, Date32Array, Date64Array, Float16Array, Float32Array,
+    Float64Array, Int8Array, Int16Array, Int32Array, Int64Array, LargeBinaryArray,
+    LargeStringArray, PrimitiveArray, StringArray, StringViewArray, Time32MillisecondArray,
+    Time32SecondArray, Time64MicrosecondArray, Time64NanosecondArray, UInt8Array, UInt16Array,
+    UInt32Array, UInt64Array,
 };
 use arrow_schema::{DataType, TimeUnit};
 
@@ -59,7 +59,9 @@ pub(super) fn holds_text(t: &DataType) -> bool {
         | DataType::LargeBinary
         | DataType::BinaryView
         | DataType::Null => true,
-        DataType::Dictionary(key, values) => key.is_integer() && holds_text(values),
+        DataType::Dictionary(key, values) => {
+            key.is_integer() && !matches!(**values, DataType::Dictionary(..)) && holds_text(values)
+        }
         _ => false,
     }
 }
@@ -76,6 +78,7 @@ pub(super) fn gives_values(t: &DataType) -> bool {
         | DataType::UInt16
         | DataType::UInt32
         | DataType::UInt64
+        | DataType::Float16
         | DataType::Float32
         | DataType::Float64
         | DataType::Decimal32(..)
@@ -124,6 +127,7 @@ pub(super) enum Cells {
     U16(UInt16Array),
     U32(UInt32Array),
     U64(UInt64Array),
+    F16(Float16Array),
     F32(Float32Array),
     F64(Float64Array),
     Date32(Date32Array),
@@ -132,7 +136,8 @@ pub(super) enum Cells {
     Time32Ms(Time32MillisecondArray),
     Time64Us(Time64MicrosecondArray),
     Time64Ns(Time64NanosecondArray),
-    /// A timestamp's seconds since 1970-01-01 00:00:00.
+    /// A timestamp's seconds since 1970-01-01 00:00:00 UTC (its day and time are UTC's,
+    /// whatever its time zone).
     Seconds(Vec<Option<i64>>),
     /// Values written once a batch, as a decimal or a boolean is (rare types).
     Texts(Vec<Option<String>>),
@@ -219,6 +224,7 @@ impl Cells {
             DataType::UInt16 => Cells::U16(column.as_primitive::<UInt16Type>().clone()),
             DataType::UInt32 => Cells::U32(column.as_primitive::<UInt32Type>().clone()),
             DataType::UInt64 => Cells::U64(column.as_primitive::<UInt64Type>().clone()),
+            DataType::Float16 => Cells::F16(column.as_primitive::<Float16Type>().clone()),
             DataType::Float32 => Cells::F32(column.as_primitive::<Float32Type>().clone()),
             DataType::Float64 => Cells::F64(column.as_primitive::<Float64Type>().clone()),
             &DataType::Decimal32(p, s) => decimals(column.as_primitive::<Decimal32Type>(), p, s),
@@ -288,6 +294,7 @@ impl Cells {
             }
             push_digits(out, n.unsigned_abs());
         };
+        // NaN is a missing value (as pandas and Polars write one): no tag.
         let float = |out: &mut String, f: f64, text: &dyn std::fmt::Display| {
             // Integral and within i64 (2^63 is the first float outside it).
             if f.is_finite() && f.fract() == 0.0 && f.abs() < 9_223_372_036_854_775_808.0 {
@@ -323,8 +330,15 @@ impl Cells {
                 }
                 push_digits(out, n);
             }),
-            Cells::F32(a) => cell(a, i).map(|f| float(out, f.into(), &f)),
-            Cells::F64(a) => cell(a, i).map(|f| float(out, f, &f)),
+            Cells::F16(a) => cell(a, i)
+                .filter(|f| !f.is_nan())
+                .map(|f| float(out, f64::from(f), &f)),
+            Cells::F32(a) => cell(a, i)
+                .filter(|f| !f.is_nan())
+                .map(|f| float(out, f.into(), &f)),
+            Cells::F64(a) => cell(a, i)
+                .filter(|f| !f.is_nan())
+                .map(|f| float(out, f, &f)),
             Cells::Date32(a) => cell(a, i).map(|d| push_date(out, d.into())),
             Cells::Date64(a) => cell(a, i).map(|ms| push_date(out, ms.div_euclid(86_400_000))),
             Cells::Time32S(a) => cell(a, i).map(|s| push_time(out, s.into())),

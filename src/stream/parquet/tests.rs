@@ -214,15 +214,28 @@ fn other_writers_types_read_as_their_values() {
         assert_eq!(cells.str(0).as_deref(), Some("1. e4 e5 *"));
         assert_eq!(cells.str(1).as_deref(), Some("x\u{fffd}y"));
     }
-    let f32s: ArrayRef = Arc::new(Float32Array::from(vec![2100.0, 0.1, f32::NAN]));
+    // NaN is a missing value; an infinity is written (and fits no rating).
+    let f32s: ArrayRef = Arc::new(Float32Array::from(vec![
+        2100.0,
+        0.1,
+        f32::NAN,
+        f32::INFINITY,
+    ]));
     assert_eq!(
         words(&f32s),
         [
             Some("2100".to_owned()),
             Some("0.1".into()),
-            Some("NaN".into())
+            None,
+            Some("inf".into())
         ]
     );
+    let f16s: ArrayRef = Arc::new(arrow_array::Float16Array::from(vec![
+        half::f16::from_f32(1500.0),
+        half::f16::NAN,
+    ]));
+    assert!(cells::gives_values(f16s.data_type()));
+    assert_eq!(words(&f16s), [Some("1500".to_owned()), None]);
     let decimals: ArrayRef = Arc::new(
         Decimal128Array::from(vec![Some(150_000), Some(-1_250), None])
             .with_precision_and_scale(10, 2)
@@ -264,6 +277,14 @@ fn other_writers_types_read_as_their_values() {
         Box::new(list)
     )));
     assert!(!cells::holds_text(&DataType::Int64));
+    let nested = DataType::Dictionary(
+        Box::new(DataType::Int8),
+        Box::new(DataType::Dictionary(
+            Box::new(DataType::Int8),
+            Box::new(DataType::Utf8),
+        )),
+    );
+    assert!(!cells::holds_text(&nested) && !cells::gives_values(&nested));
     assert!(!cells::holds_text(&DataType::Dictionary(
         Box::new(DataType::Int8),
         Box::new(DataType::Int64)
