@@ -244,9 +244,30 @@ pub(crate) fn seconds_comment(comment: &str) -> Option<f64> {
     c.parse::<f64>().ok().filter(|s| s.abs() < 1e9)
 }
 
+/// What a comment says of the move before it, as the plies table and `replay --json`
+/// read it: its commands, or `None` when it says nothing. In a bughouse match,
+/// `[%clk]` is the time the move took (Chess.com's bughouse exports write per-move
+/// times there), and a plain number the mover's clock (bughouse-db's `{298.21}`,
+/// `{-0.576}`).
+pub(crate) fn move_notes(comment: &str, bughouse: bool) -> Option<Annotations> {
+    // Most comments without a command are an engine's (`{+0.25/12 0.5s}`): no reading
+    // of commands, and no empty reading to look at.
+    if has_command(comment) {
+        let (mut notes, _) = read_annotations(comment);
+        if !notes.is_empty() {
+            if bughouse {
+                notes.clock_as_move_time();
+            }
+            return Some(notes);
+        }
+    }
+    let secs = bughouse.then(|| seconds_comment(comment)).flatten()?;
+    Some(Annotations::of_seconds(secs))
+}
+
 impl Annotations {
     /// A bughouse-db clock of `secs` seconds: remaining time, or overtime below zero.
-    pub(crate) fn of_seconds(secs: f64) -> Annotations {
+    fn of_seconds(secs: f64) -> Annotations {
         let d = Duration::from_millis((secs.abs() * 1000.0).round() as u64);
         if secs < 0.0 {
             Annotations {
@@ -264,7 +285,7 @@ impl Annotations {
     /// Reads a bughouse match's `[%clk]` as the time the move took: Chess.com's bughouse
     /// exports write per-move times there (bughouse-db writes the remaining time in
     /// plain comments).
-    pub(crate) fn clock_as_move_time(&mut self) {
+    fn clock_as_move_time(&mut self) {
         if let Some(c) = self.clock.take() {
             self.elapsed.get_or_insert(c);
         }

@@ -14,7 +14,7 @@
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
-use super::annotation::{Annotations, has_command, read_annotations, seconds_comment};
+use super::annotation::{Annotations, move_notes};
 use super::header::{Boards, MoveAt, Options};
 use super::problem::GameReport;
 use super::validate::visit_game;
@@ -81,26 +81,10 @@ impl<'t> Visitor<'t> for Lines<'_> {
         let (Some(notes), 0) = (&mut self.notes, self.depth) else {
             return ControlFlow::Continue(());
         };
-        let Some(last) = notes.last_mut() else {
-            return ControlFlow::Continue(());
-        };
-        if has_command(text) {
-            let (mut read, _) = read_annotations(text);
-            if !read.is_empty() {
-                if self.bughouse {
-                    // Chess.com's bughouse `[%clk]`: per-move times.
-                    read.clock_as_move_time();
-                }
-                last.get_or_insert_with(Annotations::default).merge(read);
-                return ControlFlow::Continue(());
-            }
-        }
-        // bughouse-db's clocks: `{298.21}`, `{-0.576}`.
-        if self.bughouse
-            && let Some(secs) = seconds_comment(text)
+        if let Some(last) = notes.last_mut()
+            && let Some(read) = move_notes(text, self.bughouse)
         {
-            last.get_or_insert_with(Annotations::default)
-                .merge(Annotations::of_seconds(secs));
+            last.get_or_insert_with(Annotations::default).merge(read);
         }
         ControlFlow::Continue(())
     }

@@ -24,10 +24,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use super::annotation::{
-    Annotations, Eval, has_command, lichess_eval_clock, lone_clock, read_annotations, seconds,
-    seconds_comment,
-};
+use super::annotation::{Annotations, Eval, lichess_eval_clock, lone_clock, move_notes, seconds};
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
 use super::validate::{game_text, visit_game, visit_text};
@@ -327,10 +324,10 @@ struct Rows<'t> {
     fens: Fens,
     /// Where the last tag ends.
     header_end: usize,
-    /// The `[Variant]` and `[FEN]` tags as written (unescaped), for a game whose start
+    /// The `[Variant]` and `[FEN]` tags' values as written, for a game whose start
     /// could not be set up.
-    variant_tag: Option<String>,
-    fen_tag: Option<String>,
+    variant_tag: Option<&'t str>,
+    fen_tag: Option<&'t str>,
     depth: usize,
     mainline: u32,
     bughouse: bool,
@@ -374,8 +371,6 @@ impl<'t> Rows<'t> {
             "Termination" => row.termination = text(),
             "TimeControl" => row.time_control = text(),
             "Date" => row.date = text(),
-            "Variant" => self.variant_tag = text(),
-            "FEN" => self.fen_tag = text(),
             "WhiteElo" => row.white_elo = short(fits("WhiteElo", read_i16(value))),
             "BlackElo" => row.black_elo = short(fits("BlackElo", read_i16(value))),
             "WhiteRatingDiff" => {
@@ -452,7 +447,11 @@ impl<'t> Visitor<'t> for Rows<'t> {
         if end <= self.text.len() {
             self.header_end = self.header_end.max(end);
         }
-        self.set_tag(name, value);
+        match name {
+            "Variant" => self.variant_tag = Some(value),
+            "FEN" => self.fen_tag = Some(value),
+            _ => self.set_tag(name, value),
+        }
         ControlFlow::Continue(())
     }
 
@@ -488,39 +487,21 @@ impl<'t> Visitor<'t> for Rows<'t> {
         let Some(last) = self.plies.last_mut() else {
             return ControlFlow::Continue(());
         };
-        // In a bughouse match, `[%clk]` is the time the move took (Chess.com's), and a
-        // plain number the mover's clock (bughouse-db's `{298.21}`, `{-0.576}`).
-        let bughouse = self.bughouse;
-        let time = |last: &mut PlyRow, clock| {
-            if bughouse {
-                last.elapsed = Some(seconds(clock));
-            } else {
+        // Lichess's comments, read in place (Lichess has no bughouse, whose clocks
+        // `move_notes` reads as their writers mean them).
+        if !self.bughouse {
+            if let Some(clock) = lone_clock(text) {
                 last.clock = Some(seconds(clock));
+                return ControlFlow::Continue(());
             }
-        };
-        if let Some(clock) = lone_clock(text) {
-            time(last, clock);
-            return ControlFlow::Continue(());
-        }
-        if let Some((eval, clock)) = lichess_eval_clock(text) {
-            last.eval = Some(eval);
-            time(last, clock);
-            return ControlFlow::Continue(());
-        }
-        // Most comments without a command are an engine's (`{+0.25/12 0.5s}`): no
-        // reading of commands, and no empty reading to look at.
-        if has_command(text) {
-            let (mut notes, _) = read_annotations(text);
-            if !notes.is_empty() {
-                if bughouse {
-                    notes.clock_as_move_time();
-                }
-                apply(last, notes);
+            if let Some((eval, clock)) = lichess_eval_clock(text) {
+                last.eval = Some(eval);
+                last.clock = Some(seconds(clock));
                 return ControlFlow::Continue(());
             }
         }
-        if bughouse && let Some(secs) = seconds_comment(text) {
-            last.clock = Some(secs);
+        if let Some(notes) = move_notes(text, self.bughouse) {
+            apply(last, notes);
         }
         ControlFlow::Continue(())
     }
@@ -741,11 +722,12 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
     let mut game = finish(row, &report);
     // A start that could not be set up is kept as written, so that the table read back
     // fails as the source did (not replayed from the standard start).
+    let as_written = |value: &str| unescape(value).into_owned();
     if game.variant.is_none() {
-        game.variant = rows.variant_tag.map(Cow::Owned);
+        game.variant = rows.variant_tag.map(|v| Cow::Owned(as_written(v)));
     }
     if game.fen.is_none() {
-        game.fen = rows.fen_tag;
+        game.fen = rows.fen_tag.map(as_written);
     }
     GameRows {
         game,

@@ -309,17 +309,18 @@ impl<R: Read> Frames<R> {
         let Some((end, text)) = self.frame else {
             return e;
         };
-        let (consumed, past) = match &self.stage {
+        // A decoder that read past its frame's end (a damaged block size made it want
+        // more bytes than the frame has) gives those bytes back, when all were kept
+        // (only such a decoder has recorded any).
+        let (consumed, back) = match &self.stage {
             Stage::Zstd(d) => {
                 let src = d.get_ref();
-                (src.consumed(), src.recorded_past(end).map(<[u8]>::len))
+                (src.consumed(), src.recorded_past(end).map(<[u8]>::to_vec))
             }
             Stage::Bgzf(d) => (d.get_ref().consumed(), None),
             _ => return e,
         };
-        // A decoder that read past its frame's end (a damaged block size made it want
-        // more bytes than the frame has) gives those bytes back, when all were kept.
-        if consumed > end && past.is_none() {
+        if consumed > end && back.is_none() {
             return e;
         }
         let mut src = match std::mem::replace(&mut self.stage, Stage::Done) {
@@ -327,11 +328,7 @@ impl<R: Read> Frames<R> {
             Stage::Bgzf(d) => d.into_inner(),
             _ => return e,
         };
-        if consumed > end {
-            let back = src
-                .recorded_past(end)
-                .map(<[u8]>::to_vec)
-                .unwrap_or_default();
+        if let Some(back) = back {
             src.stop_recording();
             src.unread(&back);
         }
@@ -347,15 +344,7 @@ impl<R: Read> Frames<R> {
         // stream's decoders of it fail alike.
         self.stepped_at_end =
             self.kind == Compression::Zstd && e.kind() == io::ErrorKind::UnexpectedEof;
-        let damaged = DamagedFrame {
-            compression: self.kind,
-            offset: self.base + self.frame_start,
-            len: end - self.frame_start,
-            stream: None,
-            reason: e.to_string(),
-            read: self.frame_out,
-            text,
-        };
+        let damaged = self.damaged_frame(end, text, e.to_string());
         if let Err(read) = self.next_frame(src) {
             return read;
         }
@@ -378,22 +367,29 @@ impl<R: Read> Frames<R> {
         };
         src.stop_recording();
         src.unread(&back);
-        if !starts_frame(src.peek(4)?) {
+        // A zstd frame or pzstd's announcement (a skippable frame) there?
+        if Compression::detect(src.peek(4)?) != Compression::Zstd {
             src.skip(back.len() as u64)?;
             // A chunk's decoder cannot tell whether the whole stream's would have read
             // on: its chunk is read again as a whole stream reads it.
             self.overran_at_end |= src.peek(1)?.is_empty();
             return Ok(None);
         }
-        Ok(Some(DamagedFrame {
-            compression: Compression::Zstd,
+        let reason = "its decoder read on past the end pzstd announced for it";
+        Ok(Some(self.damaged_frame(end, text, reason.to_owned())))
+    }
+
+    /// The frame being decoded, which ends at `end`, as stepped over for `reason`.
+    fn damaged_frame(&self, end: u64, text: Option<FrameText>, reason: String) -> DamagedFrame {
+        DamagedFrame {
+            compression: self.kind,
             offset: self.base + self.frame_start,
             len: end - self.frame_start,
             stream: None,
-            reason: "its decoder read on past the end pzstd announced for it".to_owned(),
+            reason,
             read: self.frame_out,
             text,
-        }))
+        }
     }
 
     /// Whether a zstd frame decoded past its announced end up to the end of the stream
@@ -525,14 +521,6 @@ impl<R: Read> Read for Frames<R> {
             }
         }
     }
-}
-
-/// Whether `head` starts a zstd frame or a skippable one (pzstd's announcement).
-fn starts_frame(head: &[u8]) -> bool {
-    matches!(
-        head,
-        [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..]
-    )
 }
 
 /// Decodes a BGZF block's text whole into `text`: `size` bytes, as its trailer says, and
