@@ -175,8 +175,9 @@ pub fn replay_game(
 }
 
 /// [`replay_game`], and each mainline ply's annotations: the commands of the comments
-/// that follow it ([`read_annotations`]), one entry per ply (`None` for a ply without
-/// any). A command that does not read is left out (`validate --strict` reports it).
+/// that follow it ([`read_annotations`](super::read_annotations)), one entry per ply
+/// (`None` for a ply without any). A command that does not read is left out
+/// (`validate --strict` reports it).
 ///
 /// ```
 /// use pocketfen::game::{Eval, Options, PlyText, replay_annotated};
