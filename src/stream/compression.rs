@@ -147,7 +147,6 @@ impl<R: BufRead> TextCheck<R> {
 
 /// Why the first bytes of a decoded stream are not PGN text, if they are not.
 fn not_text(head: &[u8]) -> Option<io::Error> {
-    let head = &head[..head.len().min(4096)];
     if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
         return Some(NotText::error(
             "UTF-16 text is not supported: convert it to UTF-8 first (`iconv -f UTF-16 -t UTF-8 FILE | pocketfen … -`)".to_owned(),
@@ -155,14 +154,10 @@ fn not_text(head: &[u8]) -> Option<io::Error> {
     }
     // Text may hold a stray control byte (a damaged archive's NUL); binary data is full
     // of them.
-    let control = head
-        .iter()
-        .filter(|&&b| matches!(b, 0..=8 | 0x0e..=0x1a | 0x1c..=0x1f | 0x7f))
-        .count();
-    (head.len() >= 16 && control * 16 > head.len()).then(|| {
+    let (control, looked) = super::compressed::control_bytes(head);
+    super::compressed::looks_binary(head).then(|| {
         NotText::error(format!(
-            "a binary file, not PGN text ({control} of its first {} bytes are control bytes)",
-            head.len()
+            "a binary file, not PGN text ({control} of its first {looked} bytes are control bytes)"
         ))
     })
 }
@@ -296,7 +291,7 @@ impl<R: BufRead> BufRead for TextCheck<R> {
 pub fn decode<'a, R: Read + Send + 'a>(inner: R) -> io::Result<Decoded<'a>> {
     let mut src = Peek::new(inner);
     refuse_unsupported(src.peek(8)?)?;
-    let compression = Compression::detect(src.peek(4)?);
+    let compression = super::compressed::detect_in(&mut src)?;
     let trailing = TrailingNote::default();
     let reader: Box<dyn BufRead + Send + 'a> = match compression {
         Compression::None => Box::new(src),

@@ -11,6 +11,13 @@
 //! inside a frame so announced whose bytes start none is cut short: an error (not one
 //! that ends right after an announcement: a skippable frame may end a stream).
 //!
+//! pzstd's announcement itself damaged is read as one, told by the frame's magic number
+//! twelve bytes on (see `announcement`), the stream's first one too
+//! ([`detect_in`](super::compressed::detect_in)). Bytes of a zstd stream that start no
+//! frame where none was announced (an announcement and its frame's first bytes both
+//! damaged, bytes put in between frames) are stepped over to the next frame that pzstd
+//! announced, as a damaged frame; with none after them, they are trailing bytes.
+//!
 //! A BGZF block (a gzip member whose header gives its size, at most 64 KiB: pocketfen's
 //! own gzip output, and `bgzip`'s) is decoded whole from its own bytes only, and its text
 //! is handed out once its check (CRC-32 and size) has passed: one that does not decode
@@ -32,7 +39,8 @@ use std::sync::{Arc, OnceLock};
 
 use super::blocks::{After, Blocks, Decoder};
 use super::compressed::{
-    Compression, DamagedFrame, Decoded, FrameText, Len, Peek, Trailing, TrailingNote, bgzf_len,
+    Compression, DamagedFrame, Decoded, FrameText, Len, Peek, Trailing, TrailingNote,
+    announcement_in, bgzf_len,
 };
 
 /// The decoder of the frame being read, or where the reader stands between frames.
@@ -141,15 +149,23 @@ impl<R: Read> Frames<R> {
                 let _ = text.set(self.out);
                 self.mark = None;
             }
-            let head = src.peek(16)?;
-            if head.is_empty() {
+            let got = src.peek(16)?;
+            if got.is_empty() {
                 // (A skippable frame of four bytes may end a stream: RFC 8878 allows it.)
                 self.announced = None;
                 self.stage = Stage::Done;
                 return Ok(());
             }
+            let mut bytes = [0u8; 16];
+            bytes[..got.len().min(16)].copy_from_slice(&got[..got.len().min(16)]);
+            let head = &bytes[..got.len().min(16)];
             let next = Compression::detect(head);
-            let damaged = self.kind == Compression::Zstd && next != Compression::Zstd;
+            // Bytes of a zstd stream that start neither a frame nor a skippable one.
+            let damaged = self.kind == Compression::Zstd
+                && !matches!(
+                    head,
+                    [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..]
+                );
             // pzstd announced a frame here, but its bytes start none (its magic number is
             // damaged, perhaps into another compression's): it is stepped over by its
             // announced size, as a frame that does not decode is, and the bytes after it
@@ -167,32 +183,9 @@ impl<R: Read> Frames<R> {
             // zstd frame after it, and read as one (it holds no text: nothing is lost;
             // the parallel scanner reads on from such bytes sequentially, and a part
             // starts at the frame after them).
-            let size = match *head {
-                [0x50..=0x5f, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, a, b, c, d, ..] => Some([a, b, c, d]),
-                [
-                    _,
-                    _,
-                    _,
-                    _,
-                    4,
-                    0,
-                    0,
-                    0,
-                    a,
-                    b,
-                    c,
-                    d,
-                    0x28,
-                    0xb5,
-                    0x2f,
-                    0xfd,
-                    ..,
-                ] if damaged => Some([a, b, c, d]),
-                _ => None,
-            };
-            if let Some(size) = size {
+            if let Some(size) = announcement(&mut src, head, damaged)? {
                 self.kind = Compression::Zstd;
-                self.announced = Some(u64::from(u32::from_le_bytes(size)));
+                self.announced = size;
                 src.consume(12);
                 continue;
             }
@@ -204,6 +197,9 @@ impl<R: Read> Frames<R> {
             }
             if next != self.kind {
                 let offset = self.base + src.consumed();
+                if self.kind == Compression::Zstd {
+                    return self.read_on_to_announced(src);
+                }
                 let (len, zeros) = src.drain()?;
                 self.trailing.set(Trailing {
                     compression: self.kind,
@@ -254,6 +250,66 @@ impl<R: Read> Frames<R> {
             Compression::Bzip2 => Stage::Bzip2(Decoder::new(src)),
             Compression::None => Stage::Done,
         };
+        Ok(())
+    }
+
+    /// Reads on from bytes of a zstd stream that start no frame (after a frame, where
+    /// no frame was announced) to the next frame that pzstd announced: the bytes before
+    /// it are stepped over as a damaged frame (its error is the next read's), which they
+    /// may well be (an announcement whose magic number and size field are both
+    /// damaged, bytes lost or put in between frames). With no announced frame after
+    /// them, they are trailing bytes, noted, and the stream ends.
+    fn read_on_to_announced(&mut self, mut src: Peek<R>) -> io::Result<()> {
+        let start = src.consumed();
+        let (mut len, mut zeros, mut found) = (0u64, true, false);
+        loop {
+            let window = src.peek(1 << 16)?;
+            if window.is_empty() {
+                break;
+            }
+            // The first byte is none (it starts no frame).
+            let at = announcement_in(&window[1.min(window.len())..]).map(|j| j + 1);
+            // An announcement may start in the last 15 bytes: they are looked at again.
+            let take = match at {
+                Some(j) => j,
+                None if window.len() < 16 => window.len(),
+                None => window.len() - 15,
+            };
+            zeros &= window[..take].iter().all(|&b| b == 0);
+            src.consume(take);
+            len += take as u64;
+            if at.is_some() {
+                found = true;
+                break;
+            }
+        }
+        let offset = self.base + start;
+        if !found {
+            self.trailing.set(Trailing {
+                compression: self.kind,
+                offset,
+                len,
+                zeros,
+            });
+            self.stage = Stage::Done;
+            return Ok(());
+        }
+        self.stage = Stage::Between(src);
+        self.pending = Some(io::Error::new(
+            io::ErrorKind::InvalidData,
+            DamagedFrame {
+                compression: Compression::Zstd,
+                offset,
+                len,
+                stream: None,
+                reason: format!(
+                    "its bytes start no zstd frame, and no frame was announced there; a frame that pzstd announced follows them at byte {}",
+                    offset + len
+                ),
+                read: 0,
+                text: None,
+            },
+        ));
         Ok(())
     }
 
@@ -522,6 +578,63 @@ impl<R: Read> Read for Frames<R> {
         }
     }
 }
+
+/// pzstd's announcement of a frame at the start of `src` (whose first bytes are
+/// `head`), a skippable frame of four bytes that hold the next frame's size: `None` when
+/// there is none, else the size when it can be trusted. A damaged one is told by the
+/// zstd frame's magic number twelve bytes on, where pzstd puts it:
+/// - its magic number damaged (`damaged`: the bytes start no frame), its size field
+///   (`04 00 00 00`) whole: its size stands;
+/// - its size field damaged, its magic number pzstd's (`50 2A 4D 18`), where a skippable
+///   frame of the size it reads would not end at a frame: its size stands;
+/// - both damaged: no size (its frame is read, but not stepped over if damaged).
+///
+/// Such an announcement holds no text: nothing is lost.
+fn announcement<R: Read>(
+    src: &mut Peek<R>,
+    head: &[u8],
+    damaged: bool,
+) -> io::Result<Option<Option<u64>>> {
+    let field = |at: usize| {
+        head.get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let (Some(magic), Some(size_field), Some(size)) = (field(0), field(4), field(8)) else {
+        return Ok(None);
+    };
+    let size = Some(u64::from(size));
+    if magic & 0xffff_fff0 == 0x184d_2a50 && size_field == 4 {
+        return Ok(Some(size));
+    }
+    if head.get(12..16) != Some(&[0x28, 0xb5, 0x2f, 0xfd][..]) {
+        return Ok(None);
+    }
+    Ok(if damaged {
+        Some(size.filter(|_| size_field == 4))
+    } else if magic == 0x184d_2a50 && !skippable_ends_at_frame(src, size_field)? {
+        Some(size)
+    } else {
+        None
+    })
+}
+
+/// Whether a skippable frame of `size` bytes at the start of `src` ends where a zstd
+/// frame or another skippable frame starts. A size that reaches beyond what can be
+/// looked at (64 KiB), or past the end of the stream, is taken as not.
+fn skippable_ends_at_frame<R: Read>(src: &mut Peek<R>, size: u32) -> io::Result<bool> {
+    let end = 8 + size as usize;
+    if end + 4 > SKIPPABLE_LOOK {
+        return Ok(false);
+    }
+    let got = src.peek(end + 4)?;
+    Ok(matches!(
+        got.get(end..end + 4),
+        Some([0x28, 0xb5, 0x2f, 0xfd] | [0x50..=0x5f, 0x2a, 0x4d, 0x18])
+    ))
+}
+
+/// How far ahead [`skippable_ends_at_frame`] looks.
+const SKIPPABLE_LOOK: usize = 1 << 16;
 
 /// Decodes a BGZF block's text whole into `text`: `size` bytes, as its trailer says, and
 /// then the member's end, where its decoder checks the CRC-32 and the size.

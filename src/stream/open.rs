@@ -28,7 +28,7 @@ pub fn decode_with<R: Read + Send + 'static>(
     if jobs > 1 {
         let mut src = Peek::new(inner);
         super::compression::refuse_unsupported(src.peek(8)?)?;
-        let compression = Compression::detect(src.peek(4)?);
+        let compression = super::compressed::detect_in(&mut src)?;
         if compression == Compression::None {
             return Ok(Decoded {
                 reader: Box::new(super::compression::TextCheck::new(src)),

@@ -122,11 +122,23 @@ pub(crate) fn plan(file: &SharedFile, part: usize, of: usize) -> io::Result<Plan
         )));
     }
     let size = file.size()?;
-    let mut head = [0u8; 8];
+    let mut head = [0u8; 16];
     let n = file.read_at(0, &mut head)?;
     // A compression pocketfen does not read is refused by name, as a whole run refuses it.
     super::compression::refuse_unsupported(&head[..n])?;
-    let compression = Compression::detect(&head[..n]);
+    let mut compression = Compression::detect(&head[..n]);
+    if compression == Compression::None {
+        // pzstd's output whose start is damaged, as a whole run reads it.
+        let mut look = vec![0u8; 4096];
+        let n = file.read_at(0, &mut look)?;
+        if super::compressed::looks_binary(&look[..n]) {
+            look.resize(super::compressed::LOOK_FOR_PZSTD, 0);
+            let n = file.read_at(0, &mut look)?;
+            if super::compressed::starts_as_damaged_pzstd(&look[..n]) {
+                compression = Compression::Zstd;
+            }
+        }
+    }
     #[cfg(not(feature = "compression"))]
     if compression != Compression::None {
         return Err(refuse(format!(

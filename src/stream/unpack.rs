@@ -230,6 +230,16 @@ impl Read for Shared {
 pub(super) fn zstd_len(b: &[u8]) -> Len {
     let magic = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     if magic & 0xffff_fff0 == 0x184d_2a50 {
+        // A skippable frame of pzstd's magic number and another size than four, with a
+        // zstd frame's magic number where pzstd puts its frame, may be an announcement
+        // with its size field damaged: the sequential reader judges it.
+        if magic == 0x184d_2a50 && b.get(4..8).is_some_and(|s| s != [4, 0, 0, 0]) {
+            match b.get(12..16) {
+                None => return Len::Need,
+                Some([0x28, 0xb5, 0x2f, 0xfd]) => return Len::Unknown,
+                Some(_) => {}
+            }
+        }
         // Skippable: its size follows the magic.
         return match (b.get(4..8), b.get(8..12)) {
             (Some([4, 0, 0, 0]), Some(n)) => {
@@ -239,6 +249,10 @@ pub(super) fn zstd_len(b: &[u8]) -> Len {
             (Some(s), _) => Len::Known(8 + u32::from_le_bytes([s[0], s[1], s[2], s[3]]) as usize),
             (None, _) => Len::Need,
         };
+    }
+    if magic != 0xfd2f_b528 {
+        // Bytes that start no frame (an announcement whose magic number is damaged).
+        return Len::Unknown;
     }
     let Some(&descriptor) = b.get(4) else {
         return Len::Need;

@@ -371,6 +371,103 @@ fn an_announcement_whose_magic_is_damaged_is_read_as_one() {
     }
 }
 
+/// pzstd's announcement damaged (its magic number, its size field, or all of it), the
+/// first one of the stream too: read as one, and the frame after it, by any number of
+/// threads. Before, a damaged size field made a skippable frame of another size, whose
+/// end fell inside the frame, and the rest of the stream was trailing bytes (exit 0);
+/// the first announcement's magic damaged made the file a binary one.
+#[test]
+fn a_damaged_announcement_is_read_as_one() {
+    let texts: Vec<Vec<u8>> = (0..6).map(|k| games(k * 200, 200)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    let bytes = pzstd(&frames);
+    let whole = texts.concat();
+    for k in [0, 1, 2, 5] {
+        let at = 12 * k + frames[..k].iter().map(Vec::len).sum::<usize>();
+        // (byte, damage): sizes of 5, 69, 1028, 65284 and 16 MiB + 4 (inside the frame,
+        // beyond it, beyond what is looked at); the magic number; everything.
+        let damages: Vec<Vec<(usize, u8)>> = vec![
+            vec![(4, 0x01)],
+            vec![(4, 0x41)],
+            vec![(5, 0x04)],
+            vec![(5, 0xff)],
+            vec![(7, 0x01)],
+            vec![(0, 0xff)],
+            (0..12).map(|b| (b, 0xa5)).collect(),
+        ];
+        for damage in damages {
+            let mut damaged = bytes.clone();
+            for &(byte, with) in &damage {
+                damaged[at + byte] ^= with;
+            }
+            let (text, gaps, error) = every_way(&damaged);
+            assert_eq!(
+                (text == whole, gaps, error),
+                (true, Vec::new(), None),
+                "announcement {k}, damage {damage:?}"
+            );
+        }
+    }
+}
+
+/// Bytes between two frames that start none (junk put in, zeros, or an announcement
+/// and its frame's first bytes damaged): reading goes on at the next frame that pzstd
+/// announced, the bytes stepped over told as a damaged frame, by any number of threads.
+/// Before, they and everything after them were trailing bytes.
+#[test]
+fn bytes_that_start_no_frame_are_stepped_over_to_the_next_announced_frame() {
+    let texts: Vec<Vec<u8>> = (0..6).map(|k| games(k * 200, 200)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    let at = |k: usize| 12 * k + frames[..k].iter().map(Vec::len).sum::<usize>();
+    let bytes = pzstd(&frames);
+    for (k, junk) in [
+        (2, vec![0x77u8; 100]),
+        (3, vec![0; 20]),
+        (5, b"junk".to_vec()),
+    ] {
+        let joined = [&bytes[..at(k)], &junk, &bytes[at(k)..]].concat();
+        let (text, gaps, error) = every_way(&joined);
+        assert_eq!(error, None, "junk before frame {k}");
+        assert_eq!(text, texts.concat(), "junk before frame {k}");
+        let [(met, gap)] = &gaps[..] else {
+            panic!("junk before frame {k}: {gaps:?}");
+        };
+        assert_eq!(*met, texts[..k].concat().len() as u64);
+        assert_eq!(
+            (gap.offset, gap.len, gap.read),
+            (at(k) as u64, junk.len() as u64, 0)
+        );
+        assert!(
+            gap.to_string()
+                .contains("its text, if it held any, is lost"),
+            "{gap}"
+        );
+    }
+    // An announcement and its frame's magic number damaged: that frame is lost.
+    for k in [0, 2, 4] {
+        let mut damaged = bytes.clone();
+        for b in &mut damaged[at(k)..at(k) + 16] {
+            *b ^= 0xa5;
+        }
+        let (text, gaps, error) = every_way(&damaged);
+        let kept = [&texts[..k], &texts[k + 1..]].concat().concat();
+        assert_eq!((text == kept, error), (true, None), "frame {k}");
+        assert_eq!(gaps.len(), 1, "frame {k}: {gaps:?}");
+        assert_eq!(
+            (gaps[0].1.offset, gaps[0].1.len),
+            (at(k) as u64, (at(k + 1) - at(k)) as u64),
+            "frame {k}"
+        );
+    }
+    // Junk at the end, with no frame after it: trailing bytes, as before.
+    let ended = [&bytes[..], &[0x77u8; 50][..]].concat();
+    let (text, gaps, error) = every_way(&ended);
+    assert_eq!(
+        (text == texts.concat(), gaps, error),
+        (true, Vec::new(), None)
+    );
+}
+
 /// A damaged frame stepped over, then damage that cannot be (a frame without its size
 /// announced), close enough to share a chunk on several threads: the chunk is read
 /// again on one thread, and the first damage is told once.
