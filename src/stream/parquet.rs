@@ -429,6 +429,12 @@ fn tag_columns(batch: &RecordBatch) -> RowColumns {
             movetext = Some((index, Cells::new(batch.column(index).as_ref())));
             continue;
         }
+        // A column null in every row of the batch gives no tag (a games table's
+        // bughouse players in a batch without bughouse).
+        let column = batch.column(index);
+        if column.logical_null_count() == column.len() {
+            continue;
+        }
         let tag = match name {
             "variant" => "Variant",
             "fen" => "FEN",
@@ -442,7 +448,7 @@ fn tag_columns(batch: &RecordBatch) -> RowColumns {
             },
         };
         tags.push(TagColumn {
-            cells: Cells::new(batch.column(index).as_ref()),
+            cells: Cells::new(column.as_ref()),
             tag,
             kind: Kind::of(name),
         });
@@ -458,7 +464,9 @@ impl ParquetGames {
         let mut text = String::with_capacity(movetext.len() + 512);
         for c in &columns.tags {
             // A games table's start: written when it is not the standard one.
-            if c.tag == "FEN" && c.cells.str(i).as_deref().is_none_or(is_standard_fen) {
+            if c.cells.is_null(i)
+                || c.tag == "FEN" && c.cells.str(i).as_deref().is_none_or(is_standard_fen)
+            {
                 continue;
             }
             let mark = text.len();
