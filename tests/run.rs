@@ -1593,14 +1593,22 @@ mod parts {
     /// part (a break the next part never sees), the first of a part, any other. Every
     /// frame in turn is made undecodable from its first block (it gives no text), in its
     /// middle (it gives some first) or in its magic number (it starts no frame), or its
-    /// announcement's magic number is damaged (nothing is lost); the parts always merge,
-    /// to one run's records.
+    /// announcement's magic number or size field is damaged (nothing is lost), or, of
+    /// the first frame, all of its announcement and its magic (the frame is lost); the
+    /// parts always merge, to one run's records.
     #[test]
     fn a_damaged_pzstd_frame_anywhere_merges_to_one_run() {
         let (packed, frames) = announced_frames(61_000);
         let mut failures = Vec::new();
         for (k, &(at, len)) in frames.iter().enumerate() {
-            for middle in ["first block", "middle", "magic number", "announcement"] {
+            for middle in [
+                "first block",
+                "middle",
+                "magic number",
+                "announcement",
+                "size field",
+                "both",
+            ] {
                 let mut damaged = packed.clone();
                 match middle {
                     "middle" => {
@@ -1609,16 +1617,24 @@ mod parts {
                         }
                     }
                     "magic number" => damaged[at + 1] ^= 0x41,
-                    // pzstd's announcement of the frame: read as one still (but the first
-                    // frame's, which says what the file is).
-                    "announcement" if k > 0 => damaged[at - 11] ^= 0x41,
-                    "announcement" => continue,
+                    // pzstd's announcement of the frame: read as one still (the first
+                    // frame's too, which says what the file is).
+                    "announcement" => damaged[at - 11] ^= 0x41,
+                    "size field" => damaged[at - 8] ^= 0x41,
+                    // Nothing tells the first frame: stepped over to the next announced
+                    // one (a later frame's damage so ends the text, as other tests show).
+                    "both" if k == 0 => {
+                        for b in &mut damaged[at - 12..at + 4] {
+                            *b ^= 0xa5;
+                        }
+                    }
+                    "both" => continue,
                     _ => crate::common::break_first_block(&mut damaged, at),
                 }
                 let path = temp(&format!("frame-{k}-{}.pgn.zst", &middle[..3]), &damaged);
                 let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
                 let summary = one.last().unwrap();
-                let breaks = usize::from(middle != "announcement");
+                let breaks = usize::from(!matches!(middle, "announcement" | "size field"));
                 assert!(
                     summary["breaks"].as_array().map_or(0, Vec::len) == breaks
                         && summary.get("trailing_bytes").is_none(),

@@ -7,6 +7,13 @@ use std::fmt;
 use std::io::{self, BufRead, Read};
 use std::sync::{Arc, OnceLock};
 
+mod pzstd;
+pub(super) use pzstd::{
+    LOOK_FOR_PZSTD, control_bytes, detect_in, looks_binary, starts_as_damaged_pzstd,
+};
+#[cfg(feature = "compression")]
+pub(super) use pzstd::{SKIPPABLE_LOOK, announcement, announcement_in, frame_follows};
+
 /// The compression of a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
@@ -386,90 +393,6 @@ impl fmt::Display for DamagedFrame {
 
 impl std::error::Error for DamagedFrame {}
 
-/// Where pzstd's announcement of a frame first starts in `b`, with the frame's magic
-/// number after it: the 16 bytes `5X 2A 4D 18  04 00 00 00  (size)  28 B5 2F FD`.
-pub(super) fn announcement_in(b: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(j) = memchr::memmem::find(&b[from..], &[0x2a, 0x4d, 0x18, 4, 0, 0, 0]) {
-        let j = from + j;
-        if j >= 1
-            && (0x50..=0x5f).contains(&b[j - 1])
-            && b.get(j + 11..j + 15) == Some(&[0x28, 0xb5, 0x2f, 0xfd][..])
-        {
-            return Some(j - 1);
-        }
-        from = j + 1;
-    }
-    None
-}
-
-/// Whether a stream whose first bytes (`head`, up to [`LOOK_FOR_PZSTD`]) start no frame
-/// is pzstd's output with its start damaged: binary data ([`looks_binary`]), and pzstd's
-/// announcement of a frame in it. Its reader steps over the damaged bytes to that frame.
-pub(super) fn starts_as_damaged_pzstd(head: &[u8]) -> bool {
-    looks_binary(head) && announcement_in(head).is_some()
-}
-
-/// The control bytes among the first 4096 of `head` (those no text holds, but for a
-/// stray one in a damaged archive), and how many were looked at.
-pub(super) fn control_bytes(head: &[u8]) -> (usize, usize) {
-    let head = &head[..head.len().min(4096)];
-    let control = head
-        .iter()
-        .filter(|&&b| matches!(b, 0..=8 | 0x0e..=0x1a | 0x1c..=0x1f | 0x7f))
-        .count();
-    (control, head.len())
-}
-
-/// Whether `head` is binary data, not text: of its first 4096 bytes (at least 16), more
-/// than one in sixteen are control bytes.
-pub(super) fn looks_binary(head: &[u8]) -> bool {
-    let (control, looked) = control_bytes(head);
-    looked >= 16 && control * 16 > looked
-}
-
-/// The compression of the stream `src` starts ([`Compression::detect`]), or zstd for
-/// pzstd's output whose start is damaged ([`starts_as_damaged_pzstd`]).
-pub(super) fn detect_in<R: Read>(src: &mut Peek<R>) -> io::Result<Compression> {
-    let found = Compression::detect(src.peek(16)?);
-    if found != Compression::None || !looks_binary(src.peek(4096)?) {
-        return Ok(found);
-    }
-    #[cfg(feature = "compression")]
-    if pzstd_follows(src)? {
-        return Ok(Compression::Zstd);
-    }
-    Ok(Compression::None)
-}
-
-/// Whether pzstd's announcement of a frame starts in the first [`LOOK_FOR_PZSTD`] bytes
-/// of `src`, which are read and handed back.
-#[cfg(feature = "compression")]
-fn pzstd_follows<R: Read>(src: &mut Peek<R>) -> io::Result<bool> {
-    let mut seen = Vec::new();
-    let found = loop {
-        let b = src.fill_buf()?;
-        if b.is_empty() || seen.len() >= LOOK_FOR_PZSTD {
-            break false;
-        }
-        let n = b.len().min(LOOK_FOR_PZSTD - seen.len());
-        seen.extend_from_slice(&b[..n]);
-        src.consume(n);
-        // (An announcement may have begun in the last 15 bytes seen before.)
-        let from = (seen.len() - n).saturating_sub(15);
-        if announcement_in(&seen[from..]).is_some() {
-            break true;
-        }
-    };
-    src.unread(&seen);
-    Ok(found)
-}
-
-/// How far into binary data that starts no frame pzstd's announcement is looked for:
-/// more than a frame of pzstd's at level 19 (four windows of 8 MiB of text, the
-/// Lichess database's) compresses to.
-pub(super) const LOOK_FOR_PZSTD: usize = 16 << 20;
-
 /// Where a decoder leaves word of the bytes that trail its stream; read it once the
 /// reader has reached its end.
 #[derive(Debug, Clone, Default)]
@@ -729,6 +652,12 @@ impl<R: Read> Peek<R> {
             n -= k;
         }
         Ok(true)
+    }
+
+    /// The bytes ahead already read (none are waited for: a live stream's first line
+    /// is not held back).
+    pub(super) fn buffered(&self) -> &[u8] {
+        &self.buf[self.pos..self.len]
     }
 
     /// At least `n` bytes ahead, fewer only at the end of the stream.

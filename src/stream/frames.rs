@@ -13,10 +13,12 @@
 //!
 //! pzstd's announcement itself damaged is read as one, told by the frame's magic number
 //! twelve bytes on (see `announcement`), the stream's first one too
-//! ([`detect_in`](super::compressed::detect_in)). Bytes of a zstd stream that start no
-//! frame where none was announced (an announcement and its frame's first bytes both
-//! damaged, bytes put in between frames) are stepped over to the next frame that pzstd
-//! announced, as a damaged frame; with none after them, they are trailing bytes.
+//! ([`detect_in`](super::compressed::detect_in)). A file whose first bytes start no
+//! frame, with pzstd's announcement after them (its first announcement and its frame's
+//! first bytes damaged), is read from that frame on, the bytes before it a damaged
+//! frame. Elsewhere bytes that start no frame stay trailing bytes: after a frame
+//! stepped over by its announced size they may be its true end, and a reader of a
+//! chunk or a part, starting there, cannot tell.
 //!
 //! A BGZF block (a gzip member whose header gives its size, at most 64 KiB: pocketfen's
 //! own gzip output, and `bgzip`'s) is decoded whole from its own bytes only, and its text
@@ -39,8 +41,8 @@ use std::sync::{Arc, OnceLock};
 
 use super::blocks::{After, Blocks, Decoder};
 use super::compressed::{
-    Compression, DamagedFrame, Decoded, FrameText, Len, Peek, Trailing, TrailingNote,
-    announcement_in, bgzf_len,
+    Compression, DamagedFrame, Decoded, FrameText, Len, Peek, SKIPPABLE_LOOK, Trailing,
+    TrailingNote, announcement, announcement_in, bgzf_len, frame_follows,
 };
 
 /// The decoder of the frame being read, or where the reader stands between frames.
@@ -183,7 +185,9 @@ impl<R: Read> Frames<R> {
             // zstd frame after it, and read as one (it holds no text: nothing is lost;
             // the parallel scanner reads on from such bytes sequentially, and a part
             // starts at the frame after them).
-            if let Some(size) = announcement(&mut src, head, damaged)? {
+            if let Some(size) = announcement(head, damaged, |size| {
+                skippable_ends_at_frame(&mut src, size)
+            })? {
                 self.kind = Compression::Zstd;
                 self.announced = size;
                 src.consume(12);
@@ -197,7 +201,10 @@ impl<R: Read> Frames<R> {
             }
             if next != self.kind {
                 let offset = self.base + src.consumed();
-                if self.kind == Compression::Zstd {
+                // (At the file's start only: bytes that start no frame after others do
+                // may be a stepped-over frame's true end, a reader of a chunk or a part
+                // cannot tell from one that did decode.)
+                if self.kind == Compression::Zstd && offset == 0 {
                     return self.read_on_to_announced(src);
                 }
                 let (len, zeros) = src.drain()?;
@@ -253,11 +260,10 @@ impl<R: Read> Frames<R> {
         Ok(())
     }
 
-    /// Reads on from bytes of a zstd stream that start no frame (after a frame, where
-    /// no frame was announced) to the next frame that pzstd announced: the bytes before
-    /// it are stepped over as a damaged frame (its error is the next read's), which they
-    /// may well be (an announcement whose magic number and size field are both
-    /// damaged, bytes lost or put in between frames). With no announced frame after
+    /// Reads on from the first bytes of a zstd file, which start no frame (pzstd's
+    /// output whose first announcement and its frame's first bytes are damaged), to the
+    /// next frame that pzstd announced: the bytes before it are stepped over as a
+    /// damaged frame (its error is the next read's). With no announced frame after
     /// them, they are trailing bytes, noted, and the stream ends.
     fn read_on_to_announced(&mut self, mut src: Peek<R>) -> io::Result<()> {
         let start = src.consumed();
@@ -418,6 +424,9 @@ impl<R: Read> Frames<R> {
         let Some((end, text)) = frame.filter(|_| self.kind == Compression::Zstd) else {
             return Ok(None);
         };
+        if src.consumed() < end {
+            return self.ended_short(src, end, text);
+        }
         let Some(back) = src.recorded_past(end).map(<[u8]>::to_vec) else {
             return Ok(None);
         };
@@ -432,6 +441,37 @@ impl<R: Read> Frames<R> {
             return Ok(None);
         }
         let reason = "its decoder read on past the end pzstd announced for it";
+        Ok(Some(self.damaged_frame(end, text, reason.to_owned())))
+    }
+
+    /// Judges a zstd frame that decoded whole before the end pzstd announced for it
+    /// (`end`; its damage made a block look like its last). When a frame starts at its
+    /// announced end, and none where its decoder ended, it is stepped over to its
+    /// announced end; else the decoder's end stands (the bytes after it are read as
+    /// any others). A frame whose announced end is the end of a chunk's bytes is not
+    /// judged there: its chunk, whose bytes then start no frame, is read again as the
+    /// whole stream reads it.
+    fn ended_short(
+        &mut self,
+        src: &mut Peek<R>,
+        end: u64,
+        text: Option<FrameText>,
+    ) -> io::Result<Option<DamagedFrame>> {
+        let Some(short) = usize::try_from(end - src.consumed())
+            .ok()
+            .filter(|&n| n + 4 <= SKIPPABLE_LOOK)
+        else {
+            return Ok(None);
+        };
+        let ahead = src.peek(short + 4)?;
+        let starts = frame_follows(Some(ahead));
+        if starts || !frame_follows(ahead.get(short..)) {
+            return Ok(None);
+        }
+        src.stop_recording();
+        src.skip(short as u64)?;
+        let reason =
+            "its decoder ended before the end pzstd announced for it, where the next frame starts";
         Ok(Some(self.damaged_frame(end, text, reason.to_owned())))
     }
 
@@ -579,62 +619,15 @@ impl<R: Read> Read for Frames<R> {
     }
 }
 
-/// pzstd's announcement of a frame at the start of `src` (whose first bytes are
-/// `head`), a skippable frame of four bytes that hold the next frame's size: `None` when
-/// there is none, else the size when it can be trusted. A damaged one is told by the
-/// zstd frame's magic number twelve bytes on, where pzstd puts it:
-/// - its magic number damaged (`damaged`: the bytes start no frame), its size field
-///   (`04 00 00 00`) whole: its size stands;
-/// - its size field damaged, its magic number pzstd's (`50 2A 4D 18`), where a skippable
-///   frame of the size it reads would not end at a frame: its size stands;
-/// - both damaged: no size (its frame is read, but not stepped over if damaged).
-///
-/// Such an announcement holds no text: nothing is lost.
-fn announcement<R: Read>(
-    src: &mut Peek<R>,
-    head: &[u8],
-    damaged: bool,
-) -> io::Result<Option<Option<u64>>> {
-    let field = |at: usize| {
-        head.get(at..at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    let (Some(magic), Some(size_field), Some(size)) = (field(0), field(4), field(8)) else {
-        return Ok(None);
-    };
-    let size = Some(u64::from(size));
-    if magic & 0xffff_fff0 == 0x184d_2a50 && size_field == 4 {
-        return Ok(Some(size));
-    }
-    if head.get(12..16) != Some(&[0x28, 0xb5, 0x2f, 0xfd][..]) {
-        return Ok(None);
-    }
-    Ok(if damaged {
-        Some(size.filter(|_| size_field == 4))
-    } else if magic == 0x184d_2a50 && !skippable_ends_at_frame(src, size_field)? {
-        Some(size)
-    } else {
-        None
-    })
-}
-
-/// Whether a skippable frame of `size` bytes at the start of `src` ends where a zstd
-/// frame or another skippable frame starts. A size that reaches beyond what can be
-/// looked at (64 KiB), or past the end of the stream, is taken as not.
+/// Whether a skippable frame of `size` bytes at the start of `src` ends where a frame
+/// starts ([`frame_follows`]).
 fn skippable_ends_at_frame<R: Read>(src: &mut Peek<R>, size: u32) -> io::Result<bool> {
     let end = 8 + size as usize;
     if end + 4 > SKIPPABLE_LOOK {
         return Ok(false);
     }
-    let got = src.peek(end + 4)?;
-    Ok(matches!(
-        got.get(end..end + 4),
-        Some([0x28, 0xb5, 0x2f, 0xfd] | [0x50..=0x5f, 0x2a, 0x4d, 0x18])
-    ))
+    Ok(frame_follows(src.peek(end + 4)?.get(end..)))
 }
-
-/// How far ahead [`skippable_ends_at_frame`] looks.
-const SKIPPABLE_LOOK: usize = 1 << 16;
 
 /// Decodes a BGZF block's text whole into `text`: `size` bytes, as its trailer says, and
 /// then the member's end, where its decoder checks the CRC-32 and the size.

@@ -189,10 +189,24 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 #[cfg(feature = "compression")]
+/// Whether a zstd file whose first bytes start no frame that can be measured (pzstd's
+/// first announcement damaged) has pzstd's announcement of a frame after them, in its
+/// first [`LOOK_FOR_PZSTD`](super::compressed::LOOK_FOR_PZSTD) bytes: pzstd's output,
+/// which parts can be cut from, as from an undamaged one.
+fn damaged_pzstd_start(file: &SharedFile, size: u64) -> io::Result<bool> {
+    let mut buf = vec![0u8; super::compressed::LOOK_FOR_PZSTD.min(size as usize)];
+    let n = file.read_at(0, &mut buf)?;
+    Ok(n > 1 && super::compressed::announcement_in(&buf[1..n]).is_some())
+}
+
+#[cfg(feature = "compression")]
 /// Checks that a compressed file is more than one stream.
 fn cuttable(file: &SharedFile, kind: Compression, size: u64) -> io::Result<()> {
     let ok = match kind {
-        Compression::Zstd => frame_len(file, kind, 0, size)?.is_some_and(|len| len < size),
+        Compression::Zstd => match frame_len(file, kind, 0, size)? {
+            Some(len) => len < size,
+            None => damaged_pzstd_start(file, size)?,
+        },
         Compression::Gzip => frame_len(file, kind, 0, size)?.is_some(),
         Compression::Bzip2 => {
             // A second stream in the first MiB (pbzip2's hold 100 to 900 kB of text).
@@ -359,25 +373,23 @@ fn announced_at(file: &SharedFile, kind: Compression, at: u64) -> io::Result<u64
     if file.read_at(at - 12, &mut head)? < 16 {
         return Ok(at);
     }
-    Ok(match head {
-        [
-            0x50..=0x5f,
-            0x2a,
-            0x4d,
-            0x18,
-            4,
-            0,
-            0,
-            0,
-            _,
-            _,
-            _,
-            _,
-            0x28,
-            0xb5,
-            0x2f,
-            0xfd,
-        ] => at - 12,
+    // As the sequential reader reads it: one whose magic number or size field is
+    // damaged too.
+    let damaged = !matches!(
+        head,
+        [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..]
+    );
+    let read = super::compressed::announcement(&head, damaged, |size| {
+        let end = 8 + size as usize;
+        if end + 4 > super::compressed::SKIPPABLE_LOOK {
+            return Ok(false);
+        }
+        let mut next = [0u8; 4];
+        let n = file.read_at(at - 12 + end as u64, &mut next)?;
+        Ok(super::compressed::frame_follows(Some(&next[..n])))
+    })?;
+    Ok(match read {
+        Some(Some(_)) => at - 12,
         _ => at,
     })
 }

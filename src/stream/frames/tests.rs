@@ -410,62 +410,104 @@ fn a_damaged_announcement_is_read_as_one() {
     }
 }
 
-/// Bytes between two frames that start none (junk put in, zeros, or an announcement
-/// and its frame's first bytes damaged): reading goes on at the next frame that pzstd
-/// announced, the bytes stepped over told as a damaged frame, by any number of threads.
-/// Before, they and everything after them were trailing bytes.
+/// A file whose first bytes start no frame, with pzstd's announcement after them (junk
+/// put before it, its first announcement and its frame's first bytes damaged): read from
+/// that frame on, the bytes before it told as a damaged frame, by any number of threads.
+/// Before, the file was binary data, not PGN text. Elsewhere such bytes stay trailing
+/// bytes (after a frame stepped over, they may be its true end).
 #[test]
-fn bytes_that_start_no_frame_are_stepped_over_to_the_next_announced_frame() {
+fn a_file_whose_start_is_no_frame_is_read_from_the_first_announced_frame() {
     let texts: Vec<Vec<u8>> = (0..6).map(|k| games(k * 200, 200)).collect();
     let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
     let at = |k: usize| 12 * k + frames[..k].iter().map(Vec::len).sum::<usize>();
     let bytes = pzstd(&frames);
-    for (k, junk) in [
-        (2, vec![0x77u8; 100]),
-        (3, vec![0; 20]),
-        (5, b"junk".to_vec()),
-    ] {
-        let joined = [&bytes[..at(k)], &junk, &bytes[at(k)..]].concat();
+    for junk in [vec![0x07u8; 100], vec![0; 20], vec![0xc3, 0x01, 0x02, 0x03]] {
+        let joined = [&junk[..], &bytes].concat();
         let (text, gaps, error) = every_way(&joined);
-        assert_eq!(error, None, "junk before frame {k}");
-        assert_eq!(text, texts.concat(), "junk before frame {k}");
-        let [(met, gap)] = &gaps[..] else {
-            panic!("junk before frame {k}: {gaps:?}");
+        assert_eq!((text == texts.concat(), error), (true, None), "{junk:?}");
+        let [(0, gap)] = &gaps[..] else {
+            panic!("{junk:?}: {gaps:?}");
         };
-        assert_eq!(*met, texts[..k].concat().len() as u64);
-        assert_eq!(
-            (gap.offset, gap.len, gap.read),
-            (at(k) as u64, junk.len() as u64, 0)
-        );
+        assert_eq!((gap.offset, gap.len, gap.read), (0, junk.len() as u64, 0));
         assert!(
             gap.to_string()
                 .contains("its text, if it held any, is lost"),
             "{gap}"
         );
     }
-    // An announcement and its frame's magic number damaged: that frame is lost.
-    for k in [0, 2, 4] {
+    // The first announcement and its frame's magic number damaged: that frame is lost.
+    let mut damaged = bytes.clone();
+    for b in &mut damaged[..16] {
+        *b ^= 0xa5;
+    }
+    let (text, gaps, error) = every_way(&damaged);
+    assert_eq!((text == texts[1..].concat(), error), (true, None));
+    assert_eq!(gaps.len(), 1, "{gaps:?}");
+    assert_eq!((gaps[0].1.offset, gaps[0].1.len), (0, at(1) as u64));
+    // The same damage to a later frame: the text ends there, the rest trailing bytes.
+    for k in [2, 4] {
         let mut damaged = bytes.clone();
         for b in &mut damaged[at(k)..at(k) + 16] {
             *b ^= 0xa5;
         }
         let (text, gaps, error) = every_way(&damaged);
-        let kept = [&texts[..k], &texts[k + 1..]].concat().concat();
-        assert_eq!((text == kept, error), (true, None), "frame {k}");
-        assert_eq!(gaps.len(), 1, "frame {k}: {gaps:?}");
         assert_eq!(
-            (gaps[0].1.offset, gaps[0].1.len),
-            (at(k) as u64, (at(k + 1) - at(k)) as u64),
-            "frame {k}"
+            (text == texts[..k].concat(), gaps, error),
+            (true, Vec::new(), None)
         );
     }
-    // Junk at the end, with no frame after it: trailing bytes, as before.
-    let ended = [&bytes[..], &[0x77u8; 50][..]].concat();
-    let (text, gaps, error) = every_way(&ended);
-    assert_eq!(
-        (text == texts.concat(), gaps, error),
-        (true, Vec::new(), None)
-    );
+}
+
+/// A frame that decodes whole before the end pzstd announced for it (damage made a
+/// block look like its last: here, bytes after a whole frame within its announced
+/// size), where the next frame starts at the announced end: stepped over to it, the
+/// text it gave kept, by any number of threads. Before, the bytes after its decoder's
+/// end were trailing bytes and the text ended there. With no frame at the announced end
+/// the decoder's end stands.
+#[test]
+fn a_frame_that_ends_before_its_announced_end_is_stepped_over() {
+    let texts: Vec<Vec<u8>> = (0..5).map(|k| games(k * 100, 100)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    for k in [0, 2, 4] {
+        let mut bytes = Vec::new();
+        let mut start = 0;
+        for (i, f) in frames.iter().enumerate() {
+            let pad = if i == k { 20 } else { 0 };
+            bytes.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0]);
+            bytes.extend_from_slice(&((f.len() + pad) as u32).to_le_bytes());
+            if i == k {
+                start = bytes.len();
+            }
+            bytes.extend_from_slice(f);
+            bytes.extend(std::iter::repeat_n(0x77, pad));
+        }
+        let (text, gaps, error) = every_way(&bytes);
+        if k == 4 {
+            // The last frame: nothing starts at its announced end (the stream's).
+            assert_eq!(
+                (text == texts.concat(), gaps, error),
+                (true, Vec::new(), None)
+            );
+            continue;
+        }
+        assert_eq!((text == texts.concat(), error), (true, None), "frame {k}");
+        let [(met, gap)] = &gaps[..] else {
+            panic!("frame {k}: {gaps:?}");
+        };
+        assert_eq!(*met, texts[..=k].concat().len() as u64, "frame {k}");
+        assert_eq!(
+            (gap.offset, gap.len, gap.read),
+            (
+                start as u64,
+                frames[k].len() as u64 + 20,
+                texts[k].len() as u64
+            )
+        );
+        assert!(
+            gap.reason.contains("ended before the end pzstd announced"),
+            "{gap}"
+        );
+    }
 }
 
 /// A damaged frame stepped over, then damage that cannot be (a frame without its size
