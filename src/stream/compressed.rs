@@ -30,31 +30,16 @@ pub enum Compression {
 impl Compression {
     /// Reads the compression off the first bytes of a stream (four are enough, sixteen
     /// tell more): a zstd frame or skippable frame, or pzstd's announcement of a frame
-    /// (twelve bytes) that is damaged, told by the frame's magic number after it (which
-    /// no UTF-8 text holds there); a gzip member, a bzip2 stream, else plain text.
+    /// whose magic number is damaged, told by its size field (`04 00 00 00`, which no
+    /// text holds) and the frame's magic number after it; a gzip member, a bzip2
+    /// stream, else plain text.
     pub fn detect(head: &[u8]) -> Compression {
+        const ZSTD: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
         match head {
-            [0x28, 0xb5, 0x2f, 0xfd, ..]
-            | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..]
-            | [
-                _,
-                _,
-                _,
-                _,
-                _,
-                _,
-                _,
-                _,
-                _,
-                _,
-                _,
-                _,
-                0x28,
-                0xb5,
-                0x2f,
-                0xfd,
-                ..,
-            ] => Compression::Zstd,
+            [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
+            [_, _, _, _, 4, 0, 0, 0, _, _, _, _, rest @ ..] if rest.starts_with(&ZSTD) => {
+                Compression::Zstd
+            }
             [0x1f, 0x8b, ..] => Compression::Gzip,
             [b'B', b'Z', b'h', ..] => Compression::Bzip2,
             _ => Compression::None,

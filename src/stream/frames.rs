@@ -273,8 +273,10 @@ impl<R: Read> Frames<R> {
             if window.is_empty() {
                 break;
             }
-            // The first byte is none (it starts no frame).
-            let at = announcement_in(&window[1.min(window.len())..]).map(|j| j + 1);
+            // The stream's first byte here is none (it starts no frame); a later
+            // window's first bytes are the last 15 of the one before, looked at again.
+            let skip = usize::from(len == 0).min(window.len());
+            let at = announcement_in(&window[skip..]).map(|j| j + skip);
             // An announcement may start in the last 15 bytes: they are looked at again.
             let take = match at {
                 Some(j) => j,
@@ -446,8 +448,9 @@ impl<R: Read> Frames<R> {
 
     /// Judges a zstd frame that decoded whole before the end pzstd announced for it
     /// (`end`; its damage made a block look like its last). When a frame starts at its
-    /// announced end, and none where its decoder ended, it is stepped over to its
-    /// announced end; else the decoder's end stands (the bytes after it are read as
+    /// announced end, at most 64 KiB on (what can be looked at), and none where its
+    /// decoder ended, it is stepped over to its announced end; else the decoder's end
+    /// stands (the bytes after it are read as
     /// any others). A frame whose announced end is the end of a chunk's bytes is not
     /// judged there: its chunk, whose bytes then start no frame, is read again as the
     /// whole stream reads it.

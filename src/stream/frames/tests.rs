@@ -421,12 +421,24 @@ fn a_file_whose_start_is_no_frame_is_read_from_the_first_announced_frame() {
     let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
     let at = |k: usize| 12 * k + frames[..k].iter().map(Vec::len).sum::<usize>();
     let bytes = pzstd(&frames);
-    for junk in [vec![0x07u8; 100], vec![0; 20], vec![0xc3, 0x01, 0x02, 0x03]] {
+    // (Lengths about the windows the bytes are searched in, 64 and 128 KiB, less the 15
+    // bytes looked at again: an announcement starting at a window's last 15 bytes was
+    // missed by a reader whose window was not the first.)
+    let mut junks = vec![vec![0x07u8; 100], vec![0; 20], vec![0xc3, 0x01, 0x02, 0x03]];
+    for n in [65_520, 65_521, 65_522, 131_056, 131_057, 131_058, 196_593] {
+        junks.push(vec![0x07u8; n]);
+    }
+    for junk in junks {
         let joined = [&junk[..], &bytes].concat();
         let (text, gaps, error) = every_way(&joined);
-        assert_eq!((text == texts.concat(), error), (true, None), "{junk:?}");
+        assert_eq!(
+            (text == texts.concat(), error),
+            (true, None),
+            "{}",
+            junk.len()
+        );
         let [(0, gap)] = &gaps[..] else {
-            panic!("{junk:?}: {gaps:?}");
+            panic!("{}: {gaps:?}", junk.len());
         };
         assert_eq!((gap.offset, gap.len, gap.read), (0, junk.len() as u64, 0));
         assert!(
@@ -456,6 +468,18 @@ fn a_file_whose_start_is_no_frame_is_read_from_the_first_announced_frame() {
             (true, Vec::new(), None)
         );
     }
+}
+
+/// Latin-1 text whose bytes 12 to 15 are a zstd frame's magic number (`(µ/ý`) is text,
+/// not pzstd's damaged announcement (which has `04 00 00 00` at bytes 4 to 7).
+#[test]
+fn latin1_text_like_a_frame_magic_is_text() {
+    let text = b"[Event \"abc (\xb5/\xfd)\"]\n[Result \"*\"]\n\n1. e4 e5 *\n".to_vec();
+    assert_eq!(&text[12..16], &[0x28, 0xb5, 0x2f, 0xfd]);
+    let decoded = decode(std::io::Cursor::new(text.clone())).unwrap();
+    assert_eq!(decoded.compression, crate::stream::Compression::None);
+    let (read, gaps, error) = read_on(decoded.reader);
+    assert_eq!((read.len(), gaps, error), (text.len(), Vec::new(), None));
 }
 
 /// A frame that decodes whole before the end pzstd announced for it (damage made a
