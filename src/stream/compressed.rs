@@ -9,10 +9,10 @@ use std::sync::{Arc, OnceLock};
 
 mod pzstd;
 pub(super) use pzstd::{
-    LOOK_FOR_PZSTD, control_bytes, detect_in, looks_binary, starts_as_damaged_pzstd,
+    LOOK_FOR_PZSTD, control_bytes, detect_in, looks_binary, mostly_control, starts_as_damaged_pzstd,
 };
 #[cfg(feature = "compression")]
-pub(super) use pzstd::{SKIPPABLE_LOOK, announcement, announcement_in, frame_follows};
+pub(super) use pzstd::{SKIPPABLE_LOOK, announcement, announcement_in, starts_frame};
 
 /// The compression of a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -155,7 +155,7 @@ fn not_text(head: &[u8]) -> Option<io::Error> {
     // Text may hold a stray control byte (a damaged archive's NUL); binary data is full
     // of them.
     let (control, looked) = super::compressed::control_bytes(head);
-    super::compressed::looks_binary(head).then(|| {
+    super::compressed::mostly_control((control, looked)).then(|| {
         NotText::error(format!(
             "a binary file, not PGN text ({control} of its first {looked} bytes are control bytes)"
         ))

@@ -42,7 +42,7 @@ use std::sync::{Arc, OnceLock};
 use super::blocks::{After, Blocks, Decoder};
 use super::compressed::{
     Compression, DamagedFrame, Decoded, FrameText, Len, Peek, SKIPPABLE_LOOK, Trailing,
-    TrailingNote, announcement, announcement_in, bgzf_len, frame_follows,
+    TrailingNote, announcement, announcement_in, bgzf_len, starts_frame,
 };
 
 /// The decoder of the frame being read, or where the reader stands between frames.
@@ -163,11 +163,7 @@ impl<R: Read> Frames<R> {
             let head = &bytes[..got.len().min(16)];
             let next = Compression::detect(head);
             // Bytes of a zstd stream that start neither a frame nor a skippable one.
-            let damaged = self.kind == Compression::Zstd
-                && !matches!(
-                    head,
-                    [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..]
-                );
+            let damaged = self.kind == Compression::Zstd && !starts_frame(head);
             // pzstd announced a frame here, but its bytes start none (its magic number is
             // damaged, perhaps into another compression's): it is stepped over by its
             // announced size, as a frame that does not decode is, and the bytes after it
@@ -185,8 +181,10 @@ impl<R: Read> Frames<R> {
             // zstd frame after it, and read as one (it holds no text: nothing is lost;
             // the parallel scanner reads on from such bytes sequentially, and a part
             // starts at the frame after them).
-            if let Some(size) = announcement(head, damaged, |size| {
-                skippable_ends_at_frame(&mut src, size)
+            if let Some(size) = announcement(head, damaged, |end| {
+                Ok(starts_frame(
+                    src.peek(end + 4)?.get(end..).unwrap_or_default(),
+                ))
             })? {
                 self.kind = Compression::Zstd;
                 self.announced = size;
@@ -208,13 +206,7 @@ impl<R: Read> Frames<R> {
                     return self.read_on_to_announced(src);
                 }
                 let (len, zeros) = src.drain()?;
-                self.trailing.set(Trailing {
-                    compression: self.kind,
-                    offset,
-                    len,
-                    zeros,
-                });
-                self.stage = Stage::Done;
+                self.end_in_trailing(offset, len, zeros);
                 return Ok(());
             }
             break;
@@ -260,6 +252,18 @@ impl<R: Read> Frames<R> {
         Ok(())
     }
 
+    /// Ends the stream at `len` bytes from `offset` that start no frame, noted as
+    /// trailing (`zeros`: all of them 0).
+    fn end_in_trailing(&mut self, offset: u64, len: u64, zeros: bool) {
+        self.trailing.set(Trailing {
+            compression: self.kind,
+            offset,
+            len,
+            zeros,
+        });
+        self.stage = Stage::Done;
+    }
+
     /// Reads on from the first bytes of a zstd file, which start no frame (pzstd's
     /// output whose first announcement and its frame's first bytes are damaged), to the
     /// next frame that pzstd announced: the bytes before it are stepped over as a
@@ -293,13 +297,7 @@ impl<R: Read> Frames<R> {
         }
         let offset = self.base + start;
         if !found {
-            self.trailing.set(Trailing {
-                compression: self.kind,
-                offset,
-                len,
-                zeros,
-            });
-            self.stage = Stage::Done;
+            self.end_in_trailing(offset, len, zeros);
             return Ok(());
         }
         self.stage = Stage::Between(src);
@@ -435,7 +433,7 @@ impl<R: Read> Frames<R> {
         src.stop_recording();
         src.unread(&back);
         // A zstd frame or pzstd's announcement (a skippable frame) there?
-        if Compression::detect(src.peek(4)?) != Compression::Zstd {
+        if !starts_frame(src.peek(4)?) {
             src.skip(back.len() as u64)?;
             // A chunk's decoder cannot tell whether the whole stream's would have read
             // on: its chunk is read again as a whole stream reads it.
@@ -467,8 +465,7 @@ impl<R: Read> Frames<R> {
             return Ok(None);
         };
         let ahead = src.peek(short + 4)?;
-        let starts = frame_follows(Some(ahead));
-        if starts || !frame_follows(ahead.get(short..)) {
+        if starts_frame(ahead) || !starts_frame(ahead.get(short..).unwrap_or_default()) {
             return Ok(None);
         }
         src.stop_recording();
@@ -620,16 +617,6 @@ impl<R: Read> Read for Frames<R> {
             }
         }
     }
-}
-
-/// Whether a skippable frame of `size` bytes at the start of `src` ends where a frame
-/// starts ([`frame_follows`]).
-fn skippable_ends_at_frame<R: Read>(src: &mut Peek<R>, size: u32) -> io::Result<bool> {
-    let end = 8 + size as usize;
-    if end + 4 > SKIPPABLE_LOOK {
-        return Ok(false);
-    }
-    Ok(frame_follows(src.peek(end + 4)?.get(end..)))
 }
 
 /// Decodes a BGZF block's text whole into `text`: `size` bytes, as its trailer says, and

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use arrow_array::RecordBatch;
+use arrow_buffer::NullBuffer;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
@@ -407,6 +408,8 @@ struct TagColumn {
     tag: &'static str,
     /// How its values are written.
     kind: Kind,
+    /// Which of its rows are null (`None`: none is).
+    nulls: Option<NullBuffer>,
 }
 
 /// The columns of a batch that a row's text is made of.
@@ -451,6 +454,7 @@ fn tag_columns(batch: &RecordBatch) -> RowColumns {
             cells: Cells::new(column.as_ref()),
             tag,
             kind: Kind::of(name),
+            nulls: column.logical_nulls(),
         });
     }
     RowColumns { tags, movetext }
@@ -464,7 +468,7 @@ impl ParquetGames {
         let mut text = String::with_capacity(movetext.len() + 512);
         for c in &columns.tags {
             // A games table's start: written when it is not the standard one.
-            if c.cells.is_null(i)
+            if c.nulls.as_ref().is_some_and(|n| n.is_null(i))
                 || c.tag == "FEN" && c.cells.str(i).as_deref().is_none_or(is_standard_fen)
             {
                 continue;

@@ -375,18 +375,11 @@ fn announced_at(file: &SharedFile, kind: Compression, at: u64) -> io::Result<u64
     }
     // As the sequential reader reads it: one whose magic number or size field is
     // damaged too.
-    let damaged = !matches!(
-        head,
-        [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..]
-    );
-    let read = super::compressed::announcement(&head, damaged, |size| {
-        let end = 8 + size as usize;
-        if end + 4 > super::compressed::SKIPPABLE_LOOK {
-            return Ok(false);
-        }
+    let damaged = !super::compressed::starts_frame(&head);
+    let read = super::compressed::announcement(&head, damaged, |end| {
         let mut next = [0u8; 4];
         let n = file.read_at(at - 12 + end as u64, &mut next)?;
-        Ok(super::compressed::frame_follows(Some(&next[..n])))
+        Ok(super::compressed::starts_frame(&next[..n]))
     })?;
     Ok(match read {
         Some(Some(_)) => at - 12,

@@ -16,8 +16,10 @@ use std::io::BufRead;
 /// - its magic number damaged (`damaged`: the bytes start no frame), its size field
 ///   (`04 00 00 00`) whole: its size stands;
 /// - its size field damaged, its magic number pzstd's (`50 2A 4D 18`), where a skippable
-///   frame of the size it reads would not end at a frame (`ends_at_frame` of that size
-///   is false): its size stands;
+///   frame of the size it reads would not end at a frame: its size stands. Where it
+///   would end is looked at only within [`SKIPPABLE_LOOK`] bytes of its start (beyond,
+///   it is taken as not ending at a frame): `starts_frame_at(end)` tells whether the
+///   bytes `end` on from `head`'s start begin a frame ([`starts_frame`]);
 /// - both damaged: no size (its frame is read, but not stepped over if damaged).
 ///
 /// Such an announcement holds no text: nothing is lost. (The sequential reader and a
@@ -25,7 +27,7 @@ use std::io::BufRead;
 pub(in crate::stream) fn announcement(
     head: &[u8],
     damaged: bool,
-    ends_at_frame: impl FnOnce(u32) -> io::Result<bool>,
+    starts_frame_at: impl FnOnce(usize) -> io::Result<bool>,
 ) -> io::Result<Option<Option<u64>>> {
     let field = |at: usize| {
         head.get(at..at + 4)
@@ -38,31 +40,33 @@ pub(in crate::stream) fn announcement(
     if magic & 0xffff_fff0 == 0x184d_2a50 && size_field == 4 {
         return Ok(Some(size));
     }
-    if head.get(12..16) != Some(&[0x28, 0xb5, 0x2f, 0xfd][..]) {
+    if head.get(12..16) != Some(&ZSTD_MAGIC[..]) {
         return Ok(None);
     }
-    Ok(if damaged {
-        Some(size.filter(|_| size_field == 4))
-    } else if magic == 0x184d_2a50 && !ends_at_frame(size_field)? {
-        Some(size)
-    } else {
-        None
-    })
+    if damaged {
+        return Ok(Some(size.filter(|_| size_field == 4)));
+    }
+    let end = 8 + size_field as usize;
+    let read = magic == 0x184d_2a50 && !(end + 4 <= SKIPPABLE_LOOK && starts_frame_at(end)?);
+    Ok(read.then_some(size))
 }
 
+/// A zstd frame's magic number, as its first four bytes.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
 #[cfg(feature = "compression")]
-/// Whether `next` (the bytes after a skippable frame, up to four) start a zstd frame or
-/// a skippable one. None (past the end of the stream) do not.
-pub(in crate::stream) fn frame_follows(next: Option<&[u8]>) -> bool {
+/// Whether `b` starts a zstd frame or a skippable one (pzstd's announcement), by its
+/// first four bytes: fewer start none.
+pub(in crate::stream) fn starts_frame(b: &[u8]) -> bool {
     matches!(
-        next.and_then(|b| b.get(..4)),
-        Some([0x28, 0xb5, 0x2f, 0xfd] | [0x50..=0x5f, 0x2a, 0x4d, 0x18])
+        b,
+        [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..]
     )
 }
 
 #[cfg(feature = "compression")]
-/// How far ahead of a skippable frame's start its end is looked at by [`announcement`]'s
-/// callers: a size that reaches beyond is taken as not ending at a frame.
+/// How far ahead of a skippable frame's start [`announcement`] looks for its end, and
+/// a frame that ended short for its announced end: what a reader can look ahead.
 pub(in crate::stream) const SKIPPABLE_LOOK: usize = 1 << 16;
 
 /// Where pzstd's announcement of a frame first starts in `b`, with the frame's magic
@@ -73,7 +77,7 @@ pub(in crate::stream) fn announcement_in(b: &[u8]) -> Option<usize> {
         let j = from + j;
         if j >= 1
             && (0x50..=0x5f).contains(&b[j - 1])
-            && b.get(j + 11..j + 15) == Some(&[0x28, 0xb5, 0x2f, 0xfd][..])
+            && b.get(j + 11..j + 15) == Some(&ZSTD_MAGIC[..])
         {
             return Some(j - 1);
         }
@@ -103,7 +107,11 @@ pub(in crate::stream) fn control_bytes(head: &[u8]) -> (usize, usize) {
 /// Whether `head` is binary data, not text: of its first 4096 bytes (at least 16), more
 /// than one in sixteen are control bytes.
 pub(in crate::stream) fn looks_binary(head: &[u8]) -> bool {
-    let (control, looked) = control_bytes(head);
+    mostly_control(control_bytes(head))
+}
+
+/// Whether [`control_bytes`]' count, of so many bytes looked at, makes them binary data.
+pub(in crate::stream) fn mostly_control((control, looked): (usize, usize)) -> bool {
     looked >= 16 && control * 16 > looked
 }
 

@@ -281,40 +281,6 @@ impl Cells {
         }
     }
 
-    /// Whether row `i`'s cell is null (a cell that is not may still give no value: a
-    /// float's NaN, a dictionary's null value).
-    pub(super) fn is_null(&self, i: usize) -> bool {
-        match self {
-            Cells::Utf8(a) => a.is_null(i),
-            Cells::LargeUtf8(a) => a.is_null(i),
-            Cells::View(a) => a.is_null(i),
-            Cells::Binary(a) => a.is_null(i),
-            Cells::LargeBinary(a) => a.is_null(i),
-            Cells::BinaryView(a) => a.is_null(i),
-            Cells::Dict { keys, .. } => keys.get(i).copied().flatten().is_none(),
-            Cells::I8(a) => a.is_null(i),
-            Cells::I16(a) => a.is_null(i),
-            Cells::I32(a) => a.is_null(i),
-            Cells::I64(a) => a.is_null(i),
-            Cells::U8(a) => a.is_null(i),
-            Cells::U16(a) => a.is_null(i),
-            Cells::U32(a) => a.is_null(i),
-            Cells::U64(a) => a.is_null(i),
-            Cells::F16(a) => a.is_null(i),
-            Cells::F32(a) => a.is_null(i),
-            Cells::F64(a) => a.is_null(i),
-            Cells::Date32(a) => a.is_null(i),
-            Cells::Date64(a) => a.is_null(i),
-            Cells::Time32S(a) => a.is_null(i),
-            Cells::Time32Ms(a) => a.is_null(i),
-            Cells::Time64Us(a) => a.is_null(i),
-            Cells::Time64Ns(a) => a.is_null(i),
-            Cells::Seconds(s) => s.get(i).copied().flatten().is_none(),
-            Cells::Texts(t) => t.get(i).is_none_or(Option::is_none),
-            Cells::Nothing => true,
-        }
-    }
-
     /// Appends row `i`'s cell as a tag's value, written as `kind` says: a string
     /// escaped, a number (an integral float as an integer), a date `YYYY.MM.DD` or a
     /// time `HH:MM:SS`. `false` (nothing appended): null, or a type no tag is written
