@@ -742,7 +742,10 @@ fn read_past_breaks(path: &std::path::Path) -> (Vec<u8>, Vec<pocketfen::stream::
 /// A damaged block of a one-stream archive made by the real `bzip2` loses only its own
 /// text: the text pocketfen reads is, byte for byte, what `bzip2recover` recovers (each
 /// block it writes out decompressed by `bzip2 -d`, all but the damaged one); the break
-/// is the block's, where `bzip2recover` finds it; `-j 2` reads what `-j 1` reads.
+/// is the block's, where `bzip2recover` finds it; `-j 2` reads what `-j 1` reads. Two
+/// kinds of damage: found at the block's start, before it gives text, and found only by
+/// the block's CRC at its end, after `bzip2 -d` has written the block's scrambled text
+/// (none of which pocketfen reads: games made of it were never played).
 #[test]
 fn a_damaged_bzip2_block_loses_what_bzip2recover_loses() {
     let dir = scratch_dir("damaged-block");
@@ -750,7 +753,7 @@ fn a_damaged_bzip2_block_loses_what_bzip2recover_loses() {
     let sample = fs::read("samples/lichess_standard_2025-05_sample438.pgn").unwrap();
     fs::write(&plain, sample.repeat(2)).unwrap();
     // Blocks of 100 kB of text: about twenty.
-    let mut bytes = tool("bzip2", &["-c", "-1", plain.to_str().unwrap()]).stdout;
+    let clean_bytes = tool("bzip2", &["-c", "-1", plain.to_str().unwrap()]).stdout;
     let recover = |file: &std::path::Path| -> (Vec<u64>, String) {
         let out = tool("bzip2recover", &[file.to_str().unwrap()]);
         let said = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -763,79 +766,102 @@ fn a_damaged_bzip2_block_loses_what_bzip2recover_loses() {
         (starts, said)
     };
     let clean = dir.join("clean.pgn.bz2");
-    fs::write(&clean, &bytes).unwrap();
+    fs::write(&clean, &clean_bytes).unwrap();
     let (starts, said) = recover(&clean);
     assert!(starts.len() >= 10, "{said}");
+    let k = 6;
+    // What bzip2recover recovers of `bytes`: its blocks, in order, but the one that
+    // fails, and what `bzip2 -d` wrote of that one before it failed.
+    let recovered = |bytes: &[u8], name: &str| {
+        let sub = dir.join(name);
+        fs::create_dir(&sub).unwrap();
+        let damaged = sub.join("games.pgn.bz2");
+        fs::write(&damaged, bytes).unwrap();
+        let (found, said) = recover(&damaged);
+        assert_eq!(found, starts, "{name}: {said}");
+        let (mut recovered, mut failed, mut scrambled) = (Vec::new(), Vec::new(), 0);
+        for i in 1..=starts.len() {
+            let rec = sub.join(format!("rec{i:05}games.pgn.bz2"));
+            let out = Command::new("bzip2")
+                .args(["-dc", rec.to_str().unwrap()])
+                .output()
+                .unwrap();
+            if out.status.success() {
+                recovered.extend_from_slice(&out.stdout);
+            } else {
+                failed.push(i - 1);
+                scrambled = out.stdout.len();
+            }
+        }
+        assert_eq!(failed, [k], "{name}");
+        (damaged, recovered, scrambled)
+    };
     // The seventh block's start pointer set past any block's end: its decoder fails at
     // the block's start, before it gives any of its text.
-    let k = 6;
+    let mut bytes = clean_bytes.clone();
     for bit in starts[k] + 80..starts[k] + 104 {
         bytes[(bit / 8) as usize] |= 0x80 >> (bit % 8);
     }
-    let sub = dir.join("damaged");
-    fs::create_dir(&sub).unwrap();
-    let damaged = sub.join("games.pgn.bz2");
-    fs::write(&damaged, &bytes).unwrap();
-    let (found, said) = recover(&damaged);
-    assert_eq!(found, starts, "{said}");
-    // What bzip2recover recovers: its blocks, in order, but the one that fails.
-    let mut recovered = Vec::new();
-    let mut failed = Vec::new();
-    for i in 1..=starts.len() {
-        let rec = sub.join(format!("rec{i:05}games.pgn.bz2"));
-        let out = Command::new("bzip2")
-            .args(["-dc", rec.to_str().unwrap()])
-            .output()
-            .unwrap();
-        if out.status.success() {
-            recovered.extend_from_slice(&out.stdout);
-        } else {
-            failed.push(i - 1);
+    let pointer = recovered(&bytes, "pointer");
+    assert_eq!(pointer.2, 0, "found before any text");
+    // A byte in the middle of its coded text: the first whose damage only the block's
+    // CRC finds (`bzip2 -d` writes the block's text, then fails).
+    let middle = (starts[k] + starts[k + 1]) / 16;
+    let crc = (0..40)
+        .map(|i| {
+            let mut bytes = clean_bytes.clone();
+            bytes[middle as usize + 97 * i] ^= 0x55;
+            recovered(&bytes, &format!("middle{i}"))
+        })
+        .find(|(_, _, scrambled)| *scrambled > 0)
+        .expect("damage found only by a block's CRC");
+
+    for (damaged, recovered, scrambled) in [pointer, crc] {
+        // The library's reader, read on past the break.
+        let (text, breaks) = read_past_breaks(&damaged);
+        assert!(
+            text == recovered,
+            "the text is what bzip2recover recovers ({scrambled} bytes of scrambled text left out)"
+        );
+        let [gap] = &breaks[..] else {
+            panic!("{breaks:?}")
+        };
+        let (at, len) = (starts[k] / 8, starts[k + 1].div_ceil(8) - starts[k] / 8);
+        assert_eq!(
+            (gap.offset, gap.len, gap.stream, gap.read),
+            (at, len, Some(0), 0),
+            "{gap}"
+        );
+
+        // The command line, on one thread and two.
+        let path = damaged.to_str().unwrap();
+        let mut runs = Vec::new();
+        for jobs in ["1", "2"] {
+            let (records, code) = json_records(&["-j", jobs, path]);
+            assert_eq!(code, Some(2), "-j {jobs}: the archive is not complete");
+            runs.push(games_and_summary(records));
         }
+        assert_eq!(runs[0], runs[1], "-j 2 reads what -j 1 reads");
+        let (games, summary) = runs.remove(0);
+        let b = &summary["breaks"][0];
+        assert_eq!(
+            (&b["compression"], &b["offset"], &b["length"], &b["stream"]),
+            (&"bzip2".into(), &at.into(), &len.into(), &0.into()),
+            "{summary}"
+        );
+        assert_eq!(summary["bytes"].as_u64(), Some(recovered.len() as u64));
+        let lost = summary["lost"].as_u64().unwrap();
+        assert!(lost > 0 && !games.is_empty(), "{summary}");
+        let (_, stderr, code) = run_out(&["validate", path]);
+        assert_eq!(code, Some(2));
+        assert!(
+            stderr.contains(&format!(
+                "game{} lost: the bzip2 block at byte {at} ({len} bytes) of the stream at byte 0 cannot be decoded (bzip2: ",
+                if lost == 1 { "" } else { "s" }
+            )) && stderr.contains("its text is lost (a bzip2 block does not tell its size)"),
+            "{stderr}"
+        );
     }
-    assert_eq!(failed, [k]);
-
-    // The library's reader, read on past the break.
-    let (text, breaks) = read_past_breaks(&damaged);
-    assert!(text == recovered, "the text is what bzip2recover recovers");
-    let [gap] = &breaks[..] else {
-        panic!("{breaks:?}")
-    };
-    let (at, len) = (starts[k] / 8, starts[k + 1].div_ceil(8) - starts[k] / 8);
-    assert_eq!(
-        (gap.offset, gap.len, gap.stream),
-        (at, len, Some(0)),
-        "{gap}"
-    );
-
-    // The command line, on one thread and two.
-    let path = damaged.to_str().unwrap();
-    let mut runs = Vec::new();
-    for jobs in ["1", "2"] {
-        let (records, code) = json_records(&["-j", jobs, path]);
-        assert_eq!(code, Some(2), "-j {jobs}: the archive is not complete");
-        runs.push(games_and_summary(records));
-    }
-    assert_eq!(runs[0], runs[1], "-j 2 reads what -j 1 reads");
-    let (games, summary) = runs.remove(0);
-    let b = &summary["breaks"][0];
-    assert_eq!(
-        (&b["compression"], &b["offset"], &b["length"], &b["stream"]),
-        (&"bzip2".into(), &at.into(), &len.into(), &0.into()),
-        "{summary}"
-    );
-    assert_eq!(summary["bytes"].as_u64(), Some(recovered.len() as u64));
-    let lost = summary["lost"].as_u64().unwrap();
-    assert!(lost > 0 && !games.is_empty(), "{summary}");
-    let (_, stderr, code) = run_out(&["validate", path]);
-    assert_eq!(code, Some(2));
-    assert!(
-        stderr.contains(&format!(
-            "game{} lost: the bzip2 block at byte {at} ({len} bytes) of the stream at byte 0 cannot be decoded (bzip2: ",
-            if lost == 1 { "" } else { "s" }
-        )),
-        "{stderr}"
-    );
 }
 
 /// A damaged BGZF block of a file the real `bgzip` (htslib) wrote loses only its own

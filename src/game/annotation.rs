@@ -92,7 +92,9 @@ pub struct Highlight {
 pub enum Eval {
     /// An advantage in centipawns (`[%eval 0.25]` is 25).
     Centipawns(i32),
-    /// Mate in this many moves, for White when positive (`[%eval #-3]` is -3).
+    /// Mate in this many moves, for White when positive (`[%eval #-3]` is -3). `0`: the
+    /// side to move is mated; `#0` and `#-0` both read as `Mate(0)`, since the position
+    /// tells who.
     Mate(i32),
 }
 
@@ -681,6 +683,8 @@ mod tests {
             ("[%eval #2]", Eval::Mate(2), None),
             ("[%eval #-3, 30]", Eval::Mate(-3), Some(30)),
             ("[%eval 12]", Eval::Centipawns(1200), None),
+            ("[%eval #-0]", Eval::Mate(0), None),
+            ("[%eval #0]", Eval::Mate(0), None),
         ] {
             let (n, e) = read_annotations(text);
             assert!(e.is_empty(), "{text}: {e:?}");

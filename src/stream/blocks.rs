@@ -243,22 +243,102 @@ struct Lone {
 /// compresses to (a block's magic is then not one, or the block's bytes are damaged).
 const SEARCHED: usize = 8 << 20;
 
-/// A bzip2 stream's decoder that hands out all it decoded before it found damage: the
-/// text of the call that meets the damage first, the error at the next call (the
-/// `bzip2` crate's own decoder returns the error in place of that text, up to a read's
-/// worth of the block before the damaged one).
+/// A bzip2 stream's decoder that hands out a block's text only once the block's CRC has
+/// passed: the text of a damaged block is never read, whether the damage stops its
+/// decoding or only its check at its end finds it (a block's text is its
+/// Burrows-Wheeler transform undone: damage there scrambles all of it, and games made of
+/// it are games nobody played).
+///
+/// libbz2 reads a block's bits whole before it gives any of its text, and checks the
+/// block's CRC once it has given the last of it, before it reads on: so when it stops
+/// for want of input with room left for text, every block whose text it gave has been
+/// checked. Input is offered up to the next magic number at most (a block's or the
+/// stream's end's, found at any bit), so that it stops so between blocks, and the text
+/// of the block being decoded, at most one block's (900 kB of text without long runs),
+/// is held until then. (A magic damaged is not found: the decoder then reads on into it
+/// and fails there in the call that gave the block's text, which is handed out when
+/// the CRC in the block's header, read where the decoder was stopped, is the text's.)
 pub(super) struct Decoder<R> {
     inner: R,
     data: bzip2::Decompress,
+    /// Checked text: `held[given..]` not handed out yet.
+    held: Vec<u8>,
+    given: usize,
+    /// The CRC in the header of the block whose magic the decoder was last stopped in.
+    block_crc: Option<u32>,
+    /// The last bytes the decoder took (up to [`TAIL`]).
+    tail: [u8; TAIL],
+    tail_len: usize,
     done: bool,
     failed: Option<io::Error>,
 }
 
+/// The bytes kept of those a decoder took: a block's magic and CRC that start in them,
+/// 80 bits, end within the next bytes.
+const TAIL: usize = 10;
+
+/// The last [`TAIL`] bytes of `tail` and then `taken`.
+fn keep_tail(tail: &mut [u8; TAIL], len: &mut usize, taken: &[u8]) {
+    if taken.len() >= TAIL {
+        tail.copy_from_slice(&taken[taken.len() - TAIL..]);
+        *len = TAIL;
+    } else {
+        let kept = (TAIL - taken.len()).min(*len);
+        tail.copy_within(*len - kept..*len, 0);
+        tail[kept..kept + taken.len()].copy_from_slice(taken);
+        *len = kept + taken.len();
+    }
+}
+
+/// The CRC of the block whose magic starts in `tail`, the last bytes the decoder took,
+/// and goes on in `ahead` (the decoder was stopped in it, or read past it): `None` when
+/// there is none, or the bytes do not hold its CRC.
+fn stopped_at(tail: &[u8], ahead: &[u8]) -> Option<u32> {
+    let mut joined = [0u8; 2 * TAIL + 2];
+    let ahead = &ahead[..ahead.len().min(joined.len() - tail.len())];
+    joined[..tail.len()].copy_from_slice(tail);
+    joined[tail.len()..tail.len() + ahead.len()].copy_from_slice(ahead);
+    let joined = &joined[..tail.len() + ahead.len()];
+    match next_mark(joined, 0, u64::MAX)? {
+        Mark::Block(b) if b < tail.len() as u64 * 8 && joined.len() as u64 * 8 >= b + HEAD_BITS => {
+            Some(bits32(joined, b + MAGIC_BITS) as u32)
+        }
+        _ => None,
+    }
+}
+
+/// bzip2's CRC of a block's text (CRC-32, most significant bit first).
+fn bzip2_crc(text: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in text {
+        crc ^= u32::from(b) << 24;
+        for _ in 0..8 {
+            crc = (crc << 1)
+                ^ if crc & 0x8000_0000 != 0 {
+                    0x04c1_1db7
+                } else {
+                    0
+                };
+        }
+    }
+    !crc
+}
+
 impl<R: BufRead> Decoder<R> {
+    /// Compressed bytes offered to libbz2 at a time.
+    const OFFER: usize = 16 << 10;
+    /// Room made for text at a time.
+    const ROOM: usize = 64 << 10;
+
     pub(super) fn new(inner: R) -> Decoder<R> {
         Decoder {
             inner,
             data: bzip2::Decompress::new(false),
+            held: Vec::new(),
+            given: 0,
+            block_crc: None,
+            tail: [0; TAIL],
+            tail_len: 0,
             done: false,
             failed: None,
         }
@@ -271,45 +351,97 @@ impl<R: BufRead> Decoder<R> {
     pub(super) fn into_inner(self) -> R {
         self.inner
     }
+
+    /// Decodes on until text has been checked, the stream has ended or the decoder has
+    /// failed (`failed`, the text of the block it failed in dropped). An error reading
+    /// the input is returned at once, the unchecked text dropped too.
+    fn decode(&mut self) -> io::Result<()> {
+        self.held.clear();
+        self.given = 0;
+        // Whether the decoder has given all the text it can (else it is given room for
+        // more, and no input).
+        let mut wants_input = true;
+        loop {
+            if self.held.capacity() - self.held.len() < Self::ROOM / 2 {
+                self.held.reserve(Self::ROOM);
+            }
+            let (input, ended) = if wants_input {
+                let input = self.inner.fill_buf()?;
+                (input, input.is_empty())
+            } else {
+                (&[][..], false)
+            };
+            if wants_input {
+                self.block_crc = stopped_at(&self.tail[..self.tail_len], input).or(self.block_crc);
+            }
+            // Up to the byte that the next magic number (a block's or the end's) starts
+            // in: the decoder stops there for want of input, the block before checked,
+            // before any bit of the next block can fail it. (A magic that the bytes at
+            // hand cut is not seen: the offer then ends inside it, which is as good.)
+            let mut n = input.len().min(Self::OFFER);
+            if let Some(m) = next_mark(&input[..input.len().min(n + 6)], 0, 0) {
+                n = n.min((m.bit() / 8) as usize + 1);
+            }
+            let (taken, had) = (self.data.total_in(), self.held.len());
+            let status = self.data.decompress_vec(&input[..n], &mut self.held);
+            let consumed = (self.data.total_in() - taken) as usize;
+            keep_tail(&mut self.tail, &mut self.tail_len, &input[..consumed]);
+            self.inner.consume(consumed);
+            match status {
+                Err(e) => {
+                    // The text given since the decoder last stopped is a block's whole
+                    // text: the block whose magic the decoder was stopped at last, which
+                    // failed its check, or passed it when the failure came after (the
+                    // next magic damaged, not found, and read on into). Its CRC tells.
+                    if self.block_crc != Some(bzip2_crc(&self.held)) {
+                        self.held.clear();
+                    }
+                    self.failed = Some(io::Error::new(io::ErrorKind::InvalidInput, e));
+                    return Ok(());
+                }
+                Ok(bzip2::Status::StreamEnd) => {
+                    self.done = true;
+                    return Ok(());
+                }
+                Ok(_) => {}
+            }
+            // Stopped with room left: for want of input, all its text checked.
+            wants_input = self.held.len() < self.held.capacity();
+            if wants_input && !self.held.is_empty() {
+                return Ok(());
+            }
+            if wants_input && ended && consumed == 0 && self.held.len() == had {
+                self.failed = Some(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "decompression not finished but EOF reached",
+                ));
+                return Ok(());
+            }
+        }
+    }
 }
 
 impl<R: BufRead> Read for Decoder<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if let Some(e) = self.failed.take() {
-            return Err(e);
-        }
-        if self.done || buf.is_empty() {
+        if buf.is_empty() {
             return Ok(0);
         }
         loop {
-            let input = self.inner.fill_buf()?;
-            let ended = input.is_empty();
-            let (out, taken) = (self.data.total_out(), self.data.total_in());
-            let status = self.data.decompress(input, buf);
-            let read = (self.data.total_out() - out) as usize;
-            let consumed = (self.data.total_in() - taken) as usize;
-            self.inner.consume(consumed);
-            match status {
-                Err(e) => {
-                    let e = io::Error::new(io::ErrorKind::InvalidInput, e);
-                    if read == 0 {
-                        return Err(e);
-                    }
-                    self.failed = Some(e);
-                    return Ok(read);
-                }
-                Ok(bzip2::Status::StreamEnd) => {
-                    self.done = true;
-                    return Ok(read);
-                }
-                Ok(_) if read > 0 => return Ok(read),
-                Ok(_) if ended && consumed == 0 => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::UnexpectedEof,
-                        "decompression not finished but EOF reached",
-                    ));
-                }
-                Ok(_) => {}
+            if self.given < self.held.len() {
+                let n = buf.len().min(self.held.len() - self.given);
+                buf[..n].copy_from_slice(&self.held[self.given..self.given + n]);
+                self.given += n;
+                return Ok(n);
+            }
+            if let Some(e) = self.failed.take() {
+                return Err(e);
+            }
+            if self.done {
+                return Ok(0);
+            }
+            if let Err(e) = self.decode() {
+                self.held.clear();
+                return Err(e);
             }
         }
     }

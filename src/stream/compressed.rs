@@ -335,18 +335,10 @@ impl DamagedFrame {
             (Some(FrameText::Pzstd(n)), Some(lost)) => format!(
                 "the rest of its text is lost (up to {lost} bytes: pzstd writes at most {n} bytes of text in a frame)"
             ),
-            // Its block's check at its end finds damage too: what it gave may be altered.
-            _ if self.stream.is_some() && self.read > 0 => format!(
-                "{} bytes of its text were read before the damage was found, and may be altered; the rest of it, if any, is lost (a bzip2 block does not tell its text's size)",
-                self.read
-            ),
+            // A bzip2 block's text is handed out once its check has passed.
             _ if self.stream.is_some() => {
                 "its text is lost (a bzip2 block does not tell its size)".to_owned()
             }
-            _ if self.compression == Compression::Bzip2 && self.read > 0 => format!(
-                "the rest of its text is lost, after {} bytes read, of which its damaged block's may be altered (a bzip2 stream does not tell its text's size)",
-                self.read
-            ),
             _ if self.compression == Compression::Bzip2 => {
                 "its text is lost (a bzip2 stream does not tell its size)".to_owned()
             }
