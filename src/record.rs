@@ -275,14 +275,23 @@ pub enum UrlRecord<'a> {
         /// The URL.
         url: Cow<'a, str>,
     },
-    /// A line that has no URL: it does not parse, or the site has no board for it.
+    /// A line that does not parse (as `fen convert`'s and `fen check`'s errors).
     Error {
         /// 1-based input line.
         line: usize,
         /// The line as read.
         input: Cow<'a, str>,
+        /// Where and why.
+        error: FenErrorRecord<'a>,
+    },
+    /// A position the site has no board for (a bughouse pair, Loop, Chessgi).
+    NoBoard {
+        /// 1-based input line.
+        line: usize,
+        /// The line as read.
+        input: Cow<'a, str>,
         /// Why.
-        error: Cow<'a, str>,
+        reason: Cow<'a, str>,
     },
 }
 
@@ -442,8 +451,14 @@ mod tests {
         round_trip(&UrlRecord::Error {
             line: 2,
             input: "b".into(),
-            error: "why".into(),
+            error: error.clone(),
         });
+        let json = round_trip(&UrlRecord::NoBoard {
+            line: 3,
+            input: "c".into(),
+            reason: "why".into(),
+        });
+        assert!(json.starts_with(r#"{"type":"no_board","#), "{json}");
         let problems = check_fen(&pair.parse().unwrap(), Variant::Bughouse);
         let problems: Vec<BoardProblem<'_>> = problems
             .iter()

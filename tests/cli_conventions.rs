@@ -649,6 +649,90 @@ fn fen_url() {
     let out = run(&["fen", "url", "--json", FEN]);
     let r: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     assert_eq!(r["type"], "url");
+    // JSON errors: a FEN that does not parse as `fen convert` and `fen check` write it
+    // (an object, located), a position Lichess has no board for as `no_board`.
+    let out = run(&["fen", "url", "--json", "bad fen", &format!("{FEN} | {FEN}")]);
+    assert_eq!(out.status.code(), Some(1));
+    let records: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records[0]["type"], "error", "{records:?}");
+    assert_eq!(
+        (
+            &records[0]["error"]["column"],
+            &records[0]["error"]["field"]
+        ),
+        (&2.into(), &"board".into()),
+        "{records:?}"
+    );
+    assert_eq!(records[1]["type"], "no_board", "{records:?}");
+    assert!(
+        records[1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no bughouse board")
+    );
+}
+
+/// A Lichess URL of a variant pocketfen does not play is refused, located at the
+/// variant's name, by every command that reads a pasted FEN (before, atomic and racing
+/// kings were read as chess); an error in the FEN of a URL or a `[FEN "…"]` line is
+/// located at its column in the line, not in the FEN.
+#[test]
+fn pasted_lines_refuse_other_variants_and_locate_errors_in_the_line() {
+    let racing = "https://lichess.org/analysis/racingKings/8/8/8/8/8/8/krbnNBRK/qrbnNBRQ_w_-_-_0_1";
+    for args in [
+        vec!["fen", "convert", "--to", "xboard", racing],
+        vec!["fen", "check", racing],
+        vec!["fen", "url", racing],
+        vec!["fen", "show", racing],
+        vec!["perft", "1", racing],
+        vec!["legal", racing],
+    ] {
+        let out = run(&args);
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {said}");
+        assert!(
+            said.contains("column 30")
+                && said.contains("a variant pocketfen plays")
+                && said.contains("`racingKings`"),
+            "{args:?}: {said}"
+        );
+    }
+    for url in [
+        "https://lichess.org/analysis/atomic",
+        "lichess.org/analysis/notavariant/8/8/8/4k3/8/8/8/4K3_w_-_-_0_1",
+    ] {
+        let out = run(&["fen", "check", url]);
+        assert_eq!(out.status.code(), Some(1), "{url}");
+        assert!(
+            text(&out.stdout).contains("a variant pocketfen plays"),
+            "{url}: {}",
+            text(&out.stdout)
+        );
+    }
+    // Columns: the stray `~` after the pocket's queen.
+    let tag = r#"[FEN "k7/8/8/8/8/8/8/K7/Q~ w - - 0 1"]"#;
+    let url = "https://lichess.org/analysis/crazyhouse/k7/8/8/8/8/8/8/K7/Q~_w_-_-_0_1";
+    // Past an escape: the text after the last field is told at its `\"`.
+    let escaped = r#"  [FEN "k7/8/8/8/8/8/8/K7/Q w - - 0 1 \"x"]"#;
+    for (line, column) in [
+        (tag, tag.find('~').unwrap() + 1),
+        (url, url.find('~').unwrap() + 1),
+        (escaped, escaped.find('\\').unwrap() + 1),
+    ] {
+        let out = run(&["fen", "convert", "--json", "--to", "xboard", line]);
+        let r: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+        assert_eq!(r["type"], "error", "{line}: {r}");
+        assert_eq!(r["error"]["column"], column, "{line}: {r}");
+        let out = run(&["fen", "check", line]);
+        assert!(
+            text(&out.stdout).contains(&format!("column {column}:")),
+            "{line}: {}",
+            text(&out.stdout)
+        );
+    }
 }
 
 /// 26.7: flag values as users type them.

@@ -132,14 +132,16 @@ pub(super) fn convert(args: &ConvertArgs) -> Result<bool> {
             return if live { out.flush() } else { Ok(()) };
         }
         let pasted = fen::unwrap_pasted(line);
-        // A URL's variant says what a FEN without pockets is (lila#16886).
-        let conv = fen::Conversion {
-            from: args.from,
-            to: args.to,
-            variant: args.variant.or(pasted.variant),
-        };
         text.clear();
-        let converted = fen::convert_line(&pasted.fen, &conv, &mut text);
+        let converted = pasted.as_ref().map_err(Clone::clone).and_then(|pasted| {
+            // A URL's variant says what a FEN without pockets is (lila#16886).
+            let conv = fen::Conversion {
+                from: args.from,
+                to: args.to,
+                variant: args.variant.or(pasted.variant),
+            };
+            fen::convert_line(&pasted.fen, &conv, &mut text).map_err(|e| pasted.locate(e))
+        });
         if let Err(e) = &converted {
             ok = false;
             if !args.input.json {
@@ -159,8 +161,10 @@ pub(super) fn convert(args: &ConvertArgs) -> Result<bool> {
                     return if live { out.flush() } else { Ok(()) };
                 }
                 // A pair's boards may be written in two dialects: each is named.
-                let board_dialects = fen::parse(&pasted.fen, args.from)
+                let board_dialects = pasted
+                    .as_ref()
                     .ok()
+                    .and_then(|pasted| fen::parse(&pasted.fen, args.from).ok())
                     .filter(|p| matches!(p.fen, Fen::Pair(_)))
                     .map(|p| p.board_dialects);
                 let record = ConvertRecord::Converted {
@@ -201,13 +205,16 @@ pub(super) fn url(args: &UrlArgs) -> Result<bool> {
             }
             return if live { out.flush() } else { Ok(()) };
         }
-        let pasted = fen::unwrap_pasted(line);
-        let url = fen::parse(&pasted.fen, None)
-            .map_err(|e| e.to_string())
-            .and_then(|p| {
-                let variant = args.variant.or(pasted.variant);
+        let url = fen::unwrap_pasted(line)
+            .and_then(|pasted| {
+                let p = fen::parse(&pasted.fen, None).map_err(|e| pasted.locate(e))?;
+                Ok((p, pasted.variant))
+            })
+            .map_err(UrlFailure::Parse)
+            .and_then(|(p, variant)| {
+                let variant = args.variant.or(variant);
                 match args.site {
-                    Site::Lichess => fen::lichess_url(&p.fen, variant).map_err(|e| e.to_string()),
+                    Site::Lichess => fen::lichess_url(&p.fen, variant).map_err(UrlFailure::Url),
                 }
             });
         match url {
@@ -224,10 +231,17 @@ pub(super) fn url(args: &UrlArgs) -> Result<bool> {
             Err(e) => {
                 ok = false;
                 if args.input.json {
-                    let record = UrlRecord::Error {
-                        line: n,
-                        input: line.into(),
-                        error: Cow::from(&e),
+                    let record = match &e {
+                        UrlFailure::Parse(e) => UrlRecord::Error {
+                            line: n,
+                            input: line.into(),
+                            error: FenErrorRecord::from(e),
+                        },
+                        UrlFailure::Url(e) => UrlRecord::NoBoard {
+                            line: n,
+                            input: line.into(),
+                            reason: e.to_string().into(),
+                        },
                     };
                     serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
                     out.write_all(b"\n")?;
@@ -235,7 +249,10 @@ pub(super) fn url(args: &UrlArgs) -> Result<bool> {
                     // An empty line keeps output line N aligned with input line N.
                     out.write_all(b"\n")?;
                     out.flush()?;
-                    eprintln!("pocketfen: line {n}: {e}");
+                    match e {
+                        UrlFailure::Parse(e) => eprintln!("pocketfen: line {n}, {e}"),
+                        UrlFailure::Url(e) => eprintln!("pocketfen: line {n}: {e}"),
+                    }
                 }
             }
         }
@@ -243,6 +260,21 @@ pub(super) fn url(args: &UrlArgs) -> Result<bool> {
     })?;
     out.flush().context("writing stdout")?;
     Ok(ok)
+}
+
+/// Why a line of `fen url` has no URL.
+enum UrlFailure {
+    Parse(fen::ParseFenError),
+    Url(fen::UrlError),
+}
+
+impl std::fmt::Display for UrlFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UrlFailure::Parse(e) => e.fmt(f),
+            UrlFailure::Url(e) => e.fmt(f),
+        }
+    }
 }
 
 fn board_names(fen: &Fen) -> &'static [Option<&'static str>] {
@@ -275,9 +307,12 @@ fn check_line(
     out: &mut impl Write,
     ok: &mut bool,
 ) -> io::Result<()> {
-    let pasted = fen::unwrap_pasted(line);
     {
-        let parsed = match fen::parse(&pasted.fen, None) {
+        let parsed = fen::unwrap_pasted(line).and_then(|p| {
+            let parsed = fen::parse(&p.fen, None).map_err(|e| p.locate(e))?;
+            Ok((p.variant, parsed))
+        });
+        let (pasted_variant, parsed) = match parsed {
             Ok(p) => p,
             Err(e) => {
                 *ok = false;
@@ -299,7 +334,7 @@ fn check_line(
         };
         let variant = args
             .variant
-            .or(pasted.variant)
+            .or(pasted_variant)
             .unwrap_or_else(|| guess_variant(&parsed.fen));
         let problems = check_fen(&parsed.fen, variant);
         let valid = problems.iter().all(|(_, p)| p.severity != Severity::Error);
@@ -336,7 +371,9 @@ fn check_line(
 }
 
 pub(super) fn show(args: &ShowArgs) -> Result<bool> {
-    let parsed = match fen::parse(&fen::unwrap_pasted(&args.fen).fen, None) {
+    let parsed = match fen::unwrap_pasted(&args.fen)
+        .and_then(|p| fen::parse(&p.fen, None).map_err(|e| p.locate(e)))
+    {
         Ok(p) => p,
         Err(e) => {
             eprintln!("pocketfen: {e}");
@@ -442,8 +479,12 @@ pub(super) fn pasted_position(
     text: &str,
     variant: Option<Variant>,
 ) -> Result<Position, FenPositionError> {
-    let pasted = fen::unwrap_pasted(text);
-    Position::from_fen(&pasted.fen, variant.or(pasted.variant).map(Rules::new))
+    let pasted = fen::unwrap_pasted(text).map_err(FenPositionError::Parse)?;
+    Position::from_fen(&pasted.fen, variant.or(pasted.variant).map(Rules::new)).map_err(|e| match e
+    {
+        FenPositionError::Parse(e) => FenPositionError::Parse(pasted.locate(e)),
+        e => e,
+    })
 }
 
 /// Prints why a FEN gives no position; `pair` says what the command does with one

@@ -245,8 +245,9 @@ impl Reaches {
     /// A FEN that does not parse, or a bughouse pair.
     pub fn new(text: &str, board_only: bool) -> Result<Reaches, ParseValueError> {
         let bad = |message: String| ParseValueError::new("position", message);
-        let pasted = fen::unwrap_pasted(text);
-        let parsed = fen::parse(&pasted.fen, None).map_err(|e| bad(format!("`{text}`: {e}")))?;
+        let pasted = fen::unwrap_pasted(text).map_err(|e| bad(format!("`{text}`: {e}")))?;
+        let parsed = fen::parse(&pasted.fen, None)
+            .map_err(|e| bad(format!("`{text}`: {}", pasted.locate(e))))?;
         match parsed.fen {
             crate::setup::Fen::Single(setup) => Ok(Reaches {
                 setup,

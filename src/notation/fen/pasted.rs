@@ -19,6 +19,7 @@ use nom::combinator::{all_consuming, opt, recognize};
 use nom::sequence::{delimited, preceded, terminated};
 use nom::{IResult, Parser};
 
+use super::{FenField, ParseFenError};
 use crate::position::Position;
 use crate::setup::Fen;
 use crate::variant::{Rules, Variant, guess_variant};
@@ -31,8 +32,32 @@ pub struct Pasted<'a> {
     /// The variant the URL's path names, when it names one pocketfen plays (Lichess's
     /// `standard`, `chess960` and `fromPosition` are chess).
     pub variant: Option<Variant>,
-    /// Lichess's name of that variant, as the URL gives it (`atomic`, `crazyhouse`…).
+    /// Lichess's name of that variant, as the URL gives it (`standard`, `crazyhouse`…).
     pub lichess_variant: Option<&'a str>,
+    /// Where the FEN's characters stand in the line: the line's column of each (`None`:
+    /// the FEN is the line).
+    columns: Option<Vec<usize>>,
+}
+
+impl Pasted<'_> {
+    /// The line's column (1-based, in characters) of the FEN's column `column`: what a
+    /// [`ParseFenError`] of the FEN says, told of the line it was pasted in.
+    pub fn line_column(&self, column: usize) -> usize {
+        match &self.columns {
+            None => column,
+            Some(at) => match at.get(column.saturating_sub(1)) {
+                Some(&c) => c,
+                // Past the FEN's end (`end of input`).
+                None => at.last().map_or(1, |&c| c + column - at.len()),
+            },
+        }
+    }
+
+    /// `e`, a parse error of [`fen`](Self::fen), located in the line.
+    pub fn locate(&self, mut e: ParseFenError) -> ParseFenError {
+        e.column = self.line_column(e.column);
+        e
+    }
 }
 
 /// The Lichess variant keys of analysis URLs.
@@ -56,69 +81,126 @@ const LICHESS_VARIANTS: &[&str] = &[
 /// ```
 /// use pocketfen::notation::fen::unwrap_pasted;
 /// use pocketfen::Variant;
-/// let p = unwrap_pasted("https://lichess.org/analysis/crazyhouse/8/8/8/4k3/8/8/8/4K3/Pp_w_-_-_0_1?color=white");
+/// let p = unwrap_pasted("https://lichess.org/analysis/crazyhouse/8/8/8/4k3/8/8/8/4K3/Pp_w_-_-_0_1?color=white")?;
 /// assert_eq!(p.fen, "8/8/8/4k3/8/8/8/4K3/Pp w - - 0 1");
 /// assert_eq!(p.variant, Some(Variant::Crazyhouse));
-/// let p = unwrap_pasted(r#"[FEN "8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1"]"#);
+/// let p = unwrap_pasted(r#"[FEN "8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1"]"#)?;
 /// assert_eq!(p.fen, "8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1");
-/// assert_eq!(unwrap_pasted("8/8/8/4k3/8/8/8/4K3 w - - 0 1").fen, "8/8/8/4k3/8/8/8/4K3 w - - 0 1");
+/// assert_eq!(p.line_column(1), 7, "the FEN's first character is the line's seventh");
+/// assert_eq!(unwrap_pasted("8/8/8/4k3/8/8/8/4K3 w - - 0 1")?.fen, "8/8/8/4k3/8/8/8/4K3 w - - 0 1");
 /// // No FEN: the variant's start; the board editor's URLs too.
 /// assert_eq!(
-///     unwrap_pasted("https://lichess.org/analysis/crazyhouse").fen,
+///     unwrap_pasted("https://lichess.org/analysis/crazyhouse")?.fen,
 ///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"
 /// );
-/// assert_eq!(unwrap_pasted("lichess.org/editor/8/8/8/4k3/8/8/8/4K3_w_-_-_0_1").fen, "8/8/8/4k3/8/8/8/4K3 w - - 0 1");
+/// assert_eq!(unwrap_pasted("lichess.org/editor/8/8/8/4k3/8/8/8/4K3_w_-_-_0_1")?.fen, "8/8/8/4k3/8/8/8/4K3 w - - 0 1");
+/// // A variant pocketfen does not play is refused, not read as chess.
+/// let e = unwrap_pasted("https://lichess.org/analysis/atomic/8/8/8/4k3/8/8/8/4K3_w_-_-_0_1").unwrap_err();
+/// assert_eq!(e.column, 30);
+/// # Ok::<_, pocketfen::notation::fen::ParseFenError>(())
 /// ```
-pub fn unwrap_pasted(line: &str) -> Pasted<'_> {
+///
+/// # Errors
+///
+/// A Lichess URL whose path names a variant pocketfen does not play (`atomic`,
+/// `antichess`, `kingOfTheHill`, `racingKings`, `threeCheck`), or a word in the
+/// variant's place that is neither a variant nor a FEN's first rank.
+pub fn unwrap_pasted(line: &str) -> Result<Pasted<'_>, ParseFenError> {
     let text = line.trim();
+    // Byte offsets in `text` are the line's after the leading blanks.
+    let lead = line.len() - line.trim_start().len();
+    let column_at = |offset: usize| line[..lead + offset].chars().count() + 1;
     if let Ok((_, (mut variant, mut fen))) = all_consuming(analysis_url).parse(text) {
         // `/analysis/crazyhouse` (no FEN): the variant's start.
+        let word = fen.trim_end_matches('/');
         if variant.is_none()
-            && let Some(key) = LICHESS_VARIANTS
+            && LICHESS_VARIANTS
                 .iter()
-                .find(|v| v.eq_ignore_ascii_case(fen.trim_end_matches('/')))
+                .any(|v| v.eq_ignore_ascii_case(word))
         {
-            variant = Some(key);
+            variant = Some(word);
             fen = "";
         }
-        let fen = if fen.is_empty() {
-            let v = variant.and_then(lichess_variant).unwrap_or(Variant::Chess);
-            Cow::Owned(v.start().display(super::FenDialect::Lichess).to_string())
-        } else {
-            Cow::Owned(url_decode(fen))
+        let refused = |key: &str, expected: &'static str| ParseFenError {
+            column: column_at(offset_in(text, key)),
+            field: FenField::Record,
+            expected,
+            found: format!("`{key}`"),
         };
-        return Pasted {
+        let plays = "a variant pocketfen plays in a Lichess URL (standard, chess960, fromPosition, crazyhouse or horde)";
+        if let Some(key) = variant
+            && lichess_variant(key).is_none()
+        {
+            return Err(refused(key, plays));
+        }
+        // A word where the variant goes that no rank can be (a rank's letters are
+        // pieces): a variant Lichess does not have.
+        if variant.is_none()
+            && let Some((word, _)) = fen.split_once('/')
+            && word.chars().all(|c| c.is_ascii_alphabetic())
+            && word.chars().any(|c| !"pnbrqkPNBRQK".contains(c))
+        {
+            return Err(refused(word, plays));
+        }
+        let (fen, columns) = if fen.is_empty() {
+            let v = variant.and_then(lichess_variant).unwrap_or(Variant::Chess);
+            let start = v.start().display(super::FenDialect::Lichess).to_string();
+            (Cow::Owned(start), None)
+        } else {
+            let (decoded, at) = url_decode(fen);
+            let from = offset_in(text, fen);
+            let columns = at.map(|at| at.into_iter().map(|o| column_at(from + o)).collect());
+            (Cow::Owned(decoded), columns)
+        };
+        return Ok(Pasted {
             fen,
             variant: variant.and_then(lichess_variant),
             lichess_variant: variant,
-        };
+            columns,
+        });
     }
-    if let Ok((_, fen)) = all_consuming(fen_tag).parse(text) {
-        let fen = if fen.contains('\\') {
-            Cow::Owned(unescape(fen))
+    if let Ok((_, value)) = all_consuming(fen_tag).parse(text) {
+        let from = offset_in(text, value);
+        let (fen, at) = if value.contains('\\') {
+            let (fen, at) = unescape(value);
+            (Cow::Owned(fen), at)
         } else {
-            Cow::Borrowed(fen)
+            (
+                Cow::Borrowed(value),
+                value.char_indices().map(|(o, _)| o).collect(),
+            )
         };
-        return Pasted {
+        return Ok(Pasted {
             fen,
             variant: None,
             lichess_variant: None,
-        };
+            columns: Some(at.into_iter().map(|o| column_at(from + o)).collect()),
+        });
     }
-    Pasted {
+    Ok(Pasted {
         fen: Cow::Borrowed(line),
         variant: None,
         lichess_variant: None,
-    }
+        columns: None,
+    })
 }
 
-/// The variant pocketfen plays of a Lichess variant key.
+/// The byte offset of `part`, a slice of `whole`, in it.
+fn offset_in(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
+}
+
+/// The variant pocketfen plays of a Lichess variant key (in any case).
 fn lichess_variant(key: &str) -> Option<Variant> {
-    match key {
-        "standard" | "chess960" | "fromPosition" => Some(Variant::Chess),
-        "crazyhouse" => Some(Variant::Crazyhouse),
-        "horde" => Some(Variant::Horde),
-        _ => None,
+    let is = |k: &str| key.eq_ignore_ascii_case(k);
+    if is("standard") || is("chess960") || is("fromPosition") {
+        Some(Variant::Chess)
+    } else if is("crazyhouse") {
+        Some(Variant::Crazyhouse)
+    } else if is("horde") {
+        Some(Variant::Horde)
+    } else {
+        None
     }
 }
 
@@ -165,25 +247,36 @@ fn fen_tag(i: &str) -> IResult<&str, &str> {
     .parse(i)
 }
 
-/// A tag value's escapes (`\"`, `\\`) undone.
-fn unescape(v: &str) -> String {
+/// A tag value's escapes (`\"`, `\\`) undone, and the byte offset in `v` of each
+/// character of the text.
+fn unescape(v: &str) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(v.len());
-    let mut chars = v.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.extend(chars.next()),
-            c => out.push(c),
-        }
+    let mut at = Vec::with_capacity(v.len());
+    let mut chars = v.char_indices();
+    while let Some((o, c)) = chars.next() {
+        let c = match c {
+            '\\' => match chars.next() {
+                Some((_, c)) => c,
+                None => break,
+            },
+            c => c,
+        };
+        out.push(c);
+        at.push(o);
     }
-    out
+    (out, at)
 }
 
-/// A URL path's FEN: `_` is a space, and percent-encoding is read (`%20` a space too).
-fn url_decode(fen: &str) -> String {
+/// A URL path's FEN: `_` is a space, and percent-encoding is read (`%20` a space too);
+/// and the byte offset in `fen` of each character of the text (`None` when the bytes
+/// decoded are no UTF-8, read lossily).
+fn url_decode(fen: &str) -> (String, Option<Vec<usize>>) {
     let bytes = fen.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
+    let mut at = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
+        at.push(i);
         match bytes[i] {
             b'_' => out.push(b' '),
             b'%' if i + 2 < bytes.len() => {
@@ -201,7 +294,14 @@ fn url_decode(fen: &str) -> String {
         }
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    match String::from_utf8(out) {
+        Ok(text) => {
+            // A character's offset is its first byte's.
+            let at = text.char_indices().map(|(o, _)| at[o]).collect();
+            (text, Some(at))
+        }
+        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), None),
+    }
 }
 
 /// Why a position has no Lichess analysis URL.
