@@ -236,16 +236,19 @@ impl UciMove {
     }
 }
 
-/// A king move `from` → `to` read as castling: king-two-squares (`e1g1`, not in Chess960)
-/// or king-takes-own-rook (`e1h1`). `None`: not castling, an ordinary king move.
+/// A king move `from` → `to` read as castling: king-two-squares (`e1g1`; in Chess960
+/// too when the king goes more than a file, which no other king move does, as with
+/// rights written `HAha`) or king-takes-own-rook (`e1h1`). `None`: not castling, an
+/// ordinary king move.
 fn castling(pos: &Position, from: Square, to: Square) -> Option<Result<Move, IllegalMove>> {
+    let far = (from.file() as i8 - to.file() as i8).abs() > 1;
     let legal = pos
         .legal_moves_to(Role::King, Square::from_coords(File::G, from.rank()))
         .into_iter()
         .chain(pos.legal_moves_to(Role::King, Square::from_coords(File::C, from.rank())))
         .find(|m| match *m {
             Move::Castle { king, rook } => {
-                king == from && (rook == to || (m.to() == to && !pos.is_chess960()))
+                king == from && (rook == to || (m.to() == to && (!pos.is_chess960() || far)))
             }
             _ => false,
         });
@@ -427,5 +430,41 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Rights written by file (`HAha`) make the position Chess960's, whose castling UCI
+    /// is king-takes-rook; king-two-squares is castling there too when the king goes
+    /// more than a file (no other king move does), and a king's step next to it stays a
+    /// step.
+    #[test]
+    fn king_two_squares_is_castling_in_chess960_when_no_step_can_be_meant() {
+        let pos = |fen: &str| {
+            let setup: crate::setup::Setup = fen.parse().unwrap();
+            Position::from_setup(
+                &setup,
+                crate::variant::Rules::new(crate::variant::Variant::Chess),
+            )
+            .unwrap()
+        };
+        let shredder = pos("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
+        assert!(shredder.is_chess960());
+        for (uci, rook) in [
+            ("e1g1", "h1"),
+            ("e1h1", "h1"),
+            ("e1c1", "a1"),
+            ("e1a1", "a1"),
+        ] {
+            let m = uci.parse::<UciMove>().unwrap().to_move(&shredder);
+            assert!(
+                matches!(m, Ok(Move::Castle { rook: r, .. }) if r.to_string() == rook),
+                "{uci}: {m:?}"
+            );
+        }
+        // King f1, rook h1: f1g1 is the king's step, not castling.
+        let step = pos("4k3/8/8/8/8/8/8/5K1R w H - 0 1");
+        let m = "f1g1".parse::<UciMove>().unwrap().to_move(&step);
+        assert!(matches!(m, Ok(Move::Normal { .. })), "{m:?}");
+        let m = "f1h1".parse::<UciMove>().unwrap().to_move(&step);
+        assert!(matches!(m, Ok(Move::Castle { .. })), "{m:?}");
     }
 }
