@@ -1077,8 +1077,9 @@ fn outputs_keep_the_games_read_past_a_damaged_frame() {
         args.extend(&inputs);
         let (_, stderr, code) = run_out(&args);
         assert_eq!(code, Some(2), "{stderr}");
+        // It says the games it counted are in no output (it did say `N games written`).
         assert!(
-            stderr.contains("some input could not be read completely"),
+            stderr.contains("some input could not be read completely: no output was written (one there before is as it was), so the games counted above are in none"),
             "{stderr}"
         );
         assert_eq!(
@@ -1089,6 +1090,7 @@ fn outputs_keep_the_games_read_past_a_damaged_frame() {
     }
     let (_, stderr, code) = run_out(&["export", "-q", "--games", &table, damaged, &cut]);
     assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("no table was written"), "{stderr}");
     assert_eq!(
         fs::read(&table).unwrap(),
         table_bytes,

@@ -618,7 +618,10 @@ pub(super) fn run_end(
                 "some input was damaged: the {what}s hold every game read, all but those lost (named above){also}"
             );
         }
-        anyhow::bail!("some input could not be read completely");
+        // The games counted above as written are in no output: say so.
+        anyhow::bail!(
+            "some input could not be read completely: no {what} was written (one there before is as it was), so the games counted above are in none; read the inputs that end cleanly alone to keep theirs"
+        );
     }
     if unread > 0 {
         anyhow::bail!("{}", too_large());

@@ -74,7 +74,8 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
             ),
         );
     }
-    run_end(ended.io_failed, !ended.cut_short, unread, "file", "")?;
+    // (Its files are kept whatever broke off: they hold the games read.)
+    run_end(ended.io_failed, true, unread, "file", "")?;
     Ok(true)
 }
 
