@@ -11,7 +11,8 @@ use super::live;
 
 /// Refuses `dest` when it is one of the inputs (through symlinks and hard links: the
 /// same device and inode), standard input included: writing it would destroy what is
-/// read. A destination that does not exist yet is no input.
+/// read. A destination that does not exist yet is no input. `flag` names the option
+/// that gave it (none when empty).
 pub fn refuse_input(flag: &str, dest: &Path, inputs: &[std::path::PathBuf]) -> Result<()> {
     let Some(out) = identity(std::fs::metadata(dest).ok()) else {
         return Ok(());
@@ -28,8 +29,13 @@ pub fn refuse_input(flag: &str, dest: &Path, inputs: &[std::path::PathBuf]) -> R
             } else {
                 format!("the input {}", input.display())
             };
+            let flag = if flag.is_empty() {
+                String::new()
+            } else {
+                format!("{flag} ")
+            };
             return Err(anyhow::anyhow!(
-                "{flag} {}: this is {what}; writing it would destroy what is read: write elsewhere",
+                "{flag}{}: this is {what}; writing it would destroy what is read: write elsewhere",
                 dest.display()
             ));
         }
@@ -154,7 +160,9 @@ pub struct SplitOutputs {
 
 impl pocketfen::run::split_files::Outputs for SplitOutputs {
     fn create(&mut self, dest: &Path) -> io::Result<(File, PathBuf)> {
-        refuse_input("-o", dest, &self.inputs).map_err(|e| io::Error::other(format!("{e:#}")))?;
+        // (No flag named: the files of `pgn split`, `export --games`, `--plies` and `-o`
+        // come this way.)
+        refuse_input("", dest, &self.inputs).map_err(|e| io::Error::other(format!("{e:#}")))?;
         live::catch_signals();
         let mut partials = live::partials_lock();
         let (dir, made) = new_temp_beside(dest);

@@ -35,15 +35,17 @@ pub struct TableError {
 
 impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "writing {}: {}", self.path.display(), self.error)
+        write!(f, "writing {}: ", self.path.display())?;
+        match &self.error {
+            // Not `External: …`: the error itself (a file's, an input's refusal).
+            ParquetError::External(e) => write!(f, "{e}"),
+            e => write!(f, "{e}"),
+        }
     }
 }
 
-impl std::error::Error for TableError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
+// The message holds the error's own: it has no source, which a chain would say again.
+impl std::error::Error for TableError {}
 
 fn failed(path: &Path, error: impl Into<ParquetError>) -> TableError {
     TableError {
