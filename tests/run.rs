@@ -1305,6 +1305,20 @@ mod parts {
             e.contains("part 2 given: it was read with other options"),
             "{e}"
         );
+        // Counts no run writes (a summary edited by hand): refused, not summed round.
+        for (field, n) in [("games", u64::MAX), ("plies", 1 << 60), ("illegal", 10_000)] {
+            let mut edited = p2.clone();
+            match field {
+                "games" => edited.totals.games = n as usize,
+                "plies" => edited.totals.plies = n,
+                _ => edited.totals.illegal_games = n as usize,
+            }
+            let e = err(&[p1.clone(), edited, p3.clone()]);
+            assert!(
+                e.contains("part 2 given: its summary's counts are none a run writes"),
+                "{field}: {e}"
+            );
+        }
         // Not a part at all, and a part out of range.
         let whole = summary_of(&records(&a, None, 1, max));
         assert!(err(&[whole]).contains("read whole, not as a part"));

@@ -318,6 +318,24 @@ fn check_parts(parts: &[Part<'_>]) -> Result<(), (usize, String)> {
                 ),
             ));
         }
+        let t = &p.summary.totals;
+        let counts = [
+            t.games as u64,
+            t.plies,
+            t.illegal_games as u64,
+            t.error_games as u64,
+            t.warnings as u64,
+            t.skipped as u64,
+            t.lost as u64,
+            p.summary.bytes,
+        ];
+        // (Counts a run writes stay far below 2^53, which no sum of parts overflows.)
+        if counts.iter().any(|&n| n > 1 << 53) || t.illegal_games + t.error_games > t.games {
+            return Err((
+                k,
+                "its summary's counts are none a run writes (one above 2^53, or more illegal and unreadable games than games): it was changed".to_owned(),
+            ));
+        }
         if p.summary.file != first.summary.file {
             return Err((
                 k,
