@@ -1039,7 +1039,12 @@ mod parts {
             if rng.one_in(20) {
                 out.push_str(&" 1. e4".repeat(300));
             }
-            out.push_str(eol(rng, style));
+            // Files joined by `cat`, this one without its last line end: what follows
+            // (the next game's tags, a byte-order mark, blank lines) goes on the line of
+            // its result.
+            if !rng.one_in(8) {
+                out.push_str(eol(rng, style));
+            }
         }
         out.into_bytes()
     }

@@ -1097,3 +1097,61 @@ fn outputs_keep_the_games_read_past_a_damaged_frame() {
         "the table is as it was"
     );
 }
+
+/// The real BPGN files of `grammar-tests/bpgn/ok`, most without a last line end, joined
+/// by `cat`: each game is read as it is read from its own file (before, a game's tags
+/// on its predecessor's result line made that game "illegal" and took the next game's
+/// first tag), on one thread and three; `pgn select` keeps every game's tags.
+#[test]
+fn files_joined_by_cat_without_last_line_ends_read_as_each_alone() {
+    let dir = scratch_dir("cat-joined");
+    let mut files: Vec<_> = fs::read_dir("grammar-tests/bpgn/ok")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut joined = Vec::new();
+    let mut alone = Vec::new();
+    let mut unended = 0;
+    for f in &files {
+        let bytes = fs::read(f).unwrap();
+        unended += usize::from(!bytes.ends_with(b"\n"));
+        joined.extend_from_slice(&bytes);
+        let (records, _) = json_records(&["-j", "1", f.to_str().unwrap()]);
+        alone.extend(
+            records
+                .into_iter()
+                .filter(|r| r["type"] == "game")
+                .map(|r| {
+                    (
+                        r["status"].clone(),
+                        r["plies"].clone(),
+                        r["variant"].clone(),
+                    )
+                }),
+        );
+    }
+    assert!(unended >= 3, "files without a last line end: {unended}");
+    let path = dir.join("joined.bpgn");
+    fs::write(&path, &joined).unwrap();
+    let p = path.to_str().unwrap();
+    let (one, _) = json_records(&["-j", "1", p]);
+    let (three, _) = json_records(&["-j", "3", p]);
+    assert_eq!(one, three, "-j 3 reads what -j 1 reads");
+    let together: Vec<_> = one
+        .iter()
+        .filter(|r| r["type"] == "game")
+        .map(|r| {
+            (
+                r["status"].clone(),
+                r["plies"].clone(),
+                r["variant"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(together, alone);
+    // Every game keeps its tags: as many `[Event` lines out as in.
+    let out = cmd(&["pgn", "select", "-q", p]).output().unwrap();
+    let events = |b: &[u8]| String::from_utf8_lossy(b).matches("[Event ").count();
+    assert_eq!(events(&out.stdout), events(&joined));
+}

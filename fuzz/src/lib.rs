@@ -174,7 +174,7 @@ pub fn resolve(data: &[u8]) {
 /// (lines end at LF, CRLF or a lone CR).
 pub fn tokenizer(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let mut index = LineIndex::new(&text, 1);
+    let mut index = LineIndex::at(&text, 1, 1);
     let mut last_end = 0;
     // Lines counted by hand, for comparison.
     let (mut newlines, mut line_start) = (0, 0);

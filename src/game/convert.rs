@@ -22,7 +22,7 @@ use arrayvec::ArrayString;
 
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
-use super::validate::{game_text, visit_text};
+use super::validate::{game_text, visit_text_at};
 use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
@@ -655,13 +655,30 @@ pub fn convert_game(game: &RawGame, to: &Rewrite, opts: &Options) -> Converted {
     {
         return Converted::Refused(super::validate_game(game, opts));
     }
-    convert_text(game.number, game.line, &text, to, opts)
+    convert_at(
+        game.number,
+        (game.line, game.column.max(1)),
+        &text,
+        to,
+        opts,
+    )
 }
 
 /// [`convert_game`] on a game's text, numbered `number` and starting at `line`.
 pub fn convert_text(
     number: usize,
     line: usize,
+    text: &str,
+    to: &Rewrite,
+    opts: &Options,
+) -> Converted {
+    convert_at(number, (line, 1), text, to, opts)
+}
+
+/// [`convert_text`] of a game whose first byte is at `(line, column)`.
+fn convert_at(
+    number: usize,
+    at: (usize, usize),
     text: &str,
     to: &Rewrite,
     opts: &Options,
@@ -698,7 +715,7 @@ pub fn convert_text(
         plies: 0,
         opening: None,
     };
-    let report = visit_text(number, line, text, &opts, &mut writer);
+    let report = visit_text_at(number, at, text, &opts, &mut writer);
     if report.status != Status::Ok || (opts.strict && !report.problems.is_empty()) {
         return Converted::Refused(report);
     }

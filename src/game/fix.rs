@@ -356,8 +356,9 @@ fn escaped(value: &str) -> String {
 /// The repairs of a game, collected as edits of its text.
 struct Repairs<'t> {
     layout: Layout<'t>,
-    /// The game's first line.
+    /// The game's first line, and the column of its first byte on it.
     first_line: usize,
+    first_column: usize,
     edits: Vec<Edit>,
     repairs: Vec<Repair>,
 }
@@ -455,17 +456,18 @@ fn has(report: &GameReport, kind: GameProblemKind) -> Option<&GameProblem> {
     report.problems.iter().find(|p| p.kind == kind)
 }
 
-/// The byte offset of a problem's line and column in `text` (game on `first_line`).
-fn offset_of(text: &str, first_line: usize, p: &GameProblem) -> Option<usize> {
-    let skip = p.line.checked_sub(first_line)?;
-    let start = match skip.checked_sub(1) {
-        None => 0,
-        Some(n) => line_ends(text.as_bytes()).nth(n)?,
+/// The byte offset of a problem's line and column in `text` (the game's first byte at
+/// line `first.0`, column `first.1`).
+fn offset_of(text: &str, first: (usize, usize), p: &GameProblem) -> Option<usize> {
+    let skip = p.line.checked_sub(first.0)?;
+    let (start, column) = match skip.checked_sub(1) {
+        None => (0, p.column.checked_sub(first.1)?),
+        Some(n) => (line_ends(text.as_bytes()).nth(n)?, p.column.checked_sub(1)?),
     };
     let line = &text[start..];
     let col = line
         .char_indices()
-        .nth(p.column.checked_sub(1)?)
+        .nth(column)
         .map_or(line.len(), |(i, _)| i);
     Some(start + col)
 }
@@ -612,7 +614,7 @@ fn first_repairs(r: &mut Repairs<'_>, report: &GameReport, opts: &Options) {
     // Moves after the end, cut up to the result marker.
     let text = r.layout.text;
     if let Some(p) = has(report, GameProblemKind::MoveAfterEnd)
-        && let Some(offset) = offset_of(text, r.first_line, p)
+        && let Some(offset) = offset_of(text, (r.first_line, r.first_column), p)
         && let Some(i) = r
             .layout
             .mainline()
@@ -709,6 +711,7 @@ pub fn fix_game(game: &RawGame, fix: FixOptions, opts: &Options) -> Fixed {
     let mut r = Repairs {
         layout: Layout::new(&text, game.line == 0),
         first_line: game.line,
+        first_column: game.column.max(1),
         edits: Vec::new(),
         repairs: Vec::new(),
     };

@@ -548,9 +548,9 @@ pub(crate) struct Reporter<'t> {
 }
 
 impl<'t> Reporter<'t> {
-    pub(crate) fn new(text: &'t str, first_line: usize) -> Reporter<'t> {
+    pub(crate) fn new(text: &'t str, first_line: usize, first_column: usize) -> Reporter<'t> {
         Reporter {
-            index: LineIndex::new(text, first_line),
+            index: LineIndex::at(text, first_line, first_column),
             problems: Vec::new(),
             status: Status::Ok,
         }

@@ -27,7 +27,7 @@ use std::ops::ControlFlow;
 use super::annotation::{Annotations, Eval, lichess_eval_clock, lone_clock, move_notes, seconds};
 use super::header::{Boards, MoveAt, Options, unescape};
 use super::problem::{GameReport, Status};
-use super::validate::{game_text, visit_game, visit_text};
+use super::validate::{game_text, visit_game, visit_text_at};
 use super::visitor::{Skip, Visitor};
 use crate::board::Board;
 use crate::bughouse::{BoardId, Match};
@@ -702,7 +702,8 @@ pub fn game_rows(game: &RawGame, opts: &Options, asked: RowOptions) -> GameRows 
             .openings
             .then(|| super::opening::OpeningWatch::new(None, false)),
     };
-    let report = visit_text(game.number, game.line, &text, opts, &mut rows);
+    let at = (game.line, game.column.max(1));
+    let report = visit_text_at(game.number, at, &text, opts, &mut rows);
     let mut row = rows.row;
     if !asked.site_only {
         let last_value = rows.header_end.min(text.len());

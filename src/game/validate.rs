@@ -106,12 +106,13 @@ pub fn visit_game<V: for<'t> Visitor<'t>>(
     }
     let text = game_text(&game.bytes);
     let utf16 = game.bytes.starts_with(&[0xff, 0xfe]) || game.bytes.starts_with(&[0xfe, 0xff]);
-    walk(game.number, game.line, &text, utf16, opts, visitor)
+    let at = (game.line, game.column.max(1));
+    walk(game.number, at, &text, utf16, opts, visitor)
 }
 
 /// The report on a game the splitter skipped for its size.
 fn too_large(game: &RawGame, size: u64) -> GameReport {
-    let mut rep = Reporter::new("", game.line);
+    let mut rep = Reporter::new("", game.line, game.column.max(1));
     rep.unplayable(
         GameProblemKind::GameTooLarge,
         At {
@@ -143,18 +144,29 @@ pub fn visit_text<'t, V: Visitor<'t>>(
     opts: &Options,
     visitor: &mut V,
 ) -> GameReport {
-    walk(number, line, text, false, opts, visitor)
+    walk(number, (line, 1), text, false, opts, visitor)
+}
+
+/// [`visit_text`] of a game whose first byte is at `(line, column)`.
+pub(crate) fn visit_text_at<'t, V: Visitor<'t>>(
+    number: usize,
+    at: (usize, usize),
+    text: &'t str,
+    opts: &Options,
+    visitor: &mut V,
+) -> GameReport {
+    walk(number, at, text, false, opts, visitor)
 }
 
 fn walk<'t, V: Visitor<'t>>(
     number: usize,
-    line: usize,
+    (line, column): (usize, usize),
     text: &'t str,
     utf16: bool,
     opts: &Options,
     visitor: &mut V,
 ) -> GameReport {
-    let mut rep = Reporter::new(text, line);
+    let mut rep = Reporter::new(text, line, column);
     let mut tokens = Tokenizer::new(text);
     let (tags, stopped) = read_tags(&mut rep, &mut tokens, text, opts, visitor);
     let finish = |rep: Reporter<'_>, variant, plies| GameReport {

@@ -221,6 +221,7 @@ impl JsonGames {
             games.push(RawGame {
                 number: i + 1,
                 line: 0,
+                column: 1,
                 offset: 0,
                 too_large: too_large.then_some(text.len() as u64),
                 bytes: if too_large {

@@ -575,6 +575,7 @@ impl Games for ParquetGames {
                 return Ok(Some(RawGame {
                     number,
                     line: 0,
+                    column: 1,
                     offset: 0,
                     too_large: too_large.then_some(text.len() as u64),
                     bytes: if too_large {

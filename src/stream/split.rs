@@ -9,7 +9,9 @@
 //! between tokens is white space: files joined with `cat`, each with its BOM, split as
 //! they should. Tags after a blank line but before any movetext belong to the same game
 //! (python-chess reads them so), unless they repeat a tag name the game already has: then
-//! the game had no movetext and they start the next one.
+//! the game had no movetext and they start the next one. A tag right after a result on
+//! a line of movetext (`… 1-0[Event "b"]`: files joined by `cat`, the first without its
+//! last line end) starts the next game there, at that column ([`RawGame::column`]).
 
 use std::collections::HashSet;
 use std::fmt;
@@ -20,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use super::DamagedFrame;
 use super::token::{known_lead, trim_blank_start};
 pub(crate) use comments::ends_with_result;
-use comments::{CommentScan, scan_comments};
+use comments::{CommentScan, scan_comments, tag_after_result};
 pub use gap::{CutGame, RestOfGame, TextBreak};
 
 /// What the splitter does when its buffer holds no line end.
@@ -40,7 +42,11 @@ pub struct RawGame {
     pub number: usize,
     /// 1-based line of the game's first byte.
     pub line: usize,
-    /// Byte offset of the game's first line in the stream (a leading byte-order mark
+    /// 1-based column (in characters) of the game's first byte on its line: 1, but for
+    /// a game whose tags begin on the line of the last game's result (`1-0[Event "b"]`,
+    /// files joined by `cat` without their last line end). 0 is read as 1.
+    pub column: usize,
+    /// Byte offset of the game's first byte in the stream (a leading byte-order mark
     /// counts).
     pub offset: u64,
     /// The game's bytes, tags and movetext (none for a game over the size limit).
@@ -55,6 +61,7 @@ impl RawGame {
         RawGame {
             number: 1,
             line: 1,
+            column: 1,
             offset: 0,
             bytes,
             too_large: None,
@@ -114,6 +121,12 @@ pub struct GameSplitter<R> {
     line: usize,
     /// Line number of the current game's first line (0 while it has none).
     start_line: usize,
+    /// The column of the current game's first byte on that line (see [`RawGame::column`]).
+    start_column: usize,
+    /// The current game began after a result on its first line, and only blank lines
+    /// have followed that line: a tag line after them starts the next game, as after
+    /// any line of movetext (the rule `--split` parts meet by, `part.rs`).
+    after_result_line: bool,
     has_movetext: bool,
     tags_ended: bool,
     number: usize,
@@ -232,6 +245,8 @@ impl<R: BufRead> GameSplitter<R> {
             eof: false,
             line: 1,
             start_line: 0,
+            start_column: 1,
+            after_result_line: false,
             has_movetext: false,
             tags_ended: false,
             number: 0,
@@ -522,7 +537,9 @@ impl<R: BufRead> GameSplitter<R> {
             if tag_line
                 && (!self.in_comment || reopens)
                 && (self.has_movetext
-                    || (self.tags_ended && self.repeats_a_tag(self.scan, self.buf.len())))
+                    || (self.tags_ended
+                        && (self.after_result_line
+                            || self.repeats_a_tag(self.scan, self.buf.len()))))
             {
                 // A tag line that starts the next game, which is over the limit: this
                 // one is handed out first.
@@ -580,12 +597,42 @@ impl<R: BufRead> GameSplitter<R> {
         // swallow the rest of the archive (its validation reports the open comment).
         let reopens = was_in_comment && self.prev_blank && tag_like;
         let starts_tag = (!was_in_comment || reopens) && lead == Some(b'[');
+        // A tag after the result on a line of movetext (`… 1-0[Event "b"]`: files joined
+        // by `cat`, the first without its last line end) starts the next game there.
+        // (Not in a game over the limit, with its line: whether that line was read whole
+        // depends on where the blocks of the stream fall.)
+        if !starts_tag
+            && dropped == 0
+            && self.skipped.is_none()
+            && line_end - self.game_start <= self.max_game_bytes
+            && lead != Some(b'%')
+            && let Some(pos) = tag_after_result(line, was_in_comment)
+        {
+            if self.start_line == 0 {
+                // The game's first line (a game of movetext alone).
+                self.start_line = self.line;
+                self.game_offset = self.offset_of(self.game_start);
+            }
+            let at = line_start + pos;
+            let column = self.buf[line_start..at]
+                .iter()
+                .filter(|&&b| b & 0xc0 != 0x80)
+                .count()
+                + 1;
+            let (game, moved) = self.take_game(at);
+            self.start_tag_line(at - moved, line_end - moved, column);
+            self.after_result_line = true;
+            self.read_tag_run();
+            return Some(game);
+        }
         if starts_tag
-            && (self.has_movetext || (self.tags_ended && self.repeats_a_tag(line_start, line_end)))
+            && (self.has_movetext
+                || (self.tags_ended
+                    && (self.after_result_line || self.repeats_a_tag(line_start, line_end))))
         {
             // This line opens the next game: hand out the current one.
             let (game, moved) = self.take_game(line_start);
-            self.start_tag_line(line_start - moved, line_end - moved);
+            self.start_tag_line(line_start - moved, line_end - moved, 1);
             if dropped > 0 {
                 // Its beginning was dropped: the new game is over the limit too.
                 self.skipped = Some(dropped);
@@ -599,6 +646,7 @@ impl<R: BufRead> GameSplitter<R> {
         }
         let blank = lead.is_none();
         self.prev_blank = blank;
+        self.after_result_line &= blank;
         if self.start_line == 0 {
             if blank {
                 self.game_start = line_end;
@@ -679,6 +727,7 @@ impl<R: BufRead> GameSplitter<R> {
         self.scan += end;
         self.line += lines;
         self.prev_blank = false;
+        self.after_result_line = false;
     }
 
     /// The first byte of the line at `scan` read so far that is not white space, once it
@@ -761,10 +810,11 @@ impl<R: BufRead> GameSplitter<R> {
     }
 
     /// Starts the next game at the tag line `start..end`.
-    fn start_tag_line(&mut self, start: usize, end: usize) {
+    fn start_tag_line(&mut self, start: usize, end: usize, column: usize) {
         self.game_start = start;
         self.game_offset = self.offset_of(start);
         self.start_line = self.line;
+        self.start_column = column;
         self.in_comment = scan_comments(false, &self.buf[start..end]);
         self.prev_blank = false;
         self.scan = end;
@@ -778,7 +828,7 @@ impl<R: BufRead> GameSplitter<R> {
     /// A game is copied out, but a large one takes the buffer itself and leaves a new one
     /// holding what follows it, so that the game's bytes are never held twice.
     fn take_game(&mut self, end: usize) -> (Option<RawGame>, usize) {
-        let line = self.start_line;
+        let (line, column) = (self.start_line, self.start_column);
         let skipped = self.skipped.take();
         let mut moved = 0;
         let bytes = if skipped.is_some() {
@@ -812,6 +862,7 @@ impl<R: BufRead> GameSplitter<R> {
         let game = RawGame {
             number,
             line,
+            column,
             offset: self.game_offset,
             bytes,
             too_large: size,

@@ -605,6 +605,7 @@ fn first_char_len(lead: u8) -> usize {
 pub struct LineIndex<'a> {
     text: &'a str,
     first_line: usize,
+    first_column: usize,
     /// The last offset located, and its line and column.
     offset: usize,
     line: usize,
@@ -612,14 +613,16 @@ pub struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    /// `first_line` is the line number of the text's first byte.
-    pub fn new(text: &'a str, first_line: usize) -> LineIndex<'a> {
+    /// The text's first byte is on line `first_line`, at column `first_column` (1 but
+    /// for a game that begins after the last one's result on its line).
+    pub fn at(text: &'a str, first_line: usize, first_column: usize) -> LineIndex<'a> {
         LineIndex {
             text,
             first_line,
+            first_column,
             offset: 0,
             line: first_line,
-            column: 1,
+            column: first_column,
         }
     }
 
@@ -631,7 +634,7 @@ impl<'a> LineIndex<'a> {
     /// The line and column of `offset` (cheap when offsets grow between calls).
     pub fn locate(&mut self, offset: usize) -> (usize, usize) {
         if offset < self.offset {
-            *self = LineIndex::new(self.text, self.first_line);
+            *self = LineIndex::at(self.text, self.first_line, self.first_column);
         }
         let offset = offset.min(self.text.len());
         let text = self.text.as_bytes();
@@ -827,7 +830,7 @@ mod tests {
     #[test]
     fn lines_and_columns() {
         let text = "ab\ncé d\n";
-        let mut idx = LineIndex::new(text, 10);
+        let mut idx = LineIndex::at(text, 10, 1);
         assert_eq!(idx.locate(0), (10, 1));
         assert_eq!(idx.locate(3), (11, 1));
         assert_eq!(idx.locate(text.find('d').unwrap()), (11, 4));

@@ -86,6 +86,30 @@ pub(crate) fn ends_with_result(text: &[u8]) -> bool {
     })
 }
 
+/// Where in `line` (a line of movetext, a comment open at its start or not) a tag begins
+/// right after a result: a `[` and a letter, the text before it ending with a result
+/// token (and white space or a byte-order mark), outside comments, quoted text and a `;`
+/// comment.
+pub(super) fn tag_after_result(line: &[u8], in_comment: bool) -> Option<usize> {
+    memchr::memchr_iter(b'[', line).find(|&pos| {
+        line[pos + 1..]
+            .trim_ascii_start()
+            .first()
+            .is_some_and(u8::is_ascii_alphabetic)
+            // (A byte-order mark before it, of a file joined on, is white space.)
+            && ends_with_result(
+                line[..pos]
+                    .strip_suffix(b"\xEF\xBB\xBF")
+                    .unwrap_or(&line[..pos]),
+            )
+            && {
+                let mut scan = CommentScan::line(in_comment);
+                scan.feed(&line[..pos], false);
+                !scan.in_comment && !scan.in_string && !scan.rest_of_line
+            }
+    })
+}
+
 /// Whether a `{…}` comment is open at the end of `line`, given whether one was open at its
 /// start.
 pub(super) fn scan_comments(in_comment: bool, line: &[u8]) -> bool {

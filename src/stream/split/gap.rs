@@ -363,6 +363,8 @@ impl<R: BufRead> GameSplitter<R> {
     /// game handed out, or cut short by a break).
     pub(super) fn clear_game(&mut self) {
         self.start_line = 0;
+        self.start_column = 1;
+        self.after_result_line = false;
         self.has_movetext = false;
         self.tags_ended = false;
         self.tag_names.clear();

@@ -484,6 +484,7 @@ proptest::proptest! {
             "[A \"1\"]\n", "1. e4 {x}\n\n", "\n[B \"2\"]\n", "*\n", "[C \"\\\"\"]\n",
             "; { \n", "% }\n", "\t[D \"4\"]\n", "[E \"\u{feff}\"]\n", "{ ; }\n", "1/2-1/2\n",
             "\r\n\r\n", "[Event \"a\"]\r\n[Site \"b\"]\r\n", "0-1 ", "\u{feff}\n", "[F \"x\" ]\n",
+            "1-0[Event \"c\"]\n", " *[G \"y\"]", "{ 0-1[H \"z\"] }\n",
         ]), 0..40),
         // (At least the longest tag pair's size: whether a line over the limit starts a
         // game is decided by its tag pairs, read whole. A line over the limit whose
@@ -622,5 +623,78 @@ fn a_long_tag_line_repeating_a_tag_starts_the_next_game_in_any_reads() {
                 "{text:?} in reads of {chunk}"
             );
         }
+    }
+}
+
+/// Files joined by `cat`, the first without its last line end: the next game's tags
+/// begin on the line of the last game's result. A tag there starts the next game at
+/// its column, read in blocks of any size; a `[` in a comment, after a `;`, inside
+/// quoted text or not after a result, and a `[%…]` command, start none.
+#[test]
+fn a_tag_after_a_result_on_its_line_starts_the_next_game() {
+    let text = "[Event \"a\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0[Event \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1 \t[Event \"é\"]\n\n1. d4 *\n";
+    for chunk in [1, 2, 7, 64, 4096] {
+        let reader = io::BufReader::with_capacity(chunk, text.as_bytes());
+        let got: Vec<(usize, usize, usize, u64, String)> = GameSplitter::new(reader)
+            .map(Result::unwrap)
+            .map(|g| {
+                let bytes = String::from_utf8(g.bytes).unwrap();
+                (g.number, g.line, g.column, g.offset, bytes)
+            })
+            .collect();
+        let second = text.find("[Event \"b\"]").unwrap();
+        let third = text.find("[Event \"é\"]").unwrap();
+        assert_eq!(
+            got,
+            [
+                (1, 1, 1, 0, text[..second].to_owned()),
+                (
+                    2,
+                    3,
+                    text[text[..second].rfind('\n').unwrap() + 1..second]
+                        .chars()
+                        .count()
+                        + 1,
+                    second as u64,
+                    text[second..third].to_owned()
+                ),
+                (
+                    3,
+                    6,
+                    text[text[..third].rfind('\n').unwrap() + 1..third]
+                        .chars()
+                        .count()
+                        + 1,
+                    third as u64,
+                    text[third..].to_owned()
+                ),
+            ],
+            "blocks of {chunk}"
+        );
+    }
+    let bom = "[Event \"a\"]\n\n1. e4 1-0\u{feff}[Event \"b\"]\n\n1. d4 *\n";
+    assert_eq!(split(bom).len(), 2);
+    // A tag line after blank lines that follow the result's line starts a game, as
+    // after any line of movetext (the line a `--split` part may start at): the game on
+    // the result's line has its tags only.
+    let tags_then_blank = "1. e4 1-0[Event \"b\"]\n\n[Site \"c\"]\n\n1. d4 *\n";
+    let got: Vec<String> = split(tags_then_blank).into_iter().map(|g| g.2).collect();
+    assert_eq!(
+        got,
+        [
+            "1. e4 1-0",
+            "[Event \"b\"]\n\n",
+            "[Site \"c\"]\n\n1. d4 *\n"
+        ]
+    );
+    for one in [
+        "[Event \"a\"]\n\n1. e4 { 1-0[Event \"x\"] } e5 *\n",
+        "[Event \"a\"]\n\n1. e4 e5 ; 1-0[Event \"x\"]\n*\n",
+        "[Event \"a\"]\n\n1. e4 e5 1-0 [%clk 0:01:00]\n",
+        "[Event \"a\"]\n\n1. e4 e5[Event \"x\"] *\n",
+        "[Event \"a\"]\n\n1. e4 {\n1-0[Event \"x\"] } e5 *\n",
+        "[Event \"a\"]\n[Annotator \"1-0[Event \\\"x\\\"]\"]\n\n1. e4 *\n",
+    ] {
+        assert_eq!(split(one).len(), 1, "{one}");
     }
 }
