@@ -86,11 +86,17 @@ pub(crate) fn ends_with_result(text: &[u8]) -> bool {
     })
 }
 
-/// Where in `line` (a line of movetext, a comment open at its start or not) a tag begins
-/// right after a result: a `[` and a letter, the text before it ending with a result
-/// token (and white space or a byte-order mark), outside comments, quoted text and a `;`
-/// comment.
+/// Where in `line` (a line of movetext, a comment open at its start or not, that ends
+/// with `]`) a tag begins right after a result: a `[` and a letter, the text before it
+/// ending with a result token (and white space or a byte-order mark), outside comments,
+/// quoted text and a `;` comment.
 pub(super) fn tag_after_result(line: &[u8], in_comment: bool) -> Option<usize> {
+    // The line ends with the tag (files joined by `cat` put the next game's first tag
+    // line on the last line of the game before): a line of movetext seldom ends with
+    // `]`, and the `[` of every clock comment is looked at only then.
+    if line.trim_ascii_end().last() != Some(&b']') {
+        return None;
+    }
     memchr::memchr_iter(b'[', line).find(|&pos| {
         line[pos + 1..]
             .trim_ascii_start()
