@@ -143,6 +143,17 @@ fn show_draws_boards() {
             &format!("{ZH_START} | {ZH_START}")
         ]), exit 0);
     snap!("cli_show_bad", cmd(&["fen", "show", "8/8/8"]), exit 1);
+    // Black at the bottom in text too (it was dropped without a word): rank 1 on top,
+    // the h-file on the left, a promoted piece's `~` after it, White's pocket on top.
+    snap!(
+        "cli_show_flipped_ascii",
+        cmd(&[
+            "fen",
+            "show",
+            "--ascii",
+            "--flip",
+            "r3k2r/8/8/8/8/8/8/Q~3K2R/Pn w Kkq - 0 1"
+        ]), exit 0);
 }
 
 #[test]

@@ -247,8 +247,21 @@ fn bad_svg_arguments_are_refused() {
     let (code, err) = run(&["fen", "show", "--svg", "--last-move", "B:e2e4", start]);
     assert_eq!(code, Some(2));
     assert!(err.contains("only in a bughouse pair"), "{err}");
-    // --flip without --svg, a size out of range: usage errors.
-    assert_eq!(run(&["fen", "show", "--flip", start]).0, Some(2));
+    // --size or --last-move without --svg (with --ascii too, which clap let through
+    // before), a size out of range: usage errors.
+    for args in [
+        &["--size", "30"][..],
+        &["--ascii", "--size", "30"],
+        &["--ascii", "--last-move", "e2e4"],
+        &["--last-move", "e2e4"],
+    ] {
+        let mut all = vec!["fen", "show"];
+        all.extend_from_slice(args);
+        all.push(start);
+        let (code, err) = run(&all);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains("give --svg"), "{args:?}: {err}");
+    }
     assert_eq!(
         run(&["fen", "show", "--svg", "--size", "8", start]).0,
         Some(2)

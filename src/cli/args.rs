@@ -285,16 +285,15 @@ pub struct ShowArgs {
     /// promoted pieces, check, side to move (a pair: both boards, seated as played).
     #[arg(long)]
     pub svg: bool,
-    /// Black at the bottom (a pair: both boards turned).
-    #[arg(long, requires = "svg")]
+    /// Black at the bottom (a pair: both boards turned), in text or SVG.
+    #[arg(long)]
     pub flip: bool,
-    /// The side of a square in pixels, 16 to 400.
-    #[arg(long, value_name = "PX", default_value_t = 45, requires = "svg",
-          value_parser = clap::value_parser!(u32).range(16..=400))]
-    pub size: u32,
-    /// Highlight the last move, in UCI (`e2e4`, `N@d5`); on a pair `A:e2e4` or `B:e7e5`
-    /// (repeat for both boards).
-    #[arg(long, value_name = "UCI", requires = "svg", value_parser = parse_last_move)]
+    /// With --svg: the side of a square in pixels, 16 to 400 [default: 45].
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(16..=400))]
+    pub size: Option<u32>,
+    /// With --svg: highlight the last move, in UCI (`e2e4`, `N@d5`); on a pair `A:e2e4` or
+    /// `B:e7e5` (repeat for both boards).
+    #[arg(long, value_name = "UCI", value_parser = parse_last_move)]
     pub last_move: Vec<String>,
 }
 

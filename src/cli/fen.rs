@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use super::args::{CheckArgs, ConvertArgs, FenInput, ShowArgs, Site, UrlArgs};
 use pocketfen::bughouse::check_fen;
 use pocketfen::draw::svg::{Marks, Style, fen_svg};
-use pocketfen::notation::diagram::diagram;
+use pocketfen::notation::diagram::diagram_as;
 use pocketfen::notation::fen::{self, FenPositionError};
 use pocketfen::record::{
     BoardProblem, CheckRecord, ConvertRecord, FenErrorRecord, LineDialect, UrlRecord,
@@ -371,6 +371,11 @@ fn check_line(
 }
 
 pub(super) fn show(args: &ShowArgs) -> Result<bool> {
+    // (Checked here, not by clap: `--ascii` conflicting with `--svg` lifted clap's
+    // requirement, and the options were dropped without a word.)
+    if !args.svg && (args.size.is_some() || !args.last_move.is_empty()) {
+        anyhow::bail!("--size and --last-move draw on the SVG diagram: give --svg");
+    }
     let parsed = match fen::unwrap_pasted(&args.fen)
         .and_then(|p| fen::parse(&p.fen, None).map_err(|e| p.locate(e)))
     {
@@ -385,7 +390,7 @@ pub(super) fn show(args: &ShowArgs) -> Result<bool> {
         let marks = last_move_marks(&args.last_move, parsed.fen.boards().len())?;
         let style = Style {
             flip: args.flip,
-            square: args.size,
+            square: args.size.unwrap_or(45),
         };
         writeln!(out, "{}", fen_svg(&parsed.fen, style, &marks))?;
         out.flush().context("writing stdout")?;
@@ -395,7 +400,7 @@ pub(super) fn show(args: &ShowArgs) -> Result<bool> {
         if let Some(b) = board {
             writeln!(out, "board {b}:")?;
         }
-        out.write_all(diagram(setup, args.ascii).as_bytes())?;
+        out.write_all(diagram_as(setup, args.ascii, args.flip).as_bytes())?;
     }
     out.flush().context("writing stdout")?;
     Ok(true)

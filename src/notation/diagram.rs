@@ -54,24 +54,51 @@ fn pocket_line(setup: &Setup, color: Color, ascii: bool) -> String {
 /// The board drawn rank 8 first, with both pockets, promoted pieces followed by `~`, and
 /// the other FEN fields; ASCII letters when `ascii`, else Unicode figurines.
 pub fn diagram(setup: &Setup, ascii: bool) -> String {
+    diagram_as(setup, ascii, false)
+}
+
+/// [`diagram`], with Black at the bottom when `flip` (rank 1 first, the h-file on the
+/// left, White's pocket on top).
+///
+/// ```
+/// use pocketfen::Setup;
+/// use pocketfen::notation::diagram::diagram_as;
+/// let setup: Setup = "4k3/8/8/8/8/8/8/4K2Q~/Pn w - - 0 1".parse()?;
+/// let text = diagram_as(&setup, true, true);
+/// assert!(text.contains("1 | Q~. . K . . . . |"));
+/// assert!(text.find("white pocket").unwrap() < text.find("black pocket").unwrap());
+/// assert!(text.contains("h g f e d c b a"));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub fn diagram_as(setup: &Setup, ascii: bool, flip: bool) -> String {
     let mut out = String::new();
     let (top, bottom, side) = if ascii {
         ("  +-----------------+", "  +-----------------+", '|')
     } else {
         ("  ┌─────────────────┐", "  └─────────────────┘", '│')
     };
+    let (above, below) = if flip {
+        (Color::White, Color::Black)
+    } else {
+        (Color::Black, Color::White)
+    };
     if setup.pockets.is_some() {
         let _ = writeln!(
             out,
-            "  black pocket: {}",
-            pocket_line(setup, Color::Black, ascii)
+            "  {} pocket: {}",
+            above.name(),
+            pocket_line(setup, above, ascii)
         );
     }
     out.push_str(top);
     out.push('\n');
-    for rank in (0..8u8).rev() {
+    for row in 0..8u8 {
+        let rank = if flip { row } else { 7 - row };
         let _ = write!(out, "{} {side}", rank + 1);
-        for file in 0..8u8 {
+        // The separator before each square: `~` after a promoted piece.
+        let mut mark = ' ';
+        for column in 0..8u8 {
+            let file = if flip { 7 - column } else { column };
             let sq = Square::new(rank * 8 + file);
             let c = match setup.board.piece_at(sq) {
                 Some(p) if ascii => p.char(),
@@ -79,33 +106,28 @@ pub fn diagram(setup: &Setup, ascii: bool) -> String {
                 None if ascii => '.',
                 None => '·',
             };
-            let mark = if setup.promoted.contains(sq) {
+            let _ = write!(out, "{mark}{c}");
+            mark = if setup.promoted.contains(sq) {
                 '~'
             } else {
                 ' '
             };
-            let _ = write!(
-                out,
-                "{}{c}",
-                if file == 0 {
-                    ' '
-                } else {
-                    mark_before(setup, sq)
-                }
-            );
-            if file == 7 {
-                let _ = writeln!(out, "{mark}{side}");
-            }
         }
+        let _ = writeln!(out, "{mark}{side}");
     }
     out.push_str(bottom);
     out.push('\n');
-    out.push_str("    a b c d e f g h\n");
+    out.push_str(if flip {
+        "    h g f e d c b a\n"
+    } else {
+        "    a b c d e f g h\n"
+    });
     if setup.pockets.is_some() {
         let _ = writeln!(
             out,
-            "  white pocket: {}",
-            pocket_line(setup, Color::White, ascii)
+            "  {} pocket: {}",
+            below.name(),
+            pocket_line(setup, below, ascii)
         );
     }
     let castling: String = setup.castling.iter().map(|f| f.char()).collect();
@@ -131,14 +153,4 @@ pub fn diagram(setup: &Setup, ascii: bool) -> String {
         let _ = writeln!(out, "  promoted (~): {}", list.join(" "));
     }
     out
-}
-
-/// The separator before the square `sq`: `~` when the piece to its left is promoted.
-fn mark_before(setup: &Setup, sq: Square) -> char {
-    let left = Square::new(sq.index() as u8 - 1);
-    if setup.promoted.contains(left) {
-        '~'
-    } else {
-        ' '
-    }
 }
