@@ -370,8 +370,9 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
             }
         }
         // Promoted squares without a pocket field (Chess.com omits an empty pocket): a
-        // token that starts with a square (no pocket does: its counts come first).
-        if seen == Seen::Full && square(tok).is_ok() {
+        // token that starts with a square (no pocket does: its counts come first; nor
+        // does a clock), after the clocks or in place of the last of them.
+        if seen <= Seen::Full && square(tok).is_ok() {
             chesscom_at.get_or_insert(tok.len());
             i = promoted_squares(tok, setup, &mut listed)?.0;
             *style = Style::Chesscom;

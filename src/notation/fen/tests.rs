@@ -60,6 +60,20 @@ fn chesscom_promoted_squares_become_marks() {
     }
     let p = parse("r6k/8/8/8/8/8/8/7q w - - 0 26 Q h1 a8", None).unwrap();
     assert_eq!(p.fen.boards()[0].promoted.count(), 2);
+    // Squares after fewer fields (no clocks, or the half-move clock alone), as the
+    // reference promises: they follow the last field there is.
+    for (fen, halfmoves) in [
+        ("r6k/8/8/8/8/8/8/7q w - - h1", 0),
+        ("r6k/8/8/8/8/8/8/7q w - - 3 h1", 3),
+    ] {
+        let p = parse(fen, None).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let board = &p.fen.boards()[0];
+        assert_eq!(
+            (board.promoted.count(), board.halfmoves, p.dialect),
+            (1, halfmoves, Some(FenDialect::Chesscom)),
+            "{fen}"
+        );
+    }
 }
 
 #[test]
