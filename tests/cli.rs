@@ -738,7 +738,7 @@ fn legal_and_perft_read_fens_from_arguments_and_stdin() {
     let (several, err, code) = piped(&["legal"], &format!("{after_e4}\nxx\n\n{checked}\n"));
     assert_eq!(code, Some(1));
     assert_eq!(several, format!("{by_arg}\n\nKa2\nKb2\n"));
-    assert!(err.contains("pocketfen: line 2: column 1:"), "{err}");
+    assert!(err.contains("pocketfen: line 2, column 1:"), "{err}");
     // perft: one count per position and line.
     let flag = |fen: &str| piped(&["perft", "2", "--fen", fen], "").0;
     let (counts, err, code) = piped(&["perft", "2"], &format!("{after_e4}\nxx\n{checked}\n"));

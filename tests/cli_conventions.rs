@@ -160,6 +160,76 @@ fn fen_convert_answers_each_line_at_once() {
     assert!(child.wait().unwrap().success());
 }
 
+/// `opening`, `legal` and `perft` answer each line of a pipe at once with
+/// `--line-buffered` (as coprocesses; before, they had no such option and answered at the
+/// end of the input), and in a terminal by themselves; `opening -` reads stdin.
+#[test]
+fn opening_legal_and_perft_answer_each_line_at_once() {
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    for (args, asks) in [
+        (
+            vec!["opening", "--line-buffered", "-"],
+            [("e4 e5 Nf3", "C40\t"), ("d4 d5", "D00\t")],
+        ),
+        (
+            vec!["perft", "1", "--line-buffered", "-"],
+            [(after_e4, "20\n"), ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "5\n")],
+        ),
+    ] {
+        let mut child = cmd(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let rx = lines_of(child.stdout.take().unwrap());
+        for (ask, want) in asks {
+            writeln!(stdin, "{ask}").unwrap();
+            stdin.flush().unwrap();
+            let got = next_line(&rx).unwrap_or_default();
+            assert!(got.starts_with(want), "{args:?} {ask}: {got:?}");
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success(), "{args:?}");
+    }
+    // legal: a position's moves, then the empty line before the next one's.
+    let mut child = cmd(&["legal", "--line-buffered", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let rx = lines_of(child.stdout.take().unwrap());
+    writeln!(stdin, "7k/8/8/8/8/8/8/K7 w - - 0 1").unwrap();
+    stdin.flush().unwrap();
+    let moves: Vec<String> = (0..3).filter_map(|_| next_line(&rx)).collect();
+    assert_eq!(moves, ["Ka2\n", "Kb1\n", "Kb2\n"]);
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    if have("script") {
+        let command = format!("{} opening", bin().display());
+        let mut child = in_terminal(&command);
+        let mut stdin = child.stdin.take().unwrap();
+        let rx = lines_of(child.stdout.take().unwrap());
+        stdin.write_all(b"e4 e5 Nf3\n").unwrap();
+        stdin.flush().unwrap();
+        let mut answered = false;
+        while let Some(line) = next_line(&rx) {
+            if line.contains("C40") {
+                answered = true;
+                break;
+            }
+        }
+        assert!(
+            answered,
+            "no answer in a terminal before the end of the input"
+        );
+        drop(stdin);
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
 /// 26.1: `validate --line-buffered` prints a problem as soon as its game is read, while
 /// the input is still coming; `moves` answers each move typed in a terminal.
 #[test]

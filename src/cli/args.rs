@@ -319,6 +319,10 @@ pub struct PerftArgs {
     /// Print the count below each root move (`uci: count`, sorted), then the total.
     #[arg(long)]
     pub divide: bool,
+    /// Flush the output after every answer, also into a pipe (it is when stdin or stdout
+    /// is a terminal), for use as a coprocess.
+    #[arg(long)]
+    pub line_buffered: bool,
 }
 
 /// How to write moves.
@@ -383,7 +387,7 @@ pub struct MovesArgs {
 #[derive(Debug, Args)]
 pub struct OpeningArgs {
     /// The moves from the start, SAN or UCI, move numbers allowed (`1. e4 c5 2. Nf3`);
-    /// without any, each line of stdin is one move list. Prints `ECO<TAB>NAME<TAB>PLY`
+    /// without any (or `-`), each line of stdin is one move list. Prints `ECO<TAB>NAME<TAB>PLY`
     /// (the ply whose position is named), or `?` when no position is named.
     pub moves: Vec<String>,
     /// The variant: chess or crazyhouse (Lichess names no other variant's openings).
@@ -396,6 +400,10 @@ pub struct OpeningArgs {
     /// opening that names exactly that position (`ECO<TAB>NAME`; its ply is unknown).
     #[arg(long)]
     pub fen: bool,
+    /// Flush the output after every answer, also into a pipe (it is when stdin or stdout
+    /// is a terminal), for use as a coprocess.
+    #[arg(long)]
+    pub line_buffered: bool,
 }
 
 #[derive(Debug, Args)]
@@ -420,6 +428,10 @@ pub struct LegalArgs {
     pub no_drop_mate: bool,
     #[command(flatten)]
     pub output: MoveOutputArgs,
+    /// Flush the output after every answer, also into a pipe (it is when stdin or stdout
+    /// is a terminal), for use as a coprocess.
+    #[arg(long)]
+    pub line_buffered: bool,
 }
 
 /// What to validate, and how.

@@ -500,7 +500,8 @@ pub(super) fn fen_error(e: FenPositionError, pair: &str, line: Option<usize>) {
         None => "--fen".to_owned(),
     };
     match e {
-        FenPositionError::Parse(e) => eprintln!("pocketfen: {at}: {e}"),
+        // `line N, column C: …`, as `fen convert` says it.
+        FenPositionError::Parse(e) => eprintln!("pocketfen: {at}, {e}"),
         FenPositionError::Pair => {
             eprintln!("pocketfen: {at}: {pair}; give board A or B of the pair")
         }

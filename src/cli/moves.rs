@@ -23,7 +23,7 @@ pub(super) fn perft(args: &PerftArgs) -> Result<bool> {
     let mut ok = true;
     let several =
         args.fen.is_none() && (args.fens.len() != 1 || args.fens.iter().any(|f| f == "-"));
-    let live = interactive(false);
+    let live = interactive(args.line_buffered);
     for_each_position(args.fen.as_ref(), &args.fens, |n, record, text| {
         let line = args.fen.is_none().then_some(record);
         if args.divide && n > 1 {
@@ -290,7 +290,7 @@ pub(super) fn legal(args: &LegalArgs) -> Result<bool> {
     let style = args.output.drop_style;
     let mut out = stdout();
     let mut ok = true;
-    let live = interactive(false);
+    let live = interactive(args.line_buffered);
     for_each_position(args.fen.as_ref(), &args.fens, |n, record, text| {
         let line = args.fen.is_none().then_some(record);
         if n > 1 {
@@ -334,6 +334,7 @@ pub fn opening(args: &OpeningArgs) -> Result<bool> {
     }
     let mut out = BufWriter::new(io::stdout().lock());
     let mut ok = true;
+    let live = interactive(args.line_buffered);
     let mut one = |movetext: &str, place: &str, out: &mut dyn Write| -> Result<()> {
         let named = if args.fen {
             named_position(movetext, args.variant)
@@ -369,9 +370,13 @@ pub fn opening(args: &OpeningArgs) -> Result<bool> {
                 writeln!(out, "{line}")?;
             }
         }
+        // An answer per line, at once, to a person or a coprocess.
+        if live {
+            out.flush()?;
+        }
         Ok(())
     };
-    if args.moves.is_empty() {
+    if args.moves.is_empty() || args.moves == ["-"] {
         for (i, line) in io::stdin().lock().lines().enumerate() {
             let line = line.context("reading stdin")?;
             one(&line, &format!("line {}: ", i + 1), &mut out)?;
