@@ -137,6 +137,13 @@ fn rank<'a>(i: &'a str, r: u8, board: &mut Board, promoted: &mut Bitboard) -> Re
         }
     }
     let rest = &i[at..];
+    // A `~` that follows no piece (a second one, or one after empty squares).
+    if rest.starts_with('~') && at > 0 {
+        return cut_fail(
+            rest,
+            "a piece letter, a digit 1-8 or `/` (a `~` marks the piece just before it, once)",
+        );
+    }
     match file {
         8 => Ok((rest, ())),
         0 => fail(rest, "a piece letter or a digit 1-8"), // nothing read (each byte is a square)

@@ -295,6 +295,27 @@ fn the_fields_after_en_passant_say_what_they_expect() {
     }
 }
 
+/// A `~` that follows no piece (a second one, one after empty squares) is told as such,
+/// at its column, not as a rank of the wrong length.
+#[test]
+fn a_stray_promoted_mark_is_told_at_its_column() {
+    for (rank, column) in [("K~~7", 3), ("K6~", 3), ("K1~6", 3), ("1Q~~6", 4)] {
+        let s = format!("{rank}/8/8/8/8/8/8/k7 w - - 0 1");
+        let e = parse(&s, None).unwrap_err();
+        assert_eq!(
+            (e.column, e.field, e.expected),
+            (
+                column,
+                FenField::Board,
+                "a piece letter, a digit 1-8 or `/` (a `~` marks the piece just before it, once)"
+            ),
+            "{s}"
+        );
+    }
+    // One after a piece is its mark.
+    assert!(parse("K~7/8/8/8/8/8/8/k7 w - - 0 1", None).is_ok());
+}
+
 /// A pocket count must be followed by the piece it counts, whatever the count (1 too),
 /// in each pocket style; the error is after the digits.
 #[test]
