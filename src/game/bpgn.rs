@@ -198,6 +198,12 @@ impl Play for TwoBoards<'_> {
             None => Cow::Borrowed(tok),
         };
         let pos = self.game.board(board);
+        // A mate on either board ends the match: a move after it, on the other board
+        // too, where it may be legal, is a move after the end.
+        if !after_result && let Some(reason) = self.ended(0) {
+            rep.illegal(GameProblemKind::MoveAfterEnd, at, reason, Some(pos));
+            return None;
+        }
         if after_result {
             rep.illegal(
                 GameProblemKind::MoveAfterResult,
