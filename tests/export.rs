@@ -620,8 +620,17 @@ fn a_games_table_validates_as_its_pgn() {
         .unwrap()
         .map(|e| e.unwrap().path().to_string_lossy().into_owned())
         .collect();
+    // The faults `pgn fix` repairs: a `[FEN]` whose castling rights no rook allows among
+    // them, kept as written (its warning was lost when the table held the start used).
+    let mut faults: Vec<String> = fs::read_dir("grammar-tests/fix")
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".pgn"))
+        .collect();
     errs.sort();
+    faults.sort();
     inputs.extend(errs);
+    inputs.extend(faults);
     for (i, input) in inputs.iter().enumerate() {
         let table = dir.join(format!("{i}.parquet"));
         let t = table.to_str().unwrap();
@@ -642,11 +651,14 @@ fn a_games_table_validates_as_its_pgn() {
                     assert!(rows[k][column].is_string(), "{input}, game {}", k + 1);
                 }
             }
-            // `[CurrentPosition]` and `[PlyCount]` are no columns of the table, and its
-            // `fen` is the start used (Horde's, for a Horde game whose `[FEN]` was the
-            // standard start): their checks have nothing to read there; its `variant` is
-            // the variant the game was read as, inferred or not.
+            // `[CurrentPosition]` and `[PlyCount]` are no columns of the table: their
+            // checks have nothing to read there; its `variant` is the variant the game
+            // was read as, inferred or not. Its `fen` is the `[FEN]` as written, and the
+            // standard start (a Horde game's of Lichess's 2021 export bug) reads back as
+            // no `[FEN]`, as in Lichess's own tables. A tag's value is a cell, not its
+            // spelling (`malformed-tag`: quotes left unescaped).
             let untabled = [
+                "malformed-tag",
                 "current-position-mismatch",
                 "ply-count-mismatch",
                 "horde-standard-fen",

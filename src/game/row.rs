@@ -461,10 +461,7 @@ impl<'t> Visitor<'t> for Rows<'t> {
         }
         let written = !self.asked.site_only;
         self.row.fen = match boards {
-            Boards::One(pos) => written.then(|| match standard_start_fen(pos) {
-                Some(fen) => fen.to_owned(),
-                None => pos.to_setup().display(FenDialect::Lichess).to_string(),
-            }),
+            Boards::One(pos) => written.then(|| self.start_fen(pos)),
             Boards::Two(m) => {
                 self.bughouse = true;
                 if self.asked.plies && self.asked.fen {
@@ -641,6 +638,29 @@ impl<'t> Visitor<'t> for Rows<'t> {
                 Outcome::Decisive { winner, .. } => Some(winner),
                 Outcome::Draw { .. } => None,
             };
+        }
+    }
+}
+
+impl Rows<'_> {
+    /// The game's start in Lichess's dialect: its `[FEN]` as written (castling rights no
+    /// rook allows, a Horde game's standard FEN, an en passant square no pawn can take
+    /// on, each kept: a table read back warns of them as the source did), else the
+    /// position's.
+    fn start_fen(&self, pos: &Position) -> String {
+        if let Some(tag) = self.fen_tag
+            && let Ok(parsed) = crate::notation::fen::parse(&unescape(tag), None)
+            && let Fen::Single(mut setup) = parsed.fen
+        {
+            // A pocket the variant has, empty when not written (Lichess's trailing `/`).
+            if pos.variant().has_drops() && setup.pockets.is_none() {
+                setup.pockets = Some(ByColor::default());
+            }
+            return setup.display(FenDialect::Lichess).to_string();
+        }
+        match standard_start_fen(pos) {
+            Some(fen) => fen.to_owned(),
+            None => pos.to_setup().display(FenDialect::Lichess).to_string(),
         }
     }
 }
