@@ -274,7 +274,7 @@ impl Reaches {
 /// Criteria that every chosen game meets; a criterion left empty takes every game.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
-    /// Tag criteria; two on the same tag mean either.
+    /// Tag criteria: values asked of one tag are alternatives, its bounds all hold.
     pub tags: Vec<TagCriterion>,
     /// The variant the game is read as (none: any, or the one `position`'s Lichess URL
     /// names).
@@ -507,16 +507,21 @@ pub fn select_game(game: &RawGame, sel: &Selection, opts: &Options) -> Chosen {
             .map(|(_, v)| v.as_str())
     };
     let mut selected = true;
-    // Criteria on one tag are alternatives; those on different tags all hold.
+    // Values asked of one tag (`=`, `~`) are alternatives, and its bounds (`<`, `>=`…)
+    // all hold, a range; criteria on different tags all hold.
     let mut names: Vec<&str> = sel.tags.iter().map(|t| t.name.as_str()).collect();
+    names.sort_unstable();
     names.dedup();
     for name in names {
-        let value = tag(name);
-        selected &= sel
-            .tags
-            .iter()
-            .filter(|t| t.name == name)
-            .any(|t| value.is_some_and(|v| t.accepts(v)));
+        let Some(value) = tag(name) else {
+            selected = false;
+            continue;
+        };
+        let on_it = || sel.tags.iter().filter(|t| t.name == name);
+        let bound = |t: &&TagCriterion| matches!(t.test, TagTest::Compare(..));
+        let mut values = on_it().filter(|t| !bound(t)).peekable();
+        let any_value = values.peek().is_none() || values.any(|t| t.accepts(value));
+        selected &= any_value && on_it().filter(bound).all(|t| t.accepts(value));
     }
     if let Some(v) = sel.variant_asked() {
         selected &= c.variant == Some(v);
@@ -696,6 +701,20 @@ mod tests {
             s.tags.push(tag("White=Alice"));
             s.tags.push(tag("Black=Carol"));
         }));
+        // Bounds on one tag all hold, a range; with values asked of it, one of those too.
+        let rated = game("[WhiteElo \"1750\"]\n\n1. e4 *\n");
+        let with = |criteria: &[&str]| {
+            let mut s = Selection::default();
+            s.tags.extend(criteria.iter().map(|c| tag(c)));
+            select_game(&rated, &s, &opts).selected
+        };
+        assert!(with(&["WhiteElo>=1500", "WhiteElo<2000"]));
+        assert!(!with(&["WhiteElo>=1500", "WhiteElo<1700"]));
+        assert!(!with(&["WhiteElo>=2000", "WhiteElo<1000"]));
+        assert!(with(&["WhiteElo=1600", "WhiteElo~^17", "WhiteElo<2000"]));
+        assert!(!with(&["WhiteElo=1600", "WhiteElo~^17", "WhiteElo<1700"]));
+        assert!(!with(&["WhiteElo=1600", "WhiteElo<2000"]));
+        assert!(!with(&["BlackElo<2000"]));
         let after = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR/ w KQkq - 4 4";
         assert!(chosen(
             &|s| s.position = Some(Reaches::new(after, false).unwrap())
