@@ -1091,6 +1091,18 @@ fn outputs_keep_the_games_read_past_a_damaged_frame() {
     let (_, stderr, code) = run_out(&["export", "-q", "--games", &table, damaged, &cut]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("no table was written"), "{stderr}");
+    // To standard output the games read are out already: said so, not that none is.
+    for command in [&["pgn", "select", "-q"][..], &["pgn", "dedupe", "-q"]] {
+        let mut args = command.to_vec();
+        args.push(&cut);
+        let (stdout, stderr, code) = run_out(&args);
+        assert_eq!(code, Some(2), "{command:?}: {stderr}");
+        assert!(
+            !stdout.is_empty()
+                && stderr.contains("the games counted above went to standard output"),
+            "{command:?}: {stderr}"
+        );
+    }
     assert_eq!(
         fs::read(&table).unwrap(),
         table_bytes,

@@ -512,6 +512,11 @@ impl Dest {
         })
     }
 
+    /// Whether it is standard output (its games are out as soon as they are written).
+    pub(super) fn is_stdout(&self) -> bool {
+        self.path.is_none()
+    }
+
     /// Finishes the file; it replaces its destination only when `keep`.
     pub(super) fn finish(mut self, keep: bool) -> Result<()> {
         self.out.finish().context("writing the output")?;
@@ -592,10 +597,11 @@ impl std::fmt::Display for GamePlace<'_> {
 /// The end of a run: an error when an input broke off or was damaged, or when games
 /// over `--max-game-bytes` (`unread`) are in no output (`what`: output, table or file;
 /// `despite` what else could not keep them).
-/// `kept`: the outputs were kept (a run that read past damage keeps them).
+/// `kept`: the outputs were kept (a run that read past damage keeps them); `streamed`:
+/// some went to standard output, whose games are out as they are written.
 pub(super) fn run_end(
     io_failed: bool,
-    kept: bool,
+    (kept, streamed): (bool, bool),
     unread: usize,
     what: &str,
     despite: &str,
@@ -618,7 +624,12 @@ pub(super) fn run_end(
                 "some input was damaged: the {what}s hold every game read, all but those lost (named above){also}"
             );
         }
-        // The games counted above as written are in no output: say so.
+        // The games counted above as written are in no output file: say so.
+        if streamed {
+            anyhow::bail!(
+                "some input could not be read completely: the games counted above went to standard output as they were read, and no {what} file was written (one there before is as it was)"
+            );
+        }
         anyhow::bail!(
             "some input could not be read completely: no {what} was written (one there before is as it was), so the games counted above are in none; read the inputs that end cleanly alone to keep theirs"
         );

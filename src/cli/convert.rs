@@ -178,7 +178,7 @@ pub fn convert(args: &PgnConvertArgs) -> Result<bool> {
     let unread = all_written.unread + written.unread;
     run_end(
         ended.io_failed,
-        kept,
+        (kept, to_stdout),
         unread,
         "output",
         ", --keep-broken or not",

@@ -115,11 +115,12 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
         Ok(())
     });
     let keep = ended.complete();
+    let streamed = out.is_stdout() || dups.as_ref().is_some_and(Dest::is_stdout);
     out.finish(keep)?;
     if let Some(d) = dups {
         d.finish(keep)?;
     }
     ended.result.context("writing the output")?;
-    run_end(ended.io_failed, keep, unread, "output", "")?;
+    run_end(ended.io_failed, (keep, streamed), unread, "output", "")?;
     Ok(true)
 }

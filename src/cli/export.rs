@@ -140,7 +140,7 @@ pub fn export(args: &ExportArgs) -> Result<bool> {
             );
         }
     }
-    run_end(ended.io_failed, keep, unread, "table", "")?;
+    run_end(ended.io_failed, (keep, false), unread, "table", "")?;
     let _ = std::io::stderr().flush();
     Ok(true)
 }

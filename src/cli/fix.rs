@@ -314,6 +314,9 @@ pub fn fix(args: &FixArgs) -> Result<bool> {
     let _ = tell(&mut said);
     let _ = listed.flush();
     let keep = ended.complete();
+    let streamed = [&out, &rest]
+        .iter()
+        .any(|d| d.as_ref().is_some_and(Dest::is_stdout));
     if let Some(out) = out {
         out.finish(keep)?;
     }
@@ -321,6 +324,6 @@ pub fn fix(args: &FixArgs) -> Result<bool> {
         rest.finish(keep)?;
     }
     ended.result.context("writing the output")?;
-    run_end(ended.io_failed, keep, unread, "output", "")?;
+    run_end(ended.io_failed, (keep, streamed), unread, "output", "")?;
     Ok(all.unrepaired == 0)
 }

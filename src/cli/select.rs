@@ -106,6 +106,9 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     let keep = ended.complete();
     // With `--count` and no `--rest` there is no output to keep.
     let wrote = keep && (out.is_some() || rest.is_some());
+    let streamed = [&out, &rest]
+        .iter()
+        .any(|d| d.as_ref().is_some_and(Dest::is_stdout));
     if let Some(out) = out {
         out.finish(keep)?;
     }
@@ -119,7 +122,7 @@ pub fn select(args: &SelectArgs) -> Result<bool> {
     if args.count {
         println!("{all_chosen}");
     }
-    run_end(ended.io_failed, wrote, unread, "output", "")?;
+    run_end(ended.io_failed, (wrote, streamed), unread, "output", "")?;
     Ok(all_chosen > 0)
 }
 

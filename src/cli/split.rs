@@ -75,7 +75,7 @@ pub fn split(args: &SplitArgs) -> Result<bool> {
         );
     }
     // (Its files are kept whatever broke off: they hold the games read.)
-    run_end(ended.io_failed, true, unread, "file", "")?;
+    run_end(ended.io_failed, (true, false), unread, "file", "")?;
     Ok(true)
 }
 
