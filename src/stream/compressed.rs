@@ -335,10 +335,20 @@ impl DamagedFrame {
             (Some(FrameText::Pzstd(n)), Some(lost)) => format!(
                 "the rest of its text is lost (up to {lost} bytes: pzstd writes at most {n} bytes of text in a frame)"
             ),
-            // A bzip2 block's text is handed out once its check has passed.
+            // A bzip2 block's text is handed out once its check has passed: text read is
+            // a whole block's, checked (the decoder failed after it, in the next block's
+            // magic number, damaged: what the break's bytes cover holds both).
+            _ if self.stream.is_some() && self.read > 0 => format!(
+                "{} bytes of its text were read, checked by their block's CRC, before the damage was found; the rest of it is lost (a bzip2 block does not tell its text's size)",
+                self.read
+            ),
             _ if self.stream.is_some() => {
                 "its text is lost (a bzip2 block does not tell its size)".to_owned()
             }
+            _ if self.compression == Compression::Bzip2 && self.read > 0 => format!(
+                "the rest of its text is lost, after {} bytes read, checked by their blocks' CRCs (a bzip2 stream does not tell its text's size)",
+                self.read
+            ),
             _ if self.compression == Compression::Bzip2 => {
                 "its text is lost (a bzip2 stream does not tell its size)".to_owned()
             }

@@ -411,6 +411,14 @@ fn damaged_bzip2_blocks_on_the_threads() {
     };
     assert!(got == whole, "nothing lost");
     assert_eq!(*at as usize, before + texts[3].len());
+    // The last block's text was read, checked: the note says so (not that it is lost).
+    assert!(
+        gap.to_string().ends_with(&format!(
+            ": {} bytes of its text were read, checked by their block's CRC, before the damage was found; the rest of it is lost (a bzip2 block does not tell its text's size)",
+            blocks[2].1.len()
+        )),
+        "{gap}"
+    );
     assert_eq!(
         (gap.offset, gap.len, gap.read),
         (
