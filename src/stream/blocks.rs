@@ -584,11 +584,30 @@ impl<R: Read> Blocks<R> {
             let shift = self.at * 8;
             let rel = from.saturating_sub(shift);
             if let Some(m) = next_mark(&self.bytes, rel, streams.saturating_sub(shift)) {
-                return Ok(Some(match m {
+                let m = match m {
                     Mark::Block(b) => Mark::Block(b + shift),
                     Mark::End(b) => Mark::End(b + shift),
                     Mark::Stream(s) => Mark::Stream(s + self.at),
-                }));
+                };
+                // The mark's head read whole: a block's magic and CRC, or the end's and
+                // the stream's CRC to its last byte (cut there, the next stream's first
+                // bytes were taken for trailing ones, and every stream after it lost).
+                let head_end = match m {
+                    Mark::End(e) => stream_end(e),
+                    Mark::Block(b) => (b + HEAD_BITS).div_ceil(8),
+                    Mark::Stream(_) => 0,
+                };
+                while !self.eof && self.at + (self.bytes.len() as u64) < head_end {
+                    let chunk = self.src.fill_buf()?;
+                    if chunk.is_empty() {
+                        self.eof = true;
+                        break;
+                    }
+                    let n = chunk.len();
+                    self.bytes.extend_from_slice(chunk);
+                    self.src.consume(n);
+                }
+                return Ok(Some(m));
             }
             if self.eof {
                 return Ok(None);

@@ -471,3 +471,58 @@ fn damage_anywhere_in_a_bzip2_block_is_that_blocks() {
         );
     }
 }
+
+/// A damaged last block of a stream, the streams after it whole: reading goes on at the
+/// next stream, wherever the search for the end's mark stopped in the bytes (the end's
+/// mark and the stream's CRC are read whole first: cut at the mark, the next stream's
+/// first bytes were taken for trailing bytes and every stream after it was lost).
+#[test]
+fn the_streams_after_a_damaged_last_block_are_read() {
+    let two_blocks = letters(100_500, 5);
+    let texts = [games(0, 40), two_blocks, games(40, 40), games(80, 40)];
+    let each: Vec<Vec<u8>> = texts.iter().map(|t| bzip2_stream(t, 1)).collect();
+    let blocks = blocks_of(&each[1]);
+    assert_eq!(blocks.len(), 2, "the second stream is two blocks");
+    let (mut bytes, starts) = streams(&each);
+    // A byte of the last block's coded text (past its magic and CRC, before the end).
+    let last = starts[1] + (blocks[1].0 / 8) as usize;
+    let end = starts[2];
+    assert!(end - last > 24, "{} bytes", end - last);
+    let expected = [&texts[0][..], &blocks[0].1, &texts[2], &texts[3]].concat();
+    for at in [last + 12, (last + 12 + end - 12) / 2, end - 13] {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x55;
+        let (got, gaps, error) = every_way(&damaged);
+        assert_eq!(error, None, "byte {at}");
+        assert_eq!(gaps.len(), 1, "byte {at}: {gaps:?}");
+        assert!(got == expected, "byte {at}: the text read");
+        // Read a few bytes at a time, so that the search for the end's mark stops
+        // anywhere in the bytes after it.
+        for step in 1..=12 {
+            let reader = decode(Trickle(std::io::Cursor::new(damaged.clone()), step))
+                .unwrap()
+                .reader;
+            let (got, gaps, error) = read_on(reader);
+            assert_eq!(
+                (error, gaps.len()),
+                (None, 1),
+                "byte {at}, {step} at a time"
+            );
+            assert!(
+                got == expected,
+                "byte {at}, {step} at a time: the text read"
+            );
+        }
+    }
+    bytes.truncate(0);
+}
+
+/// A reader that gives at most its number of bytes a read.
+struct Trickle(std::io::Cursor<Vec<u8>>, usize);
+
+impl std::io::Read for Trickle {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.1);
+        std::io::Read::read(&mut self.0, &mut buf[..n])
+    }
+}
