@@ -32,7 +32,8 @@ impl Compression {
     /// tell more): a zstd frame or skippable frame, or pzstd's announcement of a frame
     /// whose magic number is damaged, told by its size field (`04 00 00 00`, which no
     /// text holds) and the frame's magic number after it; a gzip member, a bzip2
-    /// stream, else plain text.
+    /// stream (its header damaged too, told by its first block's magic number), else
+    /// plain text.
     pub fn detect(head: &[u8]) -> Compression {
         const ZSTD: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
         match head {
@@ -42,6 +43,9 @@ impl Compression {
             }
             [0x1f, 0x8b, ..] => Compression::Gzip,
             [b'B', b'Z', b'h', ..] => Compression::Bzip2,
+            // A bzip2 stream whose header is damaged, told by its first block's magic
+            // number right after it (π's digits, `1AY&SY`).
+            [_, _, _, _, 0x31, 0x41, 0x59, 0x26, 0x53, 0x59, ..] => Compression::Bzip2,
             _ => Compression::None,
         }
     }

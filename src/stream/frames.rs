@@ -41,8 +41,9 @@ use std::sync::{Arc, OnceLock};
 
 use super::blocks::{After, Blocks, Decoder};
 use super::compressed::{
-    Compression, DamagedFrame, Decoded, FrameText, Len, Peek, SKIPPABLE_LOOK, Trailing,
-    TrailingNote, announcement, announcement_in, bgzf_len, starts_frame,
+    BZIP2_BLOCK, BZIP2_END, Compression, DamagedFrame, Decoded, FrameText, Len, Peek,
+    SKIPPABLE_LOOK, Trailing, TrailingNote, announcement, announcement_in, bgzf_len,
+    is_bzip2_header, starts_frame,
 };
 
 /// The decoder of the frame being read, or where the reader stands between frames.
@@ -162,6 +163,24 @@ impl<R: Read> Frames<R> {
             bytes[..got.len().min(16)].copy_from_slice(&got[..got.len().min(16)]);
             let head = &bytes[..got.len().min(16)];
             let next = Compression::detect(head);
+            // A bzip2 stream whose header (`BZh` and the level's digit) is damaged, told by
+            // the magic number of its first block (or its end) right after it, on a byte
+            // as bzip2 and pbzip2 write it: read with the largest level's header, which
+            // takes any block (nothing is lost: nothing is told).
+            if (self.kind == Compression::Bzip2 || next == Compression::Bzip2)
+                && !is_bzip2_header(head)
+                && head.len() >= 10
+                && matches!(
+                    u64::from_be_bytes([
+                        0, 0, head[4], head[5], head[6], head[7], head[8], head[9]
+                    ]),
+                    BZIP2_BLOCK | BZIP2_END
+                )
+            {
+                src.consume(4);
+                src.unread(b"BZh9");
+                continue;
+            }
             // Bytes of a zstd stream that start neither a frame nor a skippable one.
             let damaged = self.kind == Compression::Zstd && !starts_frame(head);
             // pzstd announced a frame here, but its bytes start none (its magic number is

@@ -526,3 +526,33 @@ impl std::io::Read for Trickle {
         std::io::Read::read(&mut self.0, &mut buf[..n])
     }
 }
+
+/// A stream whose header (`BZh` and the level's digit) is damaged is read whole, told
+/// by its first block's magic number right after it: the file's first stream (its
+/// detection too) and one in the middle of pbzip2's layout (before, the rest of the
+/// file was trailing bytes, all its games lost with a warning).
+#[test]
+fn a_stream_whose_header_is_damaged_is_read_whole() {
+    let texts: Vec<Vec<u8>> = (0..4).map(|k| games(k * 60, 60)).collect();
+    let each: Vec<Vec<u8>> = texts.iter().map(|t| bzip2_stream(t, 9)).collect();
+    let (clean, starts) = streams(&each);
+    let whole = texts.concat();
+    for stream in [0, 2] {
+        for byte in 0..4 {
+            let mut bytes = clean.clone();
+            bytes[starts[stream] + byte] ^= 0x20;
+            assert_eq!(
+                crate::stream::Compression::detect(&bytes[..16]),
+                Compression::Bzip2,
+                "stream {stream}, byte {byte}"
+            );
+            let (got, gaps, error) = every_way(&bytes);
+            assert_eq!(
+                (error, gaps.len()),
+                (None, 0),
+                "stream {stream}, byte {byte}"
+            );
+            assert!(got == whole, "stream {stream}, byte {byte}: the text read");
+        }
+    }
+}
