@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use super::DamagedFrame;
 use super::token::{known_lead, trim_blank_start};
 pub(crate) use comments::ends_with_result;
-use comments::{CommentScan, scan_comments, tag_after_result};
+use comments::{CommentScan, scan_comments};
 pub use gap::{CutGame, RestOfGame, TextBreak};
 
 /// What the splitter does when its buffer holds no line end.
@@ -597,32 +597,12 @@ impl<R: BufRead> GameSplitter<R> {
         // swallow the rest of the archive (its validation reports the open comment).
         let reopens = was_in_comment && self.prev_blank && tag_like;
         let starts_tag = (!was_in_comment || reopens) && lead == Some(b'[');
-        // A tag after the result on a line of movetext (`… 1-0[Event "b"]`: files joined
-        // by `cat`, the first without its last line end) starts the next game there.
-        // (Not in a game over the limit, with its line: whether that line was read whole
-        // depends on where the blocks of the stream fall.)
+        // A tag after the result on a line of movetext starts the next game there.
         if !starts_tag
             && dropped == 0
-            && self.skipped.is_none()
-            && line_end - self.game_start <= self.max_game_bytes
             && lead != Some(b'%')
-            && let Some(pos) = tag_after_result(line, was_in_comment)
+            && let Some(game) = self.start_after_result(line_start, line_end, was_in_comment)
         {
-            if self.start_line == 0 {
-                // The game's first line (a game of movetext alone).
-                self.start_line = self.line;
-                self.game_offset = self.offset_of(self.game_start);
-            }
-            let at = line_start + pos;
-            let column = self.buf[line_start..at]
-                .iter()
-                .filter(|&&b| b & 0xc0 != 0x80)
-                .count()
-                + 1;
-            let (game, moved) = self.take_game(at);
-            self.start_tag_line(at - moved, line_end - moved, column);
-            self.after_result_line = true;
-            self.read_tag_run();
             return Some(game);
         }
         if starts_tag
@@ -898,6 +878,7 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
 mod comments;
 mod games;
 pub(crate) mod gap;
+mod joined;
 
 pub(crate) use games::{Damage, Games};
 

@@ -21,6 +21,11 @@ impl CommentScan {
         }
     }
 
+    /// Whether what comes next is outside comments (`{…}` and `;`) and quoted text.
+    pub(super) fn in_text(&self) -> bool {
+        !self.in_comment && !self.in_string && !self.rest_of_line
+    }
+
     /// Reads the next piece of the line; `last` when the line ends with it (then only the
     /// comment state matters afterwards, and a piece without braces cannot change it).
     pub(super) fn feed(&mut self, line: &[u8], last: bool) {
@@ -83,36 +88,6 @@ pub(crate) fn ends_with_result(text: &[u8]) -> bool {
             && text[..text.len() - r.len()]
                 .last()
                 .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b'.' | b'}' | b')'))
-    })
-}
-
-/// Where in `line` (a line of movetext, a comment open at its start or not, that ends
-/// with `]`) a tag begins right after a result: a `[` and a letter, the text before it
-/// ending with a result token (and white space or a byte-order mark), outside comments,
-/// quoted text and a `;` comment.
-pub(super) fn tag_after_result(line: &[u8], in_comment: bool) -> Option<usize> {
-    // The line ends with the tag (files joined by `cat` put the next game's first tag
-    // line on the last line of the game before): a line of movetext seldom ends with
-    // `]`, and the `[` of every clock comment is looked at only then.
-    if line.trim_ascii_end().last() != Some(&b']') {
-        return None;
-    }
-    memchr::memchr_iter(b'[', line).find(|&pos| {
-        line[pos + 1..]
-            .trim_ascii_start()
-            .first()
-            .is_some_and(u8::is_ascii_alphabetic)
-            // (A byte-order mark before it, of a file joined on, is white space.)
-            && ends_with_result(
-                line[..pos]
-                    .strip_suffix(b"\xEF\xBB\xBF")
-                    .unwrap_or(&line[..pos]),
-            )
-            && {
-                let mut scan = CommentScan::line(in_comment);
-                scan.feed(&line[..pos], false);
-                !scan.in_comment && !scan.in_string && !scan.rest_of_line
-            }
     })
 }
 
