@@ -98,6 +98,40 @@ fn in_terminal(command: &str) -> Child {
         .expect("script (util-linux) runs a command in a pseudo-terminal")
 }
 
+/// `pocketfen ARGS` with stdin and stdout piped: the child, its stdin, and its output
+/// line by line.
+fn coprocess(args: &[&str]) -> (Child, std::process::ChildStdin, mpsc::Receiver<String>) {
+    let mut child = cmd(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let rx = lines_of(child.stdout.take().unwrap());
+    (child, stdin, rx)
+}
+
+/// Whether `command` run in a pseudo-terminal answers `typed` with a line holding
+/// `want` while its input is still open (the terminal echoes what is typed first).
+fn answers_in_terminal(command: &str, typed: &[u8], want: &str) -> bool {
+    let mut child = in_terminal(command);
+    let mut stdin = child.stdin.take().unwrap();
+    let rx = lines_of(child.stdout.take().unwrap());
+    stdin.write_all(typed).unwrap();
+    stdin.flush().unwrap();
+    let mut answered = false;
+    while let Some(line) = next_line(&rx) {
+        if line.contains(want) {
+            answered = true;
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    answered
+}
+
 fn have(tool: &str) -> bool {
     Command::new("sh")
         .args(["-c", &format!("command -v {tool}")])
@@ -114,34 +148,19 @@ fn fen_convert_answers_each_line_at_once() {
         return;
     }
     let command = format!("{} fen convert --to xboard", bin().display());
-    let mut child = in_terminal(&command);
-    let mut stdin = child.stdin.take().unwrap();
-    let rx = lines_of(child.stdout.take().unwrap());
-    stdin
-        .write_all(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1\n")
-        .unwrap();
-    stdin.flush().unwrap();
-    // The terminal echoes the line typed; the answer follows while stdin is still open.
-    let mut answered = false;
-    while let Some(line) = next_line(&rx) {
-        if line.contains("RNBQKBNR[-] w KQkq - 0 1") {
-            answered = true;
-            break;
-        }
-    }
-    assert!(answered, "no answer before the end of the input");
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
+    // The answer comes while stdin is still open.
+    assert!(
+        answers_in_terminal(
+            &command,
+            b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1\n",
+            "RNBQKBNR[-] w KQkq - 0 1"
+        ),
+        "no answer before the end of the input"
+    );
 
     // Into a pipe, with --line-buffered: the same, line by line.
-    let mut child = cmd(&["fen", "convert", "--to", "lichess", "--line-buffered"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let rx = lines_of(child.stdout.take().unwrap());
+    let (mut child, mut stdin, rx) =
+        coprocess(&["fen", "convert", "--to", "lichess", "--line-buffered"]);
     for (fen, want) in [
         (
             "8/8/8/4k3/8/8/8/4K3[Pp] w - - 0 1",
@@ -176,13 +195,7 @@ fn opening_legal_and_perft_answer_each_line_at_once() {
             [(after_e4, "20\n"), ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "5\n")],
         ),
     ] {
-        let mut child = cmd(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let rx = lines_of(child.stdout.take().unwrap());
+        let (mut child, mut stdin, rx) = coprocess(&args);
         for (ask, want) in asks {
             writeln!(stdin, "{ask}").unwrap();
             stdin.flush().unwrap();
@@ -193,13 +206,7 @@ fn opening_legal_and_perft_answer_each_line_at_once() {
         assert!(child.wait().unwrap().success(), "{args:?}");
     }
     // legal: a position's moves, then the empty line before the next one's.
-    let mut child = cmd(&["legal", "--line-buffered", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let rx = lines_of(child.stdout.take().unwrap());
+    let (mut child, mut stdin, rx) = coprocess(&["legal", "--line-buffered", "-"]);
     writeln!(stdin, "7k/8/8/8/8/8/8/K7 w - - 0 1").unwrap();
     stdin.flush().unwrap();
     let moves: Vec<String> = (0..3).filter_map(|_| next_line(&rx)).collect();
@@ -208,25 +215,10 @@ fn opening_legal_and_perft_answer_each_line_at_once() {
     assert!(child.wait().unwrap().success());
     if have("script") {
         let command = format!("{} opening", bin().display());
-        let mut child = in_terminal(&command);
-        let mut stdin = child.stdin.take().unwrap();
-        let rx = lines_of(child.stdout.take().unwrap());
-        stdin.write_all(b"e4 e5 Nf3\n").unwrap();
-        stdin.flush().unwrap();
-        let mut answered = false;
-        while let Some(line) = next_line(&rx) {
-            if line.contains("C40") {
-                answered = true;
-                break;
-            }
-        }
         assert!(
-            answered,
+            answers_in_terminal(&command, b"e4 e5 Nf3\n", "C40"),
             "no answer in a terminal before the end of the input"
         );
-        drop(stdin);
-        let _ = child.kill();
-        let _ = child.wait();
     }
 }
 

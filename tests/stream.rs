@@ -715,6 +715,19 @@ fn a_damaged_pbzip2_stream_loses_only_its_own_games() {
     );
 }
 
+/// The game records and summary of a damaged archive, read alike on one thread and
+/// two, the run not complete (exit 2).
+fn on_one_thread_and_two(path: &str) -> (Vec<serde_json::Value>, serde_json::Value) {
+    let mut runs = Vec::new();
+    for jobs in ["1", "2"] {
+        let (records, code) = json_records(&["-j", jobs, path]);
+        assert_eq!(code, Some(2), "-j {jobs}: the archive is not complete");
+        runs.push(games_and_summary(records));
+    }
+    assert_eq!(runs[0], runs[1], "-j 2 reads what -j 1 reads");
+    runs.remove(0)
+}
+
 /// The text the library's reader gives of `path`, read on past its breaks, and the
 /// damaged frames it told.
 fn read_past_breaks(path: &std::path::Path) -> (Vec<u8>, Vec<pocketfen::stream::DamagedFrame>) {
@@ -835,14 +848,7 @@ fn a_damaged_bzip2_block_loses_what_bzip2recover_loses() {
 
         // The command line, on one thread and two.
         let path = damaged.to_str().unwrap();
-        let mut runs = Vec::new();
-        for jobs in ["1", "2"] {
-            let (records, code) = json_records(&["-j", jobs, path]);
-            assert_eq!(code, Some(2), "-j {jobs}: the archive is not complete");
-            runs.push(games_and_summary(records));
-        }
-        assert_eq!(runs[0], runs[1], "-j 2 reads what -j 1 reads");
-        let (games, summary) = runs.remove(0);
+        let (games, summary) = on_one_thread_and_two(path);
         let b = &summary["breaks"][0];
         assert_eq!(
             (&b["compression"], &b["offset"], &b["length"], &b["stream"]),
@@ -926,14 +932,7 @@ fn a_damaged_bgzf_block_loses_only_its_own_games() {
 
     // The command line, on one thread and two.
     let path = damaged.to_str().unwrap();
-    let mut runs = Vec::new();
-    for jobs in ["1", "2"] {
-        let (records, code) = json_records(&["-j", jobs, path]);
-        assert_eq!(code, Some(2), "-j {jobs}: the archive is not complete");
-        runs.push(games_and_summary(records));
-    }
-    assert_eq!(runs[0], runs[1], "-j 2 reads what -j 1 reads");
-    let (games, summary) = runs.remove(0);
+    let (games, summary) = on_one_thread_and_two(path);
     let b = &summary["breaks"][0];
     let lost_text = texts[k].len();
     assert_eq!(

@@ -395,26 +395,28 @@ mod tests {
         assert_eq!(e.to_string(), "column 5: expected the end of the move");
     }
 
+    /// The chess position of `fen`.
+    fn chess(fen: &str) -> Position {
+        let setup: crate::setup::Setup = fen.parse().unwrap();
+        Position::from_setup(
+            &setup,
+            crate::variant::Rules::new(crate::variant::Variant::Chess),
+        )
+        .unwrap()
+    }
+
     /// King takes own rook without the right on that wing is refused, even when castling
     /// on the other wing is legal.
     #[test]
     fn castling_onto_a_rook_needs_that_wing_s_right() {
         use crate::position::IllegalReason;
-        let pos = |fen: &str| {
-            let setup: crate::setup::Setup = fen.parse().unwrap();
-            Position::from_setup(
-                &setup,
-                crate::variant::Rules::new(crate::variant::Variant::Chess),
-            )
-            .unwrap()
-        };
         for (fen, uci, legal) in [
             ("r3k2r/8/8/8/8/8/8/R3K2R w Q - 0 1", "e1h1", false),
             ("r3k2r/8/8/8/8/8/8/R3K2R w Q - 0 1", "e1a1", true),
             ("r3k2r/8/8/8/8/8/8/R3K2R w K - 0 1", "e1a1", false),
             ("r3k2r/8/8/8/8/8/8/R3K2R w K - 0 1", "e1h1", true),
         ] {
-            let p = pos(fen);
+            let p = chess(fen);
             let m = uci.parse::<UciMove>().unwrap().to_move(&p);
             if legal {
                 assert!(matches!(m, Ok(Move::Castle { .. })), "{fen} {uci}: {m:?}");
@@ -438,15 +440,7 @@ mod tests {
     /// step.
     #[test]
     fn king_two_squares_is_castling_in_chess960_when_no_step_can_be_meant() {
-        let pos = |fen: &str| {
-            let setup: crate::setup::Setup = fen.parse().unwrap();
-            Position::from_setup(
-                &setup,
-                crate::variant::Rules::new(crate::variant::Variant::Chess),
-            )
-            .unwrap()
-        };
-        let shredder = pos("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
+        let shredder = chess("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
         assert!(shredder.is_chess960());
         for (uci, rook) in [
             ("e1g1", "h1"),
@@ -461,7 +455,7 @@ mod tests {
             );
         }
         // King f1, rook h1: f1g1 is the king's step, not castling.
-        let step = pos("4k3/8/8/8/8/8/8/5K1R w H - 0 1");
+        let step = chess("4k3/8/8/8/8/8/8/5K1R w H - 0 1");
         let m = "f1g1".parse::<UciMove>().unwrap().to_move(&step);
         assert!(matches!(m, Ok(Move::Normal { .. })), "{m:?}");
         let m = "f1h1".parse::<UciMove>().unwrap().to_move(&step);

@@ -597,16 +597,7 @@ impl<R: Read> Blocks<R> {
                     Mark::Block(b) => (b + HEAD_BITS).div_ceil(8),
                     Mark::Stream(_) => 0,
                 };
-                while !self.eof && self.at + (self.bytes.len() as u64) < head_end {
-                    let chunk = self.src.fill_buf()?;
-                    if chunk.is_empty() {
-                        self.eof = true;
-                        break;
-                    }
-                    let n = chunk.len();
-                    self.bytes.extend_from_slice(chunk);
-                    self.src.consume(n);
-                }
+                while self.at + (self.bytes.len() as u64) < head_end && self.take_more()? {}
                 return Ok(Some(m));
             }
             if self.eof {
@@ -621,15 +612,24 @@ impl<R: Read> Blocks<R> {
                 self.bytes.drain(..gone);
                 self.at += gone as u64;
             }
-            let chunk = self.src.fill_buf()?;
-            if chunk.is_empty() {
-                self.eof = true;
-                continue;
-            }
-            let n = chunk.len();
-            self.bytes.extend_from_slice(chunk);
-            self.src.consume(n);
+            self.take_more()?;
         }
+    }
+
+    /// Takes the next bytes of the input into `bytes`; `false` at its end (`eof`).
+    fn take_more(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        let chunk = self.src.fill_buf()?;
+        if chunk.is_empty() {
+            self.eof = true;
+            return Ok(false);
+        }
+        let n = chunk.len();
+        self.bytes.extend_from_slice(chunk);
+        self.src.consume(n);
+        Ok(true)
     }
 
     /// Starts decoding the block whose magic is at stream bit `from`.
