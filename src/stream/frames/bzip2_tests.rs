@@ -556,3 +556,32 @@ fn a_stream_whose_header_is_damaged_is_read_whole() {
         }
     }
 }
+
+/// The case the test above cannot make: a damaged stream's end mark whole in one of the
+/// pieces its bytes are read in (`Peek` hands a frame out in pieces of 4 KiB from its
+/// start) and the stream's CRC after it in the next, so that the search for the end,
+/// stopping at the piece's end, saw the mark and not the stream's last bytes. Found by trying texts until the stream's length falls there.
+#[test]
+fn a_stream_whose_end_mark_ends_a_piece_is_stepped_over_whole() {
+    use crate::stream::blocks::{Mark, next_mark};
+    const PIECE: u64 = 4 << 10;
+    let stream = (6_000..9_000)
+        .map(|n| bzip2_stream(&letters(n, 11), 1))
+        .find(|s| {
+            let Some(Mark::End(e)) = next_mark(s, 33, 0) else {
+                return false;
+            };
+            (e + 48).div_ceil(8) <= PIECE && (s.len() as u64) > PIECE
+        })
+        .expect("a text whose stream's end mark ends within its first piece");
+    let texts = [games(0, 40), games(40, 40), games(80, 40)];
+    let mut each: Vec<Vec<u8>> = texts.iter().map(|t| bzip2_stream(t, 1)).collect();
+    let mut broken = stream;
+    broken[2_000] ^= 0x55;
+    each.insert(1, broken);
+    let (bytes, _) = streams(&each);
+    let (got, gaps, error) = every_way(&bytes);
+    assert_eq!(error, None);
+    assert_eq!(gaps.len(), 1, "{gaps:?}");
+    assert!(got == texts.concat(), "the three whole streams' text");
+}
