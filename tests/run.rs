@@ -1613,8 +1613,9 @@ mod parts {
     /// frame in turn is made undecodable from its first block (it gives no text), in its
     /// middle (it gives some first) or in its magic number (it starts no frame), or its
     /// announcement's magic number or size field is damaged (nothing is lost), or, of
-    /// the first frame, all of its announcement and its magic (the frame is lost); the
-    /// parts always merge, to one run's records.
+    /// the first frame, all of its announcement and its magic (the frame is lost), or
+    /// junk comes before its announcement (the frames after it are read); the parts
+    /// always merge, to one run's records.
     #[test]
     fn a_damaged_pzstd_frame_anywhere_merges_to_one_run() {
         let (packed, frames) = announced_frames(61_000);
@@ -1627,9 +1628,16 @@ mod parts {
                 "announcement",
                 "size field",
                 "both",
+                "junk",
             ] {
                 let mut damaged = packed.clone();
                 match middle {
+                    // Bytes that start no frame and announce none, between the frame
+                    // before and this one's announcement: stepped over to it.
+                    "junk" if k > 0 => {
+                        damaged.splice(at - 12..at - 12, b"JUNK".repeat(k + 3));
+                    }
+                    "junk" => continue,
                     "middle" => {
                         for b in &mut damaged[at + len / 2..at + len / 2 + 24] {
                             *b ^= 0x5a;

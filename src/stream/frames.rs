@@ -16,9 +16,11 @@
 //! ([`detect_in`](super::compressed::detect_in)). A file whose first bytes start no
 //! frame, with pzstd's announcement after them (its first announcement and its frame's
 //! first bytes damaged), is read from that frame on, the bytes before it a damaged
-//! frame. Elsewhere bytes that start no frame stay trailing bytes: after a frame
-//! stepped over by its announced size they may be its true end, and a reader of a
-//! chunk or a part, starting there, cannot tell.
+//! frame. Bytes that start no frame elsewhere in a zstd stream, after a frame that ended
+//! (junk between frames), are stepped over the same way to the next announced frame;
+//! with none after them they are trailing bytes. After a frame stepped over by its
+//! announced size they stay trailing bytes: they may be the next frame's, past its
+//! announcement, where a part's reader starts (see `after_step`).
 //!
 //! A BGZF block (a gzip member whose header gives its size, at most 64 KiB: pocketfen's
 //! own gzip output, and `bgzip`'s) is decoded whole from its own bytes only, and its text
@@ -89,6 +91,11 @@ pub(super) struct Frames<R: Read> {
     /// The last frame stepped over failed at the end of the bytes it was given (its
     /// decoder wanted more): read on, a frame's decoder would have read past its end.
     stepped_at_end: bool,
+    /// The frame before was stepped over by the size pzstd announced for it (not ended
+    /// by its decoder): bytes after it that start no frame may be the next frame's,
+    /// the announced size too large, so they are not read on from (a reader of the next
+    /// frame, starting at its announcement, could not tell).
+    after_step: bool,
     /// The text of the BGZF block being read, decoded whole and checked, and how much of
     /// it has been handed out; `None` before it is decoded.
     held: Option<usize>,
@@ -133,6 +140,7 @@ impl<R: Read> Frames<R> {
             frame_out: 0,
             frame_start: 0,
             stepped_at_end: false,
+            after_step: false,
             held: None,
             held_text: Vec::new(),
             overran_at_end: false,
@@ -145,6 +153,7 @@ impl<R: Read> Frames<R> {
     fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
         src.stop_recording();
         src.unlimit();
+        let after_step = std::mem::take(&mut self.after_step);
         loop {
             if let Some((at, text)) = &self.mark
                 && src.consumed() >= *at
@@ -218,10 +227,16 @@ impl<R: Read> Frames<R> {
             }
             if next != self.kind {
                 let offset = self.base + src.consumed();
-                // (At the file's start only: bytes that start no frame after others do
-                // may be a stepped-over frame's true end, a reader of a chunk or a part
-                // cannot tell from one that did decode.)
-                if self.kind == Compression::Zstd && offset == 0 {
+                // Bytes of a zstd stream that start no frame (at the file's start, or
+                // junk after a frame that ended) are read on to the next frame pzstd
+                // announced: those after it are not lost. A part's reader starts at an
+                // announced frame, and the parallel decoder reads the frame before
+                // such bytes again with them, so each meets them where a whole read
+                // does. After a frame stepped over by its announced size they may be
+                // the next frame's bytes past its announcement (the size damaged, or
+                // bytes cut out): the text ends there, as a part's reader, starting
+                // at that announcement, reads on.
+                if self.kind == Compression::Zstd && !after_step {
                     return self.read_on_to_announced(src);
                 }
                 let (len, zeros) = src.drain()?;
@@ -283,8 +298,8 @@ impl<R: Read> Frames<R> {
         self.stage = Stage::Done;
     }
 
-    /// Reads on from the first bytes of a zstd file, which start no frame (pzstd's
-    /// output whose first announcement and its frame's first bytes are damaged), to the
+    /// Reads on from bytes of a zstd stream that start no frame (pzstd's output whose
+    /// first announcement and its frame's first bytes are damaged, or junk), to the
     /// next frame that pzstd announced: the bytes before it are stepped over as a
     /// damaged frame (its error is the next read's). With no announced frame after
     /// them, they are trailing bytes, noted, and the stream ends.
@@ -354,6 +369,7 @@ impl<R: Read> Frames<R> {
         header[..4].copy_from_slice(&[0x28, 0xb5, 0x2f, 0xfd]);
         let text = FrameText::of_header(&header[..n]).filter(|t| matches!(t, FrameText::Pzstd(_)));
         let error = if src.skip(len)? {
+            self.after_step = true;
             self.stage = Stage::Between(src);
             io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -426,6 +442,7 @@ impl<R: Read> Frames<R> {
         self.stepped_at_end =
             self.kind == Compression::Zstd && e.kind() == io::ErrorKind::UnexpectedEof;
         let damaged = self.damaged_frame(end, text, e.to_string());
+        self.after_step = true;
         if let Err(read) = self.next_frame(src) {
             return read;
         }

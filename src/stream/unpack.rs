@@ -13,7 +13,9 @@
 //! reads), so a chunk that decodes cleanly gives exactly the text a sequential read gives.
 //! What cannot be cut — one frame, plain multi-member gzip, a frame larger than [`CAP`], a
 //! header that does not parse, bytes that start no frame — is read by the reader itself,
-//! sequentially, with the rest of the stream. A damaged frame that pzstd announced, a
+//! sequentially, with the rest of the stream and the frame before it (whether that frame
+//! ends by itself or is stepped over tells how bytes after it that start no frame are
+//! read). A damaged frame that pzstd announced, a
 //! damaged BGZF block or a damaged bzip2 block, is stepped over in its chunk as a
 //! sequential read steps over it (`frames`; a BGZF block's decoder reads its own bytes
 //! only; what a bzip2 step finds depends on its stream's bytes only, and a stream whose
@@ -293,6 +295,10 @@ struct Scanner<R> {
     base: u64,
     /// The bytes of `buf` that are whole frames, ready to go.
     cut: usize,
+    /// Where the last of them starts: it goes with the next chunk, or with the rest of
+    /// the stream when the rest is read sequentially (a frame stepped over by its
+    /// announced size or not tells how bytes after it that start no frame are read).
+    last: usize,
     /// How far the search for the next bzip2 stream has got (from `cut`).
     searched: usize,
     eof: bool,
@@ -313,6 +319,7 @@ impl<R: Read + Send + 'static> Scanner<R> {
             buf: Vec::new(),
             base: 0,
             cut: 0,
+            last: 0,
             searched: 0,
             eof: false,
         }
@@ -364,9 +371,10 @@ impl<R: Read + Send + 'static> Scanner<R> {
             };
             match len {
                 Len::Known(n) if n > 0 && fits(n) => {
+                    self.last = self.cut;
                     self.cut += n;
                     self.searched = 0;
-                    if self.cut >= CHUNK && self.send_cut().is_err() {
+                    if self.last >= CHUNK && self.send_before_last().is_err() {
                         return;
                     }
                 }
@@ -401,8 +409,19 @@ impl<R: Read + Send + 'static> Scanner<R> {
         Ok(())
     }
 
+    /// Sends the whole frames cut so far but the last as one chunk; `Err` when the
+    /// reader has gone.
+    fn send_before_last(&mut self) -> Result<(), ()> {
+        let (cut, last) = (self.cut, self.last);
+        self.cut = last;
+        self.send_cut()?;
+        self.cut = cut - last;
+        Ok(())
+    }
+
     /// Sends the whole frames cut so far as one chunk; `Err` when the reader has gone.
     fn send_cut(&mut self) -> Result<(), ()> {
+        self.last = 0;
         if self.cut == 0 {
             return Ok(());
         }
@@ -422,8 +441,10 @@ impl<R: Read + Send + 'static> Scanner<R> {
         Ok(())
     }
 
-    /// Sends the frames cut so far, then the rest of the stream, to be read sequentially.
+    /// Sends the frames cut so far but the last, then the rest of the stream from the
+    /// last, to be read sequentially.
     fn rest(mut self) {
+        self.cut = self.last;
         if self.send_cut().is_err() {
             return;
         }

@@ -435,17 +435,69 @@ fn a_file_whose_start_is_no_frame_is_read_from_the_first_announced_frame() {
     assert_eq!((text == texts[1..].concat(), error), (true, None));
     assert_eq!(gaps.len(), 1, "{gaps:?}");
     assert_eq!((gaps[0].1.offset, gaps[0].1.len), (0, at(1) as u64));
-    // The same damage to a later frame: the text ends there, the rest trailing bytes.
+    // The same damage to a later frame: that frame is lost too, and the frames after
+    // it are read (they were trailing bytes, lost, before).
     for k in [2, 4] {
         let mut damaged = bytes.clone();
         for b in &mut damaged[at(k)..at(k) + 16] {
             *b ^= 0xa5;
         }
         let (text, gaps, error) = every_way(&damaged);
-        assert_eq!(
-            (text == texts[..k].concat(), gaps, error),
-            (true, Vec::new(), None)
+        assert_eq!(error, None);
+        assert!(
+            text == [texts[..k].concat(), texts[k + 1..].concat()].concat(),
+            "frame {k}"
         );
+        let [(broke, gap)] = &gaps[..] else {
+            panic!("frame {k}: {gaps:?}");
+        };
+        assert_eq!(*broke as usize, texts[..k].concat().len());
+        assert_eq!(
+            (gap.offset, gap.len),
+            (at(k) as u64, (at(k + 1) - at(k)) as u64)
+        );
+    }
+}
+
+/// Junk between two frames of pzstd's (bytes that start no frame and announce none) is
+/// stepped over to the next announced frame: the frames after it are read, where they
+/// were trailing bytes and lost before, by a whole read at any number of threads, and
+/// by the parts of a split file (which start at announced frames), whose texts join to
+/// the whole read's.
+#[test]
+fn junk_between_frames_is_stepped_over_to_the_next_announced_frame() {
+    let texts: Vec<Vec<u8>> = (0..6).map(|k| games(k * 200, 200)).collect();
+    let frames: Vec<Vec<u8>> = texts.iter().map(|t| frame(t)).collect();
+    let at = |k: usize| 12 * k + frames[..k].iter().map(Vec::len).sum::<usize>();
+    let bytes = pzstd(&frames);
+    for (k, junk) in [
+        (1, b"JUNK".repeat(30)),
+        (3, vec![0u8; 7]),
+        (5, vec![0x28, 0xb5, 0x2f]),
+        (3, vec![0x50, 0x2a, 0x4d]),
+    ] {
+        let joined = [&bytes[..at(k)], &junk[..], &bytes[at(k)..]].concat();
+        let (text, gaps, error) = every_way(&joined);
+        assert_eq!(error, None, "junk before frame {k}");
+        assert!(text == texts.concat(), "junk before frame {k}: the text");
+        let [(broke, gap)] = &gaps[..] else {
+            panic!("junk before frame {k}: {gaps:?}");
+        };
+        assert_eq!(*broke as usize, texts[..k].concat().len());
+        assert_eq!((gap.offset, gap.len), (at(k) as u64, junk.len() as u64));
+    }
+    // But bytes cut out of a frame: stepped over by its announced size, it ends inside
+    // the next frame, past its announcement; the text ends there (a part starting at
+    // that announcement reads on, and the merge ends where this read ends), alike at
+    // any number of threads (the parallel decoder reads the frame before such bytes
+    // again with them, to tell the two cases apart).
+    for k in [1, 3] {
+        let middle = at(k) + 12 + frames[k].len() / 2;
+        let cut = [&bytes[..middle], &bytes[middle + 40..]].concat();
+        let (text, gaps, error) = every_way(&cut);
+        assert_eq!((error, gaps.len()), (None, 1), "frame {k} cut");
+        assert!(text.starts_with(&texts[..k].concat()), "frame {k} cut");
+        assert!(text.len() < texts[..k + 1].concat().len(), "frame {k} cut");
     }
 }
 
