@@ -319,7 +319,7 @@ fn the_chesscom_game_becomes_lichess_importable() {
 }
 
 /// `pgn convert` reads games with `validate`'s options and refuses exactly what
-/// `validate` refuses, in its words.
+/// `validate` refuses, in its words (a variation's illegal move aside: see below).
 #[test]
 fn convert_refuses_what_validate_refuses_with_the_same_options() {
     use pocketfen::game::{Format, GameProblemKind, Status, validate_game};
@@ -374,6 +374,71 @@ fn convert_refuses_what_validate_refuses_with_the_same_options() {
     };
     assert!(text.ends_with("\n\n1. e4 e5 *\n\n"), "{text}");
     assert!(text.contains("[WhiteA \"a\"]\n"), "{text}");
+}
+
+/// A variation's illegal move does not lose its game (a real engine match's analysis
+/// held one): the variation is written up to it, left out when it was its first move,
+/// each with a warning that says so, and the main line is converted whole. `validate
+/// --variations` reports those moves as errors, and validates the main line to its end.
+#[test]
+fn a_variations_illegal_move_cuts_the_variation_not_the_game() {
+    use pocketfen::game::{GameProblemKind, Status, validate_game};
+    use pocketfen::{IllegalReason, Severity, Variant};
+    let pgn = "[Event \"x\"]\n[Variant \"Crazyhouse\"]\n[Result \"*\"]\n\n1. e4 e5 (1... Q@e4 2. Nf3) 2. Nf3 (2. Nc3 Nc6 3. Ke3 Nf6) Nc6 3. Bc4 *\n";
+    let game = GameSplitter::new(pgn.as_bytes()).next().unwrap().unwrap();
+    let Converted::Game(text, report) = convert_game(&game, &lichess(), &Options::default()) else {
+        panic!("a game whose variations hold illegal moves was refused");
+    };
+    assert!(
+        text.ends_with("\n\n1. e4 e5 2. Nf3 (2. Nc3 Nc6) 2... Nc6 3. Bc4 *\n\n"),
+        "{text}"
+    );
+    assert_eq!((report.status, report.plies), (Status::Ok, 5));
+    let said: Vec<_> = report
+        .problems
+        .iter()
+        .map(|p| (p.severity, p.kind, p.line, p.column))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                Severity::Warning,
+                GameProblemKind::Illegal(IllegalReason::NotInPocket),
+                5,
+                16
+            ),
+            (
+                Severity::Warning,
+                GameProblemKind::Illegal(IllegalReason::NoSuchPiece),
+                5,
+                51
+            ),
+        ]
+    );
+    assert!(
+        report.problems.iter().all(|p| p
+            .reason
+            .ends_with("(in a variation); the variation is kept up to this move")),
+        "{:?}",
+        report.problems
+    );
+    // What is written validates, variations and all.
+    let again = GameSplitter::new(text.as_bytes()).next().unwrap().unwrap();
+    let variations = Options {
+        variations: true,
+        ..Options::default()
+    };
+    let r = validate_game(&again, &variations);
+    assert_eq!(
+        (r.status, r.variant, r.plies, r.problems.len()),
+        (Status::Ok, Some(Variant::Crazyhouse), 5, 0)
+    );
+    // validate --variations: two errors, the main line's five plies all played.
+    let r = validate_game(&game, &variations);
+    assert_eq!((r.status, r.plies), (Status::Illegal, 5));
+    let errors: Vec<_> = r.problems.iter().map(|p| (p.severity, p.column)).collect();
+    assert_eq!(errors, [(Severity::Error, 16), (Severity::Error, 51)]);
 }
 
 /// Writing for Lichess as its exports do.
@@ -547,8 +612,9 @@ fn pocket960_survives_every_target_under_every_alias() {
 
 mod law {
     //! The law of `pgn convert`: it writes exactly the games `validate`
-    //! accepts with the same options and variations on, and what it writes validates again
-    //! to the same plies.
+    //! accepts with the same options and variations on (a variation's illegal move aside:
+    //! the variation is written up to it), and what it writes validates again to the same
+    //! plies.
 
     use super::*;
     use pocketfen::game::{Status, validate_game};
@@ -638,6 +704,26 @@ mod law {
             })
     }
 
+    /// `validate --variations`'s report as `convert` words it: a variation's illegal move
+    /// (an error at no ply, `in a variation`) is a warning that the variation is kept up
+    /// to it, and the game is refused only for its other errors.
+    fn kept_up_to(mut r: pocketfen::game::GameReport) -> pocketfen::game::GameReport {
+        use pocketfen::Severity;
+        for p in &mut r.problems {
+            if p.severity == Severity::Error
+                && p.ply.is_none()
+                && p.reason.ends_with(" (in a variation)")
+            {
+                p.severity = Severity::Warning;
+                p.reason.push_str("; the variation is kept up to this move");
+            }
+        }
+        if r.problems.iter().all(|p| p.severity != Severity::Error) {
+            r.status = Status::Ok;
+        }
+        r
+    }
+
     /// Games converted (most must be, or the law is tested on refusals alone).
     static ACCEPTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
@@ -656,7 +742,7 @@ mod law {
             let game = RawGame::new(text.clone().into_bytes());
             let opts = Options { drop_mate, ..Options::default() };
             let judged = Options { variations: true, ..opts };
-            let verdict = validate_game(&game, &judged);
+            let verdict = kept_up_to(validate_game(&game, &judged));
             for (target, _) in TARGETS {
                 match convert_game(&game, &Rewrite::to(target), &opts) {
                     Converted::Refused(r) => {

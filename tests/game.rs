@@ -85,7 +85,16 @@ fn hand_made_errors_are_the_ones_their_names_say() {
         ),
         ("illegal-drop", &[(1, "not-in-pocket", Some(5), 5, 26)]),
         ("illegal-fen-tag", &[(1, "illegal-fen", None, 3, 1)]),
-        ("illegal-in-variation", &[(1, "not-in-pocket", None, 5, 16)]),
+        // A variation's illegal move ends that variation only: the next variation and
+        // the main line are validated to their ends.
+        (
+            "illegal-in-variation",
+            &[
+                (1, "not-in-pocket", None, 5, 16),
+                (1, "no-such-piece", None, 5, 44),
+                (1, "no-such-piece", Some(7), 5, 67),
+            ],
+        ),
         ("move-after-mate", &[(1, "move-after-end", Some(5), 4, 24)]),
         (
             "result-mismatch",

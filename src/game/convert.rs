@@ -299,6 +299,9 @@ struct Writer<'t> {
     stripped: arrayvec::ArrayVec<&'static str, 6>,
     /// The main line went past the ply limit: nothing more is written.
     cut: bool,
+    /// The variation being written met an illegal move: it is written up to it, and
+    /// left out when that was its first.
+    broken: bool,
     target: Target,
     style: DropStyle,
     tags: Vec<(&'t str, Cow<'t, str>)>,
@@ -506,9 +509,17 @@ impl<'t> Visitor<'t> for Writer<'t> {
 
     fn end_variation(&mut self) -> ControlFlow<()> {
         self.depth = self.depth.saturating_sub(1);
-        self.w.close_paren();
+        // A variation whose first move was illegal: nothing of it is written.
+        if !(std::mem::take(&mut self.broken) && self.w.drop_open_paren()) {
+            self.w.close_paren();
+        }
         self.need_number = true;
         ControlFlow::Continue(())
+    }
+
+    fn variation_broken(&mut self) -> bool {
+        self.broken = true;
+        true
     }
 
     fn san(&mut self, before: &Position, san: &SanPlus, m: Move, at: MoveAt) -> ControlFlow<()> {
@@ -610,7 +621,9 @@ pub enum Converted {
     /// The game in the target's conventions, and `validate`'s report on it: its
     /// warnings (what could not be kept is among them) and plies.
     Game(String, GameReport),
-    /// The game does not validate: `validate`'s report, in its words.
+    /// The game does not validate: `validate`'s report, in its words. (A variation's
+    /// illegal move refuses no game: the variation is written up to it, with a
+    /// warning.)
     Refused(GameReport),
 }
 
@@ -692,6 +705,7 @@ fn convert_at(
         layout,
         stripped: layout.stripped_commands(),
         cut: false,
+        broken: false,
         target,
         style,
         tags: Vec::with_capacity(24),

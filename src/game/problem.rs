@@ -628,6 +628,27 @@ impl<'t> Reporter<'t> {
         self.status = Status::Error;
     }
 
+    /// The errors recorded from problem `from` on made warnings, the game's status back
+    /// to `status` (a variation's illegal move, when the visitor keeps the variation up
+    /// to it): `note` is added to each one's reason.
+    pub(crate) fn demote(&mut self, from: usize, status: Status, note: &str) {
+        for p in &mut self.problems[from..] {
+            if p.severity == Severity::Error {
+                p.severity = Severity::Warning;
+                p.reason.push_str(note);
+            }
+        }
+        self.status = status;
+    }
+
+    /// The errors recorded.
+    pub(crate) fn errors(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count()
+    }
+
     /// A token out of place or unreadable (`unparseable-token`).
     pub(crate) fn unreadable(&mut self, at: At<'_>, reason: String, before: Option<&Position>) {
         self.illegal(GameProblemKind::UnparseableToken, at, reason, before);

@@ -82,6 +82,14 @@ pub trait Visitor<'t> {
     fn end_variation(&mut self) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
+    /// A move of a validated variation is illegal or unreadable there: the rest of the
+    /// variation is skipped, to its `)` (then [`Visitor::end_variation`]), and the main
+    /// line goes on. `true` keeps the variation up to that move and the game as it was:
+    /// the move's problem is a warning, not an error (a converter that writes the
+    /// variation up to it); by default it is an error.
+    fn variation_broken(&mut self) -> bool {
+        false
+    }
     /// A legal move, before it is played in `before` (`Break` stops the walk before it).
     fn san(
         &mut self,

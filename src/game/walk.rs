@@ -14,7 +14,7 @@ use super::step::{Failure, resolve};
 use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Position, Severity};
 use crate::stream::token::{Token, TokenKind, Tokenizer};
 
 /// What a walk plays on, and the rules of its form: the hooks of the one walker.
@@ -118,8 +118,14 @@ struct Walk<'r, 'a, 'o, 't, P, V> {
     visitor: &'r mut V,
     /// How deep in variations.
     depth: usize,
-    /// Variations skipped at the visitor's request: the depth at which the first began.
+    /// Variations skipped at the visitor's request, or from a variation's illegal move
+    /// on: the depth at which the first began.
     skipping: Option<usize>,
+    /// The skipping is a variation's rest after its illegal move: at its `)` the
+    /// variation is left as any other.
+    broken: bool,
+    /// Errors of variations' moves: the main line goes on after them.
+    variation_errors: usize,
     /// Where the outermost open variation starts (a `(` never closed is reported there).
     outer_open: usize,
     /// Mainline plies played.
@@ -147,6 +153,8 @@ pub(crate) fn walk<'t, P: Play, V: Visitor<'t>>(
         visitor,
         depth: 0,
         skipping: None,
+        broken: false,
+        variation_errors: 0,
         outer_open: 0,
         plies: 0,
         marker: None,
@@ -345,7 +353,9 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
             Some(d) if self.depth + 1 > d => return Next::On,
             Some(_) => {
                 self.skipping = None;
-                return Next::On;
+                if !std::mem::take(&mut self.broken) {
+                    return Next::On;
+                }
             }
             None => {}
         }
@@ -389,8 +399,12 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
         // A dead position (insufficient material) has ended the game, though moves are
         // still legal: said once, as `moves` refuses to play on.
         let dead = depth == 0 && !self.dead_warned && pos.is_insufficient_material();
+        let (problems, status) = (self.rep.problems.len(), self.rep.status);
         let Some((san, m)) = resolve(self.rep, pos, &tok, self.opts.strict, at, failure) else {
-            return Next::Stop;
+            if depth == 0 {
+                return Next::Stop;
+            }
+            return self.variation_broken(problems, status);
         };
         if dead {
             self.dead_warned = true;
@@ -414,11 +428,36 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
         self.visitor.played(self.play.position(board)).into()
     }
 
+    /// A variation's move that is illegal or unreadable (its problems from `problems`
+    /// on, the game's status before them `status`): the rest of the variation is
+    /// skipped, and the main line goes on; the problems stay errors unless the visitor
+    /// keeps the variation up to the move.
+    #[cold]
+    #[inline(never)]
+    fn variation_broken(&mut self, problems: usize, status: Status) -> Next {
+        if self.visitor.variation_broken() {
+            self.rep
+                .demote(problems, status, "; the variation is kept up to this move");
+        } else {
+            self.variation_errors += self.rep.problems[problems..]
+                .iter()
+                .filter(|p| p.severity == Severity::Error)
+                .count();
+        }
+        self.skipping = Some(self.depth);
+        self.broken = true;
+        Next::On
+    }
+
     /// The end of the movetext: a variation left open, then the form's checks of the
     /// end (the result against the outcome) and the visitor's end.
     fn end(self, tags: &Tags<'_>, end: usize) -> Walked {
         let walked = |plies, reading| Walked { plies, reading };
-        if self.rep.status != Status::Ok {
+        // (Variations' illegal moves aside: the main line was played to its end.)
+        let only_variations = self.variation_errors > 0
+            && self.rep.status == Status::Illegal
+            && self.rep.errors() == self.variation_errors;
+        if self.rep.status != Status::Ok && !only_variations {
             return walked(self.plies, None);
         }
         if self.depth > 0 {

@@ -60,6 +60,14 @@ impl Wrap {
         self.open += 1;
     }
 
+    /// Takes back the `(` of a variation when it is still waiting (nothing of the
+    /// variation was written): whether it was.
+    pub(super) fn drop_open_paren(&mut self) -> bool {
+        let waiting = self.open > 0;
+        self.open -= usize::from(waiting);
+        waiting
+    }
+
     /// Closes a variation: `)` follows its word without a space, or starts a line (an
     /// empty variation's `(` still waiting goes with it).
     pub(super) fn close_paren(&mut self) {
