@@ -344,6 +344,8 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
     // The promoted squares listed so far (a square listed twice is an error; a `~` mark on
     // the board and a listed square may name the same one).
     let mut listed = Bitboard::EMPTY;
+    // A Chess.com pocket read in place of a clock: the token and what it stood for.
+    let mut for_clock: Option<(&'a str, &'static str)> = None;
     while let Some(tok) = next_field(i) {
         if let Ok((rest, _)) = checks(tok)
             && seen <= Seen::Full
@@ -413,12 +415,27 @@ fn tail<'a>(mut i: &'a str, setup: &mut Setup, style: &mut Style) -> FieldRes<'a
                 setup.pockets = Some(p);
                 chesscom_at.get_or_insert(tok.len());
                 *style = Style::Chesscom;
+                for_clock = match seen {
+                    Seen::Ep => Some((tok, "a half-move clock")),
+                    Seen::Half => Some((tok, "a full-move number")),
+                    _ => None,
+                };
                 seen = Seen::Pocket;
                 i = rest;
                 continue;
             }
         }
         if seen == Seen::Pocket {
+            // A number after what was read as a pocket in place of a clock: that was
+            // the clock, wrong (`- b 1`), not a Chess.com pocket (which no number follows).
+            if let Some((pocket, clock_was)) = for_clock
+                && clock(tok).is_ok_and(|(rest, _)| at_token_end(rest))
+            {
+                return Err(Located {
+                    field: FenField::Clocks,
+                    err: NomErr::new(pocket, clock_was),
+                });
+            }
             i = promoted_squares(tok, setup, &mut listed)?.0;
             continue;
         }

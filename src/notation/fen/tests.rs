@@ -284,6 +284,11 @@ fn the_fields_after_en_passant_say_what_they_expect() {
             FenField::Pocket,
             "a Chess.com pocket (P N B R Q, either case) or the end of the FEN",
         ),
+        // A pocket's letters where a clock stands, a number after them: the clock is
+        // what is wrong (Fairy-Stockfish's test of a bad half-move clock), not the
+        // promoted squares that a Chess.com pocket there would have after it.
+        (" b 1", 54, FenField::Clocks, "a half-move clock"),
+        (" 0 b 1", 56, FenField::Clocks, "a full-move number"),
     ] {
         let s = format!("{start}{tail}");
         let e = parse(&s, None).unwrap_err();
