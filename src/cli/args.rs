@@ -507,7 +507,8 @@ pub struct ValidateArgs {
     /// earlier report or an empty file, never an archive or other file.
     #[arg(long, value_name = "REPORT.html")]
     pub html: Option<std::path::PathBuf>,
-    /// The most problems the HTML report draws; the rest are counted.
+    /// The most problems of each kind the HTML report draws (a frequent warning never
+    /// hides a rarer error); the rest are counted.
     #[arg(long, value_name = "N", default_value_t = 1000, requires = "html")]
     pub html_max: usize,
 }

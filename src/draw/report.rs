@@ -3,7 +3,8 @@
 //! drawn with the relevant squares marked, and the legal moves there.
 //!
 //! The page is one self-contained file (inline CSS, SVG and a few lines of script to
-//! filter the cards). Only the first `max_cards` problems get a card; the rest are counted.
+//! filter the cards). Only the first `max_cards` problems of each kind get a card (so that
+//! a frequent warning never hides a rarer error); the rest are counted.
 //! A card is built by replaying its game once more, so only the games that get cards cost
 //! anything beyond validation; memory holds the cards and nothing else.
 //!
@@ -39,7 +40,7 @@ use crate::bitboard::Bitboard;
 use crate::bughouse::{BoardId, Match};
 use crate::game::convert::push_move_number;
 use crate::game::header::{Boards, MoveAt, Options, unescape};
-use crate::game::{GameProblem, GameReport, Totals, Visitor, visit_game};
+use crate::game::{GameProblem, GameProblemKind, GameReport, Totals, Visitor, visit_game};
 use crate::moves::Move;
 use crate::notation::fen::FenDialect;
 use crate::notation::san::{DropStyle, San, SanPlus};
@@ -84,17 +85,23 @@ pub struct HtmlReport {
     max_cards: usize,
     cards: String,
     carded: usize,
+    /// Cards drawn of each kind.
+    by_kind: BTreeMap<&'static str, usize>,
+    /// Kinds that have all their cards.
+    full: usize,
     problems: usize,
     files: Vec<FileSection>,
 }
 
 impl HtmlReport {
-    /// A report that draws at most `max_cards` problems.
+    /// A report that draws at most `max_cards` problems of each kind.
     pub fn new(max_cards: usize) -> HtmlReport {
         HtmlReport {
             max_cards,
             cards: String::new(),
             carded: 0,
+            by_kind: BTreeMap::new(),
+            full: 0,
             problems: 0,
             files: Vec::new(),
         }
@@ -103,7 +110,7 @@ impl HtmlReport {
     /// Whether another problem would get a card. A caller that keeps games' bytes for
     /// [`HtmlReport::add_game`] may stop keeping them once this is false.
     pub fn wants_cards(&self) -> bool {
-        self.carded < self.max_cards
+        self.max_cards > 0 && self.full < GameProblemKind::all().count()
     }
 
     /// Starts the section of the file `name` (as reports name it).
@@ -132,21 +139,28 @@ impl HtmlReport {
         if self.files.is_empty() {
             self.begin_file("<input>");
         }
-        let wanted = (self.max_cards - self.carded.min(self.max_cards)).min(report.problems.len());
         let section = self.files.last_mut().expect("a file section");
-        for (i, p) in report.problems.iter().enumerate() {
+        let mut wanted = Vec::new();
+        for p in &report.problems {
             let k = section.kinds.entry(p.kind.name()).or_default();
             k.severity = p.severity.name();
             k.count += 1;
-            k.uncarded += usize::from(i >= wanted);
+            let drawn = self.by_kind.entry(p.kind.name()).or_default();
+            if *drawn < self.max_cards {
+                *drawn += 1;
+                self.full += usize::from(*drawn == self.max_cards);
+                wanted.push(p);
+            } else {
+                k.uncarded += 1;
+            }
         }
         self.problems += report.problems.len();
-        if wanted == 0 {
+        if wanted.is_empty() {
             return;
         }
         let name = section.name.clone();
-        let replay = game.map(|g| Replay::of(g, &report.problems[..wanted], opts));
-        for p in &report.problems[..wanted] {
+        let replay = game.map(|g| Replay::of(g, &wanted, opts));
+        for p in wanted {
             self.carded += 1;
             card(
                 &mut self.cards,
@@ -189,7 +203,7 @@ impl HtmlReport {
             shown,
             if shown < self.problems {
                 format!(
-                    " (the first {}; raise --html-max to see more)",
+                    " (the first {} of each kind; raise --html-max to see more)",
                     self.max_cards
                 )
             } else {
@@ -475,7 +489,7 @@ impl Visitor<'_> for Recorder {
 
 impl Replay {
     /// The replay of `game`, with the boards before each of `problems`.
-    fn of(game: &RawGame, problems: &[GameProblem], opts: &Options) -> Replay {
+    fn of(game: &RawGame, problems: &[&GameProblem], opts: &Options) -> Replay {
         let mut rec = Recorder {
             tags: Tags::default(),
             live: Live::None,
