@@ -186,6 +186,14 @@ impl Match {
         self
     }
 
+    /// Both boards marked as Chess960's ([`Position::set_chess960`]).
+    pub fn with_chess960(mut self) -> Match {
+        for board in &mut self.boards {
+            board.set_chess960();
+        }
+        self
+    }
+
     /// The rules both boards play by.
     pub fn rules(&self) -> Rules {
         self.boards[0].rules()

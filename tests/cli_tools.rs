@@ -914,3 +914,53 @@ fn select_warns_of_criteria_that_cannot_match() {
         "with --variant chess the standard games reach it"
     );
 }
+
+/// A game whose `[Variant]` is Chess960's writes UCI castling as the king taking its
+/// rook, also from the 18 start positions with the king on e1 and the rooks on a1 and
+/// h1 (the standard one among them), which the position alone cannot tell from chess's
+/// (python-chess and Fairy-Stockfish write `e1h1` there; pocketfen wrote `e1g1`). The same
+/// board tagged as chess keeps `e1g1`.
+#[test]
+fn chess960_games_castle_in_uci_as_the_king_taking_its_rook() {
+    let game = |variant: &str, fen: &str, moves: &str| {
+        format!(
+            "[Variant \"{variant}\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n[Result \"*\"]\n\n{moves} *\n\n"
+        )
+    };
+    let sp = "rbbqknnr/pppppppp/8/8/8/8/PPPPPPPP/RBBQKNNR w KQkq - 0 1";
+    let zh = "rbbqknnr/pppppppp/8/8/8/8/PPPPPPPP/RBBQKNNR/ w KQkq - 0 1";
+    let one = "1. Ne3 Ne6 2. Nf3 Nf6 3. O-O O-O";
+    let two = "1A. Ne3 1a. Ne6 2A. Nf3 2a. Nf6 3A. O-O 3a. O-O";
+    let pgn = [
+        game("Chess960", sp, one),
+        game("Crazyhouse960", zh, one),
+        game("Bughouse960", &format!("{zh} | {zh}"), two),
+        game("Standard", sp, one),
+        format!("[Variant \"Chess960\"]\n[Result \"*\"]\n\n1. Nf3 Nf6 2. g3 g6 3. Bg2 Bg7 4. O-O O-O *\n\n"),
+    ]
+    .concat();
+    let out = run_in_out(&["replay", "-q", "--emit", "uci", "-"], pgn.as_bytes());
+    let castles: Vec<Vec<&str>> = out
+        .split('#')
+        .skip(1)
+        .map(|game| {
+            game.lines()
+                .skip(1)
+                // (A bughouse move's line starts with its board.)
+                .map(|l| l.strip_prefix("A ").unwrap_or(l))
+                .filter(|l| l.starts_with('e'))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        castles,
+        [
+            vec!["e1h1", "e8h8"],
+            vec!["e1h1", "e8h8"],
+            vec!["e1h1", "e8h8"],
+            vec!["e1g1", "e8g8"],
+            vec!["e1h1", "e8h8"],
+        ],
+        "{out}"
+    );
+}

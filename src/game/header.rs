@@ -295,15 +295,26 @@ pub(crate) fn read_start(
         ),
         _ => {}
     }
+    // A `[Variant]` of Chess960's (Chess960, Crazyhouse960, Bughouse960) marks the
+    // boards as Chess960's, whatever the start (UCI castling is then king-takes-rook).
+    let chess960 =
+        tag("Variant").is_some_and(|(v, _)| crate::variant::names_960(&v.to_ascii_lowercase()));
     if bpgn {
         return read_match_start(rep, tags, opts)
+            .map(|m| if chess960 { m.with_chess960() } else { m })
             .map(Start::Two)
             .ok_or(Some(Variant::Bughouse));
     }
     let mut rules = Rules::new(variant);
     rules.drop_mate = opts.drop_mate;
+    let marked = |mut p: Position| {
+        if chess960 {
+            p.set_chess960();
+        }
+        p
+    };
     let Some((value, offset)) = tag("FEN") else {
-        return Ok(Start::One(variant, Position::start_with(rules)));
+        return Ok(Start::One(variant, marked(Position::start_with(rules))));
     };
     let setup: Setup = match value.parse() {
         Ok(s) => s,
@@ -328,7 +339,7 @@ pub(crate) fn read_start(
         Err(()) => return Err(Some(variant)),
     };
     match Position::from_setup(&setup, rules) {
-        Ok(p) => Ok(Start::One(variant, p)),
+        Ok(p) => Ok(Start::One(variant, marked(p))),
         Err(e) => {
             bad_fen(rep, GameProblemKind::IllegalFen, value, offset, e);
             Err(Some(variant))

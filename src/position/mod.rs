@@ -253,6 +253,14 @@ impl Position {
         self.chess960
     }
 
+    /// Marks the position as Chess960's (a game whose `[Variant]` says so): castling is
+    /// then written in UCI as the king taking its rook (`e1h1`), though the king and rooks
+    /// stand where chess has them (18 of the 960 start positions, among them the
+    /// standard one), which the position alone cannot tell.
+    pub fn set_chess960(&mut self) {
+        self.chess960 = true;
+    }
+
     /// Sets whether a drop may give checkmate.
     pub fn set_drop_mate(&mut self, allowed: bool) {
         self.rules.drop_mate = allowed;
