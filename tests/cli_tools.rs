@@ -936,7 +936,8 @@ fn chess960_games_castle_in_uci_as_the_king_taking_its_rook() {
         game("Crazyhouse960", zh, one),
         game("Bughouse960", &format!("{zh} | {zh}"), two),
         game("Standard", sp, one),
-        format!("[Variant \"Chess960\"]\n[Result \"*\"]\n\n1. Nf3 Nf6 2. g3 g6 3. Bg2 Bg7 4. O-O O-O *\n\n"),
+        "[Variant \"Chess960\"]\n[Result \"*\"]\n\n1. Nf3 Nf6 2. g3 g6 3. Bg2 Bg7 4. O-O O-O *\n\n"
+            .to_owned(),
     ]
     .concat();
     let out = run_in_out(&["replay", "-q", "--emit", "uci", "-"], pgn.as_bytes());
