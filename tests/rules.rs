@@ -345,6 +345,44 @@ fn crazyhouse_material_beyond_two_sets_is_a_warning() {
     assert!(Position::from_setup(&setup, Rules::new(Variant::Crazyhouse)).is_ok());
 }
 
+/// In Loop and Chessgi a captured promoted piece keeps its rank, so a role may pass its
+/// set's count by as many pieces as pawns are missing: the position pocketfen itself
+/// reaches by `bxa8=Q Qxa8` (three queens, fifteen pawns short) is no warning there, and
+/// stays one in Crazyhouse (where the queen taken would be a pawn). More pieces beyond a
+/// set's than pawns missing is still a warning.
+#[test]
+fn loop_and_chessgi_material_beyond_a_set_is_paid_for_by_missing_pawns() {
+    let reached: Setup = "q3k3/8/8/8/8/8/8/3QK3/Rq w - - 0 2".parse().unwrap();
+    let over: Setup = "qqqqkqqq/pppppppp/8/8/8/8/PPPPPPPP/QQQQKQQQ/ w - - 0 1"
+        .parse()
+        .unwrap();
+    let kinds = |setup: &Setup, v: Variant| -> Vec<SetupProblemKind> {
+        Position::check_setup(setup, Rules::new(v))
+            .into_iter()
+            .map(|p| p.kind)
+            .collect()
+    };
+    for v in [Variant::Loop, Variant::Chessgi] {
+        assert_eq!(kinds(&reached, v), [], "{v}");
+        assert_eq!(kinds(&over, v), [SetupProblemKind::TooMuchMaterial], "{v}");
+    }
+    assert_eq!(
+        kinds(&reached, Variant::Crazyhouse),
+        [SetupProblemKind::TooMuchMaterial]
+    );
+    // Reached by play: pocketfen's own moves give the position it then accepts.
+    let mut p = pos("r2qk3/1P6/8/8/8/8/8/3QK3/ w - - 0 1", Variant::Loop);
+    for san in ["bxa8=Q", "Qxa8"] {
+        let m = san
+            .parse::<pocketfen::notation::san::San>()
+            .unwrap()
+            .to_move(&p)
+            .unwrap();
+        p.play_unchecked(m);
+    }
+    assert_eq!(p.to_setup(), reached);
+}
+
 #[test]
 fn chess960_castling_round_trips_through_setup() {
     let p = pos(

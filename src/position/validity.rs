@@ -478,7 +478,9 @@ impl Position {
 /// More material than a set holds, as a message (boards + pockets, promoted pieces
 /// counted as pawns). Horde's White is allowed its 36 pawns. In pocket variants pieces
 /// change sides, so both colours are counted together; a bughouse match (one of its
-/// boards, or both: `parts`) against the two sets of its two boards.
+/// boards, or both: `parts`) against the two sets of its two boards. In Loop and Chessgi
+/// a captured promoted piece keeps its rank: a role may pass its set's count by as many
+/// pieces as pawns are missing.
 pub(crate) fn too_much_material(
     parts: &[(&Board, Bitboard, &ByColor<Pocket>)],
     variant: Variant,
@@ -508,11 +510,32 @@ pub(crate) fn too_much_material(
         } else {
             "the four sets of a match"
         };
-        let mut over: Vec<String> = limits
-            .iter()
-            .filter(|&&(_, max, n)| n > max * sets)
-            .map(|&(role, max, n)| format!("{n} {}s where {what} hold {}", role.name(), max * sets))
-            .collect();
+        let mut over: Vec<String> = if variant.demotes_captured() {
+            limits
+                .iter()
+                .filter(|&&(_, max, n)| n > max * sets)
+                .map(|&(role, max, n)| {
+                    format!("{n} {}s where {what} hold {}", role.name(), max * sets)
+                })
+                .collect()
+        } else {
+            // Loop and Chessgi: a captured promoted piece keeps its rank, so a role may
+            // pass its set's count, each piece over it a pawn that promoted.
+            let beyond: u32 = limits[1..]
+                .iter()
+                .map(|&(_, max, n)| n.saturating_sub(max * sets))
+                .sum();
+            let room = (16 * sets).saturating_sub(pawns);
+            if pawns > 16 * sets || beyond > room {
+                vec![format!(
+                    "{pawns} pawns and {beyond} pieces beyond a set's, {} where {what} hold {} pawns to promote",
+                    pawns + beyond,
+                    16 * sets
+                )]
+            } else {
+                Vec::new()
+            }
+        };
         let all: u32 = parts
             .iter()
             .map(|(b, _, p)| b.occupied().count() + p.white.count() + p.black.count())
