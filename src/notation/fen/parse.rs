@@ -188,7 +188,7 @@ fn holdings(mut i: &str) -> Res<'_, ByColor<Pocket>> {
         match chars.next().and_then(Piece::from_char) {
             Some(p) if p.role == Role::King => {
                 return cut_fail(
-                    rest,
+                    first_char(rest),
                     "a pocket piece (P N B R Q); kings never go into a pocket",
                 );
             }
@@ -216,7 +216,10 @@ fn pocket(i: &str) -> Res<'_, Option<(Style, ByColor<Pocket>)>> {
         let (rest, p) = holdings(rest)?;
         return match rest.chars().next() {
             None | Some(' ' | '_' | '\t' | '|') => Ok((rest, Some((Style::Slash, p)))),
-            Some(_) => cut_fail(rest, "a pocket piece (P N B R Q, either case) or a space"),
+            Some(_) => cut_fail(
+                first_char(rest),
+                "a pocket piece (P N B R Q, either case) or a space",
+            ),
         };
     }
     if let Some(rest) = i.strip_prefix('[') {
@@ -229,10 +232,22 @@ fn pocket(i: &str) -> Res<'_, Option<(Style, ByColor<Pocket>)>> {
         };
         return match rest.strip_prefix(']') {
             Some(rest) => Ok((rest, Some((style, p)))),
-            None => cut_fail(rest, "a pocket piece (P N B R Q, either case) or ']'"),
+            None if style == Style::BracketDash => {
+                cut_fail(first_char(rest), "']' after '-' (an empty pocket)")
+            }
+            None => cut_fail(
+                first_char(rest),
+                "a pocket piece (P N B R Q, either case) or ']'",
+            ),
         };
     }
     Ok((i, None))
+}
+
+/// The first character of `i`, where a pocket's error names what it found (`K`, not
+/// `K]` and the rest of the word).
+fn first_char(i: &str) -> &str {
+    &i[..i.chars().next().map_or(0, char::len_utf8)]
 }
 
 /// `turn = "w" / "b"`
