@@ -779,10 +779,16 @@ fn pasted_lines_refuse_other_variants_and_locate_errors_in_the_line() {
     let url = "https://lichess.org/analysis/crazyhouse/k7/8/8/8/8/8/8/K7/Q~_w_-_-_0_1";
     // Past an escape: the text after the last field is told at its `\"`.
     let escaped = r#"  [FEN "k7/8/8/8/8/8/8/K7/Q w - - 0 1 \"x"]"#;
+    // A `%xx` that decodes to no UTF-8 (read as `�`), before the error and at it: the
+    // columns are still the line's (they were the FEN's).
+    let bad_byte = "https://lichess.org/analysis/crazyhouse/k7/8/8/8/8/8/8/K7/Q_w_-_-_0_1_%FFx";
+    let bad_before = "lichess.org/analysis/k%FF%FE6/8/8/8/8/8/8/K7_w_-_-_0_1";
     for (line, column) in [
         (tag, tag.find('~').unwrap() + 1),
         (url, url.find('~').unwrap() + 1),
         (escaped, escaped.find('\\').unwrap() + 1),
+        (bad_byte, bad_byte.find('%').unwrap() + 1),
+        (bad_before, bad_before.find('%').unwrap() + 1),
     ] {
         let out = run(&["fen", "convert", "--json", "--to", "xboard", line]);
         let r: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();

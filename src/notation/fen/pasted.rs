@@ -149,8 +149,8 @@ pub fn unwrap_pasted(line: &str) -> Result<Pasted<'_>, ParseFenError> {
         } else {
             let (decoded, at) = url_decode(fen);
             let from = offset_in(text, fen);
-            let columns = at.map(|at| at.into_iter().map(|o| column_at(from + o)).collect());
-            (Cow::Owned(decoded), columns)
+            let columns = at.into_iter().map(|o| column_at(from + o)).collect();
+            (Cow::Owned(decoded), Some(columns))
         };
         return Ok(Pasted {
             fen,
@@ -268,9 +268,9 @@ fn unescape(v: &str) -> (String, Vec<usize>) {
 }
 
 /// A URL path's FEN: `_` is a space, and percent-encoding is read (`%20` a space too);
-/// and the byte offset in `fen` of each character of the text (`None` when the bytes
-/// decoded are no UTF-8, read lossily).
-fn url_decode(fen: &str) -> (String, Option<Vec<usize>>) {
+/// and the byte offset in `fen` of each character of the text. Bytes decoded that are no
+/// UTF-8 are read lossily, each run of them a `�` at its first byte's offset.
+fn url_decode(fen: &str) -> (String, Vec<usize>) {
     let bytes = fen.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut at = Vec::with_capacity(bytes.len());
@@ -294,14 +294,23 @@ fn url_decode(fen: &str) -> (String, Option<Vec<usize>>) {
         }
         i += 1;
     }
-    match String::from_utf8(out) {
-        Ok(text) => {
-            // A character's offset is its first byte's.
-            let at = text.char_indices().map(|(o, _)| at[o]).collect();
-            (text, Some(at))
+    // A character's offset is its first byte's.
+    let mut text = String::with_capacity(out.len());
+    let mut offsets = Vec::with_capacity(out.len());
+    let mut pos = 0;
+    for chunk in out.utf8_chunks() {
+        for (o, c) in chunk.valid().char_indices() {
+            offsets.push(at[pos + o]);
+            text.push(c);
         }
-        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), None),
+        pos += chunk.valid().len();
+        if !chunk.invalid().is_empty() {
+            offsets.push(at[pos]);
+            text.push(char::REPLACEMENT_CHARACTER);
+            pos += chunk.invalid().len();
+        }
     }
+    (text, offsets)
 }
 
 /// Why a position has no Lichess analysis URL.
