@@ -1614,8 +1614,9 @@ mod parts {
     /// middle (it gives some first) or in its magic number (it starts no frame), or its
     /// announcement's magic number or size field is damaged (nothing is lost), or, of
     /// the first frame, all of its announcement and its magic (the frame is lost), or
-    /// junk comes before its announcement (the frames after it are read); the parts
-    /// always merge, to one run's records.
+    /// junk comes before its announcement, alone or with a frame pzstd did not announce
+    /// after it (the frames after them are read); the parts always merge, to one run's
+    /// records.
     #[test]
     fn a_damaged_pzstd_frame_anywhere_merges_to_one_run() {
         let (packed, frames) = announced_frames(61_000);
@@ -1629,6 +1630,7 @@ mod parts {
                 "size field",
                 "both",
                 "junk",
+                "junk and a frame not announced",
             ] {
                 let mut damaged = packed.clone();
                 match middle {
@@ -1637,7 +1639,15 @@ mod parts {
                     "junk" if k > 0 => {
                         damaged.splice(at - 12..at - 12, b"JUNK".repeat(k + 3));
                     }
-                    "junk" => continue,
+                    // The same, then a frame pzstd did not announce: stepped over with
+                    // the junk (a part never starts at it).
+                    "junk and a frame not announced" if k > 0 => {
+                        let bare =
+                            zstd::encode_all(&b"[Event \"x\"]\n\n1. e4 *\n\n"[..], 1).unwrap();
+                        let junk = [&b"JUNK!"[..], &bare].concat();
+                        damaged.splice(at - 12..at - 12, junk);
+                    }
+                    "junk" | "junk and a frame not announced" => continue,
                     "middle" => {
                         for b in &mut damaged[at + len / 2..at + len / 2 + 24] {
                             *b ^= 0x5a;
@@ -1658,7 +1668,10 @@ mod parts {
                     "both" => continue,
                     _ => crate::common::break_first_block(&mut damaged, at),
                 }
-                let path = temp(&format!("frame-{k}-{}.pgn.zst", &middle[..3]), &damaged);
+                let path = temp(
+                    &format!("frame-{k}-{}.pgn.zst", middle.replace(' ', "-")),
+                    &damaged,
+                );
                 let one: Vec<Value> = run(&path, None, 1).into_iter().map(untimed).collect();
                 let summary = one.last().unwrap();
                 let breaks = usize::from(!matches!(middle, "announcement" | "size field"));

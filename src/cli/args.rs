@@ -508,7 +508,7 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "REPORT.html")]
     pub html: Option<std::path::PathBuf>,
     /// The most problems of each kind the HTML report draws (a frequent warning never
-    /// hides a rarer error); the rest are counted.
+    /// hides a rarer error), five times as many at most in all; the rest are counted.
     #[arg(long, value_name = "N", default_value_t = 1000, requires = "html")]
     pub html_max: usize,
 }

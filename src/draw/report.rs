@@ -4,7 +4,8 @@
 //!
 //! The page is one self-contained file (inline CSS, SVG and a few lines of script to
 //! filter the cards). Only the first `max_cards` problems of each kind get a card (so that
-//! a frequent warning never hides a rarer error); the rest are counted.
+//! a frequent warning never hides a rarer error), at most five times `max_cards` in all;
+//! the rest are counted.
 //! A card is built by replaying its game once more, so only the games that get cards cost
 //! anything beyond validation; memory holds the cards and nothing else.
 //!
@@ -110,7 +111,13 @@ impl HtmlReport {
     /// Whether another problem would get a card. A caller that keeps games' bytes for
     /// [`HtmlReport::add_game`] may stop keeping them once this is false.
     pub fn wants_cards(&self) -> bool {
-        self.max_cards > 0 && self.full < GameProblemKind::all().count()
+        self.carded < self.most_cards() && self.full < GameProblemKind::all().count()
+    }
+
+    /// The most cards in all: five kinds' worth, so that a report's memory and size stay
+    /// bounded by `max_cards` whatever the kinds met.
+    fn most_cards(&self) -> usize {
+        self.max_cards.saturating_mul(5)
     }
 
     /// Starts the section of the file `name` (as reports name it).
@@ -139,6 +146,7 @@ impl HtmlReport {
         if self.files.is_empty() {
             self.begin_file("<input>");
         }
+        let most = self.most_cards();
         let section = self.files.last_mut().expect("a file section");
         let mut wanted = Vec::new();
         for p in &report.problems {
@@ -146,7 +154,7 @@ impl HtmlReport {
             k.severity = p.severity.name();
             k.count += 1;
             let drawn = self.by_kind.entry(p.kind.name()).or_default();
-            if *drawn < self.max_cards {
+            if *drawn < self.max_cards && self.carded + wanted.len() < most {
                 *drawn += 1;
                 self.full += usize::from(*drawn == self.max_cards);
                 wanted.push(p);
@@ -203,8 +211,9 @@ impl HtmlReport {
             shown,
             if shown < self.problems {
                 format!(
-                    " (the first {} of each kind; raise --html-max to see more)",
-                    self.max_cards
+                    " (the first {} of each kind, {} at most in all; raise --html-max to see more)",
+                    self.max_cards,
+                    self.most_cards()
                 )
             } else {
                 String::new()

@@ -435,6 +435,12 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
     #[cold]
     #[inline(never)]
     fn variation_broken(&mut self, problems: usize, status: Status) -> Next {
+        // (An unreadable move's reason does not say where it stands yet.)
+        for p in &mut self.rep.problems[problems..] {
+            if !p.reason.ends_with(" (in a variation)") {
+                p.reason.push_str(" (in a variation)");
+            }
+        }
         if self.visitor.variation_broken() {
             self.rep
                 .demote(problems, status, "; the variation is kept up to this move");

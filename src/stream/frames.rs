@@ -153,7 +153,7 @@ impl<R: Read> Frames<R> {
     fn next_frame(&mut self, mut src: Peek<R>) -> io::Result<()> {
         src.stop_recording();
         src.unlimit();
-        let after_step = std::mem::take(&mut self.after_step);
+        let mut after_step = std::mem::take(&mut self.after_step);
         loop {
             if let Some((at, text)) = &self.mark
                 && src.consumed() >= *at
@@ -217,6 +217,9 @@ impl<R: Read> Frames<R> {
                 self.kind = Compression::Zstd;
                 self.announced = size;
                 src.consume(12);
+                // What follows an announcement is read as after any frame (the parallel
+                // scanner's sequential rest may start at it).
+                after_step = false;
                 continue;
             }
             // Archives of different formats joined with `cat` are read whole: a frame of

@@ -322,6 +322,7 @@ fn next_bzip2(b: &[u8], from: usize) -> Option<usize> {
 fn next_frame(file: &SharedFile, kind: Compression, from: u64, size: u64) -> io::Result<u64> {
     let mut at = from;
     let mut buf = vec![0u8; SEARCH];
+    let pzstd = kind == Compression::Zstd && announcement_at(file, 0)?;
     while at < size {
         let n = file.read_at(at, &mut buf)?;
         let b = &buf[..n];
@@ -344,6 +345,14 @@ fn next_frame(file: &SharedFile, kind: Compression, from: u64, size: u64) -> io:
             let found = match kind {
                 // A stream's magic numbers (80 bits) are taken at their word.
                 Compression::Bzip2 => true,
+                // In pzstd's layout a part starts at an announced frame only: a frame
+                // pzstd did not announce may follow junk, which the reader before it
+                // steps over to the next announced frame, that frame with it.
+                Compression::Zstd if pzstd => {
+                    (announcement_at(file, candidate)?
+                        || announced_at(file, kind, candidate)? < candidate)
+                        && frame_at(file, kind, candidate, size)?
+                }
                 _ => frame_at(file, kind, candidate, size)?,
             };
             if found {
@@ -385,6 +394,13 @@ fn announced_at(file: &SharedFile, kind: Compression, at: u64) -> io::Result<u64
         Some(Some(_)) => at - 12,
         _ => at,
     })
+}
+
+/// Whether pzstd's announcement of a frame starts at `at`.
+#[cfg(feature = "compression")]
+fn announcement_at(file: &SharedFile, at: u64) -> io::Result<bool> {
+    let mut head = [0u8; 8];
+    Ok(file.read_at(at, &mut head)? == 8 && head == [0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0])
 }
 
 /// Where the next part's text starts in this part's text: known for a plain file, told

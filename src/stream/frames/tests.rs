@@ -461,9 +461,8 @@ fn a_file_whose_start_is_no_frame_is_read_from_the_first_announced_frame() {
 
 /// Junk between two frames of pzstd's (bytes that start no frame and announce none) is
 /// stepped over to the next announced frame: the frames after it are read, where they
-/// were trailing bytes and lost before, by a whole read at any number of threads, and
-/// by the parts of a split file (which start at announced frames), whose texts join to
-/// the whole read's.
+/// were trailing bytes and lost before, alike at any number of threads (the parts of a
+/// split file: `tests/run.rs`).
 #[test]
 fn junk_between_frames_is_stepped_over_to_the_next_announced_frame() {
     let texts: Vec<Vec<u8>> = (0..6).map(|k| games(k * 200, 200)).collect();
@@ -486,6 +485,37 @@ fn junk_between_frames_is_stepped_over_to_the_next_announced_frame() {
         assert_eq!(*broke as usize, texts[..k].concat().len());
         assert_eq!((gap.offset, gap.len), (at(k) as u64, junk.len() as u64));
     }
+    // A frame pzstd did not announce after the junk goes with it (the reader steps over
+    // both to the next announced frame, and a part starts at an announced frame only).
+    let bare = zstd::encode_all(&games(5000, 50)[..], 1).unwrap();
+    let joined = [&bytes[..at(3)], b"JUNK!", &bare[..], &bytes[at(3)..]].concat();
+    let (text, gaps, error) = every_way(&joined);
+    assert_eq!((error, gaps.len()), (None, 1));
+    assert!(text == texts.concat(), "junk and a frame not announced");
+    assert_eq!(
+        (gaps[0].1.offset, gaps[0].1.len),
+        (at(3) as u64, 5 + bare.len() as u64)
+    );
+    // After a damaged frame stepped over by its announced size, an announcement (of a
+    // frame too small to be one) and junk: the junk is read on from alike at any number
+    // of threads (the flag that the frame before was stepped over ended at the
+    // announcement for one thread, not for several: the text ended there, 300 games
+    // against 899, the second reader's find).
+    let small = [
+        0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 4, 0, 0, 0, b'a', b'b', b'c', b'd',
+    ];
+    let mut broken = frames.clone();
+    broken[1] = damaged(broken[1].clone());
+    let joined = [
+        &pzstd(&broken[..2])[..],
+        &small,
+        b"JUNKJUNK",
+        &pzstd(&frames[2..])[..],
+    ]
+    .concat();
+    let (text, _, error) = every_way(&joined);
+    assert_eq!(error, None);
+    assert!(text.starts_with(&texts[0]) && text.ends_with(&texts[2..].concat()));
     // But bytes cut out of a frame: stepped over by its announced size, it ends inside
     // the next frame, past its announcement; the text ends there (a part starting at
     // that announcement reads on, and the merge ends where this read ends), alike at
