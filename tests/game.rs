@@ -129,6 +129,10 @@ fn hand_made_errors_are_the_ones_their_names_say() {
         ("drop-mate-forbidden", &[(1, "drop-mate", Some(1), 7, 5)]),
         ("drop-never-passed", &[(1, "not-in-pocket", Some(5), 6, 33)]),
         (
+            "drop-on-board-a-only",
+            &[(1, "not-in-pocket", Some(5), 6, 37)],
+        ),
+        (
             "move-after-mate-on-the-other-board",
             &[(1, "move-after-end", Some(2), 8, 14)],
         ),

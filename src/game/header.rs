@@ -264,10 +264,14 @@ pub(crate) fn read_start(
             },
         },
     };
-    // A one-board pocket variant named and moves on board A only (Sunsetter's crazyhouse
-    // games): that variant's game, whatever the tags and move numbers look like.
+    // A one-board pocket variant named (by `--variant`, `[Variant]` or `[Event]`) and
+    // moves on board A only (Sunsetter's crazyhouse games): that variant's game, whatever
+    // the tags and move numbers look like. A drop does not name one: a bughouse match
+    // whose moves are on board A only, a drop among them, stays a match (its drop is
+    // judged by bughouse's pockets).
+    let named = !matches!(inferred, Some(Inferred::Drop(_)));
     let one_board =
-        || variant.has_drops() && variant != Variant::Bughouse && board_a_only(movetext);
+        || named && variant.has_drops() && variant != Variant::Bughouse && board_a_only(movetext);
     let bpgn = match opts.format {
         Format::Bpgn => true,
         Format::Pgn => false,
