@@ -261,21 +261,35 @@ fn legal_lists_sorted_moves() {
 #[test]
 fn a_closed_stdout_ends_quietly() {
     // `pocketfen … | head -1`: the reader goes away; pocketfen exits 0 with no message.
-    // 2 MB of output: far more than a pipe buffers, so writing must hit the closed pipe.
-    let mut child = cmd(&[
-        "replay",
-        "--emit",
-        "fen",
-        "samples/lichess_standard_2025-05_sample438.pgn",
-    ])
-    .stdout(std::process::Stdio::piped())
-    .stderr(std::process::Stdio::piped())
-    .spawn()
-    .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // Most write far more than a pipe buffers, so writing must hit the closed pipe; the
+    // JSON records too (their write's error was wrapped, its kind lost: exit 2 and
+    // `Broken pipe`), and the shell completions (clap_complete panicked, exit 101).
+    let sample = "samples/lichess_standard_2025-05_sample438.pgn";
+    let moves = "Nf3 Nf6 Ng1 Ng8 ".repeat(2000);
+    let mut cases: Vec<Vec<&str>> = vec![
+        vec!["replay", "--emit", "fen", sample],
+        vec!["validate", "--json", "--all", sample],
+        vec!["replay", "--json", sample],
+        vec!["completions", "bash"],
+        vec!["moves", "--json"],
+    ];
+    cases[4].extend(moves.split_whitespace());
+    for args in &cases {
+        let mut child = cmd(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            (out.status.code(), &*stderr),
+            (Some(0), ""),
+            "{:?}",
+            &args[..2]
+        );
+    }
 }
 
 #[test]

@@ -268,7 +268,9 @@ pub(super) fn options_for(opts: Options, name: &str) -> Options {
 
 /// Writes one JSON record and a line end.
 pub(super) fn json_line(out: &mut dyn Write, record: &impl serde::Serialize) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, record).map_err(io::Error::other)?;
+    // (An I/O error comes back as itself, its kind kept: a closed pipe ends the run
+    // quietly, as it does for text.)
+    serde_json::to_writer(&mut *out, record).map_err(io::Error::from)?;
     out.write_all(b"\n")
 }
 

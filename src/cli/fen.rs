@@ -174,7 +174,7 @@ pub(super) fn convert(args: &ConvertArgs) -> Result<bool> {
                     output: Cow::from(&text),
                     board_dialects,
                 };
-                serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;
+                serde_json::to_writer(&mut json, &record).map_err(io::Error::from)?;
             }
             Err(e) => {
                 let record = ConvertRecord::Error {
@@ -182,7 +182,7 @@ pub(super) fn convert(args: &ConvertArgs) -> Result<bool> {
                     input: line.into(),
                     error: FenErrorRecord::from(e),
                 };
-                serde_json::to_writer(&mut json, &record).map_err(io::Error::other)?;
+                serde_json::to_writer(&mut json, &record).map_err(io::Error::from)?;
             }
         }
         json.push(b'\n');
@@ -224,7 +224,7 @@ pub(super) fn url(args: &UrlArgs) -> Result<bool> {
                     input: line.into(),
                     url: Cow::from(&url),
                 };
-                serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
+                serde_json::to_writer(&mut out, &record).map_err(io::Error::from)?;
                 out.write_all(b"\n")?;
             }
             Ok(url) => writeln!(out, "{url}")?,
@@ -243,7 +243,7 @@ pub(super) fn url(args: &UrlArgs) -> Result<bool> {
                             reason: e.to_string().into(),
                         },
                     };
-                    serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
+                    serde_json::to_writer(&mut out, &record).map_err(io::Error::from)?;
                     out.write_all(b"\n")?;
                 } else {
                     // An empty line keeps output line N aligned with input line N.

@@ -22,7 +22,7 @@ mod select;
 mod split;
 mod validate;
 
-use std::io;
+use std::io::{self, Write as _};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -146,6 +146,9 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<io::Error>()
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+            // A JSON record's write (serde_json keeps the I/O error's kind).
+            || c.downcast_ref::<serde_json::Error>()
+                .is_some_and(|j| j.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
     })
 }
 
@@ -173,7 +176,14 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Merge(args) => merge::merge(&args),
         Command::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(args.shell, &mut cmd, "pocketfen", &mut io::stdout().lock());
+            // Written whole first: clap_complete panics when its writer fails (a
+            // closed pipe, `| head`), and a failed write here is an error like others.
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut cmd, "pocketfen", &mut script);
+            let mut out = io::stdout().lock();
+            out.write_all(&script)
+                .and_then(|()| out.flush())
+                .context("writing the completions")?;
             Ok(true)
         }
         Command::Manpage(args) => {

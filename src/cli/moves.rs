@@ -227,7 +227,7 @@ pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
 
 /// Writes one JSON record of `moves`.
 fn emit(out: &mut BufWriter<io::StdoutLock<'static>>, rec: &MoveRecord<'_>) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, rec).map_err(io::Error::other)?;
+    serde_json::to_writer(&mut *out, rec).map_err(io::Error::from)?;
     out.write_all(b"\n")
 }
 
