@@ -108,14 +108,18 @@ fn packed(m: Move) -> u64 {
     }
 }
 
-/// The seven-tag roster, in its order.
-const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+/// The seven-tag roster, in its order, then a bughouse match's four players (it has no
+/// `White` and `Black`: two matches of other players were one).
+const ROSTER: [&str; 11] = [
+    "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteA", "BlackA", "WhiteB",
+    "BlackB",
+];
 
 /// Hashes a game's start and main line (and roster).
 struct Keyer {
     hash: Key128,
     by: DedupeBy,
-    roster: [Option<String>; 7],
+    roster: [Option<String>; 11],
 }
 
 impl<'t> Visitor<'t> for Keyer {
@@ -223,6 +227,30 @@ mod tests {
         assert_ne!(
             key(broken, DedupeBy::Moves),
             key("[Event \"b\"]\n\n1. e4 e5 2. Qh6 *\n", DedupeBy::Moves)
+        );
+    }
+
+    /// Two bughouse matches of other players, the same moves and roster (no `White` or
+    /// `Black` in a match): not duplicates by moves and tags (they were: two aborted FICS
+    /// matches of the same day, one lost).
+    #[test]
+    fn a_bughouse_matchs_players_are_part_of_its_tags_key() {
+        let opts = Options::default();
+        let key = |t: &str, by| game_key(&game(t), by, &opts).0;
+        let m = |a: &str, b: &str| {
+            format!(
+                "[Event \"FICS rated bughouse match\"]\n[Date \"2022.01.03\"]\n[WhiteA \"{a}\"][BlackA \"x\"]\n[WhiteB \"{b}\"][BlackB \"y\"]\n[Result \"*\"]\n\n1A. e4 *\n"
+            )
+        };
+        let (one, other) = (m("alice", "carol"), m("erin", "grace"));
+        assert_eq!(key(&one, DedupeBy::Moves), key(&other, DedupeBy::Moves));
+        assert_ne!(
+            key(&one, DedupeBy::MovesAndTags),
+            key(&other, DedupeBy::MovesAndTags)
+        );
+        assert_eq!(
+            key(&one, DedupeBy::MovesAndTags),
+            key(&m("alice", "carol"), DedupeBy::MovesAndTags)
         );
     }
 }
