@@ -92,6 +92,13 @@ fn hand_made_errors_are_the_ones_their_names_say() {
             &[
                 (1, "not-in-pocket", None, 5, 16),
                 (1, "no-such-piece", None, 5, 44),
+            ],
+        ),
+        (
+            "illegal-in-variation-then-main-line",
+            &[
+                (1, "not-in-pocket", None, 5, 16),
+                (1, "no-such-piece", None, 5, 44),
                 (1, "no-such-piece", Some(7), 5, 67),
             ],
         ),
