@@ -641,9 +641,9 @@ impl<'t> Reporter<'t> {
         self.status = status;
     }
 
-    /// The errors recorded.
-    pub(crate) fn errors(&self) -> usize {
-        self.problems
+    /// The errors recorded from problem `from` on.
+    pub(crate) fn errors_from(&self, from: usize) -> usize {
+        self.problems[from..]
             .iter()
             .filter(|p| p.severity == Severity::Error)
             .count()

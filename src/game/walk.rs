@@ -14,7 +14,7 @@ use super::step::{Failure, resolve};
 use super::visitor::{Skip, Visitor};
 use crate::bughouse::BoardId;
 use crate::moves::Move;
-use crate::position::{Position, Severity};
+use crate::position::Position;
 use crate::stream::token::{Token, TokenKind, Tokenizer};
 
 /// What a walk plays on, and the rules of its form: the hooks of the one walker.
@@ -445,10 +445,7 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
             self.rep
                 .demote(problems, status, "; the variation is kept up to this move");
         } else {
-            self.variation_errors += self.rep.problems[problems..]
-                .iter()
-                .filter(|p| p.severity == Severity::Error)
-                .count();
+            self.variation_errors += self.rep.errors_from(problems);
         }
         self.skipping = Some(self.depth);
         self.broken = true;
@@ -462,7 +459,7 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
         // (Variations' illegal moves aside: the main line was played to its end.)
         let only_variations = self.variation_errors > 0
             && self.rep.status == Status::Illegal
-            && self.rep.errors() == self.variation_errors;
+            && self.rep.errors_from(0) == self.variation_errors;
         if self.rep.status != Status::Ok && !only_variations {
             return walked(self.plies, None);
         }
