@@ -439,6 +439,38 @@ fn a_variations_illegal_move_cuts_the_variation_not_the_game() {
     assert_eq!((r.status, r.plies), (Status::Illegal, 5));
     let errors: Vec<_> = r.problems.iter().map(|p| (p.severity, p.column)).collect();
     assert_eq!(errors, [(Severity::Error, 16), (Severity::Error, 51)]);
+    // Under --strict a game is written whole or not at all: refused, in the words of
+    // `validate --strict --variations` (errors; nothing said to be kept).
+    let strict = Options {
+        strict: true,
+        ..Options::default()
+    };
+    let Converted::Refused(refused) = convert_game(&game, &lichess(), &strict) else {
+        panic!("--strict wrote a game whose variations hold illegal moves");
+    };
+    let judged = validate_game(
+        &game,
+        &Options {
+            variations: true,
+            ..strict
+        },
+    );
+    assert_eq!(refused, judged);
+    let errors: Vec<_> = refused
+        .problems
+        .iter()
+        .map(|p| {
+            (
+                p.severity,
+                p.column,
+                p.reason.ends_with(" (in a variation)"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [(Severity::Error, 16, true), (Severity::Error, 51, true)]
+    );
 }
 
 /// Writing for Lichess as its exports do.

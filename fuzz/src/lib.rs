@@ -281,13 +281,18 @@ pub fn validate(data: &[u8]) {
         }
         // The law of `pgn convert`: it writes exactly the games that `validate` accepts
         // with the same options and variations on (a variation's illegal move aside: it
-        // is a warning, the variation written up to it), and what it writes validates
-        // again to the same plies.
+        // is a warning, the variation written up to it, except under `--strict`, where
+        // it stays an error), and what it writes validates again to the same plies.
         let judged = Options {
             variations: true,
             ..opts
         };
-        let verdict = kept_up_to(validate_game(&game, &judged));
+        let judged_report = validate_game(&game, &judged);
+        let verdict = if opts.strict {
+            judged_report
+        } else {
+            kept_up_to(judged_report)
+        };
         for target in [Target::Lichess, Target::Chesscom, Target::Xboard] {
             let text = match convert_game(&game, &Rewrite::to(target), &opts) {
                 Converted::Refused(r) => {

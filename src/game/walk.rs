@@ -431,7 +431,8 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
     /// A variation's move that is illegal or unreadable (its problems from `problems`
     /// on, the game's status before them `status`): the rest of the variation is
     /// skipped, and the main line goes on; the problems stay errors unless the visitor
-    /// keeps the variation up to the move.
+    /// keeps the variation up to the move (never under `--strict`, where a game is
+    /// kept only whole: `pgn convert --strict` refuses it for them as errors).
     #[cold]
     #[inline(never)]
     fn variation_broken(&mut self, problems: usize, status: Status) -> Next {
@@ -441,7 +442,7 @@ impl<'t, P: Play, V: Visitor<'t>> Walk<'_, '_, '_, 't, P, V> {
                 p.reason.push_str(" (in a variation)");
             }
         }
-        if self.visitor.variation_broken() {
+        if !self.opts.strict && self.visitor.variation_broken() {
             self.rep
                 .demote(problems, status, "; the variation is kept up to this move");
         } else {
