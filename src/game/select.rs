@@ -51,11 +51,13 @@ pub enum Compare {
     GreaterOrEqual,
 }
 
-/// A value a tag is compared with: a number, or a `YYYY.MM.DD` date.
+/// A value a tag is compared with: a number, a `YYYY.MM.DD` date, or a month
+/// `YYYY.MM` (also a number: a tag of numbers compares with it as one).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Ordered {
     Number(f64),
     Date(u32, u32, u32),
+    Month(u32, u32, f64),
 }
 
 impl Ordered {
@@ -81,18 +83,38 @@ impl Ordered {
             };
             return Some(Ordered::Date(part(y)?, part(m)?, part(d)?));
         }
+        // A month: a year of four digits and a month of one or two, 1 to 12 (`2025.05`).
+        if let Some((y, m)) = t.split_once(sep)
+            && y.len() == 4
+            && (1..=2).contains(&m.len())
+            && y.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit())
+            && let (Ok(year), Ok(month)) = (y.parse(), m.parse())
+            && (1..=12).contains(&month)
+        {
+            let as_number = format!("{y}.{m}").parse().unwrap_or(f64::NAN);
+            return Some(Ordered::Month(year, month, as_number));
+        }
         let n: f64 = t.parse().ok()?;
         n.is_finite().then_some(Ordered::Number(n))
     }
 
-    /// How a tag's value stands to a bound (a date's year against a number).
+    /// How a tag's value stands to a bound (a date's year against a number, its year
+    /// and month against a month).
     fn compare(self, other: Ordered) -> Option<std::cmp::Ordering> {
+        use Ordered::{Date, Month, Number};
         match (self, other) {
-            (Ordered::Number(a), Ordered::Number(b)) => a.partial_cmp(&b),
-            (Ordered::Date(a, b, c), Ordered::Date(x, y, z)) => Some((a, b, c).cmp(&(x, y, z))),
+            // Two numbers, or a number and a month (`2025.10` is below `2025.5` as a
+            // number: a tag of numbers compares as numbers).
+            (Number(a) | Month(.., a), Number(b) | Month(.., b)) => a.partial_cmp(&b),
+            (Date(a, b, c), Date(x, y, z)) => Some((a, b, c).cmp(&(x, y, z))),
             // A year against a date: its year (`Date>2019`, as pgn-extract reads it).
-            (Ordered::Date(y, ..), Ordered::Number(n)) => f64::from(y).partial_cmp(&n),
-            (Ordered::Number(n), Ordered::Date(y, ..)) => n.partial_cmp(&f64::from(y)),
+            (Date(y, ..), Number(n)) => f64::from(y).partial_cmp(&n),
+            (Number(n), Date(y, ..)) => n.partial_cmp(&f64::from(y)),
+            // A month against a date or a month: the year, then the month
+            // (`Date>=2025.05` from May 2025 on).
+            (Date(a, b, _), Month(x, y, _)) | (Month(a, b, _), Date(x, y, _)) => {
+                Some((a, b).cmp(&(x, y)))
+            }
         }
     }
 }
@@ -164,7 +186,7 @@ impl FromStr for TagCriterion {
         let op = op.expect("a comparison");
         let bound = Ordered::read(value).ok_or_else(|| {
             bad(format!(
-                "`{s}`: `{value}` is neither a number nor a date YYYY.MM.DD with every part known: a comparison needs one"
+                "`{s}`: `{value}` is neither a number nor a date YYYY.MM.DD with every part known (nor a month YYYY.MM): a comparison needs one"
             ))
         })?;
         Ok(TagCriterion {
@@ -638,6 +660,31 @@ mod tests {
             "a date's parts are digits only"
         );
         assert!(!tag("Date>2019").accepts("2020..01"));
+        // A month: the year, then the month (a number read as one, `2025.05`, would put
+        // every day of 2025 below it).
+        assert!(tag("Date>=2025.05").accepts("2025.05.01"));
+        assert!(tag("Date>=2025.05").accepts("2025.06.30"));
+        assert!(tag("Date>=2025-5").accepts("2026.01.01"));
+        assert!(!tag("Date>=2025.05").accepts("2025.04.30"));
+        assert!(
+            !tag("Date>2025.05").accepts("2025.05.31"),
+            "May is not after May"
+        );
+        assert!(tag("Date<2025.05").accepts("2024.12.31"));
+        assert!(
+            tag("Date<=2025.05").accepts("2025.05"),
+            "a month against a month"
+        );
+        assert!(
+            tag("WhiteElo<2000.5").accepts("2000.10"),
+            "two months: as numbers"
+        );
+        assert!(!tag("Date>=2025.05").accepts("2025.??.??"));
+        assert!(
+            tag("TimeControl>=2025.05").accepts("2025.5"),
+            "a number against a month: as numbers"
+        );
+        assert!(tag("WhiteElo<2000.5").accepts("2000.25"));
         assert!(tag("White=Magnus Carlsen").accepts("Magnus Carlsen"));
         assert!(!tag("White=Magnus").accepts("Magnus Carlsen"));
         assert!(tag("Event~^Rated .*Blitz").accepts("Rated Crazyhouse Blitz"));

@@ -21,8 +21,9 @@ pub enum PgnCommand {
     /// Split archives into files of N games, or one file per value of a tag.
     Split(SplitArgs),
     /// Repair the known faults of archives (results that disagree with the board,
-    /// moves after the end, impossible castling rights, missing Date, Round and Variant
-    /// tags, unescaped quotes), every other game written byte for byte as it was.
+    /// moves after the end, impossible castling rights, a missing or unknown Date when
+    /// UTCDate knows it, missing Round and Variant tags, unescaped quotes), every other
+    /// game written byte for byte as it was.
     Fix(FixArgs),
 }
 
@@ -79,8 +80,9 @@ const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "*"];
 #[derive(Debug, Args)]
 pub struct SelectArgs {
     /// A tag criterion: `NAME=VALUE` (exact), `NAME~REGEX`, `NAME>=N` (also `>`, `<`,
-    /// `<=`; numbers compare as numbers, `YYYY.MM.DD` dates as dates, a date with `?`
-    /// never matches a comparison). The same tag named twice means either value.
+    /// `<=`; numbers compare as numbers, `YYYY.MM.DD` dates as dates, a month `YYYY.MM`
+    /// with a date's month, a date with `?` never matches a comparison). The same tag named twice: its values (`=`, `~`) are
+    /// alternatives, its bounds all hold (`WhiteElo>=2000` and `WhiteElo<2200`: a range).
     #[arg(long = "tag", value_name = "CRITERION", value_parser = parse_tag)]
     pub tags: Vec<pocketfen::game::TagCriterion>,
     /// The variant the game is read as (every name a `[Variant]` tag may give).
