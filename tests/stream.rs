@@ -603,7 +603,7 @@ fn a_damaged_pzstd_frame_loses_only_its_own_games() {
         "{stderr}"
     );
     let note = format!(
-        ": {} games read, {lost} game{} lost, and up to {text_lost} bytes of text (about {estimate} games at most, the text read averaging {size} bytes a game): the zstd frame at byte {at} ",
+        ": {} games read, {lost} game{} lost, and up to {text_lost} bytes of text (about {estimate} games, the text read averaging {size} bytes a game): the zstd frame at byte {at} ",
         games.len(),
         if lost == 1 { "" } else { "s" }
     );

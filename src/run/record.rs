@@ -299,16 +299,14 @@ pub struct LostText {
 
 impl std::fmt::Display for LostText {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (bytes, most) = if self.exact {
-            ("", "")
-        } else {
-            ("up to ", " at most")
-        };
+        // The games are an estimate at the average size, not a bound: a bound on the
+        // bytes is none on the games when the lost ones are smaller than the average.
+        let bytes = if self.exact { "" } else { "up to " };
         write!(f, "{bytes}{} bytes of text", self.bytes)?;
         if let Some((n, size)) = self.games {
             write!(
                 f,
-                " (about {n} game{}{most}, the text read averaging {size} bytes a game)",
+                " (about {n} game{}, the text read averaging {size} bytes a game)",
                 if n == 1 { "" } else { "s" }
             )?;
         }
@@ -595,7 +593,7 @@ mod tests {
         assert_eq!((lost.bytes, lost.exact, lost.untold), (23_596, false, 1));
         assert_eq!(
             lost.to_string(),
-            "up to 23596 bytes of text (about 12 games at most, the text read averaging 2000 bytes a game), besides the text of 1 damaged frame whose size is not told"
+            "up to 23596 bytes of text (about 12 games, the text read averaging 2000 bytes a game), besides the text of 1 damaged frame whose size is not told"
         );
         // All read (the damage found by a checksum), or nothing told.
         assert_eq!(summary(&[(4096, pzstd(4096))]).text_lost(), None);
