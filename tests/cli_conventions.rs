@@ -350,6 +350,11 @@ struct Stopped {
 /// so that the run waits on it; once it has printed a line (on stderr when `on_stderr`),
 /// `signal` stops it.
 fn interrupted(args: &[&str], on_stderr: bool, signal: &str) -> Stopped {
+    interrupted_on(args, on_stderr, signal, &games(300, 3))
+}
+
+/// [`interrupted`] with `input` before the game that never ends.
+fn interrupted_on(args: &[&str], on_stderr: bool, signal: &str, input: &str) -> Stopped {
     let mut child = cmd(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -359,7 +364,7 @@ fn interrupted(args: &[&str], on_stderr: bool, signal: &str) -> Stopped {
     let mut stdin = child.stdin.take().unwrap();
     let out = lines_of(child.stdout.take().unwrap());
     let err = lines_of(child.stderr.take().unwrap());
-    stdin.write_all(games(300, 3).as_bytes()).unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
     // The start of one more game: the last whole one has ended, this one never will.
     stdin
         .write_all(b"[Event \"cut\"]\n[Result \"*\"]\n\n1. e4")
@@ -496,6 +501,32 @@ fn an_interrupted_run_keeps_what_it_found() {
     assert_eq!(out.code, Some(130));
     assert!(out.stderr.contains("not written"), "{}", out.stderr);
     assert_eq!(fs::read_to_string(&dest).unwrap(), "before\n");
+    // select, dedupe and fix say so too: the counts they gave are of games read, and
+    // no file holds them (their other games go to stdout, whose first line, once its
+    // buffer fills, says the run is under way).
+    let runs: [&[&str]; 3] = [
+        &["pgn", "select", "--result", "1-0", "--rest", "-", "-o"],
+        &[
+            "pgn",
+            "dedupe",
+            "-o",
+            "-",
+            "--by",
+            "moves-and-tags",
+            "--duplicates",
+        ],
+        &["pgn", "fix", "-o", "-", "--rest"],
+    ];
+    let many = games(3000, 3);
+    for args in runs {
+        let mut args = args.to_vec();
+        args.extend([dest.to_str().unwrap(), "-"]);
+        let out = interrupted_on(&args, false, "INT", &many);
+        assert_eq!(out.code, Some(130), "{args:?}: {}", out.stderr);
+        let said = format!("interrupted; {} not written", dest.display());
+        assert!(out.stderr.contains(&said), "{args:?}: {}", out.stderr);
+        assert_eq!(fs::read_to_string(&dest).unwrap(), "before\n");
+    }
     let left: Vec<_> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())

@@ -519,14 +519,25 @@ impl Dest {
         self.path.is_none()
     }
 
-    /// Finishes the file; it replaces its destination only when `keep`.
-    pub(super) fn finish(mut self, keep: bool) -> Result<()> {
+    /// Finishes the file; it replaces its destination only when `keep`, and an
+    /// `interrupted` run says it did not (the counts said before are of games read, in
+    /// no file).
+    pub(super) fn finish(mut self, keep: bool, interrupted: bool) -> Result<()> {
         self.out.finish().context("writing the output")?;
         match (self.temp, &self.path) {
             (Some(temp), Some(path)) if keep => persist(temp, path),
-            (Some(temp), _) => {
+            (Some(temp), path) => {
                 live::set_partial(None);
                 drop(temp);
+                if let (true, Some(path)) = (interrupted, path) {
+                    live::note(
+                        None,
+                        format_args!(
+                            "interrupted; {} not written",
+                            printable(&path.to_string_lossy())
+                        ),
+                    );
+                }
                 Ok(())
             }
             _ => Ok(()),

@@ -116,9 +116,9 @@ pub fn dedupe(args: &DedupeArgs) -> Result<bool> {
     });
     let keep = ended.complete();
     let streamed = out.is_stdout() || dups.as_ref().is_some_and(Dest::is_stdout);
-    out.finish(keep)?;
+    out.finish(keep, ended.interrupted)?;
     if let Some(d) = dups {
-        d.finish(keep)?;
+        d.finish(keep, ended.interrupted)?;
     }
     ended.result.context("writing the output")?;
     run_end(ended.io_failed, (keep, streamed), unread, "output", "")?;

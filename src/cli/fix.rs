@@ -318,10 +318,10 @@ pub fn fix(args: &FixArgs) -> Result<bool> {
         .iter()
         .any(|d| d.as_ref().is_some_and(Dest::is_stdout));
     if let Some(out) = out {
-        out.finish(keep)?;
+        out.finish(keep, ended.interrupted)?;
     }
     if let Some(rest) = rest {
-        rest.finish(keep)?;
+        rest.finish(keep, ended.interrupted)?;
     }
     ended.result.context("writing the output")?;
     run_end(ended.io_failed, (keep, streamed), unread, "output", "")?;
