@@ -32,7 +32,7 @@ pub enum Command {
     Fen(FenCommand),
     /// Count the leaf nodes of the legal-move tree (move generator test).
     Perft(PerftArgs),
-    /// Play moves (SAN or UCI, mixed) from a position: prints each move converted, then
+    /// Play moves (SAN, UCI or long algebraic, mixed) from a position: prints each move converted, then
     /// the final FEN.
     Moves(MovesArgs),
     /// List every legal move of a position, sorted.

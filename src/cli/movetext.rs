@@ -96,6 +96,14 @@ impl<R: BufRead> MoveTokens<R> {
     }
 }
 
+/// Takes the byte-order marks (`EF BB BF`) out of a word.
+fn strip_marks(word: &mut Vec<u8>) {
+    const MARK: &[u8] = "\u{feff}".as_bytes();
+    while let Some(at) = memchr::memmem::find(word, MARK) {
+        word.drain(at..at + MARK.len());
+    }
+}
+
 /// The bytes that end a word and start something else.
 fn is_delimiter(b: u8) -> bool {
     matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
@@ -189,6 +197,12 @@ impl<R: BufRead> MoveTokens<R> {
                     if let Err(e) = self.read_word() {
                         return Some(Err(e));
                     }
+                    // A byte-order mark (a file saved by Notepad starts with one) is
+                    // white space, as `validate` reads it.
+                    strip_marks(&mut self.word);
+                    if self.word.is_empty() {
+                        continue;
+                    }
                     let word = String::from_utf8_lossy(&self.word).into_owned();
                     if self.depth > 0 {
                         continue;
@@ -239,6 +253,11 @@ mod tests {
         assert_eq!(moves("e2e4 e7e5 -- N@f3"), ["e2e4", "e7e5", "--", "N@f3"]);
         // Nested variations, and comments inside them.
         assert_eq!(moves("1. e4 (1. d4 (1. c4 {x)}) d5) e5"), ["e4", "e5"]);
+        // Byte-order marks are white space: at the start, between tokens, alone.
+        assert_eq!(
+            moves("\u{feff}1. e4 e5 \u{feff} 2. Nf3\u{feff}"),
+            ["e4", "e5", "Nf3"]
+        );
     }
 
     /// What cannot be read is an error, after the moves before it.

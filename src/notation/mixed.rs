@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use super::san::{Defect, ParseSanError, SanPlus};
+use super::san::{Defect, Lan, ParseSanError, SanPlus};
 use super::uci::{ParseUciError, UciMove};
 use crate::moves::Move;
 use crate::position::{IllegalMove, Outcome, Position};
@@ -74,8 +74,10 @@ pub fn looks_like_uci(token: &str) -> bool {
             && b.get(4).is_none_or(|c| b"qrbn".contains(c)))
 }
 
-/// Reads a SAN or UCI token and resolves it in `pos`; under `strict`, the defects of a
-/// SAN spelling (UCI has none). A game that has ended (checkmate, stalemate, a variant's
+/// Reads a SAN or UCI token, or long algebraic notation (`e2-e4`, `Ng1-f3`, `e4xd5`,
+/// `e7e8=Q`: what `validate` reads with a `non-san-move` warning, and python-chess's
+/// `parse_san`), and resolves it in `pos`; under `strict`, the defects of a SAN
+/// spelling (UCI and long algebraic notation, named square to square, have none). A game that has ended (checkmate, stalemate, a variant's
 /// end, a dead position) takes no move: the one check of that before a move, for the
 /// `moves` command and the Python package alike.
 ///
@@ -96,7 +98,15 @@ pub fn resolve_move(
         let m = uci.to_move(pos).map_err(MoveTokenError::Illegal)?;
         return Ok((m, Vec::new()));
     }
-    let san: SanPlus = token.parse().map_err(MoveTokenError::San)?;
+    let san: SanPlus = match token.parse() {
+        Ok(san) => san,
+        Err(e) => {
+            // Not SAN: long algebraic notation, else SAN's reason.
+            let lan: Lan = token.parse().map_err(|_| MoveTokenError::San(e))?;
+            let m = lan.to_move(pos).map_err(MoveTokenError::Illegal)?;
+            return Ok((m, Vec::new()));
+        }
+    };
     san.resolve(pos, strict).map_err(MoveTokenError::Illegal)
 }
 
@@ -130,5 +140,28 @@ mod tests {
         );
         let (_, defects) = resolve_move("Ngf3", &pos, true).unwrap();
         assert_eq!(defects.len(), 1);
+    }
+
+    /// Long algebraic notation, as `validate` reads it: the move it names, or the
+    /// engine's reason; what reads as neither keeps SAN's reason.
+    #[test]
+    fn long_algebraic_notation_is_read() {
+        let mut pos = Position::start(Variant::Chess);
+        for (lan, san) in [("e2-e4", "e4"), ("e7-e5", "e5"), ("Ng1-f3", "Nf3")] {
+            let (m, defects) = resolve_move(lan, &pos, true).unwrap();
+            assert_eq!(m, resolve_move(san, &pos, false).unwrap().0, "{lan}");
+            assert!(defects.is_empty());
+            pos.play_unchecked(m);
+        }
+        let e = resolve_move("d7-d4", &pos, false).unwrap_err();
+        assert_eq!(e.kind(), IllegalReason::NoSuchPiece.name(), "{e}");
+        let pos = Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", None).unwrap();
+        for lan in ["a7-a8=Q", "a7a8=Q", "a7a8Q", "Pa7-a8=Q+"] {
+            let (m, _) = resolve_move(lan, &pos, false).unwrap();
+            assert_eq!(m, resolve_move("a8=Q+", &pos, false).unwrap().0, "{lan}");
+        }
+        let e = resolve_move("Nz3-e4", &pos, false).unwrap_err();
+        assert_eq!(e.kind(), "syntax");
+        assert!(e.to_string().contains("column"), "{e}");
     }
 }
