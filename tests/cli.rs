@@ -258,6 +258,29 @@ fn legal_lists_sorted_moves() {
     snap!("cli_legal_horde", cmd(&["legal", "--variant", "horde"]), exit 0);
 }
 
+/// Castling rights that no king and rook allow (an editor's `KQkq` on any board) are
+/// dropped with a warning by the commands that play a position, as `validate` drops
+/// them from a `[FEN]` tag; `fen check` still reports them.
+#[test]
+fn impossible_castling_rights_are_dropped_with_a_warning() {
+    snap!(
+        "cli_moves_impossible_castling",
+        cmd(&[
+            "moves",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+            "e4",
+            "e5",
+            "Ke2",
+        ]), exit 0);
+    snap!(
+        "cli_perft_impossible_castling",
+        cmd(&["perft", "2", "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1"]), exit 0);
+    snap!(
+        "cli_check_impossible_castling",
+        cmd(&["fen", "check", "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1"]), exit 1);
+}
+
 #[test]
 fn a_closed_stdout_ends_quietly() {
     // `pocketfen … | head -1`: the reader goes away; pocketfen exits 0 with no message.

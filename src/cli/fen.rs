@@ -467,7 +467,10 @@ pub(super) fn position_of(
     let mut pos = match text {
         None => Position::start(variant.unwrap_or(Variant::Chess)),
         Some(text) => match pasted_position(text, variant) {
-            Ok(pos) => pos,
+            Ok((pos, dropped)) => {
+                warn_dropped(dropped, line);
+                pos
+            }
             Err(e) => {
                 fen_error(e, pair, line);
                 return None;
@@ -479,17 +482,56 @@ pub(super) fn position_of(
 }
 
 /// The position of a `--fen` as pasted (a FEN, a Lichess URL, a `[FEN]` tag), under the
-/// variant given, else the URL's, else the one the FEN suggests.
+/// variant given, else the URL's, else the one the FEN suggests. Castling rights that no
+/// king and rook allow (an editor's `KQkq` on any board) are dropped, as `validate` drops
+/// them from a `[FEN]` tag and python-chess reads them: the letters dropped come back
+/// beside the position, for a warning.
 pub(super) fn pasted_position(
     text: &str,
     variant: Option<Variant>,
-) -> Result<Position, FenPositionError> {
+) -> Result<(Position, Option<String>), FenPositionError> {
     let pasted = fen::unwrap_pasted(text).map_err(FenPositionError::Parse)?;
-    Position::from_fen(&pasted.fen, variant.or(pasted.variant).map(Rules::new)).map_err(|e| match e
-    {
-        FenPositionError::Parse(e) => FenPositionError::Parse(pasted.locate(e)),
-        e => e,
-    })
+    let rules = variant.or(pasted.variant).map(Rules::new);
+    match Position::from_fen(&pasted.fen, rules) {
+        Ok(pos) => Ok((pos, None)),
+        Err(FenPositionError::Parse(e)) => Err(FenPositionError::Parse(pasted.locate(e))),
+        Err(FenPositionError::Illegal(e))
+            if e.errors()
+                .all(|p| p.kind == pocketfen::SetupProblemKind::InvalidCastlingRights) =>
+        {
+            let Ok(parsed) = fen::parse(&pasted.fen, None) else {
+                return Err(FenPositionError::Illegal(e));
+            };
+            let rules = rules.unwrap_or_else(|| Rules::new(guess_variant(&parsed.fen)));
+            let Fen::Single(setup) = parsed.fen else {
+                return Err(FenPositionError::Pair);
+            };
+            let (clean, dropped) = Position::clean_castling(&setup, rules);
+            match Position::from_setup(&clean, rules) {
+                Ok(pos) if !dropped.is_empty() => {
+                    Ok((pos, Some(dropped.iter().map(|f| f.char()).collect())))
+                }
+                _ => Err(FenPositionError::Illegal(e)),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Warns of castling rights [`pasted_position`] dropped (`line`: the FEN's among
+/// several, else `--fen`).
+pub(super) fn warn_dropped(dropped: Option<String>, line: Option<usize>) {
+    if let Some(letters) = dropped {
+        let at = line.map_or_else(|| "--fen".to_owned(), |n| format!("line {n}"));
+        let (rights, them) = if letters.len() == 1 {
+            ("right", "it")
+        } else {
+            ("rights", "them")
+        };
+        eprintln!(
+            "pocketfen: {at}: warning: impossible-castling: castling {rights} `{letters}` without a king and rook for {them}: dropped"
+        );
+    }
 }
 
 /// Prints why a FEN gives no position; `pair` says what the command does with one

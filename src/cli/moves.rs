@@ -7,7 +7,9 @@ use std::io::{self, BufRead, BufWriter, Write};
 use anyhow::{Context, Result};
 
 use super::args::{LegalArgs, MoveFormat, MovesArgs, OpeningArgs, PerftArgs};
-use super::fen::{fen_error, for_each_position, interactive, pasted_position, position_of, stdout};
+use super::fen::{
+    fen_error, for_each_position, interactive, pasted_position, position_of, stdout, warn_dropped,
+};
 use super::movetext::MoveTokens;
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
@@ -65,8 +67,9 @@ fn start_position(args: &super::args::PositionArgs, tokens: &[String]) -> Result
     let drop_mate = !args.no_drop_mate;
     match &args.fen {
         Some(text) => {
-            let mut pos = pasted_position(text, args.variant)
+            let (mut pos, dropped) = pasted_position(text, args.variant)
                 .map_err(|e| fen_error(e, "one board is played here", None))?;
+            warn_dropped(dropped, None);
             pos.set_drop_mate(drop_mate);
             Ok(pos)
         }
@@ -394,7 +397,7 @@ fn named_position(
     fen: &str,
     variant: Variant,
 ) -> std::result::Result<Option<pocketfen::opening::Named>, String> {
-    let pos = pasted_position(fen.trim(), Some(variant)).map_err(|e| format!("FEN: {e}"))?;
+    let (pos, _) = pasted_position(fen.trim(), Some(variant)).map_err(|e| format!("FEN: {e}"))?;
     Ok(
         pocketfen::opening::of_position(&pos).map(|line| pocketfen::opening::Named {
             eco: line.eco,
