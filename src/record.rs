@@ -376,13 +376,15 @@ pub enum MoveRecord<'a> {
         /// Its spelling's defects (`--strict`).
         defects: Vec<String>,
     },
-    /// The move that could not be played, which ends the run.
+    /// The move that could not be played, which ends the run; or (`index` 0) the
+    /// `--fen` that gives no position to play from.
     Error {
-        /// 1-based move number in the input.
+        /// 1-based move number in the input; 0 for the `--fen`.
         index: usize,
-        /// The token as given.
+        /// The token as given (the `--fen`'s text for index 0).
         token: Cow<'a, str>,
-        /// `syntax`, `game-over` or the engine's reason.
+        /// `syntax`, `game-over` or the engine's reason; for the `--fen`, `syntax`,
+        /// `pair` or the position's first error (`missing-king`…).
         kind: Cow<'static, str>,
         /// Why.
         message: String,

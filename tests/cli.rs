@@ -281,6 +281,43 @@ fn impossible_castling_rights_are_dropped_with_a_warning() {
         cmd(&["fen", "check", "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1"]), exit 1);
 }
 
+/// With `--json`, a `--fen` that gives no position is a record too (move 0), as every
+/// other error of `moves` is: one JSON object a line, nothing on stderr.
+#[test]
+fn moves_json_says_a_bad_fen_in_a_record() {
+    for (fen, kind) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+            "syntax",
+        ),
+        ("8/8/8/8/8/8/8/8 w - - 0 1", "missing-king"),
+        (&format!("{ZH_START} | {ZH_START}"), "pair"),
+    ] {
+        let out = cmd(&["moves", "--json", "--fen", fen, "e4"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{fen}");
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let records: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(records.len(), 1, "{stdout}");
+        let r = &records[0];
+        assert_eq!(
+            (&r["type"], &r["index"], &r["kind"], &r["fen"]),
+            (&"error".into(), &0.into(), &kind.into(), &fen.into()),
+            "{stdout}"
+        );
+        assert!(!r["message"].as_str().unwrap().is_empty());
+    }
+}
+
 #[test]
 fn a_closed_stdout_ends_quietly() {
     // `pocketfen … | head -1`: the reader goes away; pocketfen exits 0 with no message.

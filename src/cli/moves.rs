@@ -11,6 +11,7 @@ use super::fen::{
     fen_error, for_each_position, interactive, pasted_position, position_of, stdout, warn_dropped,
 };
 use super::movetext::MoveTokens;
+use pocketfen::notation::fen::FenPositionError;
 use pocketfen::notation::mixed::resolve_move;
 use pocketfen::notation::san::{DropStyle, SanPlus};
 use pocketfen::record::MoveRecord;
@@ -61,14 +62,16 @@ pub(super) fn perft(args: &PerftArgs) -> Result<bool> {
     Ok(ok)
 }
 
-/// Builds the start position of `moves`/`legal`; `Err` when the message is printed.
-/// Without `--fen`, `--variant auto` takes crazyhouse when a move is a drop.
-fn start_position(args: &super::args::PositionArgs, tokens: &[String]) -> Result<Position, ()> {
+/// Builds the start position of `moves`; `Err` when the `--fen` gives none. Without
+/// `--fen`, `--variant auto` takes crazyhouse when a move is a drop.
+fn start_position(
+    args: &super::args::PositionArgs,
+    tokens: &[String],
+) -> Result<Position, FenPositionError> {
     let drop_mate = !args.no_drop_mate;
     match &args.fen {
         Some(text) => {
-            let (mut pos, dropped) = pasted_position(text, args.variant)
-                .map_err(|e| fen_error(e, "one board is played here", None))?;
+            let (mut pos, dropped) = pasted_position(text, args.variant)?;
             warn_dropped(dropped, None);
             pos.set_drop_mate(drop_mate);
             Ok(pos)
@@ -131,8 +134,39 @@ fn clipped(token: &str) -> std::borrow::Cow<'_, str> {
 pub(super) fn moves(args: &MovesArgs) -> Result<bool> {
     let live = interactive(args.line_buffered);
     let (tokens, guess_from) = move_input(args, live)?;
-    let Ok(mut pos) = start_position(&args.position, &guess_from) else {
-        return Ok(false);
+    let mut pos = match start_position(&args.position, &guess_from) {
+        Ok(pos) => pos,
+        // With `--json`, the error is a record too (the `--fen` as move 0).
+        Err(e) if args.json => {
+            let (kind, message) = match &e {
+                FenPositionError::Parse(p) => ("syntax".into(), p.to_string()),
+                FenPositionError::Pair => (
+                    "pair".into(),
+                    "one board is played here; give board A or B of the pair".to_owned(),
+                ),
+                FenPositionError::Illegal(p) => {
+                    let errors: Vec<_> = p.errors().collect();
+                    let kind = errors.first().map_or("illegal-position", |p| p.kind.name());
+                    let message: Vec<&str> = errors.iter().map(|p| p.message.as_str()).collect();
+                    (kind.into(), message.join("; "))
+                }
+            };
+            let record = MoveRecord::Error {
+                index: 0,
+                token: args.position.fen.as_deref().unwrap_or_default().into(),
+                kind,
+                message,
+                fen: args.position.fen.clone().unwrap_or_default(),
+            };
+            let mut out = stdout();
+            emit(&mut out, &record)?;
+            out.flush().context("writing stdout")?;
+            return Ok(false);
+        }
+        Err(e) => {
+            fen_error(e, "one board is played here", None);
+            return Ok(false);
+        }
     };
     let dialect = args.dialect;
     let style = args.output.drop_style;
