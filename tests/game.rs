@@ -523,6 +523,63 @@ fn a_bpgn_file_game_with_board_b_is_bughouse() {
     );
 }
 
+/// `--variant` of one board given for a bughouse match of two boards cannot apply: the
+/// match is read as bughouse, as without it, and a `variant-not-applied` warning at its
+/// first move number says so (it was silent). `--variant bughouse`, or a one-board
+/// variant for a game on board A only, says nothing.
+#[test]
+fn a_one_board_variant_for_a_match_is_warned_of() {
+    use pocketfen::game::{Format, validate_str};
+    let both = "[WhiteA \"wa\"][BlackA \"ba\"]\n[WhiteB \"wb\"][BlackB \"bb\"]\n\n1A. e4 1B. d4 1a. e5 *\n";
+    let plain = validate_str(both, &Options::default()).remove(0);
+    assert_eq!(plain.variant, Some(pocketfen::Variant::Bughouse));
+    assert!(plain.problems.is_empty(), "{:?}", plain.problems);
+    for v in [pocketfen::Variant::Chess, pocketfen::Variant::Crazyhouse] {
+        let r = validate_str(
+            both,
+            &Options {
+                variant: Some(v),
+                ..Options::default()
+            },
+        )
+        .remove(0);
+        assert_eq!(
+            (r.variant, r.plies, r.status),
+            (plain.variant, 3, Status::Ok)
+        );
+        let said: Vec<_> = r
+            .problems
+            .iter()
+            .map(|p| (p.kind.name(), p.severity, p.line, p.column))
+            .collect();
+        assert_eq!(
+            said,
+            [("variant-not-applied", pocketfen::Severity::Warning, 4, 1)],
+            "{v}"
+        );
+        assert!(
+            r.problems[0]
+                .reason
+                .contains(&format!("--variant {v} names one board"))
+        );
+    }
+    let quiet = |text: &str, variant, format| {
+        let opts = Options {
+            variant: Some(variant),
+            format,
+            ..Options::default()
+        };
+        validate_str(text, &opts).remove(0).problems.is_empty()
+    };
+    assert!(quiet(both, pocketfen::Variant::Bughouse, Format::Auto));
+    let a_only = "[Event \"x\"]\n\n1A. e4 1a. e5 2A. Nf3 *\n";
+    assert!(quiet(
+        a_only,
+        pocketfen::Variant::Crazyhouse,
+        Format::BpgnFile
+    ));
+}
+
 /// A bughouse clock may rise by the increment (plus a millisecond of rounding), no more.
 #[test]
 fn bughouse_clocks_rise_by_the_increment_at_most() {

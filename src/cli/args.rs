@@ -441,7 +441,8 @@ pub struct GameArgs {
     /// Without any, stdin is read.
     pub files: Vec<std::path::PathBuf>,
     /// Read every game as this variant, whatever its `[Variant]` tag says (`auto`: as the
-    /// tag says).
+    /// tag says); a bughouse match of two boards stays one, with a `variant-not-applied`
+    /// warning.
     #[arg(long, value_parser = auto::<Variant>(), default_value = "auto")]
     pub variant: Auto<Variant>,
     /// Forbid drops that checkmate.

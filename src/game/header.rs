@@ -304,6 +304,34 @@ pub(crate) fn read_start(
     let chess960 =
         tag("Variant").is_some_and(|(v, _)| crate::variant::names_960(&v.to_ascii_lowercase()));
     if bpgn {
+        // `--variant` of one board cannot make a match one game: it is read as the
+        // match it is, and the run says so (it was silent).
+        if let Some(v) = opts.variant.filter(|&v| v != Variant::Bughouse) {
+            let first = movetext
+                .clone()
+                .find(|t| matches!(t.kind, TokenKind::MoveNumber(_) | TokenKind::Move(_)));
+            let at = match (first, tag("WhiteA")) {
+                (Some(t), _) => At {
+                    ply: None,
+                    token: Some(t.text),
+                    offset: t.offset,
+                },
+                (None, Some((value, offset))) => At::tag(value, offset),
+                (None, None) => At {
+                    ply: None,
+                    token: None,
+                    offset: 0,
+                },
+            };
+            rep.warn(
+                GameProblemKind::VariantNotApplied,
+                at,
+                format!(
+                    "--variant {v} names one board, but the game is a bughouse match (two boards): read as bughouse"
+                ),
+                None,
+            );
+        }
         return read_match_start(rep, tags, opts)
             .map(|m| if chess960 { m.with_chess960() } else { m })
             .map(Start::Two)

@@ -98,11 +98,14 @@ pub enum GameProblemKind {
     /// A comment's command (`[%clk …]`, `[%eval …]`, `[%emt …]`, `[%cal …]`, `[%csl …]`)
     /// whose value does not read (`--strict`).
     MalformedAnnotation,
+    /// `--variant` named a one-board variant for a bughouse match (two boards, in
+    /// BPGN): it cannot apply, and the match is read as bughouse, with a warning.
+    VariantNotApplied,
 }
 
 impl GameProblemKind {
     /// The kinds that stand alone (not an illegal move's reason or a SAN defect).
-    const OTHERS: [GameProblemKind; 29] = [
+    const OTHERS: [GameProblemKind; 30] = [
         GameProblemKind::UnparseableToken,
         GameProblemKind::MoveAfterEnd,
         GameProblemKind::MoveAfterResult,
@@ -132,6 +135,7 @@ impl GameProblemKind {
         GameProblemKind::ImpossibleCastling,
         GameProblemKind::MalformedTag,
         GameProblemKind::MalformedAnnotation,
+        GameProblemKind::VariantNotApplied,
     ];
 
     /// Every kind: each illegal move's reason, each SAN defect, then the others, in
@@ -178,6 +182,7 @@ impl GameProblemKind {
             GameProblemKind::ImpossibleCastling => "impossible-castling",
             GameProblemKind::MalformedTag => "malformed-tag",
             GameProblemKind::MalformedAnnotation => "malformed-annotation",
+            GameProblemKind::VariantNotApplied => "variant-not-applied",
         }
     }
 }

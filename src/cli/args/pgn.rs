@@ -34,7 +34,8 @@ pub struct ToolInput {
     /// PGN or BPGN files, directories of them, or `-` for stdin (compressed or not).
     /// Without any, stdin is read.
     pub files: Vec<std::path::PathBuf>,
-    /// Read every game as this variant, whatever its `[Variant]` tag says.
+    /// Read every game as this variant, whatever its `[Variant]` tag says (a bughouse
+    /// match of two boards stays one, with a `variant-not-applied` warning).
     #[arg(long, value_name = "VARIANT", value_parser = auto::<Variant>(), default_value = "auto")]
     pub read_as: Auto<Variant>,
     /// Forbid drops that checkmate.
