@@ -319,6 +319,15 @@ fn xml(html: &str) -> roxmltree::Document<'_> {
 }
 
 /// Each card's `data-kind` and location text.
+/// The errors' kinds among a report's cards.
+fn error_kinds(html: &str) -> std::collections::BTreeSet<String> {
+    let doc = xml(html);
+    doc.descendants()
+        .filter(|n| n.has_tag_name("section") && n.attribute("data-severity") == Some("error"))
+        .map(|n| n.attribute("data-kind").unwrap().to_owned())
+        .collect()
+}
+
 fn cards(html: &str) -> Vec<(String, String)> {
     let doc = xml(html);
     doc.descendants()
@@ -401,7 +410,8 @@ fn the_report_is_the_same_for_any_number_of_jobs() {
 
 /// `--html-max N` draws the first N problems of each kind (a frequent kind never hides a
 /// rarer one: before, the first N problems of any kind took every card), at most 5 N in
-/// all, and counts the rest per kind.
+/// all (where errors take the place of warnings, and a rare kind a frequent kind's
+/// later cards), and counts the rest per kind.
 #[test]
 fn html_max_draws_the_first_problems_of_each_kind_and_counts_the_rest() {
     // Eight games of two long-algebraic moves each (warnings), then an illegal move.
@@ -424,21 +434,27 @@ fn html_max_draws_the_first_problems_of_each_kind_and_counts_the_rest() {
         ]
     );
     assert!(
-        html.contains("17 problems in all; 4 shown (the first 3 of each kind, 15 at most in all;")
+        html.contains("17 problems in all; 4 shown (the first 3 of each kind, 15 at most in all:")
     );
-    // The total: with N = 1, the first problem of each of the first five kinds.
+    // The total: with N = 1, the first problem of each of the first five kinds of
+    // errors (the files have more than five), warnings given way to them.
     let files = err_files();
     let (_, all) = report(&[], &files);
     let (code, few) = report(&["--html-max", "1"], &files);
     assert_eq!(code, Some(1));
     let all_cards = cards(&all);
+    let errors = error_kinds(&all);
     let mut seen = std::collections::BTreeSet::new();
     let first_of_each: Vec<_> = all_cards
         .iter()
-        .filter(|(kind, _)| seen.insert(kind.clone()))
+        .filter(|(kind, _)| errors.contains(kind) && seen.insert(kind.clone()))
         .cloned()
         .collect();
     assert!(first_of_each.len() > 5, "{all_cards:?}");
+    assert!(
+        all_cards.iter().any(|(k, _)| !errors.contains(k)),
+        "warnings too"
+    );
     assert_eq!(cards(&few), first_of_each[..5]);
     let rest: usize = {
         let doc = xml(&few);
@@ -451,9 +467,47 @@ fn html_max_draws_the_first_problems_of_each_kind_and_counts_the_rest() {
     };
     assert_eq!(rest, all_cards.len() - 5);
     assert!(few.contains(&format!(
-        "{} problems in all; 5 shown (the first 1 of each kind, 5 at most in all;",
+        "{} problems in all; 5 shown (the first 1 of each kind, 5 at most in all:",
         all_cards.len()
     )));
+}
+
+/// Warnings of three kinds on every game fill the cards' total before a rare error
+/// comes: the error still gets its card, in the place of the most frequent kind's last
+/// (a tester's report of 5,000 warning cards and none for the one `ambiguous` move).
+#[test]
+fn a_rare_error_takes_the_place_of_frequent_warnings() {
+    let dir = tempfile_dir();
+    let file = dir.join("warnings-then-errors.pgn");
+    // Each game: five kinds of warnings (malformed-tag, duplicate-tag,
+    // ply-count-mismatch, non-san-move, nag-out-of-range).
+    let game = "[Event \"w\"]\n[White \"\"Socrates Expert\"\"]\n[Result \"*\"]\n[Result \"*\"]\n\
+                [PlyCount \"9\"]\n\n1. e2e4 $300 e5 *\n\n";
+    let mut pgn = game.repeat(20);
+    pgn.push_str("[Event \"e\"]\n\n1. e4 Ke5 *\n\n[Event \"e\"]\n\n1. e4 e5 2. Ke3 *\n");
+    std::fs::write(&file, &pgn).unwrap();
+    let (code, html) = report(&["--html-max", "3"], &[file.to_str().unwrap().to_owned()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, Some(1));
+    let kinds: Vec<String> = cards(&html).into_iter().map(|(k, _)| k).collect();
+    assert_eq!(kinds.len(), 15, "{kinds:?}");
+    let count = |k: &str| kinds.iter().filter(|c| *c == k).count();
+    assert_eq!(count("no-such-piece"), 2, "both illegal moves: {kinds:?}");
+    let warnings = [
+        "malformed-tag",
+        "duplicate-tag",
+        "ply-count-mismatch",
+        "non-san-move",
+    ];
+    let kept: usize = warnings.iter().map(|k| count(k)).sum::<usize>() + count("nag-out-of-range");
+    assert_eq!(kept, 13, "{kinds:?}");
+    // Two kinds gave a card each, the others kept their three.
+    let all = [warnings.as_slice(), &["nag-out-of-range"]].concat();
+    let mut counts: Vec<usize> = all.iter().map(|k| count(k)).collect();
+    counts.sort();
+    assert_eq!(counts, [2, 2, 3, 3, 3], "{kinds:?}");
+    // The errors' cards are the last two (in input order).
+    assert_eq!(kinds[13..], ["no-such-piece", "no-such-piece"]);
 }
 
 /// The card of the first problem of a one-game PGN.

@@ -509,7 +509,8 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "REPORT.html")]
     pub html: Option<std::path::PathBuf>,
     /// The most problems of each kind the HTML report draws (a frequent warning never
-    /// hides a rarer error), five times as many at most in all; the rest are counted.
+    /// hides a rarer error), five times as many at most in all, where an error takes a
+    /// warning's place and a rare kind a frequent kind's last; the rest are counted.
     #[arg(long, value_name = "N", default_value_t = 1000, requires = "html")]
     pub html_max: usize,
 }

@@ -4,8 +4,9 @@
 //!
 //! The page is one self-contained file (inline CSS, SVG and a few lines of script to
 //! filter the cards). Only the first `max_cards` problems of each kind get a card (so that
-//! a frequent warning never hides a rarer error), at most five times `max_cards` in all;
-//! the rest are counted.
+//! a frequent warning never hides a rarer error), at most five times `max_cards` in all,
+//! an error's card taking a warning's place when they are all drawn, and a rare kind's
+//! the place of a frequent kind's last; the rest are counted.
 //! A card is built by replaying its game once more, so only the games that get cards cost
 //! anything beyond validation; memory holds the cards and nothing else.
 //!
@@ -80,16 +81,30 @@ struct FileSection {
     kinds: BTreeMap<&'static str, KindCount>,
 }
 
+/// A problem's card: its kind and severity, the file section it belongs to, its HTML.
+#[derive(Debug)]
+struct Card {
+    kind: &'static str,
+    error: bool,
+    file: usize,
+    html: String,
+}
+
 /// The HTML report being built; see the [module documentation](self).
 #[derive(Debug)]
 pub struct HtmlReport {
     max_cards: usize,
-    cards: String,
+    /// The cards kept, in input order.
+    cards: Vec<Card>,
+    /// Cards drawn so far (their number, the `id` of the next one).
     carded: usize,
     /// Cards drawn of each kind.
     by_kind: BTreeMap<&'static str, usize>,
     /// Kinds that have all their cards.
     full: usize,
+    /// Kinds that gave a card up to another: they take no more (their cards stay the
+    /// first of the kind).
+    gave_up: std::collections::BTreeSet<&'static str>,
     problems: usize,
     files: Vec<FileSection>,
 }
@@ -99,10 +114,11 @@ impl HtmlReport {
     pub fn new(max_cards: usize) -> HtmlReport {
         HtmlReport {
             max_cards,
-            cards: String::new(),
+            cards: Vec::new(),
             carded: 0,
             by_kind: BTreeMap::new(),
             full: 0,
+            gave_up: std::collections::BTreeSet::new(),
             problems: 0,
             files: Vec::new(),
         }
@@ -111,13 +127,56 @@ impl HtmlReport {
     /// Whether another problem would get a card. A caller that keeps games' bytes for
     /// [`HtmlReport::add_game`] may stop keeping them once this is false.
     pub fn wants_cards(&self) -> bool {
-        self.carded < self.most_cards() && self.full < GameProblemKind::all().count()
+        self.full < GameProblemKind::all().count()
     }
 
     /// The most cards in all: five kinds' worth, so that a report's memory and size stay
     /// bounded by `max_cards` whatever the kinds met.
     fn most_cards(&self) -> usize {
         self.max_cards.saturating_mul(5)
+    }
+
+    /// Room for a card of `kind` (an error's when `error`) when the report holds its
+    /// most cards: the last card of another kind is taken out, a warning's for an error,
+    /// else one of a kind of the same severity that has at least two cards more (the
+    /// kind with the most), so that a frequent kind, a warning on every move, never
+    /// keeps a rarer kind, an illegal move, out of the report. Whether there is room now.
+    fn make_room(&mut self, kind: &'static str, error: bool) -> bool {
+        let mine = self.by_kind.get(kind).copied().unwrap_or(0);
+        // Each kind's severity, from its cards.
+        let mut kinds: BTreeMap<&'static str, bool> = BTreeMap::new();
+        for c in &self.cards {
+            kinds.insert(c.kind, c.error);
+        }
+        let candidate = kinds
+            .iter()
+            .filter_map(|(&k, &e)| {
+                let n = self.by_kind.get(k).copied().unwrap_or(0);
+                let takes = (error && !e) || (e == error && n >= mine + 2);
+                (takes && n > 0).then_some((e, n, k))
+            })
+            // A warning before an error; then the kind with the most cards.
+            .min_by_key(|&(e, n, _)| (e, std::cmp::Reverse(n)));
+        let Some((_, n, most)) = candidate else {
+            return false;
+        };
+        let Some(at) = self.cards.iter().rposition(|c| c.kind == most) else {
+            return false;
+        };
+        let card = self.cards.remove(at);
+        self.gave_up.insert(most);
+        if n == self.max_cards {
+            self.full -= 1;
+        }
+        self.by_kind.insert(most, n - 1);
+        if let Some(k) = self
+            .files
+            .get_mut(card.file)
+            .and_then(|f| f.kinds.get_mut(most))
+        {
+            k.uncarded += 1;
+        }
+        true
     }
 
     /// Starts the section of the file `name` (as reports name it).
@@ -147,14 +206,21 @@ impl HtmlReport {
             self.begin_file("<input>");
         }
         let most = self.most_cards();
-        let section = self.files.last_mut().expect("a file section");
+        let file = self.files.len() - 1;
         let mut wanted = Vec::new();
         for p in &report.problems {
-            let k = section.kinds.entry(p.kind.name()).or_default();
+            let kind = p.kind.name();
+            let drawn = self.by_kind.get(kind).copied().unwrap_or(0);
+            let error = p.severity == crate::position::Severity::Error;
+            let room = drawn < self.max_cards
+                && !self.gave_up.contains(kind)
+                && (self.cards.len() + wanted.len() < most || self.make_room(kind, error));
+            let section = &mut self.files[file];
+            let k = section.kinds.entry(kind).or_default();
             k.severity = p.severity.name();
             k.count += 1;
-            let drawn = self.by_kind.entry(p.kind.name()).or_default();
-            if *drawn < self.max_cards && self.carded + wanted.len() < most {
+            if room {
+                let drawn = self.by_kind.entry(kind).or_default();
                 *drawn += 1;
                 self.full += usize::from(*drawn == self.max_cards);
                 wanted.push(p);
@@ -166,18 +232,18 @@ impl HtmlReport {
         if wanted.is_empty() {
             return;
         }
-        let name = section.name.clone();
+        let name = self.files[file].name.clone();
         let replay = game.map(|g| Replay::of(g, &wanted, opts));
         for p in wanted {
             self.carded += 1;
-            card(
-                &mut self.cards,
-                self.carded,
-                &name,
-                report,
-                p,
-                replay.as_ref(),
-            );
+            let mut html = String::new();
+            card(&mut html, self.carded, &name, report, p, replay.as_ref());
+            self.cards.push(Card {
+                kind: p.kind.name(),
+                error: p.severity == crate::position::Severity::Error,
+                file,
+                html,
+            });
         }
     }
 
@@ -202,7 +268,7 @@ impl HtmlReport {
         head.push_str("</svg>");
         head.push_str("<h2>Files</h2>");
         summary(&mut head, &self.files);
-        let shown = self.carded;
+        let shown = self.cards.len();
         let _ = write!(
             head,
             "<h2>Problems</h2><p class=\"count\">{} problem{} in all; {} shown{}.</p>",
@@ -211,7 +277,7 @@ impl HtmlReport {
             shown,
             if shown < self.problems {
                 format!(
-                    " (the first {} of each kind, {} at most in all; raise --html-max to see more)",
+                    " (the first {} of each kind, {} at most in all: the most frequent kinds' later problems, and warnings, give way to rarer kinds' and errors; raise --html-max to see more)",
                     self.max_cards,
                     self.most_cards()
                 )
@@ -223,7 +289,9 @@ impl HtmlReport {
             filters(&mut head, &self.files);
         }
         out.write_all(head.as_bytes())?;
-        out.write_all(self.cards.as_bytes())?;
+        for c in &self.cards {
+            out.write_all(c.html.as_bytes())?;
+        }
         out.write_all(SCRIPT.as_bytes())?;
         out.write_all(b"</body></html>\n")
     }
