@@ -81,11 +81,10 @@ struct FileSection {
     kinds: BTreeMap<&'static str, KindCount>,
 }
 
-/// A problem's card: its kind and severity, the file section it belongs to, its HTML.
+/// A problem's card: its kind, the file section it belongs to, its HTML.
 #[derive(Debug)]
 struct Card {
     kind: &'static str,
-    error: bool,
     file: usize,
     html: String,
 }
@@ -98,8 +97,9 @@ pub struct HtmlReport {
     cards: Vec<Card>,
     /// Cards drawn so far (their number, the `id` of the next one).
     carded: usize,
-    /// Cards drawn of each kind.
+    /// Cards drawn of each kind, and whether the kind is an error's.
     by_kind: BTreeMap<&'static str, usize>,
+    errors: BTreeMap<&'static str, bool>,
     /// Kinds that have all their cards.
     full: usize,
     /// Kinds that gave a card up to another: they take no more (their cards stay the
@@ -117,6 +117,7 @@ impl HtmlReport {
             cards: Vec::new(),
             carded: 0,
             by_kind: BTreeMap::new(),
+            errors: BTreeMap::new(),
             full: 0,
             gave_up: std::collections::BTreeSet::new(),
             problems: 0,
@@ -143,12 +144,9 @@ impl HtmlReport {
     /// keeps a rarer kind, an illegal move, out of the report. Whether there is room now.
     fn make_room(&mut self, kind: &'static str, error: bool) -> bool {
         let mine = self.by_kind.get(kind).copied().unwrap_or(0);
-        // Each kind's severity, from its cards.
-        let mut kinds: BTreeMap<&'static str, bool> = BTreeMap::new();
-        for c in &self.cards {
-            kinds.insert(c.kind, c.error);
-        }
-        let candidate = kinds
+        // (A few dozen kinds at most: the cards are looked through only to take one out.)
+        let candidate = self
+            .errors
             .iter()
             .filter_map(|(&k, &e)| {
                 let n = self.by_kind.get(k).copied().unwrap_or(0);
@@ -220,6 +218,7 @@ impl HtmlReport {
             k.severity = p.severity.name();
             k.count += 1;
             if room {
+                self.errors.insert(kind, error);
                 let drawn = self.by_kind.entry(kind).or_default();
                 *drawn += 1;
                 self.full += usize::from(*drawn == self.max_cards);
@@ -240,7 +239,6 @@ impl HtmlReport {
             card(&mut html, self.carded, &name, report, p, replay.as_ref());
             self.cards.push(Card {
                 kind: p.kind.name(),
-                error: p.severity == crate::position::Severity::Error,
                 file,
                 html,
             });
