@@ -525,7 +525,7 @@ fn one_card(pgn: &str, ext: &str, args: &[&str]) -> String {
 #[test]
 fn an_ambiguous_move_marks_its_candidates_and_lists_the_legal_moves() {
     let card = one_card(
-        "[White \"Ann <b>\"]\n[Black \"Bo\"]\n[Site \"https://lichess.org/abcd1234\"]\n\n1. d4 e5 2. Nf3 a6 3. Nd2 *\n",
+        "[White \"Ann <b>\"]\n[Black \"Bo\u{202e}\"]\n[Site \"https://lichess.org/abcd1234\"]\n\n1. d4 e5 2. Nf3 a6 3. Nd2 *\n",
         "pgn",
         &[],
     );
@@ -536,7 +536,9 @@ fn an_ambiguous_move_marks_its_candidates_and_lists_the_legal_moves() {
         "Nb1 and Nf3"
     );
     assert_eq!(card.matches("<title>target</title>").count(), 1);
-    assert!(card.contains("Ann &lt;b&gt; – Bo"), "tags are escaped");
+    // Tags are escaped, a bidirectional override too (it turned the rest of the line).
+    assert!(card.contains("Ann &lt;b&gt; – Bo\\u{202e}"), "{card}");
+    assert!(!card.contains('\u{202e}'));
     assert!(card.contains("<a href=\"https://lichess.org/abcd1234\">"));
     assert!(
         card.contains("<b>moves:</b> 1. d4 e5 2. Nf3 a6</p>"),
