@@ -715,7 +715,7 @@ mod tests {
         assert_eq!(names.len(), all.len(), "one name per kind");
         assert_eq!(
             all.len(),
-            IllegalReason::ALL.len() + DefectKind::ALL.len() + 29
+            IllegalReason::ALL.len() + DefectKind::ALL.len() + 30
         );
         for kind in all {
             assert_eq!(GameProblemKind::from_name(kind.name()), Some(kind));
