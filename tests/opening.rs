@@ -331,6 +331,29 @@ fn tags_selection_and_split_by_opening() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An `[ECO]` or `[Opening]` tag that does not know (`?`, `-`, empty) claims nothing:
+/// `--strict` checks only a tag that names an opening (it warned "the ECO tag says ?").
+#[test]
+fn unknown_opening_tags_are_not_checked() {
+    use pocketfen::game::{GameProblemKind, validate_str};
+    let strict = Options {
+        strict: true,
+        ..Options::default()
+    };
+    let mismatches = |tags: &str| {
+        let pgn = format!("{tags}\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n");
+        validate_str(&pgn, &strict)[0]
+            .problems
+            .iter()
+            .filter(|p| p.kind == GameProblemKind::OpeningMismatch)
+            .count()
+    };
+    assert_eq!(mismatches("[ECO \"?\"]\n[Opening \"?\"]"), 0);
+    assert_eq!(mismatches("[ECO \"-\"]\n[Opening \"\"]"), 0);
+    assert_eq!(mismatches("[ECO \"C60\"]\n[Opening \"Ruy Lopez\"]"), 0);
+    assert_eq!(mismatches("[ECO \"B00\"]\n[Opening \"?\"]"), 1);
+}
+
 /// `validate --strict` warns of an `[ECO]` or `[Opening]` tag that is not the opening the
 /// moves reach, at the tag: on the samples, exactly the games whose tags disagree with
 /// the compiled-in list's names; never without `--strict`.

@@ -456,7 +456,8 @@ impl Play for OneBoard {
 }
 
 /// Under `strict`: the `[ECO]` and `[Opening]` tags against the opening the moves name as
-/// Lichess names it (`?` for none), each located at its tag.
+/// Lichess names it (`?` for none), each located at its tag. A tag that says it does not
+/// know (`?`, `-`, empty: PGN's unknown value) claims nothing to check.
 fn check_opening(rep: &mut Reporter<'_>, tags: &Tags<'_>, classifier: &Classifier) {
     let named = classifier.opening();
     for (tag, ours) in [
@@ -466,6 +467,9 @@ fn check_opening(rep: &mut Reporter<'_>, tags: &Tags<'_>, classifier: &Classifie
         let Some((value, offset)) = tags.get(tag) else {
             continue;
         };
+        if matches!(value.trim(), "?" | "-" | "") {
+            continue;
+        }
         if value.trim() != ours {
             rep.warn(
                 GameProblemKind::OpeningMismatch,
