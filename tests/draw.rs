@@ -318,7 +318,6 @@ fn xml(html: &str) -> roxmltree::Document<'_> {
     roxmltree::Document::parse_with_options(html, opts).expect("the report is well-formed")
 }
 
-/// Each card's `data-kind` and location text.
 /// The errors' kinds among a report's cards.
 fn error_kinds(html: &str) -> std::collections::BTreeSet<String> {
     let doc = xml(html);
@@ -328,6 +327,7 @@ fn error_kinds(html: &str) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
+/// Each card's `data-kind` and location text.
 fn cards(html: &str) -> Vec<(String, String)> {
     let doc = xml(html);
     doc.descendants()
@@ -508,6 +508,26 @@ fn a_rare_error_takes_the_place_of_frequent_warnings() {
     assert_eq!(counts, [2, 2, 3, 3, 3], "{kinds:?}");
     // The errors' cards are the last two (in input order).
     assert_eq!(kinds[13..], ["no-such-piece", "no-such-piece"]);
+    // One game whose own warnings fill the cards before its illegal move (N = 1): the
+    // error takes the place of the game's last warning still to be drawn.
+    let dir = tempfile_dir();
+    let file = dir.join("one-game.pgn");
+    // (Six problems: the five warnings, `variant-inferred` for one of them.)
+    let one = game
+        .replace("[Event \"w\"]", "[Event \"Rated Crazyhouse game\"]")
+        .replace("[PlyCount \"9\"]\n", "")
+        .replace("1. e2e4 $300 e5 *", "1. e2e4 $300 e5 2. Ke3 *");
+    std::fs::write(&file, &one).unwrap();
+    let (_, html) = report(&["--html-max", "1"], &[file.to_str().unwrap().to_owned()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let kinds: Vec<String> = cards(&html).into_iter().map(|(k, _)| k).collect();
+    assert_eq!(kinds.len(), 5, "{kinds:?}");
+    assert_eq!(
+        kinds.last().map(String::as_str),
+        Some("no-such-piece"),
+        "{kinds:?}"
+    );
+    assert!(html.contains("6 problems in all; 5 shown"), "{kinds:?}");
 }
 
 /// The card of the first problem of a one-game PGN.

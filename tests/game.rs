@@ -560,7 +560,7 @@ fn a_one_board_variant_for_a_match_is_warned_of() {
         assert!(
             r.problems[0]
                 .reason
-                .contains(&format!("--variant {v} names one board"))
+                .contains(&format!("the variant asked for ({v}) is of one board"))
         );
     }
     let quiet = |text: &str, variant, format| {

@@ -83,9 +83,13 @@ impl<R: BufRead> MoveTokens<R> {
             if chunk.is_empty() {
                 return Ok(());
             }
-            let end = chunk
-                .iter()
-                .position(|&b| b.is_ascii_whitespace() || is_delimiter(b));
+            // A byte-order mark ends a word as white space does (`e4\u{feff}e5` is two
+            // moves, as `validate` reads them).
+            let end = chunk.iter().enumerate().position(|(i, &b)| {
+                b.is_ascii_whitespace()
+                    || is_delimiter(b)
+                    || (b == 0xef && chunk[i..].starts_with(MARK))
+            });
             let n = end.unwrap_or(chunk.len());
             self.word.extend_from_slice(&chunk[..n]);
             self.reader.consume(n);
@@ -96,9 +100,12 @@ impl<R: BufRead> MoveTokens<R> {
     }
 }
 
-/// Takes the byte-order marks (`EF BB BF`) out of a word.
+/// A byte-order mark, U+FEFF.
+const MARK: &[u8] = "\u{feff}".as_bytes();
+
+/// Takes the byte-order marks out of a word (one that a read cut in two: the word
+/// reader ends a word at a whole one).
 fn strip_marks(word: &mut Vec<u8>) {
-    const MARK: &[u8] = "\u{feff}".as_bytes();
     while let Some(at) = memchr::memmem::find(word, MARK) {
         word.drain(at..at + MARK.len());
     }
@@ -168,6 +175,11 @@ impl<R: BufRead> MoveTokens<R> {
             let step = match byte {
                 b if b.is_ascii_whitespace() => {
                     self.reader.consume(1);
+                    Ok(())
+                }
+                // A byte-order mark: white space.
+                0xef if self.reader.fill_buf().is_ok_and(|c| c.starts_with(MARK)) => {
+                    self.reader.consume(MARK.len());
                     Ok(())
                 }
                 b'{' => closed(
@@ -258,6 +270,8 @@ mod tests {
             moves("\u{feff}1. e4 e5 \u{feff} 2. Nf3\u{feff}"),
             ["e4", "e5", "Nf3"]
         );
+        // Inside a token too: it ends it.
+        assert_eq!(moves("1. e4\u{feff}e5 2.\u{feff}Nf3"), ["e4", "e5", "Nf3"]);
     }
 
     /// What cannot be read is an error, after the moves before it.

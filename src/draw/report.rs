@@ -32,6 +32,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write as _;
 use std::io;
@@ -47,7 +48,7 @@ use crate::moves::Move;
 use crate::notation::fen::FenDialect;
 use crate::notation::san::{DropStyle, San, SanPlus};
 use crate::notation::uci::UciMove;
-use crate::position::Position;
+use crate::position::{Position, Severity};
 use crate::stream::RawGame;
 use crate::types::{Piece, Role, Square};
 
@@ -81,10 +82,11 @@ struct FileSection {
     kinds: BTreeMap<&'static str, KindCount>,
 }
 
-/// A problem's card: its kind, the file section it belongs to, its HTML.
+/// A problem's card: its kind and severity, the file section it belongs to, its HTML.
 #[derive(Debug)]
 struct Card {
     kind: &'static str,
+    severity: Severity,
     file: usize,
     html: String,
 }
@@ -97,14 +99,16 @@ pub struct HtmlReport {
     cards: Vec<Card>,
     /// Cards drawn so far (their number, the `id` of the next one).
     carded: usize,
-    /// Cards drawn of each kind, and whether the kind is an error's.
+    /// Cards drawn of each kind.
     by_kind: BTreeMap<&'static str, usize>,
-    errors: BTreeMap<&'static str, bool>,
+    /// The severity of each kind's last card (a kind may be both: a variation's illegal
+    /// move is a warning in `pgn convert`).
+    last_severity: BTreeMap<&'static str, Severity>,
     /// Kinds that have all their cards.
     full: usize,
     /// Kinds that gave a card up to another: they take no more (their cards stay the
     /// first of the kind).
-    gave_up: std::collections::BTreeSet<&'static str>,
+    gave_up: BTreeSet<&'static str>,
     problems: usize,
     files: Vec<FileSection>,
 }
@@ -117,16 +121,18 @@ impl HtmlReport {
             cards: Vec::new(),
             carded: 0,
             by_kind: BTreeMap::new(),
-            errors: BTreeMap::new(),
+            last_severity: BTreeMap::new(),
             full: 0,
-            gave_up: std::collections::BTreeSet::new(),
+            gave_up: BTreeSet::new(),
             problems: 0,
             files: Vec::new(),
         }
     }
 
-    /// Whether another problem would get a card. A caller that keeps games' bytes for
-    /// [`HtmlReport::add_game`] may stop keeping them once this is false.
+    /// Whether another problem could get a card: some kind may still take one (an error
+    /// may take a warning's place, a rare kind a frequent one's, after the 5 N are
+    /// drawn). A caller that keeps games' bytes for [`HtmlReport::add_game`] (each until
+    /// its game is added) may stop keeping them once this is false.
     pub fn wants_cards(&self) -> bool {
         self.full < GameProblemKind::all().count()
     }
@@ -137,43 +143,65 @@ impl HtmlReport {
         self.max_cards.saturating_mul(5)
     }
 
-    /// Room for a card of `kind` (an error's when `error`) when the report holds its
-    /// most cards: the last card of another kind is taken out, a warning's for an error,
-    /// else one of a kind of the same severity that has at least two cards more (the
-    /// kind with the most), so that a frequent kind, a warning on every move, never
-    /// keeps a rarer kind, an illegal move, out of the report. Whether there is room now.
-    fn make_room(&mut self, kind: &'static str, error: bool) -> bool {
+    /// Room for a card of `kind` and `severity` when the report holds its most cards:
+    /// the last card of another kind is taken out (of the current game's `wanted`, else
+    /// of the cards drawn), a warning's for an error, else one of a kind whose last card
+    /// has the same severity and that has at least two cards more (the kind with the
+    /// most), so that a frequent kind, a warning on every move, never keeps a rarer kind,
+    /// an illegal move, out of the report. Whether there is room now.
+    fn make_room(
+        &mut self,
+        kind: &'static str,
+        severity: Severity,
+        wanted: &mut Vec<&GameProblem>,
+        file: usize,
+    ) -> bool {
         let mine = self.by_kind.get(kind).copied().unwrap_or(0);
         // (A few dozen kinds at most: the cards are looked through only to take one out.)
         let candidate = self
-            .errors
+            .last_severity
             .iter()
-            .filter_map(|(&k, &e)| {
+            .filter_map(|(&k, &s)| {
                 let n = self.by_kind.get(k).copied().unwrap_or(0);
-                let takes = (error && !e) || (e == error && n >= mine + 2);
-                (takes && n > 0).then_some((e, n, k))
+                let takes = (severity == Severity::Error && s == Severity::Warning)
+                    || (s == severity && n >= mine + 2);
+                (k != kind && takes && n > 0).then_some((s, n, k))
             })
             // A warning before an error; then the kind with the most cards.
-            .min_by_key(|&(e, n, _)| (e, std::cmp::Reverse(n)));
+            .min_by_key(|&(s, n, _)| (s, Reverse(n)));
         let Some((_, n, most)) = candidate else {
             return false;
         };
-        let Some(at) = self.cards.iter().rposition(|c| c.kind == most) else {
+        let from = if let Some(i) = wanted.iter().rposition(|p| p.kind.name() == most) {
+            wanted.remove(i);
+            file
+        } else if let Some(at) = self.cards.iter().rposition(|c| c.kind == most) {
+            self.cards.remove(at).file
+        } else {
             return false;
         };
-        let card = self.cards.remove(at);
         self.gave_up.insert(most);
         if n == self.max_cards {
             self.full -= 1;
         }
         self.by_kind.insert(most, n - 1);
-        if let Some(k) = self
-            .files
-            .get_mut(card.file)
-            .and_then(|f| f.kinds.get_mut(most))
-        {
+        if let Some(k) = self.files.get_mut(from).and_then(|f| f.kinds.get_mut(most)) {
             k.uncarded += 1;
         }
+        // The severity of the kind's card that is now its last.
+        let last = wanted
+            .iter()
+            .rev()
+            .find(|p| p.kind.name() == most)
+            .map(|p| p.severity)
+            .or_else(|| {
+                let c = self.cards.iter().rev().find(|c| c.kind == most);
+                c.map(|c| c.severity)
+            });
+        match last {
+            Some(s) => self.last_severity.insert(most, s),
+            None => self.last_severity.remove(most),
+        };
         true
     }
 
@@ -209,16 +237,16 @@ impl HtmlReport {
         for p in &report.problems {
             let kind = p.kind.name();
             let drawn = self.by_kind.get(kind).copied().unwrap_or(0);
-            let error = p.severity == crate::position::Severity::Error;
             let room = drawn < self.max_cards
                 && !self.gave_up.contains(kind)
-                && (self.cards.len() + wanted.len() < most || self.make_room(kind, error));
+                && (self.cards.len() + wanted.len() < most
+                    || self.make_room(kind, p.severity, &mut wanted, file));
             let section = &mut self.files[file];
             let k = section.kinds.entry(kind).or_default();
             k.severity = p.severity.name();
             k.count += 1;
             if room {
-                self.errors.insert(kind, error);
+                self.last_severity.insert(kind, p.severity);
                 let drawn = self.by_kind.entry(kind).or_default();
                 *drawn += 1;
                 self.full += usize::from(*drawn == self.max_cards);
@@ -239,6 +267,7 @@ impl HtmlReport {
             card(&mut html, self.carded, &name, report, p, replay.as_ref());
             self.cards.push(Card {
                 kind: p.kind.name(),
+                severity: p.severity,
                 file,
                 html,
             });

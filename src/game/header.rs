@@ -327,7 +327,7 @@ pub(crate) fn read_start(
                 GameProblemKind::VariantNotApplied,
                 at,
                 format!(
-                    "--variant {v} names one board, but the game is a bughouse match (two boards): read as bughouse"
+                    "the variant asked for ({v}) is of one board, but the game is a bughouse match (two boards): read as bughouse"
                 ),
                 None,
             );

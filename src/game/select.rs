@@ -61,8 +61,8 @@ enum Ordered {
 }
 
 impl Ordered {
-    /// A number, or a date whose parts are all known; `None` for anything else (a
-    /// date with `?` in it never takes part in a comparison).
+    /// A number, a date whose parts are all known, or a month `YYYY.MM`; `None` for
+    /// anything else (a date with `?` in it never takes part in a comparison).
     fn read(text: &str) -> Option<Ordered> {
         let t = text.trim();
         // `YYYY.MM.DD` as PGN writes dates, `YYYY-MM-DD` as FICS and bughouse-db do.
@@ -83,10 +83,11 @@ impl Ordered {
             };
             return Some(Ordered::Date(part(y)?, part(m)?, part(d)?));
         }
-        // A month: a year of four digits and a month of one or two, 1 to 12 (`2025.05`).
+        // A month: a year of four digits and a month of two, 01 to 12 (`2025.05`; as a
+        // number, two digits order months as their numbers do).
         if let Some((y, m)) = t.split_once(sep)
             && y.len() == 4
-            && (1..=2).contains(&m.len())
+            && m.len() == 2
             && y.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit())
             && let (Ok(year), Ok(month)) = (y.parse(), m.parse())
             && (1..=12).contains(&month)
@@ -664,7 +665,11 @@ mod tests {
         // every day of 2025 below it).
         assert!(tag("Date>=2025.05").accepts("2025.05.01"));
         assert!(tag("Date>=2025.05").accepts("2025.06.30"));
-        assert!(tag("Date>=2025-5").accepts("2026.01.01"));
+        assert!(tag("Date>=2025-05").accepts("2026.01.01"));
+        assert!(
+            !tag("Date>=2025.5").accepts("2025.06.01"),
+            "one digit: a number, a date's year against it"
+        );
         assert!(!tag("Date>=2025.05").accepts("2025.04.30"));
         assert!(
             !tag("Date>2025.05").accepts("2025.05.31"),
