@@ -4,6 +4,7 @@
 //! Everything is drawn by this crate: its own piece shapes, no external fonts, images or
 //! scripts, so a diagram or report is one self-contained file.
 
+mod page;
 mod pieces;
 pub mod report;
 pub mod svg;
