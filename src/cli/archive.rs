@@ -530,19 +530,25 @@ impl Dest {
                 live::set_partial(None);
                 drop(temp);
                 if let (true, Some(path)) = (interrupted, path) {
-                    live::note(
-                        None,
-                        format_args!(
-                            "interrupted; {} not written",
-                            printable(&path.to_string_lossy())
-                        ),
-                    );
+                    not_written(path);
                 }
                 Ok(())
             }
             _ => Ok(()),
         }
     }
+}
+
+/// The note of an interrupted run's output file left as it was (the games it counted
+/// are in no file).
+pub(super) fn not_written(path: &Path) {
+    live::note(
+        None,
+        format_args!(
+            "interrupted; {} not written",
+            printable(&path.to_string_lossy())
+        ),
+    );
 }
 
 /// What the end of a file of `pgn convert`, `select`, `dedupe` and `split` says: `what`,

@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use anyhow::{Context, Result};
-use pocketfen::notation::printable;
 use pocketfen::stream::write_game;
 
 use super::archive::{
@@ -203,13 +202,7 @@ fn keep_or_drop(
     live::set_partial(None);
     drop(temp);
     if ended.interrupted {
-        live::note(
-            None,
-            format_args!(
-                "interrupted; {} not written",
-                printable(&path.to_string_lossy())
-            ),
-        );
+        super::archive::not_written(path);
     }
     Ok(())
 }

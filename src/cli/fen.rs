@@ -484,8 +484,8 @@ pub(super) fn position_of(
 /// The position of a `--fen` as pasted (a FEN, a Lichess URL, a `[FEN]` tag), under the
 /// variant given, else the URL's, else the one the FEN suggests. Castling rights that no
 /// king and rook allow (an editor's `KQkq` on any board) are dropped, as `validate` drops
-/// them from a `[FEN]` tag and python-chess reads them: the letters dropped come back
-/// beside the position, for a warning.
+/// them from a `[FEN]` tag and python-chess reads them: what was dropped comes back
+/// beside the position, said for a warning ([`Position::dropped_castling`]).
 pub(super) fn pasted_position(
     text: &str,
     variant: Option<Variant>,
@@ -509,7 +509,7 @@ pub(super) fn pasted_position(
             let (clean, dropped) = Position::clean_castling(&setup, rules);
             match Position::from_setup(&clean, rules) {
                 Ok(pos) if !dropped.is_empty() => {
-                    Ok((pos, Some(dropped.iter().map(|f| f.char()).collect())))
+                    Ok((pos, Some(Position::dropped_castling(&dropped))))
                 }
                 _ => Err(FenPositionError::Illegal(e)),
             }
@@ -521,16 +521,9 @@ pub(super) fn pasted_position(
 /// Warns of castling rights [`pasted_position`] dropped (`line`: the FEN's among
 /// several, else `--fen`).
 pub(super) fn warn_dropped(dropped: Option<String>, line: Option<usize>) {
-    if let Some(letters) = dropped {
+    if let Some(why) = dropped {
         let at = line.map_or_else(|| "--fen".to_owned(), |n| format!("line {n}"));
-        let (rights, them) = if letters.len() == 1 {
-            ("right", "it")
-        } else {
-            ("rights", "them")
-        };
-        eprintln!(
-            "pocketfen: {at}: warning: impossible-castling: castling {rights} `{letters}` without a king and rook for {them}: dropped"
-        );
+        eprintln!("pocketfen: {at}: warning: impossible-castling: {why}: dropped");
     }
 }
 

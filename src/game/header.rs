@@ -397,13 +397,7 @@ fn clean_castling(
     if dropped.is_empty() {
         return Ok(None);
     }
-    let letters: String = dropped.iter().map(|f| f.char()).collect();
-    let rights = if dropped.len() == 1 {
-        "right"
-    } else {
-        "rights"
-    };
-    let why = format!("castling {rights} `{letters}` without a king and rook for them");
+    let why = Position::dropped_castling(&dropped);
     if strict {
         rep.unplayable(
             GameProblemKind::ImpossibleCastling,

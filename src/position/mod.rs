@@ -181,6 +181,19 @@ impl Position {
         (clean, dropped)
     }
 
+    /// What [`Position::clean_castling`] dropped, as messages say it (`castling rights
+    /// `KQ` without a king and rook for them`), for `validate`'s `[FEN]` tag and the
+    /// commands that play a pasted FEN alike.
+    pub fn dropped_castling(dropped: &[CastlingFlag]) -> String {
+        let letters: String = dropped.iter().map(|f| f.char()).collect();
+        let (rights, them) = if dropped.len() == 1 {
+            ("right", "it")
+        } else {
+            ("rights", "them")
+        };
+        format!("castling {rights} `{letters}` without a king and rook for {them}")
+    }
+
     /// The start position of `variant` with its default rules.
     pub fn start(variant: Variant) -> Position {
         Position::start_with(Rules::new(variant))
