@@ -145,16 +145,17 @@ fn rank<'a>(i: &'a str, r: u8, board: &mut Board, promoted: &mut Bitboard) -> Re
         );
     }
     // What ends a rank: `/`, the space before the side to move (`_` in a URL), a
-    // bracket pocket, the end.
-    let ends = rest
-        .bytes()
-        .next()
-        .is_none_or(|b| matches!(b, b'/' | b'[' | b'_') || b.is_ascii_whitespace());
+    // bracket pocket, the end (looked at only for a rank that is short).
+    let ends = || {
+        rest.bytes()
+            .next()
+            .is_none_or(|b| matches!(b, b'/' | b'[' | b'_') || b.is_ascii_whitespace())
+    };
     match file {
         8 => Ok((rest, ())),
         0 => fail(rest, "a piece letter or a digit 1-8"), // nothing read (each byte is a square)
         // A byte that is no square within the rank (`RNBQKBXR`): not a short rank.
-        _ if !ends => cut_fail(rest, "a piece letter or a digit 1-8"),
+        _ if !ends() => cut_fail(rest, "a piece letter or a digit 1-8"),
         _ => cut_fail(rest, "a rank of exactly 8 squares"),
     }
 }
